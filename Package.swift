@@ -1,0 +1,141 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings every target shares (Swift 6 language mode is implied by the tools version).
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "hearth",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "hearth", targets: ["hearth"]),
+        .executable(name: "hearth-benchmark", targets: ["HearthBenchmark"]),
+        .library(name: "HearthWire", targets: ["HearthWire"]),
+        .library(name: "HearthCore", targets: ["HearthCore"]),
+        .library(name: "HearthTokens", targets: ["HearthTokens"]),
+        .library(name: "HearthServer", targets: ["HearthServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["YAML", "JSON"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        // Codable types of the Identity Toolkit / Secure Token REST API, shared by server and SDKs.
+        .target(name: "HearthWire", swiftSettings: swiftSettings),
+        // Domain: users, provider links, sessions, policies, password hashing, store protocols.
+        .target(
+            name: "HearthCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Signing keys, ID tokens, JWKS and X.509 publication, rotation.
+        .target(
+            name: "HearthTokens",
+            dependencies: [
+                "HearthCore",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The store protocols implemented once in portable SQL (SQLKit); dialect quirks live here.
+        .target(
+            name: "HearthStorage",
+            dependencies: [
+                "HearthCore",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Embedded SQLite: connections, WAL, the single-writer discipline.
+        .target(
+            name: "HearthStorageSQLite",
+            dependencies: [
+                "HearthCore",
+                "HearthStorage",
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The Hummingbird application, built by a library function.
+        .target(
+            name: "HearthServer",
+            dependencies: [
+                "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "hearth",
+            dependencies: [
+                "HearthServer", "HearthCore", "HearthStorage", "HearthStorageSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Load generator: starts a server and drives it over loopback (see BENCHMARKS.md).
+        .executableTarget(
+            name: "HearthBenchmark",
+            dependencies: [
+                "HearthServer", "HearthTokens", "HearthCore",
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HearthServerTests",
+            dependencies: [
+                "HearthServer", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+    ]
+)

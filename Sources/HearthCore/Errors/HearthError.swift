@@ -1,0 +1,55 @@
+/// The one error type of the domain.
+///
+/// `code` says what went wrong in terms a client can act on; the server maps each code to
+/// Firebase's wire string in exactly one table. `reason` is internal detail for logs and tests,
+/// never sent to a client. Two errors are equal when their codes are equal.
+public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable, Equatable, CaseIterable {
+        // Input
+        case invalidEmail, missingEmail, missingPassword, weakPassword, invalidIdentifier, missingIdentifier
+        case missingIDToken, missingRefreshToken, missingGrantType, invalidGrantType, missingLocalID
+        case invalidRequestType, unexpectedLocalID, invalidClaims, claimsTooLarge, forbiddenClaim
+        case insufficientPermission, invalidContinueURI, missingContinueURI, invalidArgument
+        // Accounts
+        case emailExists, emailNotFound, invalidPassword, invalidLoginCredentials, userDisabled, userNotFound
+        case operationNotAllowed, adminOnlyOperation, passwordLoginDisabled, credentialTooOldLoginAgain
+        case cannotRemoveLastProvider
+        // Tokens
+        case invalidIDToken, tokenExpired, invalidRefreshToken
+        // Abuse
+        case tooManyAttempts
+        // Infrastructure
+        case storageUnavailable, internalError
+    }
+
+    public let code: Code
+    /// Internal explanation. Never reaches a response body.
+    public let reason: String?
+    /// A value the wire message may carry after `" : "` (for example the claim name of `FORBIDDEN_CLAIM`).
+    public let detail: String?
+    public let underlying: (any Error)?
+    public let file: String
+    public let line: Int
+
+    public init(
+        _ code: Code,
+        detail: String? = nil,
+        reason: String? = nil,
+        underlying: (any Error)? = nil,
+        file: String = #fileID,
+        line: Int = #line
+    ) {
+        self.code = code
+        self.detail = detail
+        self.reason = reason
+        self.underlying = underlying
+        self.file = file
+        self.line = line
+    }
+
+    public static func == (lhs: HearthError, rhs: HearthError) -> Bool { lhs.code == rhs.code }
+
+    public var description: String {
+        "HearthError.\(code.rawValue)\(reason.map { " (\($0))" } ?? "") at \(file):\(line)"
+    }
+}

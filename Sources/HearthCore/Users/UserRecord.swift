@@ -1,0 +1,84 @@
+import Foundation
+
+/// A user account as the domain sees it.
+public struct UserRecord: Sendable, Equatable {
+    public var uid: String
+    /// Lower-cased; unique across users.
+    public var email: String?
+    public var emailVerified: Bool
+    public var displayName: String?
+    public var photoURL: String?
+    public var phoneNumber: String?
+    /// Self-describing password hash (see ``PasswordHasher``); `nil` when the user has no password.
+    public var passwordHash: String?
+    public var passwordUpdatedAt: Date?
+    public var disabled: Bool
+    /// Developer claims, a JSON object as text.
+    public var customAttributes: String?
+    /// Set once the user signed in with a custom token.
+    public var customAuth: Bool
+    public var createdAt: Date
+    public var lastLoginAt: Date?
+    /// Tokens issued before this instant (whole seconds) are no longer accepted.
+    public var validSince: Date
+    /// When the anonymous-account clean-up may delete this user; `nil` when it never will.
+    public var scheduledDeletionAt: Date?
+    public var providers: [ProviderLink]
+
+    public init(
+        uid: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
+        photoURL: String? = nil, phoneNumber: String? = nil, passwordHash: String? = nil,
+        passwordUpdatedAt: Date? = nil, disabled: Bool = false, customAttributes: String? = nil,
+        customAuth: Bool = false, createdAt: Date, lastLoginAt: Date? = nil, validSince: Date,
+        scheduledDeletionAt: Date? = nil, providers: [ProviderLink] = []
+    ) {
+        self.uid = uid
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.phoneNumber = phoneNumber
+        self.passwordHash = passwordHash
+        self.passwordUpdatedAt = passwordUpdatedAt
+        self.disabled = disabled
+        self.customAttributes = customAttributes
+        self.customAuth = customAuth
+        self.createdAt = createdAt
+        self.lastLoginAt = lastLoginAt
+        self.validSince = validSince
+        self.scheduledDeletionAt = scheduledDeletionAt
+        self.providers = providers
+    }
+
+    /// The user can sign in with e-mail and password.
+    public var hasPasswordProvider: Bool { email != nil && passwordHash != nil }
+
+    /// No way to sign in again but the refresh token: no password, no provider, no phone, no custom token.
+    public var isAnonymous: Bool {
+        !hasPasswordProvider && providers.isEmpty && phoneNumber == nil && !customAuth
+    }
+
+    /// Provider ids a client may sign in with, as `createAuthUri` lists them.
+    public var signInMethods: [String] {
+        var methods: [String] = []
+        if hasPasswordProvider { methods.append("password") }
+        methods.append(contentsOf: providers.map(\.providerID))
+        return methods
+    }
+
+    /// `firebase.identities` of the ID token: provider → its ids for this user.
+    public var identities: [String: [String]] {
+        var result: [String: [String]] = [:]
+        if let email { result["email"] = [email] }
+        if let phoneNumber { result["phone"] = [phoneNumber] }
+        for link in providers { result[link.providerID, default: []].append(link.rawID) }
+        return result
+    }
+
+    /// Generates a Firebase-shaped uid: 28 characters from `[A-Za-z0-9]`.
+    public static func makeUID() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<28).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+    }
+}

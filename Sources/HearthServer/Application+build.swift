@@ -1,0 +1,56 @@
+import Foundation
+import NIOCore
+import HearthCore
+import HearthTokens
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// Builds the Hearth application: routes, middleware and background services.
+///
+/// Tests call this with services on a temporary data directory and drive it with `app.test(.router)`
+/// or `.live`; `hearth serve` calls it and runs the result.
+/// - Parameter onServerRunning: called with the bound port once the server listens (useful with port 0).
+public func buildApplication(
+    services: HearthServices,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let configuration = services.configuration
+    let router = buildRouter(services: services)
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        logger: services.logger
+    )
+    app.addServices(
+        KeyRotationService(keyRing: services.keyRing, logger: services.logger),
+        AnonymousCleanupService(services: services))
+    return app
+}
+
+/// The router alone, for tests and benchmarks that need no background services.
+public func buildRouter(services: HearthServices) -> Router<BasicRequestContext> {
+    let configuration = services.configuration
+    let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: WireErrorMiddleware())
+    router.add(middleware: FirebaseCORSMiddleware())
+
+    let baseURL = "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(configuration.port)"
+    WellKnownController(services: services, baseURL: baseURL).addRoutes(to: router)
+
+    let apiKeys = APIKeyMiddleware<BasicRequestContext>(acceptsAnyKey: configuration.mode == .development, keys: Set(configuration.apiKeys))
+    let accounts = AccountsController<BasicRequestContext>(services: services)
+    let secureToken = SecureTokenController<BasicRequestContext>(services: services)
+    // The bare paths, then the host-prefixed paths Firebase SDKs use in emulator mode, then the legacy v3 names.
+    for prefix in ["/v1", "/identitytoolkit.googleapis.com/v1"] {
+        accounts.addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys), names: .v1)
+    }
+    for prefix in ["/identitytoolkit/v3/relyingparty", "/www.googleapis.com/identitytoolkit/v3/relyingparty"] {
+        accounts.addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys), names: .legacyV3)
+    }
+    for path in ["/v1/token", "/securetoken.googleapis.com/v1/token"] {
+        router.group(RouterPath(path)).add(middleware: apiKeys).post(use: secureToken.token)
+    }
+    return router
+}

@@ -1,0 +1,117 @@
+import Configuration
+import Foundation
+import HearthCore
+
+/// A configuration value that is present but unusable. The message names the key.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let key: String
+    public let problem: String
+    public init(key: String, problem: String) {
+        self.key = key
+        self.problem = problem
+    }
+    public var description: String { "invalid configuration: \(key): \(problem)" }
+}
+
+extension ServerConfiguration {
+    /// Reads and validates every key. Defaults fill what is absent; anything present but wrong throws
+    /// a ``ConfigurationError`` naming the key.
+    public init(reader: ConfigReader, defaultMode: Mode = .development) throws {
+        self.init()
+        let r = ConfigValues(reader: reader)
+        let modeText = try r.string("mode") ?? defaultMode.rawValue
+        guard let mode = Mode(rawValue: modeText) else {
+            throw ConfigurationError(key: "mode", problem: "expected development or production, got \(modeText)")
+        }
+        self.mode = mode
+        projectID = try r.string("project.id") ?? projectID
+        guard projectID.range(of: #"^[a-z0-9][a-z0-9-]{1,62}$"#, options: .regularExpression) != nil else {
+            throw ConfigurationError(key: "project.id", problem: "use lower-case letters, digits and dashes")
+        }
+        apiKeys = try r.stringArray("project.apiKeys") ?? []
+        host = try r.string("server.host") ?? host
+        port = try r.int("server.port", in: 0...65_535) ?? port
+        maxBodyBytes = try r.int("server.maxBodyBytes", in: 1_024...(64 << 20)) ?? maxBodyBytes
+        dataDirectory = try r.string("storage.dataDirectory") ?? dataDirectory
+        sqlitePath = try r.string("storage.sqlitePath")
+        issuer = try r.string("tokens.issuer")
+        if let issuer, URL(string: issuer)?.scheme == nil {
+            throw ConfigurationError(key: "tokens.issuer", problem: "expected an absolute URL")
+        }
+        idTokenLifetime = TimeInterval(try r.int("tokens.idTokenLifetimeSeconds", in: 60...86_400) ?? Int(idTokenLifetime))
+        keyRotationPeriod = TimeInterval(try r.int("tokens.rotationPeriodSeconds", in: 3_600...(366 * 86_400)) ?? Int(keyRotationPeriod))
+        keyPublishLead = TimeInterval(try r.int("tokens.publishLeadSeconds", in: 0...86_400) ?? Int(keyPublishLead))
+        scryptLogN = try r.int("passwords.scryptLogN", in: 1...20) ?? scryptLogN
+        signIn.anonymousEnabled = try r.bool("signIn.anonymous.enabled") ?? signIn.anonymousEnabled
+        signIn.passwordEnabled = try r.bool("signIn.password.enabled") ?? signIn.passwordEnabled
+        signIn.emailEnumerationProtection = try r.bool("signIn.emailEnumerationProtection") ?? signIn.emailEnumerationProtection
+        anonymousCleanup.enabled = try r.bool("anonymousCleanup.enabled") ?? anonymousCleanup.enabled
+        anonymousCleanup.maxAge = TimeInterval(try r.int("anonymousCleanup.maxAgeDays", in: 1...3_650) ?? 30) * 86_400
+        anonymousCleanup.checkInterval = TimeInterval(try r.int("anonymousCleanup.checkIntervalSeconds", in: 1...86_400) ?? 3_600)
+        recentLoginWindow = TimeInterval(try r.int("security.recentLoginSeconds", in: 1...86_400) ?? 300)
+        try validate()
+    }
+
+    /// Rules that span keys.
+    public func validate() throws {
+        switch mode {
+        case .development:
+            guard ["127.0.0.1", "::1", "localhost"].contains(host) else {
+                throw ConfigurationError(key: "server.host", problem: "development mode binds to loopback only (127.0.0.1, ::1 or localhost); set mode: production to listen on \(host)")
+            }
+        case .production:
+            guard !apiKeys.isEmpty else {
+                throw ConfigurationError(key: "project.apiKeys", problem: "production mode needs at least one API key")
+            }
+            if apiKeys.contains(where: { $0.count < 16 }) {
+                throw ConfigurationError(key: "project.apiKeys", problem: "every API key must be at least 16 characters")
+            }
+            if projectID.hasPrefix("demo-") {
+                throw ConfigurationError(key: "project.id", problem: "demo- projects are for development mode; choose your project id")
+            }
+        }
+    }
+}
+
+/// Typed reads that tell "absent" from "present but wrong".
+private struct ConfigValues {
+    let reader: ConfigReader
+
+    func string(_ key: String) throws -> String? {
+        guard let value = reader.string(forKey: ConfigKey(key)) else { return nil }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw ConfigurationError(key: key, problem: "must not be empty") }
+        return trimmed
+    }
+
+    func int(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
+        if let value = reader.int(forKey: ConfigKey(key)) {
+            guard range.contains(value) else { throw ConfigurationError(key: key, problem: "\(value) is outside \(range.lowerBound)...\(range.upperBound)") }
+            return value
+        }
+        guard let text = reader.string(forKey: ConfigKey(key)) else { return nil }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            throw ConfigurationError(key: key, problem: "expected a whole number, got \(text)")
+        }
+        guard range.contains(value) else { throw ConfigurationError(key: key, problem: "\(value) is outside \(range.lowerBound)...\(range.upperBound)") }
+        return value
+    }
+
+    func bool(_ key: String) throws -> Bool? {
+        if let value = reader.bool(forKey: ConfigKey(key)) { return value }
+        guard let text = reader.string(forKey: ConfigKey(key)) else { return nil }
+        switch text.lowercased() {
+        case "true", "yes", "on", "1": return true
+        case "false", "no", "off", "0": return false
+        default: throw ConfigurationError(key: key, problem: "expected true or false, got \(text)")
+        }
+    }
+
+    func stringArray(_ key: String) throws -> [String]? {
+        if let values = reader.stringArray(forKey: ConfigKey(key)) {
+            return values.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        guard let text = reader.string(forKey: ConfigKey(key)) else { return nil }
+        return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}

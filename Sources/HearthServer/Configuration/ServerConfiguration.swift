@@ -1,0 +1,53 @@
+import Foundation
+import HearthCore
+
+/// Everything `hearth serve` can be told. Read from flags, `HEARTH_*` environment variables and a
+/// YAML/JSON file by ``ServerConfiguration/init(reader:)``; see docs/configuration.md for each key.
+public struct ServerConfiguration: Sendable {
+    public enum Mode: String, Sendable {
+        /// Loopback only, any API key, demo project: what the Firebase emulator offers, loudly.
+        case development
+        case production
+    }
+
+    public struct SignIn: Sendable {
+        public var anonymousEnabled = true
+        public var passwordEnabled = true
+        /// Password sign-in failures say `INVALID_LOGIN_CREDENTIALS` and `createAuthUri` says nothing.
+        public var emailEnumerationProtection = false
+        public init() {}
+    }
+
+    public struct AnonymousCleanup: Sendable {
+        public var enabled = false
+        public var maxAge: TimeInterval = 30 * 86_400
+        public var checkInterval: TimeInterval = 3_600
+        public init() {}
+    }
+
+    public var mode: Mode = .development
+    public var projectID = "demo-hearth"
+    /// Keys accepted in `?key=` / `x-goog-api-key`. In development any key is accepted.
+    public var apiKeys: [String] = []
+    public var host = "127.0.0.1"
+    public var port = 9099
+    public var maxBodyBytes = 1 << 20
+    public var dataDirectory = "./.hearth"
+    /// The SQLite file; defaults to `<dataDirectory>/hearth.sqlite`.
+    public var sqlitePath: String?
+    public var issuer: String?
+    public var idTokenLifetime: TimeInterval = 3_600
+    public var keyRotationPeriod: TimeInterval = 7 * 86_400
+    public var keyPublishLead: TimeInterval = 3_600
+    public var scryptLogN = 14
+    public var signIn = SignIn()
+    public var anonymousCleanup = AnonymousCleanup()
+    /// How recent `auth_time` must be for e-mail/password changes and account deletion.
+    public var recentLoginWindow: TimeInterval = 300
+
+    public init() {}
+
+    public var resolvedSQLitePath: String { sqlitePath ?? (dataDirectory as NSString).appendingPathComponent("hearth.sqlite") }
+    public var resolvedIssuer: String { issuer ?? "https://securetoken.google.com/\(projectID)" }
+    public var displayAPIKey: String { apiKeys.first ?? "any-key-works-in-dev-mode" }
+}

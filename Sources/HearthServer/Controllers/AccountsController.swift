@@ -1,0 +1,317 @@
+import Foundation
+import HearthCore
+import HearthTokens
+import HearthWire
+import Hummingbird
+
+/// `accounts:*` of Identity Toolkit v1 (and their legacy v3 names): sign-up, password sign-in, lookup,
+/// update, delete, and the sign-in methods of an e-mail.
+struct AccountsController<Context: RequestContext>: Sendable {
+    let services: HearthServices
+
+    private var configuration: ServerConfiguration { services.configuration }
+    private var store: any HearthStore { services.store }
+    private var expiresIn: String { String(Int(configuration.idTokenLifetime)) }
+
+    enum RouteNames { case v1, legacyV3 }
+
+    func addRoutes(to group: RouterGroup<Context>, names: RouteNames) {
+        let routes: [(v1: String, v3: String, handler: @Sendable (Request, Context) async throws -> Response)] = [
+            ("accounts:signUp", "signupNewUser", signUp),
+            ("accounts:signInWithPassword", "verifyPassword", signInWithPassword),
+            ("accounts:lookup", "getAccountInfo", lookup),
+            ("accounts:update", "setAccountInfo", update),
+            ("accounts:delete", "deleteAccount", delete),
+            ("accounts:createAuthUri", "createAuthUri", createAuthUri),
+        ]
+        for route in routes {
+            group.post(RouterPath(names == .v1 ? route.v1 : route.v3), use: route.handler)
+        }
+    }
+
+    private func body<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+        try await WireCoding.decode(type, from: request, limit: configuration.maxBodyBytes)
+    }
+
+    // MARK: accounts:signUp
+
+    @Sendable func signUp(_ request: Request, context: Context) async throws -> Response {
+        let input = try await body(SignUpRequest.self, request)
+        if input.localId != nil { throw HearthError(.unexpectedLocalID) }
+        let now = services.clock.now
+
+        guard input.idToken != nil || input.email != nil || input.password != nil else {
+            guard configuration.signIn.anonymousEnabled else { throw HearthError(.adminOnlyOperation) }
+            let user = UserRecord(
+                uid: UserRecord.makeUID(), createdAt: now, lastLoginAt: now, validSince: now,
+                scheduledDeletionAt: configuration.anonymousCleanup.enabled ? now.addingTimeInterval(configuration.anonymousCleanup.maxAge) : nil)
+            let session = RefreshSessionRecord.issue(uid: user.uid, signInProvider: "anonymous", authTime: now, now: now)
+            try await createUser(user, session: session.record)
+            let idToken = try await services.tokens.mintIDToken(for: user, signInProvider: "anonymous", authTime: now)
+            return WireCoding.response(SignUpResponse(localId: user.uid, email: nil, displayName: nil, idToken: idToken, refreshToken: session.token, expiresIn: expiresIn))
+        }
+
+        guard let rawEmail = input.email else { throw HearthError(.missingEmail) }
+        guard let password = input.password else { throw HearthError(.missingPassword) }
+        guard configuration.signIn.passwordEnabled else { throw HearthError(.operationNotAllowed) }
+        guard let email = EmailAddress.normalize(rawEmail) else { throw HearthError(.invalidEmail) }
+        guard password.count >= 6 else { throw HearthError(.weakPassword) }
+
+        let user: UserRecord
+        let session: (token: String, record: RefreshSessionRecord)
+        if let idToken = input.idToken {
+            let (_, current) = try await authenticate(idToken)
+            if let owner = try await store.user(email: email), owner.uid != current.uid { throw HearthError(.emailExists) }
+            let hash = try await services.hashPassword(password)
+            session = RefreshSessionRecord.issue(uid: current.uid, signInProvider: "password", authTime: now, now: now)
+            user = try await updateUser(current.uid, session: session.record) { user in
+                user.email = email
+                user.emailVerified = false
+                user.passwordHash = hash
+                user.passwordUpdatedAt = now
+                user.validSince = now
+                user.lastLoginAt = now
+                user.scheduledDeletionAt = nil
+                if let name = input.displayName { user.displayName = name }
+            }
+        } else {
+            if try await store.user(email: email) != nil { throw HearthError(.emailExists) }
+            let hash = try await services.hashPassword(password)
+            let created = UserRecord(
+                uid: UserRecord.makeUID(), email: email, displayName: input.displayName, passwordHash: hash,
+                passwordUpdatedAt: now, createdAt: now, lastLoginAt: now, validSince: now)
+            session = RefreshSessionRecord.issue(uid: created.uid, signInProvider: "password", authTime: now, now: now)
+            try await createUser(created, session: session.record)
+            user = created
+        }
+        let idToken = try await services.tokens.mintIDToken(for: user, signInProvider: "password", authTime: now)
+        return WireCoding.response(SignUpResponse(localId: user.uid, email: user.email, displayName: user.displayName, idToken: idToken, refreshToken: session.token, expiresIn: expiresIn))
+    }
+
+    // MARK: accounts:signInWithPassword
+
+    @Sendable func signInWithPassword(_ request: Request, context: Context) async throws -> Response {
+        let input = try await body(SignInWithPasswordRequest.self, request)
+        guard configuration.signIn.passwordEnabled else { throw HearthError(.operationNotAllowed) }
+        guard let rawEmail = input.email else { throw HearthError(.missingEmail) }
+        guard let email = EmailAddress.normalize(rawEmail) else { throw HearthError(.invalidEmail) }
+        guard let password = input.password else { throw HearthError(.missingPassword) }
+        let protected = configuration.signIn.emailEnumerationProtection
+
+        guard let found = try await store.user(email: email) else {
+            if protected {
+                // Spend the time a real check takes, so timing does not tell which e-mails exist.
+                _ = try await services.verifyPassword(password, against: Self.decoyHash(services.passwords))
+                throw HearthError(.invalidLoginCredentials)
+            }
+            throw HearthError(.emailNotFound)
+        }
+        if found.disabled { throw HearthError(.userDisabled) }
+        guard let hash = found.passwordHash, try await services.verifyPassword(password, against: hash) else {
+            throw HearthError(protected ? .invalidLoginCredentials : .invalidPassword)
+        }
+        let now = services.clock.now
+        let session = RefreshSessionRecord.issue(uid: found.uid, signInProvider: "password", authTime: now, now: now)
+        let user = try await updateUser(found.uid, session: session.record) { user in
+            user.lastLoginAt = now
+        }
+        let idToken = try await services.tokens.mintIDToken(for: user, signInProvider: "password", authTime: now)
+        return WireCoding.response(SignInWithPasswordResponse(
+            localId: user.uid, email: email, displayName: user.displayName ?? "", profilePicture: user.photoURL,
+            idToken: idToken, refreshToken: session.token, expiresIn: expiresIn))
+    }
+
+    private static func decoyHash(_ hasher: PasswordHasher) -> String { DecoyHash.for(hasher) }
+
+    // MARK: accounts:lookup
+
+    @Sendable func lookup(_ request: Request, context: Context) async throws -> Response {
+        let input = try await body(LookupRequest.self, request)
+        guard let idToken = input.idToken else { throw HearthError(.missingIDToken) }
+        let (_, user) = try await authenticate(idToken)
+        return WireCoding.response(LookupResponse(users: [UserInfo(user)]))
+    }
+
+    // MARK: accounts:update
+
+    @Sendable func update(_ request: Request, context: Context) async throws -> Response {
+        let input = try await body(UpdateRequest.self, request)
+        guard let idToken = input.idToken else {
+            if input.localId != nil { throw HearthError(.insufficientPermission) }
+            throw HearthError(.invalidRequestType)
+        }
+        if input.customAttributes != nil { throw HearthError(.insufficientPermission) }
+        if input.disableUser != nil { throw HearthError(.operationNotAllowed) }
+        let (claims, current) = try await authenticate(idToken)
+        let now = services.clock.now
+        let deleteAttributes = Set(input.deleteAttribute ?? [])
+        let deleteProviders = Set(input.deleteProvider ?? [])
+
+        let email: String?
+        if let rawEmail = input.email {
+            guard let normalized = EmailAddress.normalize(rawEmail) else { throw HearthError(.invalidEmail) }
+            email = normalized
+        } else {
+            email = nil
+        }
+        if let password = input.password, password.count < 6 { throw HearthError(.weakPassword) }
+        let changesCredentials = (email != nil && email != current.email) || input.password != nil
+        if changesCredentials, !current.isAnonymous { try requireRecentLogin(claims, now: now) }
+        if let email, let owner = try await store.user(email: email), owner.uid != current.uid { throw HearthError(.emailExists) }
+        let hash = try await input.password.asyncMap { try await services.hashPassword($0) }
+
+        // New tokens when the credentials changed: the old ones stop working (validSince moves).
+        let provider = input.password != nil ? "password" : claims.firebase.signInProvider
+        let session = changesCredentials ? RefreshSessionRecord.issue(uid: current.uid, signInProvider: provider, authTime: now, now: now) : nil
+        let user = try await updateUser(current.uid, session: session?.record) { user in
+            let wasAnonymous = user.isAnonymous
+            if let email, email != user.email {
+                user.email = email
+                user.emailVerified = false
+                user.validSince = now
+            }
+            if let hash {
+                user.passwordHash = hash
+                user.passwordUpdatedAt = now
+                user.validSince = now
+            }
+            if let name = input.displayName { user.displayName = name }
+            if let photo = input.photoUrl { user.photoURL = photo }
+            if deleteAttributes.contains("DISPLAY_NAME") { user.displayName = nil }
+            if deleteAttributes.contains("PHOTO_URL") { user.photoURL = nil }
+            if deleteAttributes.contains("EMAIL") { user.email = nil; user.emailVerified = false }
+            if deleteAttributes.contains("PASSWORD") { user.passwordHash = nil; user.passwordUpdatedAt = nil }
+            for providerID in deleteProviders {
+                switch providerID {
+                case "password":
+                    user.email = nil
+                    user.emailVerified = false
+                    user.passwordHash = nil
+                    user.passwordUpdatedAt = nil
+                case "phone":
+                    user.phoneNumber = nil
+                default:
+                    user.providers.removeAll { $0.providerID == providerID }
+                }
+            }
+            if !wasAnonymous, user.isAnonymous, !deleteProviders.isEmpty {
+                throw HearthError(.cannotRemoveLastProvider)
+            }
+            if !user.isAnonymous { user.scheduledDeletionAt = nil }
+        }
+
+        var response = UpdateResponse(localId: user.uid)
+        response.email = user.email
+        response.emailVerified = user.email == nil ? nil : user.emailVerified
+        response.displayName = user.displayName
+        response.photoUrl = user.photoURL
+        response.providerUserInfo = UserInfo(user).providerUserInfo ?? []
+        response.passwordHash = user.passwordHash == nil ? nil : UserInfo.redactedPasswordHash
+        if let session {
+            response.idToken = try await services.tokens.mintIDToken(for: user, signInProvider: provider, authTime: now)
+            response.refreshToken = session.token
+            response.expiresIn = expiresIn
+        }
+        return WireCoding.response(response)
+    }
+
+    // MARK: accounts:delete
+
+    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+        let input = try await body(DeleteAccountRequest.self, request)
+        guard let idToken = input.idToken else { throw HearthError(.missingIDToken) }
+        let (claims, user) = try await authenticate(idToken)
+        if !user.isAnonymous { try requireRecentLogin(claims, now: services.clock.now) }
+        try await store.deleteUser(uid: user.uid)
+        return WireCoding.response(DeleteAccountResponse())
+    }
+
+    // MARK: accounts:createAuthUri
+
+    @Sendable func createAuthUri(_ request: Request, context: Context) async throws -> Response {
+        let input = try await body(CreateAuthUriRequest.self, request)
+        guard let identifier = input.identifier else { throw HearthError(.missingIdentifier) }
+        guard let continueUri = input.continueUri else { throw HearthError(.missingContinueURI) }
+        guard let url = URL(string: continueUri), url.scheme != nil, url.host != nil else { throw HearthError(.invalidContinueURI) }
+        guard let email = EmailAddress.normalize(identifier) else { throw HearthError(.invalidIdentifier) }
+        let sessionID = input.sessionId ?? Self.randomSessionID()
+        if configuration.signIn.emailEnumerationProtection {
+            return WireCoding.response(CreateAuthUriResponse(registered: nil, allProviders: nil, signinMethods: nil, sessionId: sessionID))
+        }
+        let users = try await store.users(anyEmail: email)
+        let owner = users.first { $0.email == email } ?? users.first
+        let methods = owner?.signInMethods ?? []
+        return WireCoding.response(CreateAuthUriResponse(
+            registered: owner != nil, allProviders: methods.isEmpty ? nil : methods,
+            signinMethods: methods.isEmpty ? nil : methods, sessionId: sessionID))
+    }
+
+    private static func randomSessionID() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        return String((0..<27).map { _ in alphabet.randomElement()! })
+    }
+
+    // MARK: Shared steps
+
+    /// Verifies an ID token and loads its user, with Firebase's checks in Firebase's order.
+    func authenticate(_ idToken: String) async throws -> (IDTokenClaims, UserRecord) {
+        try await services.authenticate(idToken)
+    }
+
+    private func requireRecentLogin(_ claims: IDTokenClaims, now: Date) throws {
+        let age = now.timeIntervalSince1970 - TimeInterval(claims.authTime)
+        guard age <= configuration.recentLoginWindow else { throw HearthError(.credentialTooOldLoginAgain) }
+    }
+
+    private func createUser(_ user: UserRecord, session: RefreshSessionRecord) async throws {
+        do {
+            try await store.createUser(user, session: session)
+        } catch StoreConflict.email {
+            throw HearthError(.emailExists)
+        }
+    }
+
+    private func updateUser(_ uid: String, session: RefreshSessionRecord?, _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void) async throws -> UserRecord {
+        do {
+            return try await store.updateUser(uid: uid, session: session, mutate)
+        } catch StoreConflict.email {
+            throw HearthError(.emailExists)
+        }
+    }
+}
+
+extension HearthServices {
+    /// Verifies an ID token and loads its user: `INVALID_ID_TOKEN`, `TOKEN_EXPIRED`, `USER_NOT_FOUND`,
+    /// `USER_DISABLED`, and `TOKEN_EXPIRED` again for a token issued before the user's `validSince`.
+    func authenticate(_ idToken: String) async throws -> (IDTokenClaims, UserRecord) {
+        let claims = try await tokens.verifyIDToken(idToken)
+        guard let user = try await store.user(uid: claims.userID) else { throw HearthError(.userNotFound) }
+        if user.disabled { throw HearthError(.userDisabled) }
+        if claims.issuedAt < Int64(user.validSince.timeIntervalSince1970.rounded(.down)) {
+            throw HearthError(.tokenExpired, reason: "issued before validSince")
+        }
+        return (claims, user)
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}
+
+/// A hash of a random password at the hasher's cost, verified against when an e-mail is unknown so that
+/// the answer takes as long as a real check.
+private enum DecoyHash {
+    static let cache = LockedBox<[Int: String]>([:])
+
+    static func `for`(_ hasher: PasswordHasher) -> String {
+        cache.withLock { cache in
+            if let hash = cache[hasher.logN] { return hash }
+            let hash = (try? hasher.hash(UUID().uuidString)) ?? ""
+            cache[hasher.logN] = hash
+            return hash
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import HearthCore
+import HearthTokens
+import HearthWire
+import Hummingbird
+
+/// `securetoken.googleapis.com/v1/token`: a refresh token buys a fresh ID token.
+struct SecureTokenController<Context: RequestContext>: Sendable {
+    let services: HearthServices
+
+    @Sendable func token(_ request: Request, context: Context) async throws -> Response {
+        let input = try await WireCoding.decode(TokenRequest.self, from: request, limit: services.configuration.maxBodyBytes)
+        guard let grantType = input.grantType else { throw HearthError(.missingGrantType) }
+        guard grantType == "refresh_token" else { throw HearthError(.invalidGrantType) }
+        guard let refreshToken = input.refreshToken, !refreshToken.isEmpty else { throw HearthError(.missingRefreshToken) }
+
+        guard refreshToken.count <= 512, let session = try await services.store.session(tokenHash: RefreshSessionRecord.hash(refreshToken)),
+              let user = try await services.store.user(uid: session.uid)
+        else { throw HearthError(.invalidRefreshToken) }
+        if user.disabled { throw HearthError(.userDisabled) }
+        // A password or e-mail change (or a revocation) moves validSince and ends older sessions.
+        if session.createdAt < user.validSince { throw HearthError(.tokenExpired, reason: "session older than validSince") }
+
+        let sessionClaims = session.extraClaims.flatMap(JSONValue.object(fromJSON:)) ?? [:]
+        let idToken = try await services.tokens.mintIDToken(
+            for: user, signInProvider: session.signInProvider, authTime: session.authTime, sessionClaims: sessionClaims)
+        return WireCoding.response(TokenResponse(
+            idToken: idToken, expiresIn: String(Int(services.configuration.idTokenLifetime)),
+            refreshToken: refreshToken, userId: user.uid, projectId: services.configuration.projectID))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import HTTPTypes
+import HearthCore
+import HearthTokens
+import Hummingbird
+
+/// Public keys and discovery: what a backend needs to verify Hearth's ID tokens.
+struct WellKnownController<Context: RequestContext>: Sendable {
+    let services: HearthServices
+    /// Where clients reach this server, for absolute URLs in the discovery document.
+    let baseURL: String
+
+    static var jwksPaths: [String] {
+        ["/.well-known/jwks.json", "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"]
+    }
+    static var x509Path: String { "/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com" }
+
+    func addRoutes(to router: Router<Context>) {
+        for path in Self.jwksPaths { router.get(RouterPath(path), use: jwks) }
+        router.get(RouterPath(Self.x509Path), use: x509)
+        router.get("/.well-known/openid-configuration", use: discovery)
+        router.get("/securetoken.google.com/\(services.configuration.projectID)/.well-known/openid-configuration", use: discovery)
+        router.get("/", use: root)
+        router.get("/healthz", use: health)
+    }
+
+    private var cacheHeaders: HTTPFields {
+        let maxAge = max(0, min(Int(services.configuration.keyPublishLead), 3_600))
+        return [.cacheControl: "public, max-age=\(maxAge), must-revalidate, no-transform"]
+    }
+
+    @Sendable func jwks(_ request: Request, context: Context) async throws -> Response {
+        let set = try await services.keyRing.publicKeySet(at: services.clock.now)
+        return WireCoding.response(JWKSDocument(keys: set.keys), headers: cacheHeaders)
+    }
+
+    @Sendable func x509(_ request: Request, context: Context) async throws -> Response {
+        let set = try await services.keyRing.publicKeySet(at: services.clock.now)
+        return WireCoding.response(set.certificates, headers: cacheHeaders)
+    }
+
+    @Sendable func discovery(_ request: Request, context: Context) async throws -> Response {
+        return WireCoding.response(
+            DiscoveryDocument(issuer: services.configuration.resolvedIssuer, jwks_uri: baseURL + Self.jwksPaths[1]),
+            headers: cacheHeaders)
+    }
+
+    @Sendable func root(_ request: Request, context: Context) async throws -> Response {
+        let ready = ServerStatus.Ready(projectId: services.configuration.projectID, mode: services.configuration.mode.rawValue)
+        return WireCoding.response(ServerStatus(authEmulator: ready, hearth: ready))
+    }
+
+    @Sendable func health(_ request: Request, context: Context) async throws -> Response {
+        _ = try await services.store.setting("health")
+        return WireCoding.response(["status": "ok"])
+    }
+}
+
+private struct JWKSDocument: Encodable {
+    let keys: [PublicKeySet.JWK]
+}
+
+private struct DiscoveryDocument: Encodable {
+    let issuer: String
+    let jwks_uri: String
+    var response_types_supported = ["id_token"]
+    var subject_types_supported = ["public"]
+    var id_token_signing_alg_values_supported = ["RS256"]
+}
+
+/// `GET /`: the Firebase CLI and SDK helpers look for `authEmulator.ready`.
+private struct ServerStatus: Encodable {
+    struct Ready: Encodable {
+        var ready = true
+        let projectId: String
+        let mode: String
+    }
+    let authEmulator: Ready
+    let hearth: Ready
+}

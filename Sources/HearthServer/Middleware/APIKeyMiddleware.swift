@@ -1,0 +1,18 @@
+import HTTPTypes
+import Hummingbird
+
+/// Requires an API key in `?key=` or `x-goog-api-key` on the Identity Toolkit and Secure Token routes.
+/// In development mode any non-empty key is accepted, as the Firebase emulator does.
+struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var headerName: HTTPField.Name { HTTPField.Name("x-goog-api-key")! }
+    let acceptsAnyKey: Bool
+    let keys: Set<String>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method != .options else { return try await next(request, context) }
+        let key = request.uri.queryParameters.get("key") ?? request.headers[Self.headerName]
+        guard let key, !key.isEmpty else { throw RequestError.missingAPIKey }
+        guard acceptsAnyKey || keys.contains(key) else { throw RequestError.invalidAPIKey }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,33 @@
+import HearthCore
+import Hummingbird
+import Logging
+
+/// Turns every error into Firebase's error JSON. Unknown errors are logged by type only and answered
+/// with a generic 500, so internal detail never reaches a client.
+struct WireErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HearthError {
+            if error.code == .internalError || error.code == .storageUnavailable {
+                context.logger.error("request failed", metadata: ["code": "\(error.code.rawValue)", "at": "\(error.file):\(error.line)", "underlying": "\(error.underlying.map { String(describing: type(of: $0)) } ?? "-")"])
+            }
+            return error.response()
+        } catch let error as RequestError {
+            return error.response()
+        } catch let error as StoreConflict {
+            context.logger.warning("unmapped store conflict", metadata: ["conflict": "\(error)"])
+            return HearthError(.internalError).response()
+        } catch let error as HTTPError {
+            switch error.status {
+            case .notFound: return RequestError.notFound.response()
+            case .methodNotAllowed: return RequestError.methodNotAllowed.response()
+            case .contentTooLarge: return RequestError.payloadTooLarge(limit: 0).response()
+            default: return RequestError(status: error.status, message: error.status.reasonPhrase, statusName: "INVALID_ARGUMENT", reason: "badRequest").response()
+            }
+        } catch {
+            context.logger.error("request failed with an unexpected error", metadata: ["type": "\(String(describing: type(of: error)))"])
+            return HearthError(.internalError).response()
+        }
+    }
+}

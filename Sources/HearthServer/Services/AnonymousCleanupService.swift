@@ -1,0 +1,70 @@
+import Foundation
+import HearthCore
+import Logging
+import ServiceLifecycle
+
+/// Deletes anonymous accounts whose clean-up date has passed.
+///
+/// The rules are those of Firebase's automatic clean-up: with clean-up on, an anonymous account is
+/// deleted `maxAge` after it was created, and one that existed before clean-up was switched on is
+/// deleted `maxAge` after that moment. Switching clean-up off schedules no new accounts but keeps those
+/// already scheduled. An account that gains a password, a provider or a phone is never deleted.
+public struct AnonymousCleanupService: Service {
+    static let enabledAtSetting = "anonymousCleanup.enabledAt"
+
+    private let store: any HearthStore
+    private let configuration: ServerConfiguration.AnonymousCleanup
+    private let clock: WallClock
+    private let logger: Logger
+
+    public init(services: HearthServices) {
+        self.store = services.store
+        self.configuration = services.configuration.anonymousCleanup
+        self.clock = services.clock
+        self.logger = services.logger
+    }
+
+    public func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    _ = try await runOnce()
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.error("anonymous clean-up failed", metadata: ["error": "\(String(describing: type(of: error)))"])
+                }
+                try await Task.sleep(for: .seconds(configuration.checkInterval))
+            }
+        }
+    }
+
+    /// One pass: schedule what the rules say, delete what is due. Returns the deleted uids.
+    @discardableResult
+    public func runOnce() async throws -> [String] {
+        let now = clock.now
+        if configuration.enabled {
+            let enabledAt: Date
+            if let text = try await store.setting(Self.enabledAtSetting), let seconds = Double(text) {
+                enabledAt = Date(timeIntervalSince1970: seconds)
+            } else {
+                enabledAt = now
+                try await store.setSetting(Self.enabledAtSetting, to: String(now.timeIntervalSince1970))
+                logger.notice("anonymous clean-up switched on; existing anonymous accounts will be deleted after \(Int(configuration.maxAge / 86_400)) days")
+            }
+            let scheduled = try await store.scheduleAnonymousDeletion(olderThan: configuration.maxAge, notBefore: enabledAt.addingTimeInterval(configuration.maxAge))
+            if scheduled > 0 { logger.info("scheduled anonymous accounts for clean-up", metadata: ["count": "\(scheduled)"]) }
+        } else if try await store.setting(Self.enabledAtSetting) != nil {
+            try await store.setSetting(Self.enabledAtSetting, to: nil)
+            logger.notice("anonymous clean-up switched off; accounts already scheduled stay scheduled")
+        }
+        var deleted: [String] = []
+        while true {
+            let batch = try await store.deleteScheduledAnonymousUsers(now: now, limit: 500)
+            deleted += batch
+            if batch.count < 500 { break }
+        }
+        if !deleted.isEmpty { logger.info("deleted anonymous accounts", metadata: ["count": "\(deleted.count)"]) }
+        return deleted
+    }
+}

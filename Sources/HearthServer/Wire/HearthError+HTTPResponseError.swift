@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import HearthCore
+import HearthWire
+import Hummingbird
+
+/// The one place a domain error becomes a Firebase error response.
+extension HearthError {
+    /// HTTP status and Firebase message for each code.
+    var wire: (status: HTTPResponse.Status, message: String, statusName: String?, reason: String) {
+        typealias M = WireErrorMessage
+        func business(_ message: String) -> (HTTPResponse.Status, String, String?, String) { (.badRequest, message, nil, "invalid") }
+        switch code {
+        case .invalidEmail: return business(M.invalidEmail)
+        case .missingEmail: return business(M.missingEmail)
+        case .missingPassword: return business(M.missingPassword)
+        case .weakPassword: return business(M.weakPassword)
+        case .invalidIdentifier: return business(M.invalidIdentifier)
+        case .missingIdentifier: return business(M.missingIdentifier)
+        case .missingContinueURI: return business(M.missingContinueURI)
+        case .invalidContinueURI: return business(M.invalidContinueURI)
+        case .missingIDToken: return business(M.missingIDToken)
+        case .missingRefreshToken: return business(M.missingRefreshToken)
+        case .missingGrantType: return business(M.missingGrantType)
+        case .invalidGrantType: return business(M.invalidGrantType)
+        case .missingLocalID: return business(M.missingLocalID)
+        case .invalidRequestType: return business(M.invalidRequestType)
+        case .unexpectedLocalID: return business(M.unexpectedLocalID)
+        case .invalidClaims: return business(M.invalidClaims)
+        case .claimsTooLarge: return business(M.claimsTooLarge)
+        case .forbiddenClaim: return business(detail.map { "\(M.forbiddenClaim) : \($0)" } ?? M.forbiddenClaim)
+        case .insufficientPermission: return business(M.insufficientPermission)
+        case .emailExists: return business(M.emailExists)
+        case .emailNotFound: return business(M.emailNotFound)
+        case .invalidPassword: return business(M.invalidPassword)
+        case .invalidLoginCredentials: return business(M.invalidLoginCredentials)
+        case .userDisabled: return business(M.userDisabled)
+        case .userNotFound: return business(M.userNotFound)
+        case .operationNotAllowed: return business(M.operationNotAllowed)
+        case .adminOnlyOperation: return business(M.adminOnlyOperation)
+        case .passwordLoginDisabled: return business(M.passwordLoginDisabled)
+        case .credentialTooOldLoginAgain: return business(M.credentialTooOldLoginAgain)
+        case .cannotRemoveLastProvider: return business("\(M.operationNotAllowed) : A user cannot unlink their last sign-in method.")
+        case .invalidIDToken: return business(M.invalidIDToken)
+        case .tokenExpired: return business(M.tokenExpired)
+        case .invalidRefreshToken: return business(M.invalidRefreshToken)
+        case .tooManyAttempts: return business(M.tooManyAttempts)
+        case .invalidArgument:
+            return (.badRequest, "\(M.invalidJSONPrefix) \(detail ?? "")", "INVALID_ARGUMENT", "parseError")
+        case .storageUnavailable:
+            return (.serviceUnavailable, "The service is currently unavailable.", "UNAVAILABLE", "backendError")
+        case .internalError:
+            return (.internalServerError, "Internal error encountered.", "INTERNAL", "backendError")
+        }
+    }
+
+    func response() -> Response {
+        let wire = self.wire
+        var body = WireErrorResponse(code: Int(wire.status.code), message: wire.message, reason: wire.reason, status: wire.statusName)
+        if code == .invalidArgument { body.error.message = wire.message.trimmingCharacters(in: .whitespaces) }
+        return WireCoding.response(body, status: wire.status)
+    }
+}
+
+/// Request-level failures that are not domain errors: API keys, payload size, routing.
+struct RequestError: Error {
+    let status: HTTPResponse.Status
+    let message: String
+    let statusName: String
+    let reason: String
+
+    static let missingAPIKey = RequestError(status: .forbidden, message: WireErrorMessage.missingAPIKey, statusName: "PERMISSION_DENIED", reason: "forbidden")
+    static let invalidAPIKey = RequestError(status: .badRequest, message: WireErrorMessage.invalidAPIKey, statusName: "INVALID_ARGUMENT", reason: "keyInvalid")
+    static let notFound = RequestError(status: .notFound, message: "Not Found", statusName: "NOT_FOUND", reason: "notFound")
+    static let methodNotAllowed = RequestError(status: .methodNotAllowed, message: "Method Not Allowed", statusName: "INVALID_ARGUMENT", reason: "badRequest")
+    static func payloadTooLarge(limit: Int) -> RequestError {
+        RequestError(status: .contentTooLarge, message: "Request payload size exceeds the limit: \(limit) bytes.", statusName: "INVALID_ARGUMENT", reason: "badRequest")
+    }
+
+    func response() -> Response {
+        WireCoding.response(WireErrorResponse(code: Int(status.code), message: message, reason: reason, status: statusName), status: status)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import HearthCore
+import HearthWire
+
+extension UserInfo {
+    /// base64 of "REDACTED", what production returns in place of a password hash.
+    static let redactedPasswordHash = "UkVEQUNURUQ="
+
+    init(_ user: UserRecord) {
+        self.init(localId: user.uid)
+        email = user.email
+        emailVerified = user.emailVerified
+        displayName = user.displayName
+        photoUrl = user.photoURL
+        phoneNumber = user.phoneNumber
+        disabled = user.disabled
+        customAttributes = user.customAttributes
+        customAuth = user.customAuth ? true : nil
+        passwordHash = user.passwordHash == nil ? nil : Self.redactedPasswordHash
+        passwordUpdatedAt = user.passwordUpdatedAt.map { ($0.timeIntervalSince1970 * 1000).rounded() }
+        validSince = String(Int64(user.validSince.timeIntervalSince1970))
+        createdAt = String(Int64(user.createdAt.timeIntervalSince1970 * 1000))
+        lastLoginAt = user.lastLoginAt.map { String(Int64($0.timeIntervalSince1970 * 1000)) }
+        var providers: [ProviderUserInfo] = []
+        if let email = user.email, user.passwordHash != nil {
+            providers.append(ProviderUserInfo(providerId: "password", rawId: email, federatedId: email, email: email, displayName: user.displayName, photoUrl: user.photoURL))
+        }
+        if let phone = user.phoneNumber {
+            providers.append(ProviderUserInfo(providerId: "phone", rawId: phone, phoneNumber: phone))
+        }
+        for link in user.providers {
+            providers.append(ProviderUserInfo(
+                providerId: link.providerID, rawId: link.rawID, federatedId: link.rawID, email: link.email,
+                displayName: link.displayName, photoUrl: link.photoURL, phoneNumber: link.phoneNumber, screenName: link.screenName))
+        }
+        providerUserInfo = providers
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import HearthCore
+import HearthWire
+import Hummingbird
+import NIOCore
+
+/// Reading request bodies and writing responses the way Identity Toolkit does.
+enum WireCoding {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json; charset=UTF-8"
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Decodes a JSON or form-encoded body into `T`. Keys may be camelCase or snake_case; unknown keys
+    /// are ignored; an empty body is `{}`. Problems become `INVALID_ARGUMENT` errors that say what is wrong.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw RequestError.payloadTooLarge(limit: limit)
+        }
+        var data = Data(buffer.readableBytesView)
+        let contentType = request.headers[.contentType]?.lowercased() ?? ""
+        let looksLikeJSON = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{")
+        if contentType.hasPrefix("application/x-www-form-urlencoded"), !looksLikeJSON {
+            data = try formToJSON(data)
+        }
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { data = Data("{}".utf8) }
+        return try decodeJSON(type, from: data)
+    }
+
+    static func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        do {
+            guard let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }), first == UInt8(ascii: "{") else {
+                throw HearthError(.invalidArgument, detail: "Expected a JSON object.")
+            }
+            return try decoder.decode(T.self, from: data)
+        } catch let error as HearthError {
+            throw error
+        } catch let DecodingError.typeMismatch(expected, context) {
+            throw HearthError(.invalidArgument, detail: "\(pointer(context.codingPath)) must be \(typeName(expected))")
+        } catch let DecodingError.valueNotFound(expected, context) {
+            throw HearthError(.invalidArgument, detail: "\(pointer(context.codingPath)) must be \(typeName(expected))")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw HearthError(.invalidArgument, detail: "\(pointer(context.codingPath + [key])) is required")
+        } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+            throw HearthError(.invalidArgument, detail: "\(pointer(context.codingPath)) is invalid")
+        } catch {
+            throw HearthError(.invalidArgument, detail: "Unexpected token.")
+        }
+    }
+
+    private static func pointer(_ path: [any CodingKey]) -> String {
+        "/" + path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "/")
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "string"
+        case is Bool.Type: return "boolean"
+        case is Int.Type, is Int64.Type, is Double.Type: return "number"
+        case is [String].Type, is [Any].Type: return "array"
+        default:
+            let name = String(describing: type)
+            return name.hasPrefix("Array") ? "array" : "object"
+        }
+    }
+
+    /// `a=1&b=two` → `{"a":"1","b":"two"}`; `returnSecureToken=true` style booleans become JSON booleans.
+    private static func formToJSON(_ data: Data) throws -> Data {
+        var object: [String: JSONValue] = [:]
+        for pair in String(decoding: data, as: UTF8.self).split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let rawKey = kv.first else { continue }
+            let key = decodeFormComponent(rawKey)
+            let value = kv.count > 1 ? decodeFormComponent(kv[1]) : ""
+            object[key] = (value == "true" || value == "false") ? .bool(value == "true") : .string(value)
+        }
+        return Data(JSONValue.object(object).jsonText.utf8)
+    }
+
+    static func decodeFormComponent(_ text: String) -> String {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text
+    }
+}

@@ -1,0 +1,36 @@
+/// `accounts:update` (legacy `setAccountInfo`).
+public struct UpdateRequest: Codable, Sendable, Equatable {
+    public var idToken: String?
+    public var localId: String?
+    public var oobCode: String?
+    public var email: String?
+    public var password: String?
+    public var displayName: String?
+    public var photoUrl: String?
+    /// `EMAIL`, `DISPLAY_NAME`, `PHOTO_URL`, `PASSWORD`, …
+    public var deleteAttribute: [String]?
+    public var deleteProvider: [String]?
+    public var customAttributes: String?
+    public var disableUser: Bool?
+    public var validSince: String?
+    public var tenantId: String?
+    public var returnSecureToken: Bool?
+
+    public init(idToken: String?) { self.idToken = idToken }
+}
+
+public struct UpdateResponse: Codable, Sendable, Equatable {
+    public var kind = "identitytoolkit#SetAccountInfoResponse"
+    public var localId: String
+    public var email: String?
+    public var emailVerified: Bool?
+    public var displayName: String?
+    public var photoUrl: String?
+    public var providerUserInfo: [ProviderUserInfo]?
+    public var passwordHash: String?
+    public var idToken: String?
+    public var refreshToken: String?
+    public var expiresIn: String?
+
+    public init(localId: String) { self.localId = localId }
+}

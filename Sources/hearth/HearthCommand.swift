@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct HearthCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hearth",
+        abstract: "A self-hosted sign-in service that speaks Firebase Authentication's REST API.",
+        subcommands: [ServeCommand.self, MigrateCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+}

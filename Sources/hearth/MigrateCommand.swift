@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import HearthServer
+import HearthStorage
+import HearthStorageSQLite
+import Logging
+
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Show the database migrations that are pending; apply them with --apply.")
+
+    @OptionGroup var options: CommonOptions
+    @Flag(help: "Apply the pending migrations.") var apply = false
+
+    func run() async throws {
+        let configuration: ServerConfiguration
+        do {
+            configuration = try await options.loadConfiguration()
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        let logger = Logger(label: "hearth.migrate")
+        let store = try await SQLiteStorage.open(path: configuration.resolvedSQLitePath, logger: logger, migrate: false)
+        let pending = try await store.pendingMigrations()
+        if pending.isEmpty {
+            print("\(configuration.resolvedSQLitePath): up to date")
+        } else if apply {
+            try await store.migrate()
+            print("applied \(pending.count) migration(s):\n" + pending.map { "  \($0)" }.joined(separator: "\n"))
+        } else {
+            print("pending (run with --apply):\n" + pending.map { "  \($0)" }.joined(separator: "\n"))
+        }
+        try await store.close()
+    }
+}

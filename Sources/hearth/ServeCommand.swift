@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import HearthCore
+import HearthServer
+import Hummingbird
+import Logging
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the server.")
+
+    @OptionGroup var options: CommonOptions
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func run() async throws {
+        let configuration: ServerConfiguration
+        do {
+            configuration = try await options.loadConfiguration()
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            FileHandle.standardError.write(Data("hearth: invalid configuration: --log-level: unknown level \(logLevel)\n".utf8))
+            throw ExitCode(2)
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "hearth")
+        let services = try await HearthServices.open(configuration: configuration, logger: logger)
+        let app = buildApplication(services: services) { port in
+            Banner.print(configuration: configuration, port: port)
+        }
+        try await app.runService()
+        try await services.store.close()
+    }
+}
+
+enum Banner {
+    static func print(configuration: ServerConfiguration, port: Int) {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let base = "http://\(host):\(port)"
+        var lines: [String] = []
+        if configuration.mode == .development {
+            lines += [
+                "",
+                "  ************************************************************************",
+                "  *  DEVELOPMENT MODE: any API key is accepted, the server listens on    *",
+                "  *  loopback only. Never expose it. For a deployment, write a config    *",
+                "  *  file with mode: production (see docs/configuration.md).             *",
+                "  ************************************************************************",
+            ]
+        }
+        lines += [
+            "",
+            "  Hearth is listening on \(base)",
+            "  project id : \(configuration.projectID)",
+            "  API key    : \(configuration.mode == .development ? configuration.displayAPIKey : "one of project.apiKeys")",
+            "  JWKS       : \(base)/.well-known/jwks.json",
+            "  data       : \(configuration.resolvedSQLitePath)",
+            "  Firebase SDKs: useEmulator(withHost: \"\(configuration.host)\", port: \(port)), or FIREBASE_AUTH_EMULATOR_HOST=\(configuration.host):\(port)",
+            "",
+        ]
+        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+}

@@ -1,0 +1,94 @@
+import Crypto
+import CryptoExtras
+import Foundation
+import HearthCore
+import HearthWire
+import JWTKit
+import Testing
+
+@Suite("accounts:lookup and ID-token checks")
+struct LookupAndTokenTests {
+    @Test("lookup returns the user with the password provider and a redacted hash")
+    func lookup() async throws {
+        try await withHearth { _, client async throws in
+            let created = try await client.signUp(email: "ada@example.com", password: "secret1")
+            let result = try await client.lookup(created.idToken!)
+            #expect(result.status == .ok)
+            #expect(result.string("kind") == "identitytoolkit#GetAccountInfoResponse")
+            let users = try result.decode(LookupResponse.self).users
+            let user = try #require(users?.first)
+            #expect(user.localId == created.localId)
+            #expect(user.email == "ada@example.com")
+            #expect(user.emailVerified == false)
+            #expect(user.passwordHash == "UkVEQUNURUQ=")
+            #expect(user.providerUserInfo == [ProviderUserInfo(providerId: "password", rawId: "ada@example.com", federatedId: "ada@example.com", email: "ada@example.com")])
+            #expect(user.createdAt != nil && user.lastLoginAt != nil && user.validSince != nil)
+            #expect(!String(decoding: result.body, as: UTF8.self).contains("scrypt"))
+        }
+    }
+
+    @Test("an anonymous user has no providers")
+    func anonymousLookup() async throws {
+        try await withHearth { _, client async throws in
+            let created = try await client.signUpAnonymously()
+            let user = try #require(try await client.lookup(created.idToken!).decode(LookupResponse.self).users?.first)
+            #expect(user.providerUserInfo == [])
+            #expect(user.passwordHash == nil)
+        }
+    }
+
+    @Test("MISSING_ID_TOKEN, INVALID_ID_TOKEN for garbage, TOKEN_EXPIRED after an hour, USER_NOT_FOUND once deleted")
+    func tokenErrors() async throws {
+        try await withHearth { hearth, client async throws in
+            #expect(try await client.post("/v1/accounts:lookup", json: "{}").errorMessage == "MISSING_ID_TOKEN")
+            #expect(try await client.lookup("garbage").errorMessage == "INVALID_ID_TOKEN")
+            #expect(try await client.lookup("a.b.c").errorMessage == "INVALID_ID_TOKEN")
+            let created = try await client.signUpAnonymously()
+            hearth.clock.advance(by: 3_601)
+            #expect(try await client.lookup(created.idToken!).errorMessage == "TOKEN_EXPIRED")
+            let fresh = try await client.refresh(created.refreshToken!)
+            let idToken = try #require(fresh.string("id_token"))
+            try await hearth.services.store.deleteUser(uid: created.localId)
+            #expect(try await client.lookup(idToken).errorMessage == "USER_NOT_FOUND")
+        }
+    }
+
+    @Test("forged tokens are INVALID_ID_TOKEN: another key, alg none, HS256 with the public key, wrong audience, wrong issuer")
+    func forgedTokens() async throws {
+        try await withHearth { hearth, client async throws in
+            let created = try await client.signUpAnonymously()
+            let genuine = try #require(created.idToken)
+            var claims = jwtClaims(genuine)
+            let kid = jwtHeader(genuine)["kid"]
+
+            // Same claims, signed by a key the server never published, under the real kid.
+            let stranger = try Insecure.RSA.PrivateKey(pem: _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation)
+            let keys = JWTKeyCollection()
+            if case .string(let kid)? = kid { await keys.add(rsa: stranger, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid)) }
+            struct Raw: JWTPayload { let claims: [String: JSONValue]; func encode(to e: any Encoder) throws { try claims.encode(to: e) }; init(_ c: [String: JSONValue]) { claims = c }; init(from d: any Decoder) throws { claims = try [String: JSONValue](from: d) }; func verify(using algorithm: some JWTAlgorithm) {} }
+            let forged = try await keys.sign(Raw(claims))
+            #expect(try await client.lookup(forged).errorMessage == "INVALID_ID_TOKEN")
+
+            // alg: none, signature stripped.
+            let parts = genuine.split(separator: ".")
+            let none = Data(#"{"alg":"none","typ":"JWT"}"#.utf8).base64URLEncodedString() + "." + parts[1] + "."
+            #expect(try await client.lookup(none).errorMessage == "INVALID_ID_TOKEN")
+
+            // HS256 keyed with the published public key (algorithm confusion).
+            let jwks = try await client.raw("/.well-known/jwks.json", method: .get)
+            let hmacKeys = JWTKeyCollection()
+            await hmacKeys.add(hmac: HMACKey(from: Data(jwks.body)), digestAlgorithm: .sha256, kid: "x")
+            let confused = try await hmacKeys.sign(Raw(claims))
+            #expect(try await client.lookup(confused).errorMessage == "INVALID_ID_TOKEN")
+
+            // Genuine signature over other claims is impossible; a token for another audience is minted with our key directly.
+            claims["aud"] = .string("someone-else")
+            let otherAudience = try await hearth.services.keyRing.collection.sign(Raw(claims), kid: kid.flatMap { if case .string(let s) = $0 { JWKIdentifier(string: s) } else { nil } })
+            #expect(try await client.lookup(otherAudience).errorMessage == "INVALID_ID_TOKEN")
+            claims["aud"] = .string("demo-hearth")
+            claims["iss"] = .string("https://evil.example.com/demo-hearth")
+            let otherIssuer = try await hearth.services.keyRing.collection.sign(Raw(claims), kid: kid.flatMap { if case .string(let s) = $0 { JWKIdentifier(string: s) } else { nil } })
+            #expect(try await client.lookup(otherIssuer).errorMessage == "INVALID_ID_TOKEN")
+        }
+    }
+}

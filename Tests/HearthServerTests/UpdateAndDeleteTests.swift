@@ -1,0 +1,106 @@
+import Foundation
+import HearthCore
+import HearthWire
+import Testing
+
+@Suite("accounts:update and accounts:delete")
+struct UpdateAndDeleteTests {
+    @Test("profile changes need no recent login and return no new tokens")
+    func profile() async throws {
+        try await withHearth { hearth, client async throws in
+            let created = try await client.signUp(email: "ada@example.com")
+            hearth.clock.advance(by: 1_000)
+            let fresh = try #require(try await client.refresh(created.refreshToken!).string("id_token"))
+            let result = try await client.post("/v1/accounts:update", [
+                "idToken": .string(fresh), "displayName": .string("Ada"), "photoUrl": .string("https://example.com/a.png"),
+                "returnSecureToken": .bool(true),
+            ])
+            #expect(result.status == .ok)
+            #expect(result.string("kind") == "identitytoolkit#SetAccountInfoResponse")
+            #expect(result.string("displayName") == "Ada")
+            #expect(result.string("photoUrl") == "https://example.com/a.png")
+            #expect(result["idToken"] == nil)
+            #expect(result.string("passwordHash") == "UkVEQUNURUQ=")
+            let cleared = try await client.post("/v1/accounts:update", ["idToken": .string(fresh), "deleteAttribute": .array([.string("DISPLAY_NAME"), .string("PHOTO_URL")])])
+            #expect(cleared["displayName"] == nil && cleared["photoUrl"] == nil)
+            let refreshed = try #require(try await client.refresh(created.refreshToken!).string("id_token"))
+            #expect(jwtClaims(refreshed)["name"] == nil)
+        }
+    }
+
+    @Test("changing e-mail or password needs a recent sign-in")
+    func recentLogin() async throws {
+        try await withHearth { hearth, client async throws in
+            let created = try await client.signUp(email: "ada@example.com")
+            hearth.clock.advance(by: 301)
+            let fresh = try #require(try await client.refresh(created.refreshToken!).string("id_token"))
+            #expect(try await client.post("/v1/accounts:update", ["idToken": .string(fresh), "password": .string("another1")]).errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+            #expect(try await client.post("/v1/accounts:update", ["idToken": .string(fresh), "email": .string("new@example.com")]).errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+            #expect(try await client.post("/v1/accounts:delete", ["idToken": .string(fresh)]).errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+            #expect(try await hearth.services.store.user(uid: created.localId) != nil)
+            // Signing in again makes it recent.
+            let again = try #require(try await client.signIn(email: "ada@example.com").string("idToken"))
+            let changed = try await client.post("/v1/accounts:update", ["idToken": .string(again), "email": .string("New@Example.com")])
+            #expect(changed.status == .ok)
+            #expect(changed.string("email") == "new@example.com")
+            #expect(changed["emailVerified"] == .bool(false))
+            #expect(changed.string("idToken") != nil)
+            #expect(try await client.signIn(email: "new@example.com").status == .ok)
+            #expect(try await client.signIn(email: "ada@example.com").errorMessage == "EMAIL_NOT_FOUND")
+        }
+    }
+
+    @Test("update errors: INVALID_REQ_TYPE, INSUFFICIENT_PERMISSION, OPERATION_NOT_ALLOWED, INVALID_EMAIL, WEAK_PASSWORD, EMAIL_EXISTS")
+    func errors() async throws {
+        try await withHearth { _, client async throws in
+            let a = try await client.signUp(email: "a@example.com")
+            _ = try await client.signUp(email: "b@example.com")
+            let token = JSONValue.string(a.idToken!)
+            #expect(try await client.post("/v1/accounts:update", json: #"{"displayName":"x"}"#).errorMessage == "INVALID_REQ_TYPE : Unsupported request parameters.")
+            #expect(try await client.post("/v1/accounts:update", ["idToken": token, "customAttributes": .string(#"{"admin":true}"#)]).errorMessage == "INSUFFICIENT_PERMISSION")
+            #expect(try await client.post("/v1/accounts:update", ["idToken": token, "disableUser": .bool(true)]).errorMessage == "OPERATION_NOT_ALLOWED")
+            #expect(try await client.post("/v1/accounts:update", ["idToken": token, "email": .string("nope")]).errorMessage == "INVALID_EMAIL")
+            #expect(try await client.post("/v1/accounts:update", ["idToken": token, "password": .string("short")]).errorMessage == "WEAK_PASSWORD : Password should be at least 6 characters")
+            #expect(try await client.post("/v1/accounts:update", ["idToken": token, "email": .string("B@example.com")]).errorMessage == "EMAIL_EXISTS")
+            #expect(try await client.post("/v1/accounts:update", ["idToken": .string("x.y.z")]).errorMessage == "INVALID_ID_TOKEN")
+        }
+    }
+
+    @Test("an anonymous user may add an e-mail and a password without re-authenticating")
+    func anonymousUpgradeThroughUpdate() async throws {
+        try await withHearth { hearth, client async throws in
+            let anonymous = try await client.signUpAnonymously()
+            hearth.clock.advance(by: 3_000)
+            let fresh = try #require(try await client.refresh(anonymous.refreshToken!).string("id_token"))
+            let result = try await client.post("/v1/accounts:update", ["idToken": .string(fresh), "email": .string("late@example.com"), "password": .string("secret1")])
+            #expect(result.status == .ok)
+            #expect(jwtClaims(try #require(result.string("idToken")))["firebase"]?.objectValue?["sign_in_provider"] == .string("password"))
+            #expect(try await hearth.services.store.user(uid: anonymous.localId)?.isAnonymous == false)
+        }
+    }
+
+    @Test("unlinking the password provider of the last way in is refused and changes nothing")
+    func unlinkLast() async throws {
+        try await withHearth { hearth, client async throws in
+            let created = try await client.signUp(email: "ada@example.com")
+            let result = try await client.post("/v1/accounts:update", ["idToken": .string(created.idToken!), "deleteProvider": .array([.string("password")])])
+            #expect(result.status == .badRequest)
+            #expect(result.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true)
+            #expect(try await hearth.services.store.user(uid: created.localId)?.hasPasswordProvider == true)
+        }
+    }
+
+    @Test("delete removes the account; MISSING_ID_TOKEN without a token")
+    func delete() async throws {
+        try await withHearth { hearth, client async throws in
+            let created = try await client.signUp(email: "ada@example.com")
+            #expect(try await client.post("/v1/accounts:delete", json: "{}").errorMessage == "MISSING_ID_TOKEN")
+            let result = try await client.post("/v1/accounts:delete", ["idToken": .string(created.idToken!)])
+            #expect(result.status == .ok)
+            #expect(result.string("kind") == "identitytoolkit#DeleteAccountResponse")
+            #expect(try await hearth.services.store.user(uid: created.localId) == nil)
+            #expect(try await client.lookup(created.idToken!).errorMessage == "USER_NOT_FOUND")
+            #expect(try await client.signIn(email: "ada@example.com").errorMessage == "EMAIL_NOT_FOUND")
+        }
+    }
+}
