@@ -26,6 +26,8 @@ enum WireCoding {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw RequestError.payloadTooLarge(limit: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw RequestError.payloadTooLarge(limit: limit)
         }

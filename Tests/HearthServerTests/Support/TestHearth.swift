@@ -18,7 +18,7 @@ struct TestHearth: Sendable {
     let configuration: ServerConfiguration
 
     static func make(
-        directory: URL? = nil, clock: ManualClock = ManualClock(),
+        directory: URL? = nil, clock: ManualClock = ManualClock(), logger: Logger = Logger(label: "hearth.test"),
         _ configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestHearth {
         let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("hearth-test-\(UUID().uuidString)")
@@ -27,7 +27,7 @@ struct TestHearth: Sendable {
         configuration.scryptLogN = 4
         configuration.port = 0
         configure(&configuration)
-        let services = try await HearthServices.open(configuration: configuration, clock: clock.wallClock, logger: Logger(label: "hearth.test"))
+        let services = try await HearthServices.open(configuration: configuration, clock: clock.wallClock, logger: logger)
         return TestHearth(services: services, clock: clock, directory: directory, configuration: configuration)
     }
 

@@ -1,0 +1,84 @@
+import Configuration
+import Foundation
+import HearthServer
+import SystemPackage
+import Testing
+
+@Suite("Configuration")
+struct ConfigurationTests {
+    func read(_ values: [AbsoluteConfigKey: ConfigValue], defaultMode: ServerConfiguration.Mode = .development) throws -> ServerConfiguration {
+        try ServerConfiguration(reader: ConfigReader(provider: InMemoryProvider(values: values)), defaultMode: defaultMode)
+    }
+
+    @Test("no configuration means development mode on 127.0.0.1:9099 with project demo-hearth in ./.hearth")
+    func defaults() throws {
+        let configuration = try read([:])
+        #expect(configuration.mode == .development)
+        #expect(configuration.projectID == "demo-hearth")
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 9099)
+        #expect(configuration.resolvedSQLitePath == "./.hearth/hearth.sqlite")
+        #expect(configuration.resolvedIssuer == "https://securetoken.google.com/demo-hearth")
+    }
+
+    @Test("invalid values stop start-up with a message that names the key", arguments: [
+        (["server.port": ConfigValue(.string("ninety"), isSecret: false)], "server.port"),
+        (["server.port": ConfigValue(.int(70_000), isSecret: false)], "server.port"),
+        (["mode": ConfigValue(.string("staging"), isSecret: false)], "mode"),
+        (["project.id": ConfigValue(.string("Bad Project!"), isSecret: false)], "project.id"),
+        (["signIn.anonymous.enabled": ConfigValue(.string("perhaps"), isSecret: false)], "signIn.anonymous.enabled"),
+        (["server.host": ConfigValue(.string("0.0.0.0"), isSecret: false)], "server.host"),
+        (["tokens.issuer": ConfigValue(.string("not a url"), isSecret: false)], "tokens.issuer"),
+        (["passwords.scryptLogN": ConfigValue(.int(40), isSecret: false)], "passwords.scryptLogN"),
+        (["anonymousCleanup.maxAgeDays": ConfigValue(.int(0), isSecret: false)], "anonymousCleanup.maxAgeDays"),
+    ] as [([AbsoluteConfigKey: ConfigValue], String)])
+    func invalid(values: [AbsoluteConfigKey: ConfigValue], key: String) throws {
+        #expect {
+            try read(values)
+        } throws: { error in
+            (error as? ConfigurationError)?.key == key && "\(error)".contains(key)
+        }
+    }
+
+    @Test("production needs API keys and a real project id")
+    func production() throws {
+        #expect(throws: ConfigurationError.self) { try read(["project.id": .init(.string("acme"), isSecret: false)], defaultMode: .production) }
+        let ok = try read([
+            "project.id": .init(.string("acme"), isSecret: false),
+            "project.apiKeys": .init(.stringArray(["AIzaSyTestKeyForHearth01"]), isSecret: true),
+            "server.host": .init(.string("0.0.0.0"), isSecret: false),
+        ], defaultMode: .production)
+        #expect(ok.mode == .production)
+        #expect(ok.apiKeys == ["AIzaSyTestKeyForHearth01"])
+    }
+
+    @Test("a YAML file sets nested keys")
+    func yamlFile() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-\(UUID().uuidString).yaml").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try """
+        mode: production
+        project:
+          id: acme-prod
+          apiKeys: ["AIzaSyTestKeyForHearth01"]
+        server:
+          host: 0.0.0.0
+          port: 8080
+        signIn:
+          anonymous:
+            enabled: false
+          emailEnumerationProtection: true
+        anonymousCleanup:
+          enabled: true
+          maxAgeDays: 10
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let provider = try await FileProvider<YAMLSnapshot>(filePath: FilePath(path))
+        let configuration = try ServerConfiguration(reader: ConfigReader(provider: provider), defaultMode: .production)
+        #expect(configuration.projectID == "acme-prod")
+        #expect(configuration.port == 8080)
+        #expect(configuration.signIn.anonymousEnabled == false)
+        #expect(configuration.signIn.emailEnumerationProtection)
+        #expect(configuration.anonymousCleanup.enabled)
+        #expect(configuration.anonymousCleanup.maxAge == 10 * 86_400)
+    }
+}
