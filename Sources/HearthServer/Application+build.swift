@@ -33,8 +33,9 @@ public func buildApplication(
 public func buildRouter(services: HearthServices) -> Router<BasicRequestContext> {
     let configuration = services.configuration
     let router = Router(context: BasicRequestContext.self)
-    router.add(middleware: WireErrorMiddleware())
+    // CORS outermost, so that error answers carry the CORS headers a browser needs to read them.
     router.add(middleware: FirebaseCORSMiddleware())
+    router.add(middleware: WireErrorMiddleware())
 
     let baseURL = "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(configuration.port)"
     WellKnownController(services: services, baseURL: baseURL).addRoutes(to: router)

@@ -23,7 +23,14 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "hearth.migrate")
         let store = try await SQLiteStorage.open(path: configuration.resolvedSQLitePath, logger: logger, migrate: false)
-        let pending = try await store.pendingMigrations()
+        let pending: [String]
+        do {
+            pending = try await store.pendingMigrations()
+        } catch {
+            try? await store.close()
+            FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
         if pending.isEmpty {
             print("\(configuration.resolvedSQLitePath): up to date")
         } else if apply {

@@ -69,6 +69,9 @@ struct RoutingAndInputTests {
             #expect(preflight.headers[.accessControlAllowHeaders] == "content-type,x-client-version")
             let post = try await client.post("/v1/accounts:signUp", json: "{}", headers: [.origin: "http://localhost:3000"])
             #expect(post.headers[.accessControlAllowOrigin] == "http://localhost:3000")
+            let failure = try await client.post("/v1/accounts:lookup", json: "{}", headers: [.origin: "http://localhost:3000"])
+            #expect(failure.errorMessage == "MISSING_ID_TOKEN")
+            #expect(failure.headers[.accessControlAllowOrigin] == "http://localhost:3000")
         }
     }
 

@@ -1,0 +1,114 @@
+import SQLKit
+
+/// The schema of a Hearth database: an ordered, append-only list of migrations.
+///
+/// Column types are `TEXT`, `BIGINT` and `BOOLEAN` only, so the same statements run on SQLite and
+/// PostgreSQL. Instants are `BIGINT` milliseconds since 1970. Every constraint is named, because
+/// PostgreSQL reports violations by constraint name (see ``SQLDialectQuirks/conflict(from:)``).
+enum HearthSchema {
+    /// Bookkeeping: which migrations this database has had applied, and when (ms since 1970).
+    /// Created before any migration runs, with `IF NOT EXISTS`.
+    static let createMigrationsTable: SQLQueryString = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            name TEXT NOT NULL,
+            applied_at BIGINT NOT NULL,
+            CONSTRAINT schema_migrations_pkey PRIMARY KEY (name)
+        )
+        """
+
+    /// All migrations, oldest first. Append only.
+    static let migrations: [SchemaMigration] = [
+        SchemaMigration("2026-11-22-create-accounts", [
+            // users: one row per account. `email` is stored lower-cased. `password_hash` is the
+            // self-describing hash (NULL: no password). `custom_attributes` is a JSON object as
+            // text. `valid_since`: tokens issued before it are refused. `scheduled_deletion_at`:
+            // when the anonymous-account clean-up may delete the row (NULL: never).
+            """
+            CREATE TABLE users (
+                uid TEXT NOT NULL,
+                email TEXT,
+                email_verified BOOLEAN NOT NULL DEFAULT FALSE,
+                display_name TEXT,
+                photo_url TEXT,
+                phone_number TEXT,
+                password_hash TEXT,
+                password_updated_at BIGINT,
+                disabled BOOLEAN NOT NULL DEFAULT FALSE,
+                custom_attributes TEXT,
+                custom_auth BOOLEAN NOT NULL DEFAULT FALSE,
+                created_at BIGINT NOT NULL,
+                last_login_at BIGINT,
+                valid_since BIGINT NOT NULL,
+                scheduled_deletion_at BIGINT,
+                CONSTRAINT users_pkey PRIMARY KEY (uid),
+                CONSTRAINT users_email_unique UNIQUE (email),
+                CONSTRAINT users_phone_number_unique UNIQUE (phone_number)
+            )
+            """,
+            // The clean-up looks users up by deletion date.
+            "CREATE INDEX users_scheduled_deletion_at ON users (scheduled_deletion_at)",
+            // provider_links: identity-provider accounts linked to a user (google.com, apple.com…).
+            // A provider identity (provider_id, raw_id) belongs to at most one user, and a user has
+            // at most one link per provider. Deleted with the user.
+            """
+            CREATE TABLE provider_links (
+                uid TEXT NOT NULL,
+                provider_id TEXT NOT NULL,
+                raw_id TEXT NOT NULL,
+                email TEXT,
+                display_name TEXT,
+                photo_url TEXT,
+                phone_number TEXT,
+                screen_name TEXT,
+                CONSTRAINT provider_links_pkey PRIMARY KEY (provider_id, raw_id),
+                CONSTRAINT provider_links_uid_provider_unique UNIQUE (uid, provider_id),
+                CONSTRAINT provider_links_uid_fkey FOREIGN KEY (uid) REFERENCES users (uid) ON DELETE CASCADE
+            )
+            """,
+            // Account lookup by any e-mail compares provider e-mails lower-cased.
+            "CREATE INDEX provider_links_email_lower ON provider_links (lower(email))",
+            // refresh_sessions: the server side of refresh tokens, keyed by the token's hex SHA-256
+            // (the token itself is never stored). Deleted with the user.
+            """
+            CREATE TABLE refresh_sessions (
+                token_hash TEXT NOT NULL,
+                uid TEXT NOT NULL,
+                sign_in_provider TEXT NOT NULL,
+                auth_time BIGINT NOT NULL,
+                created_at BIGINT NOT NULL,
+                extra_claims TEXT,
+                CONSTRAINT refresh_sessions_pkey PRIMARY KEY (token_hash),
+                CONSTRAINT refresh_sessions_uid_fkey FOREIGN KEY (uid) REFERENCES users (uid) ON DELETE CASCADE
+            )
+            """,
+            "CREATE INDEX refresh_sessions_uid ON refresh_sessions (uid)",
+        ]),
+        SchemaMigration("2026-11-22-create-signing-keys", [
+            // signing_keys: token-signing keys with their lifecycle instants. `private_key_pem`
+            // is a secret (PKCS#8 PEM); `certificate_pem` is the published self-signed X.509.
+            """
+            CREATE TABLE signing_keys (
+                kid TEXT NOT NULL,
+                algorithm TEXT NOT NULL,
+                private_key_pem TEXT NOT NULL,
+                certificate_pem TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                activates_at BIGINT NOT NULL,
+                retires_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                CONSTRAINT signing_keys_pkey PRIMARY KEY (kid)
+            )
+            """,
+        ]),
+        SchemaMigration("2026-11-22-create-settings", [
+            // settings: small named values kept across restarts.
+            """
+            CREATE TABLE settings (
+                name TEXT NOT NULL,
+                value TEXT NOT NULL,
+                CONSTRAINT settings_pkey PRIMARY KEY (name)
+            )
+            """,
+        ]),
+    ]
+}

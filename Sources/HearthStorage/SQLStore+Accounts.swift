@@ -1,0 +1,356 @@
+import Foundation
+import HearthCore
+import SQLKit
+
+// MARK: - AccountStore
+
+extension SQLStore {
+    public func createUser(_ user: UserRecord, session: RefreshSessionRecord?) async throws {
+        try await transactor.write { database in
+            if try await Self.exists(database, "SELECT uid FROM users WHERE uid = \(bind: user.uid)") {
+                throw StoreConflict.uid
+            }
+            try await Self.checkUniqueness(of: user, replacing: nil, on: database)
+            try await Self.exec(
+                database,
+                """
+                INSERT INTO users (\(Self.userColumns))
+                VALUES (\(bind: user.uid), \(binds: Self.userValues(user)))
+                """)
+            try await Self.insertLinks(user.providers, uid: user.uid, on: database)
+            if let session {
+                try await Self.insertSessionRow(session, on: database)
+            }
+        }
+    }
+
+    @discardableResult
+    public func updateUser(
+        uid: String, session: RefreshSessionRecord?,
+        _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void
+    ) async throws -> UserRecord {
+        try await transactor.write { database in
+            guard let current = try await Self.loadUsers(where: "uid = \(bind: uid)", on: database, lock: true).first
+            else {
+                throw HearthError(.userNotFound, reason: "updateUser: no such user")
+            }
+            var updated = current
+            try mutate(&updated)
+            guard updated.uid == current.uid else {
+                throw HearthError(.internalError, reason: "updateUser: mutate must not change the uid")
+            }
+            updated.providers = Self.ordered(updated.providers)
+            try await Self.checkUniqueness(of: updated, replacing: current, on: database)
+            try await Self.exec(
+                database,
+                """
+                UPDATE users SET
+                    email = \(bind: updated.email),
+                    email_verified = \(bind: updated.emailVerified),
+                    display_name = \(bind: updated.displayName),
+                    photo_url = \(bind: updated.photoURL),
+                    phone_number = \(bind: updated.phoneNumber),
+                    password_hash = \(bind: updated.passwordHash),
+                    password_updated_at = \(bind: StoredTime.milliseconds(updated.passwordUpdatedAt)),
+                    disabled = \(bind: updated.disabled),
+                    custom_attributes = \(bind: updated.customAttributes),
+                    custom_auth = \(bind: updated.customAuth),
+                    created_at = \(bind: StoredTime.milliseconds(updated.createdAt)),
+                    last_login_at = \(bind: StoredTime.milliseconds(updated.lastLoginAt)),
+                    valid_since = \(bind: StoredTime.milliseconds(updated.validSince)),
+                    scheduled_deletion_at = \(bind: StoredTime.milliseconds(updated.scheduledDeletionAt))
+                WHERE uid = \(bind: uid)
+                """)
+            if updated.providers != current.providers {
+                try await Self.exec(database, "DELETE FROM provider_links WHERE uid = \(bind: uid)")
+                try await Self.insertLinks(updated.providers, uid: uid, on: database)
+            }
+            if let session {
+                try await Self.insertSessionRow(session, on: database)
+            }
+            return updated
+        }
+    }
+
+    @discardableResult
+    public func deleteUser(uid: String) async throws -> Bool {
+        try await transactor.write { database in
+            // provider_links and refresh_sessions go with it (ON DELETE CASCADE).
+            try await Self.exists(database, "DELETE FROM users WHERE uid = \(bind: uid) RETURNING uid")
+        }
+    }
+
+    public func user(uid: String) async throws -> UserRecord? {
+        try await transactor.read { database in
+            try await Self.loadUsers(where: "uid = \(bind: uid)", on: database).first
+        }
+    }
+
+    public func user(email: String) async throws -> UserRecord? {
+        try await transactor.read { database in
+            try await Self.loadUsers(where: "email = \(bind: email)", on: database).first
+        }
+    }
+
+    public func user(providerID: String, rawID: String) async throws -> UserRecord? {
+        try await transactor.read { database in
+            try await Self.loadUsers(
+                where: """
+                    uid IN (SELECT provider_links.uid FROM provider_links
+                            WHERE provider_links.provider_id = \(bind: providerID)
+                              AND provider_links.raw_id = \(bind: rawID))
+                    """,
+                on: database
+            ).first
+        }
+    }
+
+    public func users(anyEmail email: String) async throws -> [UserRecord] {
+        try await transactor.read { database in
+            try await Self.loadUsers(
+                where: """
+                    email = \(bind: email)
+                    OR uid IN (SELECT provider_links.uid FROM provider_links
+                               WHERE lower(provider_links.email) = \(bind: email))
+                    """,
+                on: database)
+        }
+    }
+
+    /// Stores a session of an existing user. Throws ``HearthError/Code/userNotFound`` when there is none.
+    public func insertSession(_ session: RefreshSessionRecord) async throws {
+        try await transactor.write { database in
+            guard try await Self.exists(database, "SELECT uid FROM users WHERE uid = \(bind: session.uid)") else {
+                throw HearthError(.userNotFound, reason: "insertSession: no such user")
+            }
+            try await Self.insertSessionRow(session, on: database)
+        }
+    }
+
+    public func session(tokenHash: String) async throws -> RefreshSessionRecord? {
+        try await transactor.read { database in
+            let rows = try await Self.rows(
+                database,
+                """
+                SELECT token_hash, uid, sign_in_provider, auth_time, created_at, extra_claims
+                FROM refresh_sessions WHERE token_hash = \(bind: tokenHash)
+                """)
+            return try rows.first.map { row in
+                RefreshSessionRecord(
+                    tokenHash: try row.text("token_hash"),
+                    uid: try row.text("uid"),
+                    signInProvider: try row.text("sign_in_provider"),
+                    authTime: try row.date("auth_time"),
+                    createdAt: try row.date("created_at"),
+                    extraClaims: try row.optionalText("extra_claims"))
+            }
+        }
+    }
+
+    public func scheduleAnonymousDeletion(olderThan age: TimeInterval, notBefore: Date) async throws -> Int {
+        let ageMilliseconds = StoredTime.milliseconds(interval: age)
+        let notBeforeMilliseconds = StoredTime.milliseconds(notBefore)
+        return try await transactor.write { database in
+            // max(created_at + age, notBefore), spelled with CASE: SQLite's max() is PostgreSQL's GREATEST().
+            try await Self.rows(
+                database,
+                """
+                UPDATE users SET scheduled_deletion_at =
+                    CASE WHEN created_at + \(bind: ageMilliseconds) > \(bind: notBeforeMilliseconds)
+                         THEN created_at + \(bind: ageMilliseconds)
+                         ELSE \(bind: notBeforeMilliseconds) END
+                WHERE scheduled_deletion_at IS NULL AND \(Self.isAnonymous())
+                RETURNING uid
+                """
+            ).count
+        }
+    }
+
+    public func deleteScheduledAnonymousUsers(now: Date, limit: Int) async throws -> [String] {
+        guard limit > 0 else { return [] }
+        let nowMilliseconds = StoredTime.milliseconds(now)
+        return try await transactor.write { database in
+            let candidates = try await Self.rows(
+                database,
+                """
+                SELECT uid FROM users
+                WHERE scheduled_deletion_at <= \(bind: nowMilliseconds) AND \(Self.isAnonymous())
+                ORDER BY scheduled_deletion_at, uid
+                LIMIT \(bind: Int64(limit))
+                """
+            ).map { try $0.text("uid") }
+            guard !candidates.isEmpty else { return [] }
+            // The anonymity rule is repeated so a user upgraded meanwhile is never deleted.
+            let deleted = try await Self.rows(
+                database,
+                """
+                DELETE FROM users
+                WHERE uid IN (\(binds: candidates)) AND \(Self.isAnonymous())
+                RETURNING uid
+                """
+            ).map { try $0.text("uid") }
+            let deletedSet = Set(deleted)
+            return candidates.filter { deletedSet.contains($0) }
+        }
+    }
+
+    public func countUsers() async throws -> Int {
+        try await transactor.read { database in
+            let rows = try await Self.rows(database, "SELECT COUNT(*) AS user_count FROM users")
+            return Int(try rows.first?.int64("user_count") ?? 0)
+        }
+    }
+}
+
+// MARK: - Rows
+
+extension SQLStore {
+    /// Columns of `users` in the order ``userValues(_:)`` binds them (after `uid`).
+    static let userColumns: SQLQueryString = """
+        uid, email, email_verified, display_name, photo_url, phone_number, password_hash, \
+        password_updated_at, disabled, custom_attributes, custom_auth, created_at, last_login_at, \
+        valid_since, scheduled_deletion_at
+        """
+
+    /// Columns of `provider_links`.
+    static let linkColumns: SQLQueryString = """
+        uid, provider_id, raw_id, email, display_name, photo_url, phone_number, screen_name
+        """
+
+    /// "Anonymous": no password, no provider link, no phone number, never signed in with a custom
+    /// token. Applies to the `users` table, unaliased.
+    static func isAnonymous() -> SQLQueryString {
+        """
+        (users.password_hash IS NULL AND users.phone_number IS NULL AND users.custom_auth = \(bind: false)
+         AND NOT EXISTS (SELECT 1 FROM provider_links WHERE provider_links.uid = users.uid))
+        """
+    }
+
+    /// The values of ``userColumns`` after `uid`.
+    static func userValues(_ user: UserRecord) -> [any Encodable & Sendable] {
+        [
+            user.email, user.emailVerified, user.displayName, user.photoURL, user.phoneNumber,
+            user.passwordHash, StoredTime.milliseconds(user.passwordUpdatedAt), user.disabled,
+            user.customAttributes, user.customAuth, StoredTime.milliseconds(user.createdAt),
+            StoredTime.milliseconds(user.lastLoginAt), StoredTime.milliseconds(user.validSince),
+            StoredTime.milliseconds(user.scheduledDeletionAt),
+        ]
+    }
+
+    /// The stable order of a user's links: by provider id (a user has at most one link per provider).
+    static func ordered(_ links: [ProviderLink]) -> [ProviderLink] {
+        links.sorted { ($0.providerID, $0.rawID) < ($1.providerID, $1.rawID) }
+    }
+
+    /// Users matching `predicate` (over the unaliased `users` table), oldest first, with their links.
+    /// `lock` takes row locks where the dialect has them (see ``SQLDialectQuirks/lockForUpdate(on:)``).
+    static func loadUsers(
+        where predicate: SQLQueryString, on database: any SQLDatabase, lock: Bool = false
+    ) async throws -> [UserRecord] {
+        let locking: any SQLExpression = lock ? SQLDialectQuirks.lockForUpdate(on: database) : SQLRaw("")
+        let userRows = try await rows(
+            database,
+            "SELECT \(userColumns) FROM users WHERE \(predicate) ORDER BY created_at, uid \(locking)")
+        guard !userRows.isEmpty else { return [] }
+        let uids = try userRows.map { try $0.text("uid") }
+        let linkRows = try await rows(
+            database,
+            "SELECT \(linkColumns) FROM provider_links WHERE uid IN (\(binds: uids)) \(locking)")
+        var linksByUID: [String: [ProviderLink]] = [:]
+        for row in linkRows {
+            linksByUID[try row.text("uid"), default: []].append(try providerLink(from: row))
+        }
+        return try userRows.map { row in
+            try userRecord(from: row, providers: ordered(linksByUID[try row.text("uid")] ?? []))
+        }
+    }
+
+    static func userRecord(from row: any SQLRow, providers: [ProviderLink]) throws -> UserRecord {
+        UserRecord(
+            uid: try row.text("uid"),
+            email: try row.optionalText("email"),
+            emailVerified: try row.bool("email_verified"),
+            displayName: try row.optionalText("display_name"),
+            photoURL: try row.optionalText("photo_url"),
+            phoneNumber: try row.optionalText("phone_number"),
+            passwordHash: try row.optionalText("password_hash"),
+            passwordUpdatedAt: try row.optionalDate("password_updated_at"),
+            disabled: try row.bool("disabled"),
+            customAttributes: try row.optionalText("custom_attributes"),
+            customAuth: try row.bool("custom_auth"),
+            createdAt: try row.date("created_at"),
+            lastLoginAt: try row.optionalDate("last_login_at"),
+            validSince: try row.date("valid_since"),
+            scheduledDeletionAt: try row.optionalDate("scheduled_deletion_at"),
+            providers: providers)
+    }
+
+    static func providerLink(from row: any SQLRow) throws -> ProviderLink {
+        ProviderLink(
+            providerID: try row.text("provider_id"),
+            rawID: try row.text("raw_id"),
+            email: try row.optionalText("email"),
+            displayName: try row.optionalText("display_name"),
+            photoURL: try row.optionalText("photo_url"),
+            phoneNumber: try row.optionalText("phone_number"),
+            screenName: try row.optionalText("screen_name"))
+    }
+
+    static func insertLinks(_ links: [ProviderLink], uid: String, on database: any SQLDatabase) async throws {
+        for link in links {
+            let values: [any Encodable & Sendable] = [
+                uid, link.providerID, link.rawID, link.email, link.displayName, link.photoURL,
+                link.phoneNumber, link.screenName,
+            ]
+            try await exec(database, "INSERT INTO provider_links (\(linkColumns)) VALUES (\(binds: values))")
+        }
+    }
+
+    static func insertSessionRow(_ session: RefreshSessionRecord, on database: any SQLDatabase) async throws {
+        try await exec(
+            database,
+            """
+            INSERT INTO refresh_sessions (token_hash, uid, sign_in_provider, auth_time, created_at, extra_claims)
+            VALUES (\(bind: session.tokenHash), \(bind: session.uid), \(bind: session.signInProvider),
+                    \(bind: StoredTime.milliseconds(session.authTime)), \(bind: StoredTime.milliseconds(session.createdAt)),
+                    \(bind: session.extraClaims))
+            """)
+    }
+
+    /// Checks, inside the transaction and before writing, the uniqueness rules `user` could break
+    /// (only for values that differ from `previous`, the row being replaced). The constraints in the
+    /// schema stay the backstop; their violations are mapped the same way.
+    static func checkUniqueness(
+        of user: UserRecord, replacing previous: UserRecord?, on database: any SQLDatabase
+    ) async throws {
+        if let email = user.email, email != previous?.email,
+            try await exists(
+                database, "SELECT uid FROM users WHERE email = \(bind: email) AND uid <> \(bind: user.uid)")
+        {
+            throw StoreConflict.email
+        }
+        if let phone = user.phoneNumber, phone != previous?.phoneNumber,
+            try await exists(
+                database,
+                "SELECT uid FROM users WHERE phone_number = \(bind: phone) AND uid <> \(bind: user.uid)")
+        {
+            throw SQLStoreError.phoneNumberExists
+        }
+        var providerIDs = Set<String>()
+        for link in user.providers where !providerIDs.insert(link.providerID).inserted {
+            throw StoreConflict.providerIdentity  // two links to the same provider
+        }
+        let previousLinks = previous?.providers ?? []
+        for link in user.providers
+        where !previousLinks.contains(where: { $0.providerID == link.providerID && $0.rawID == link.rawID }) {
+            let taken = try await exists(
+                database,
+                """
+                SELECT uid FROM provider_links
+                WHERE provider_id = \(bind: link.providerID) AND raw_id = \(bind: link.rawID)
+                  AND uid <> \(bind: user.uid)
+                """)
+            if taken { throw StoreConflict.providerIdentity }
+        }
+    }
+}

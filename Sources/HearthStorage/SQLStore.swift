@@ -1,0 +1,111 @@
+import Foundation
+import HearthCore
+import Logging
+import SQLKit
+
+/// Everything Hearth keeps, in an SQL database: the one implementation of ``HearthStore``.
+///
+/// The SQL is portable (SQLite and PostgreSQL); the backend-specific parts — connections,
+/// `BEGIN`/`COMMIT`, mapping of I/O failures — live in the ``SQLTransactor`` it is given.
+/// Each protocol method is exactly one transaction.
+///
+/// Open one through a backend, e.g. `SQLiteStorage.open(path:logger:)` in `HearthStorageSQLite`,
+/// or build one around any transactor and call ``migrate()`` before use.
+public final class SQLStore: HearthStore {
+    /// The transactor every unit of work runs through.
+    public let transactor: any SQLTransactor
+    let logger: Logger
+
+    /// Wraps a transactor. Does not touch the database; call ``migrate()`` before first use.
+    public init(transactor: any SQLTransactor, logger: Logger) {
+        self.transactor = transactor
+        self.logger = logger
+    }
+
+    /// Closes the underlying connections. The store cannot be used afterwards.
+    public func close() async throws {
+        try await transactor.close()
+    }
+
+    // MARK: - Migrations
+
+    /// Names of all migrations this binary knows, oldest first.
+    public static var knownMigrations: [String] { HearthSchema.migrations.map(\.name) }
+
+    /// Applies every migration the database has not had yet, in order, each in its own transaction.
+    /// Applying twice is a no-op.
+    ///
+    /// Throws ``SQLStoreError/unknownMigration(_:)`` when the database records a migration this
+    /// binary does not know (the schema was written by a newer version).
+    public func migrate() async throws {
+        let applied = try await appliedMigrations()
+        for migration in HearthSchema.migrations where !applied.contains(migration.name) {
+            let appliedNow = try await transactor.write { database in
+                // Re-checked inside the transaction: another process may have got there first.
+                let existing = try await Self.rows(
+                    database, "SELECT name FROM schema_migrations WHERE name = \(bind: migration.name)")
+                guard existing.isEmpty else { return false }
+                for statement in migration.statements {
+                    try await Self.exec(database, statement)
+                }
+                let now = StoredTime.milliseconds(Date())
+                try await Self.exec(
+                    database,
+                    "INSERT INTO schema_migrations (name, applied_at) VALUES (\(bind: migration.name), \(bind: now))")
+                return true
+            }
+            if appliedNow {
+                logger.info("Applied schema migration", metadata: ["migration": "\(migration.name)"])
+            }
+        }
+    }
+
+    /// Names of the migrations ``migrate()`` would apply, oldest first.
+    ///
+    /// Throws ``SQLStoreError/unknownMigration(_:)`` like ``migrate()``. Creates the empty
+    /// `schema_migrations` bookkeeping table if the database has none yet.
+    public func pendingMigrations() async throws -> [String] {
+        let applied = try await appliedMigrations()
+        return HearthSchema.migrations.map(\.name).filter { !applied.contains($0) }
+    }
+
+    /// The names recorded in `schema_migrations` (creating the table if needed), after checking that
+    /// this binary knows all of them.
+    private func appliedMigrations() async throws -> Set<String> {
+        let names = try await transactor.write { database in
+            try await Self.exec(database, HearthSchema.createMigrationsTable)
+            return try await Self.rows(database, "SELECT name FROM schema_migrations ORDER BY name")
+                .map { try $0.text("name") }
+        }
+        let known = Set(HearthSchema.migrations.map(\.name))
+        if let unknown = names.first(where: { !known.contains($0) }) {
+            throw SQLStoreError.unknownMigration(unknown)
+        }
+        return Set(names)
+    }
+
+    // MARK: - Statement helpers
+
+    /// Runs a statement, translating unique-constraint violations into ``StoreConflict``.
+    static func exec(_ database: any SQLDatabase, _ query: SQLQueryString) async throws {
+        do {
+            try await database.raw(query).run()
+        } catch {
+            throw SQLDialectQuirks.conflict(from: error) ?? error
+        }
+    }
+
+    /// Runs a query and returns its rows, translating unique-constraint violations into ``StoreConflict``.
+    static func rows(_ database: any SQLDatabase, _ query: SQLQueryString) async throws -> [any SQLRow] {
+        do {
+            return try await database.raw(query).all()
+        } catch {
+            throw SQLDialectQuirks.conflict(from: error) ?? error
+        }
+    }
+
+    /// Whether a query returns at least one row.
+    static func exists(_ database: any SQLDatabase, _ query: SQLQueryString) async throws -> Bool {
+        try await !rows(database, query).isEmpty
+    }
+}
