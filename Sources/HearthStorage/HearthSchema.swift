@@ -110,5 +110,20 @@ enum HearthSchema {
             )
             """,
         ]),
+        SchemaMigration("2026-11-22-create-rate-counters", [
+            // rate_counters: abuse counters shared by replicas, one row per key and fixed window.
+            // `window_start`/`window_end` are ms since 1970 (end exclusive); `hits` is the count.
+            """
+            CREATE TABLE rate_counters (
+                counter_key TEXT NOT NULL,
+                window_start BIGINT NOT NULL,
+                window_end BIGINT NOT NULL,
+                hits BIGINT NOT NULL,
+                CONSTRAINT rate_counters_pkey PRIMARY KEY (counter_key, window_start)
+            )
+            """,
+            // Pruning deletes by window end.
+            "CREATE INDEX rate_counters_window_end ON rate_counters (window_end)",
+        ]),
     ]
 }

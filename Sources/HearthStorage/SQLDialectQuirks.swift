@@ -7,6 +7,29 @@ import SQLKit
 /// columns, named constraints, `ON CONFLICT … DO UPDATE`, `RETURNING`, `lower()`, `CASE`, and
 /// placeholders rendered by SQLKit per dialect.
 enum SQLDialectQuirks {
+    /// Locks held for the rest of a write transaction, exclusive across every process sharing the
+    /// database. PostgreSQL: `pg_advisory_xact_lock(key)`; the keys are fixed 64-bit constants
+    /// ("Hearth" in ASCII, then a number) that cannot meet the 32-bit `hashtext(name)` keys of leader
+    /// locks. SQLite: nothing, its write transactions already exclude every other writer.
+    enum TransactionLock: Int64 {
+        /// Schema migrations: one process applies them, the others wait and then see them applied.
+        case migrations = 0x4865_6172_7468_0001
+        /// Signing-key updates (``SQLStore/updateSigningKeys(_:)``).
+        case signingKeys = 0x4865_6172_7468_0002
+    }
+
+    /// Whether `database` speaks PostgreSQL.
+    static func isPostgreSQL(_ database: any SQLDatabase) -> Bool {
+        database.dialect.name == "postgresql"
+    }
+
+    /// Takes `lock` for the rest of the current write transaction (waiting for another holder to
+    /// commit or roll back). Must be called inside ``SQLTransactor/write(_:)``.
+    static func takeTransactionLock(_ lock: TransactionLock, on database: any SQLDatabase) async throws {
+        guard isPostgreSQL(database) else { return }
+        try await database.raw("SELECT pg_advisory_xact_lock(\(bind: lock.rawValue))").run()
+    }
+
     /// `FOR UPDATE` where the dialect has row locks (PostgreSQL); nothing on SQLite, whose write
     /// transactions (`BEGIN IMMEDIATE`) already exclude every other writer.
     static func lockForUpdate(on database: any SQLDatabase) -> any SQLExpression {
@@ -18,7 +41,8 @@ enum SQLDialectQuirks {
     /// SQLite reports `UNIQUE constraint failed: users.email` (table.column); PostgreSQL reports
     /// SQLSTATE `23505` with the constraint name (`users_email_unique`). The schema names every
     /// constraint so both forms can be recognised. The error text is only inspected here, never
-    /// logged or copied: PostgreSQL's detail includes the conflicting value.
+    /// logged or copied. (The PostgreSQL transactor hands over a sanitized error that carries the
+    /// SQLSTATE and constraint name but no values.)
     static func conflict(from error: any Error) -> (any Error)? {
         let text = String(reflecting: error).lowercased()
         let isUniqueViolation =

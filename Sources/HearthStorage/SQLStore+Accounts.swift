@@ -5,18 +5,14 @@ import SQLKit
 // MARK: - AccountStore
 
 extension SQLStore {
+    /// Inserts the user, its links and its session in one write transaction of as few statements as
+    /// possible: the unique constraints do the checking, so nothing is read while the single writer is
+    /// held. Conflicts are reported exactly as ``checkUniqueness(of:replacing:on:)`` orders them (uid,
+    /// e-mail, phone number, two links to one provider, a provider identity taken).
     public func createUser(_ user: UserRecord, session: RefreshSessionRecord?) async throws {
         try await transactor.write { database in
-            if try await Self.exists(database, "SELECT uid FROM users WHERE uid = \(bind: user.uid)") {
-                throw StoreConflict.uid
-            }
-            try await Self.checkUniqueness(of: user, replacing: nil, on: database)
-            try await Self.exec(
-                database,
-                """
-                INSERT INTO users (\(Self.userColumns))
-                VALUES (\(bind: user.uid), \(binds: Self.userValues(user)))
-                """)
+            try await Self.insertUserRow(user, on: database)
+            try Self.checkOneLinkPerProvider(user.providers)
             try await Self.insertLinks(user.providers, uid: user.uid, on: database)
             if let session {
                 try await Self.insertSessionRow(session, on: database)
@@ -74,31 +70,33 @@ extension SQLStore {
 
     @discardableResult
     public func deleteUser(uid: String) async throws -> Bool {
-        try await transactor.write { database in
+        try await transactor.writeSingleStatement { database in
             // provider_links and refresh_sessions go with it (ON DELETE CASCADE).
             try await Self.exists(database, "DELETE FROM users WHERE uid = \(bind: uid) RETURNING uid")
         }
     }
 
+    // Reads of users are ONE statement each (users LEFT JOIN provider_links): a single statement
+    // reads one consistent snapshot, so they need no transaction.
+
     public func user(uid: String) async throws -> UserRecord? {
-        try await transactor.read { database in
-            try await Self.loadUsers(where: "uid = \(bind: uid)", on: database).first
+        try await transactor.readSingleStatement { database in
+            try await Self.selectUsers(where: "users.uid = \(bind: uid)", on: database).first
         }
     }
 
     public func user(email: String) async throws -> UserRecord? {
-        try await transactor.read { database in
-            try await Self.loadUsers(where: "email = \(bind: email)", on: database).first
+        try await transactor.readSingleStatement { database in
+            try await Self.selectUsers(where: "users.email = \(bind: email)", on: database).first
         }
     }
 
     public func user(providerID: String, rawID: String) async throws -> UserRecord? {
-        try await transactor.read { database in
-            try await Self.loadUsers(
+        try await transactor.readSingleStatement { database in
+            try await Self.selectUsers(
                 where: """
-                    uid IN (SELECT provider_links.uid FROM provider_links
-                            WHERE provider_links.provider_id = \(bind: providerID)
-                              AND provider_links.raw_id = \(bind: rawID))
+                    users.uid IN (SELECT owner.uid FROM provider_links AS owner
+                                  WHERE owner.provider_id = \(bind: providerID) AND owner.raw_id = \(bind: rawID))
                     """,
                 on: database
             ).first
@@ -106,12 +104,12 @@ extension SQLStore {
     }
 
     public func users(anyEmail email: String) async throws -> [UserRecord] {
-        try await transactor.read { database in
-            try await Self.loadUsers(
+        try await transactor.readSingleStatement { database in
+            try await Self.selectUsers(
                 where: """
-                    email = \(bind: email)
-                    OR uid IN (SELECT provider_links.uid FROM provider_links
-                               WHERE lower(provider_links.email) = \(bind: email))
+                    users.email = \(bind: email)
+                    OR users.uid IN (SELECT owner.uid FROM provider_links AS owner
+                                     WHERE lower(owner.email) = \(bind: email))
                     """,
                 on: database)
         }
@@ -128,29 +126,18 @@ extension SQLStore {
     }
 
     public func session(tokenHash: String) async throws -> RefreshSessionRecord? {
-        try await transactor.read { database in
+        try await transactor.readSingleStatement { database in
             let rows = try await Self.rows(
                 database,
-                """
-                SELECT token_hash, uid, sign_in_provider, auth_time, created_at, extra_claims
-                FROM refresh_sessions WHERE token_hash = \(bind: tokenHash)
-                """)
-            return try rows.first.map { row in
-                RefreshSessionRecord(
-                    tokenHash: try row.text("token_hash"),
-                    uid: try row.text("uid"),
-                    signInProvider: try row.text("sign_in_provider"),
-                    authTime: try row.date("auth_time"),
-                    createdAt: try row.date("created_at"),
-                    extraClaims: try row.optionalText("extra_claims"))
-            }
+                "SELECT \(Self.sessionColumns) FROM refresh_sessions WHERE token_hash = \(bind: tokenHash)")
+            return try rows.first.map(Self.session(from:))
         }
     }
 
     public func scheduleAnonymousDeletion(olderThan age: TimeInterval, notBefore: Date) async throws -> Int {
         let ageMilliseconds = StoredTime.milliseconds(interval: age)
         let notBeforeMilliseconds = StoredTime.milliseconds(notBefore)
-        return try await transactor.write { database in
+        return try await transactor.writeSingleStatement { database in
             // max(created_at + age, notBefore), spelled with CASE: SQLite's max() is PostgreSQL's GREATEST().
             try await Self.rows(
                 database,
@@ -195,7 +182,7 @@ extension SQLStore {
     }
 
     public func countUsers() async throws -> Int {
-        try await transactor.read { database in
+        try await transactor.readSingleStatement { database in
             let rows = try await Self.rows(database, "SELECT COUNT(*) AS user_count FROM users")
             return Int(try rows.first?.int64("user_count") ?? 0)
         }
@@ -240,6 +227,64 @@ extension SQLStore {
     /// The stable order of a user's links: by provider id (a user has at most one link per provider).
     static func ordered(_ links: [ProviderLink]) -> [ProviderLink] {
         links.sorted { ($0.providerID, $0.rawID) < ($1.providerID, $1.rawID) }
+    }
+
+    /// The columns ``selectUsers(where:on:)`` reads: every column of `users` under its own name, and
+    /// every column of the joined `provider_links` row prefixed with `link_` (NULL without a link).
+    static let userWithLinkColumns: SQLQueryString = {
+        let userNames = [
+            "uid", "email", "email_verified", "display_name", "photo_url", "phone_number", "password_hash",
+            "password_updated_at", "disabled", "custom_attributes", "custom_auth", "created_at", "last_login_at",
+            "valid_since", "scheduled_deletion_at",
+        ]
+        let linkNames = ["provider_id", "raw_id", "email", "display_name", "photo_url", "phone_number", "screen_name"]
+        let columns = userNames.map { "users.\($0) AS \($0)" } + linkNames.map { "provider_links.\($0) AS link_\($0)" }
+        return SQLQueryString(columns.joined(separator: ", "))
+    }()
+
+    /// Users matching `predicate` (over `users`, whose columns it must qualify: `provider_links` is
+    /// joined), oldest first, each with its links, read by ONE statement: one row per link (one row
+    /// with NULL link columns for a user without links), a user's rows adjacent.
+    static func selectUsers(where predicate: SQLQueryString, on database: any SQLDatabase) async throws -> [UserRecord] {
+        let rows = try await rows(
+            database,
+            """
+            SELECT \(userWithLinkColumns)
+            FROM users LEFT JOIN provider_links ON provider_links.uid = users.uid
+            WHERE \(predicate)
+            ORDER BY users.created_at, users.uid
+            """)
+        var users: [UserRecord] = []
+        var current: (row: any SQLRow, uid: String, links: [ProviderLink])?
+        for row in rows {
+            let uid = try row.text("uid")
+            if uid != current?.uid {
+                if let current {
+                    users.append(try userRecord(from: current.row, providers: ordered(current.links)))
+                }
+                current = (row, uid, [])
+            }
+            if let link = try joinedProviderLink(from: row) {
+                current?.links.append(link)
+            }
+        }
+        if let current {
+            users.append(try userRecord(from: current.row, providers: ordered(current.links)))
+        }
+        return users
+    }
+
+    /// The `link_`-prefixed link of a ``selectUsers(where:on:)`` row, `nil` when the user has none.
+    static func joinedProviderLink(from row: any SQLRow) throws -> ProviderLink? {
+        guard let providerID = try row.optionalText("link_provider_id") else { return nil }
+        return ProviderLink(
+            providerID: providerID,
+            rawID: try row.text("link_raw_id"),
+            email: try row.optionalText("link_email"),
+            displayName: try row.optionalText("link_display_name"),
+            photoURL: try row.optionalText("link_photo_url"),
+            phoneNumber: try row.optionalText("link_phone_number"),
+            screenName: try row.optionalText("link_screen_name"))
     }
 
     /// Users matching `predicate` (over the unaliased `users` table), oldest first, with their links.
@@ -296,25 +341,77 @@ extension SQLStore {
             screenName: try row.optionalText("screen_name"))
     }
 
+    /// Inserts `links` of user `uid` with one statement. A provider identity another user has is
+    /// reported as ``StoreConflict/providerIdentity`` (by the constraint).
     static func insertLinks(_ links: [ProviderLink], uid: String, on database: any SQLDatabase) async throws {
-        for link in links {
+        guard !links.isEmpty else { return }
+        let rows: [any SQLExpression] = links.map { link in
             let values: [any Encodable & Sendable] = [
                 uid, link.providerID, link.rawID, link.email, link.displayName, link.photoURL,
                 link.phoneNumber, link.screenName,
             ]
-            try await exec(database, "INSERT INTO provider_links (\(linkColumns)) VALUES (\(binds: values))")
+            let row: SQLQueryString = "(\(binds: values))"
+            return row
         }
+        try await exec(database, "INSERT INTO provider_links (\(linkColumns)) VALUES \(SQLList(rows))")
+    }
+
+    /// Inserts the `users` row of a new user (not its links). When a unique rule stops it, throws the
+    /// conflict ``checkUniqueness(of:replacing:on:)`` would have reported first (uid, then e-mail, then
+    /// phone number), whichever constraint the database happened to trip: `ON CONFLICT DO NOTHING`
+    /// leaves the transaction usable on both dialects, so the rules are then checked in order.
+    static func insertUserRow(_ user: UserRecord, on database: any SQLDatabase) async throws {
+        let inserted = try await exists(
+            database,
+            """
+            INSERT INTO users (\(userColumns)) VALUES (\(bind: user.uid), \(binds: userValues(user)))
+            ON CONFLICT DO NOTHING RETURNING uid
+            """)
+        guard !inserted else { return }
+        if try await exists(database, "SELECT uid FROM users WHERE uid = \(bind: user.uid)") {
+            throw StoreConflict.uid
+        }
+        try await checkUniqueness(of: user, replacing: nil, on: database)
+        // The conflicting row went away meanwhile (another transaction committed its removal):
+        // insert again, letting the constraints speak.
+        try await exec(
+            database,
+            "INSERT INTO users (\(userColumns)) VALUES (\(bind: user.uid), \(binds: userValues(user)))")
+    }
+
+    /// Throws ``StoreConflict/providerIdentity`` when `links` has two links to one provider.
+    static func checkOneLinkPerProvider(_ links: [ProviderLink]) throws {
+        var providerIDs = Set<String>()
+        for link in links where !providerIDs.insert(link.providerID).inserted {
+            throw StoreConflict.providerIdentity
+        }
+    }
+
+    /// Columns of `refresh_sessions` in the order ``sessionValues(_:)`` binds them.
+    static let sessionColumns: SQLQueryString = "token_hash, uid, sign_in_provider, auth_time, created_at, extra_claims"
+
+    /// The values of ``sessionColumns``.
+    static func sessionValues(_ session: RefreshSessionRecord) -> [any Encodable & Sendable] {
+        [
+            session.tokenHash, session.uid, session.signInProvider, StoredTime.milliseconds(session.authTime),
+            StoredTime.milliseconds(session.createdAt), session.extraClaims,
+        ]
+    }
+
+    static func session(from row: any SQLRow) throws -> RefreshSessionRecord {
+        RefreshSessionRecord(
+            tokenHash: try row.text("token_hash"),
+            uid: try row.text("uid"),
+            signInProvider: try row.text("sign_in_provider"),
+            authTime: try row.date("auth_time"),
+            createdAt: try row.date("created_at"),
+            extraClaims: try row.optionalText("extra_claims"))
     }
 
     static func insertSessionRow(_ session: RefreshSessionRecord, on database: any SQLDatabase) async throws {
         try await exec(
             database,
-            """
-            INSERT INTO refresh_sessions (token_hash, uid, sign_in_provider, auth_time, created_at, extra_claims)
-            VALUES (\(bind: session.tokenHash), \(bind: session.uid), \(bind: session.signInProvider),
-                    \(bind: StoredTime.milliseconds(session.authTime)), \(bind: StoredTime.milliseconds(session.createdAt)),
-                    \(bind: session.extraClaims))
-            """)
+            "INSERT INTO refresh_sessions (\(sessionColumns)) VALUES (\(binds: sessionValues(session)))")
     }
 
     /// Checks, inside the transaction and before writing, the uniqueness rules `user` could break
@@ -336,10 +433,7 @@ extension SQLStore {
         {
             throw SQLStoreError.phoneNumberExists
         }
-        var providerIDs = Set<String>()
-        for link in user.providers where !providerIDs.insert(link.providerID).inserted {
-            throw StoreConflict.providerIdentity  // two links to the same provider
-        }
+        try checkOneLinkPerProvider(user.providers)  // two links to the same provider
         let previousLinks = previous?.providers ?? []
         for link in user.providers
         where !previousLinks.contains(where: { $0.providerID == link.providerID && $0.rawID == link.rawID }) {

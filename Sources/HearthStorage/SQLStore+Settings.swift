@@ -5,7 +5,7 @@ import SQLKit
 
 extension SQLStore {
     public func setting(_ name: String) async throws -> String? {
-        try await transactor.read { database in
+        try await transactor.readSingleStatement { database in
             try await Self.rows(database, "SELECT value FROM settings WHERE name = \(bind: name)")
                 .first?.text("value")
         }
@@ -13,7 +13,7 @@ extension SQLStore {
 
     /// Stores `value` under `name`, replacing any previous value; `nil` removes the setting.
     public func setSetting(_ name: String, to value: String?) async throws {
-        try await transactor.write { database in
+        try await transactor.writeSingleStatement { database in
             if let value {
                 try await Self.exec(
                     database,

@@ -7,61 +7,27 @@ import SQLKit
 extension SQLStore {
     /// All stored keys, ordered by activation time (then kid).
     public func signingKeys() async throws -> [SigningKeyRecord] {
-        try await transactor.read { database in
-            try await Self.rows(
-                database,
-                """
-                SELECT kid, algorithm, private_key_pem, certificate_pem, created_at, activates_at,
-                       retires_at, expires_at
-                FROM signing_keys ORDER BY activates_at, kid
-                """
-            ).map { row in
-                SigningKeyRecord(
-                    kid: try row.text("kid"),
-                    algorithm: try row.text("algorithm"),
-                    privateKeyPEM: try row.text("private_key_pem"),
-                    certificatePEM: try row.text("certificate_pem"),
-                    createdAt: try row.date("created_at"),
-                    activatesAt: try row.date("activates_at"),
-                    retiresAt: try row.date("retires_at"),
-                    expiresAt: try row.date("expires_at"))
-            }
+        try await transactor.readSingleStatement { database in
+            try await Self.loadSigningKeys(on: database)
         }
     }
 
     public func insertSigningKey(_ key: SigningKeyRecord) async throws {
-        try await transactor.write { database in
-            try await Self.exec(
-                database,
-                """
-                INSERT INTO signing_keys (kid, algorithm, private_key_pem, certificate_pem, created_at,
-                                          activates_at, retires_at, expires_at)
-                VALUES (\(bind: key.kid), \(bind: key.algorithm), \(bind: key.privateKeyPEM),
-                        \(bind: key.certificatePEM), \(bind: StoredTime.milliseconds(key.createdAt)),
-                        \(bind: StoredTime.milliseconds(key.activatesAt)),
-                        \(bind: StoredTime.milliseconds(key.retiresAt)),
-                        \(bind: StoredTime.milliseconds(key.expiresAt)))
-                """)
+        try await transactor.writeSingleStatement { database in
+            try await Self.insertSigningKeyRow(key, on: database)
         }
     }
 
     /// Changes when a key stops signing and expires. Does nothing when there is no such key.
     public func retireSigningKey(kid: String, retiresAt: Date, expiresAt: Date) async throws {
-        try await transactor.write { database in
-            try await Self.exec(
-                database,
-                """
-                UPDATE signing_keys
-                SET retires_at = \(bind: StoredTime.milliseconds(retiresAt)),
-                    expires_at = \(bind: StoredTime.milliseconds(expiresAt))
-                WHERE kid = \(bind: kid)
-                """)
+        try await transactor.writeSingleStatement { database in
+            try await Self.retireSigningKeyRow(kid: kid, retiresAt: retiresAt, expiresAt: expiresAt, on: database)
         }
     }
 
     /// Deletes keys whose `expiresAt` is before `expiredBefore`; returns how many.
     public func deleteSigningKeys(expiredBefore: Date) async throws -> Int {
-        try await transactor.write { database in
+        try await transactor.writeSingleStatement { database in
             try await Self.rows(
                 database,
                 """
@@ -70,5 +36,83 @@ extension SQLStore {
                 """
             ).count
         }
+    }
+
+    /// Reads all keys, lets `change` decide, and applies its answer in one write transaction that
+    /// first takes ``SQLDialectQuirks/TransactionLock/signingKeys`` (PostgreSQL; on SQLite the single
+    /// writer already excludes everyone else). The write transaction reads committed data after the
+    /// lock is granted, so a caller that waited sees what the previous holder inserted.
+    @discardableResult
+    public func updateSigningKeys(
+        _ change: @escaping @Sendable ([SigningKeyRecord]) throws -> SigningKeyChange?
+    ) async throws -> SigningKeyChange? {
+        try await transactor.write { database in
+            try await SQLDialectQuirks.takeTransactionLock(.signingKeys, on: database)
+            let keys = try await Self.loadSigningKeys(on: database)
+            guard let decided = try change(keys), !decided.isEmpty else { return nil }
+            if let key = decided.insert {
+                try await Self.insertSigningKeyRow(key, on: database)
+            }
+            if let retirement = decided.retire {
+                try await Self.retireSigningKeyRow(
+                    kid: retirement.kid, retiresAt: retirement.retiresAt, expiresAt: retirement.expiresAt,
+                    on: database)
+            }
+            return decided
+        }
+    }
+}
+
+// MARK: - Rows
+
+extension SQLStore {
+    /// Columns of `signing_keys`.
+    static let signingKeyColumns: SQLQueryString = """
+        kid, algorithm, private_key_pem, certificate_pem, created_at, activates_at, retires_at, expires_at
+        """
+
+    /// All keys, ordered by activation time (then kid).
+    static func loadSigningKeys(on database: any SQLDatabase) async throws -> [SigningKeyRecord] {
+        try await rows(database, "SELECT \(signingKeyColumns) FROM signing_keys ORDER BY activates_at, kid")
+            .map(signingKey(from:))
+    }
+
+    static func signingKey(from row: any SQLRow) throws -> SigningKeyRecord {
+        SigningKeyRecord(
+            kid: try row.text("kid"),
+            algorithm: try row.text("algorithm"),
+            privateKeyPEM: try row.text("private_key_pem"),
+            certificatePEM: try row.text("certificate_pem"),
+            createdAt: try row.date("created_at"),
+            activatesAt: try row.date("activates_at"),
+            retiresAt: try row.date("retires_at"),
+            expiresAt: try row.date("expires_at"))
+    }
+
+    /// The values of ``signingKeyColumns``.
+    static func signingKeyValues(_ key: SigningKeyRecord) -> [any Encodable & Sendable] {
+        [
+            key.kid, key.algorithm, key.privateKeyPEM, key.certificatePEM,
+            StoredTime.milliseconds(key.createdAt), StoredTime.milliseconds(key.activatesAt),
+            StoredTime.milliseconds(key.retiresAt), StoredTime.milliseconds(key.expiresAt),
+        ]
+    }
+
+    static func insertSigningKeyRow(_ key: SigningKeyRecord, on database: any SQLDatabase) async throws {
+        try await exec(
+            database, "INSERT INTO signing_keys (\(signingKeyColumns)) VALUES (\(binds: signingKeyValues(key)))")
+    }
+
+    static func retireSigningKeyRow(
+        kid: String, retiresAt: Date, expiresAt: Date, on database: any SQLDatabase
+    ) async throws {
+        try await exec(
+            database,
+            """
+            UPDATE signing_keys
+            SET retires_at = \(bind: StoredTime.milliseconds(retiresAt)),
+                expires_at = \(bind: StoredTime.milliseconds(expiresAt))
+            WHERE kid = \(bind: kid)
+            """)
     }
 }

@@ -7,7 +7,8 @@ import SQLKit
 ///
 /// The SQL is portable (SQLite and PostgreSQL); the backend-specific parts — connections,
 /// `BEGIN`/`COMMIT`, mapping of I/O failures — live in the ``SQLTransactor`` it is given.
-/// Each protocol method is exactly one transaction.
+/// Each protocol method is exactly one transaction: an explicit one, or a single statement (which
+/// is atomic and reads one snapshot on its own; see ``SQLTransactor/readSingleStatement(_:)``).
 ///
 /// Open one through a backend, e.g. `SQLiteStorage.open(path:logger:)` in `HearthStorageSQLite`,
 /// or build one around any transactor and call ``migrate()`` before use.
@@ -35,12 +36,19 @@ public final class SQLStore: HearthStore {
     /// Applies every migration the database has not had yet, in order, each in its own transaction.
     /// Applying twice is a no-op.
     ///
+    /// Safe when several processes start at once on one database: on PostgreSQL every migration
+    /// transaction first takes an advisory transaction lock
+    /// (``SQLDialectQuirks/TransactionLock/migrations``) and re-checks `schema_migrations`, so one
+    /// process applies each migration and the others wait, then see it applied. On SQLite the
+    /// single writer serializes them the same way.
+    ///
     /// Throws ``SQLStoreError/unknownMigration(_:)`` when the database records a migration this
     /// binary does not know (the schema was written by a newer version).
     public func migrate() async throws {
         let applied = try await appliedMigrations()
         for migration in HearthSchema.migrations where !applied.contains(migration.name) {
             let appliedNow = try await transactor.write { database in
+                try await SQLDialectQuirks.takeTransactionLock(.migrations, on: database)
                 // Re-checked inside the transaction: another process may have got there first.
                 let existing = try await Self.rows(
                     database, "SELECT name FROM schema_migrations WHERE name = \(bind: migration.name)")
@@ -73,6 +81,8 @@ public final class SQLStore: HearthStore {
     /// this binary knows all of them.
     private func appliedMigrations() async throws -> Set<String> {
         let names = try await transactor.write { database in
+            // Under the migration lock: concurrent `CREATE TABLE IF NOT EXISTS` can collide on PostgreSQL.
+            try await SQLDialectQuirks.takeTransactionLock(.migrations, on: database)
             try await Self.exec(database, HearthSchema.createMigrationsTable)
             return try await Self.rows(database, "SELECT name FROM schema_migrations ORDER BY name")
                 .map { try $0.text("name") }

@@ -6,8 +6,13 @@ import SQLKit
 /// never issues `BEGIN`/`COMMIT` itself. Every call is one transaction: the `body` sees a database
 /// bound to a single session, and whatever it does is committed when it returns and rolled back
 /// when it throws. Errors thrown by `body` must be rethrown unchanged, except that a backend may
-/// translate its own infrastructure failures (for example I/O errors) into
-/// `HearthError(.storageUnavailable)`.
+/// translate its own infrastructure failures (for example I/O errors, lost connections) into
+/// `HearthError(.storageUnavailable)`, and may replace its driver's errors by a sanitized form that
+/// carries no bound values (the form must still let ``SQLDialectQuirks/conflict(from:)`` recognise
+/// unique-constraint violations).
+///
+/// A backend whose server may report a serialization failure or deadlock may run `body` again in a
+/// fresh transaction; bodies must therefore have no effects outside the database.
 public protocol SQLTransactor: Sendable {
     /// Runs a read-only unit of work on a consistent snapshot of committed data.
     func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
@@ -16,6 +21,50 @@ public protocol SQLTransactor: Sendable {
     /// (`ROLLBACK` when `body` throws).
     func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
 
+    /// Runs a read-only unit of work that issues exactly ONE statement.
+    ///
+    /// A single statement always reads one consistent snapshot, so a backend may run it without an
+    /// explicit transaction (SQLite: autocommit, no `BEGIN`/`COMMIT` round trips). The default runs
+    /// `body` through ``read(_:)``.
+    func readSingleStatement<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+
+    /// Runs a unit of work that issues exactly ONE statement, which may write, on the same exclusive
+    /// session ``write(_:)`` uses.
+    ///
+    /// A single statement is atomic on its own (its cascades and `RETURNING` included), so a backend
+    /// may run it without an explicit transaction. The default runs `body` through ``write(_:)``.
+    func writeSingleStatement<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+
     /// Waits for work in flight and closes every connection. Later calls fail.
     func close() async throws
+
+    /// Runs `body` while holding the named leader lock across every process sharing the database,
+    /// or returns `nil` at once when someone else holds it (see `LeaderLockStore`).
+    ///
+    /// The default runs `body` unconditionally: right for a backend whose database belongs to one
+    /// process (SQLite).
+    func withLeaderLock<T: Sendable>(_ name: String, _ body: @Sendable () async throws -> T) async throws -> T?
+}
+
+extension SQLTransactor {
+    /// Runs `body` in a read transaction.
+    public func readSingleStatement<T: Sendable>(
+        _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await read(body)
+    }
+
+    /// Runs `body` in a write transaction.
+    public func writeSingleStatement<T: Sendable>(
+        _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await write(body)
+    }
+
+    /// Runs `body`: a database owned by one process needs no leader election.
+    public func withLeaderLock<T: Sendable>(
+        _ name: String, _ body: @Sendable () async throws -> T
+    ) async throws -> T? {
+        try await body()
+    }
 }

@@ -38,6 +38,16 @@ final class AsyncMutex: Sendable {
         return try await body()
     }
 
+    /// Takes the lock if it is free and nobody waits for it; returns whether it did. A successful
+    /// call must be paired with ``unlock()``.
+    func tryLock() -> Bool {
+        state.withLock { state in
+            guard !state.isLocked else { return false }
+            state.isLocked = true
+            return true
+        }
+    }
+
     /// Waits until the lock is free and takes it. Every successful call must be paired with ``unlock()``.
     func lock() async throws {
         let id = state.withLock { state in

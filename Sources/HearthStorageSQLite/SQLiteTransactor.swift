@@ -2,6 +2,8 @@ import Foundation
 import HearthCore
 import HearthStorage
 import Logging
+import NIOCore
+import NIOPosix
 import SQLKit
 import SQLiteKit
 import SQLiteNIO
@@ -12,22 +14,40 @@ import Synchronization
 /// - Writes go through ONE connection whose use is serialized by an ``AsyncMutex`` (FIFO); each
 ///   `write` holds it from `BEGIN IMMEDIATE` to `COMMIT`, so writers never meet `SQLITE_BUSY`
 ///   inside the process.
-/// - Reads go round-robin to reader connections (two by default), each also serialized, inside a
-///   deferred transaction: WAL gives them a consistent snapshot of committed data while the writer
-///   works. Readers are `query_only`.
+/// - Reads go to a reader connection (two by default; an idle one when there is one, else the next
+///   in turn), each also serialized, inside a deferred transaction: WAL gives them a consistent
+///   snapshot of committed data while the writer works. Readers are `query_only`.
+/// - A unit of work of ONE statement (``readSingleStatement(_:)``, ``writeSingleStatement(_:)``)
+///   runs in autocommit mode, without `BEGIN`/`COMMIT`: a single statement is atomic and reads one
+///   snapshot by itself.
+/// - Each connection has its own thread (``LaneThread``), which runs its statements and, as the
+///   task executor of the unit of work, the code between them: a unit of work hops onto that thread
+///   once and off once, instead of twice per statement.
 /// - Every connection runs `journal_mode=WAL`, `synchronous=NORMAL`, `foreign_keys=ON`,
-///   `busy_timeout=5000`.
+///   `busy_timeout=5000`, `temp_store=MEMORY`.
 /// - I/O-type SQLite failures become `HearthError(.storageUnavailable)`; everything else passes
 ///   through unchanged. Queries are not logged (bound values must never reach logs).
 ///
 /// An in-memory database cannot be shared between connections, so ``openInMemory(logger:)`` uses
 /// the writer connection for reads too.
 public final class SQLiteTransactor: SQLTransactor {
-    /// One connection and the lock that serializes its use.
+    /// One connection, its thread, and the lock that serializes its use.
     struct Lane: Sendable {
         let connection: SQLiteConnection
         let database: any SQLDatabase
         let mutex: AsyncMutex
+        let thread: LaneThread
+
+        /// Waits for the work in flight, closes the connection and stops its thread.
+        func close() async throws {
+            do {
+                try await mutex.withLock { try await connection.close() }
+            } catch {
+                await thread.shutdown()
+                throw error
+            }
+            await thread.shutdown()
+        }
     }
 
     private let writer: Lane
@@ -64,8 +84,8 @@ public final class SQLiteTransactor: SQLTransactor {
                 readers.append(try await connect(storage, readOnly: true, logger: logger))
             }
         } catch {
-            for lane in readers { try? await lane.connection.close() }
-            try? await writer.connection.close()
+            for lane in readers { try? await lane.close() }
+            try? await writer.close()
             throw error
         }
         logger.debug("Opened SQLite database", metadata: ["readers": "\(readers.count)"])
@@ -78,62 +98,92 @@ public final class SQLiteTransactor: SQLTransactor {
         return SQLiteTransactor(writer: writer, readers: [])
     }
 
-    /// Opens one connection and applies the pragmas every connection gets.
+    /// Opens one connection on a thread of its own and applies the pragmas every connection gets.
     private static func connect(
         _ storage: SQLiteConnection.Storage, readOnly: Bool, logger: Logger
     ) async throws -> Lane {
+        let thread = LaneThread()
         let connection: SQLiteConnection
         do {
-            connection = try await SQLiteConnection.open(storage: storage, logger: logger)
+            connection = try await SQLiteConnection.open(
+                storage: storage, threadPool: thread.pool, logger: logger,
+                on: MultiThreadedEventLoopGroup.singleton.any())
         } catch {
+            await thread.shutdown()
             throw SQLiteFailure.translate(error)
         }
         // queryLogLevel nil: SQLKit would otherwise log bound values at debug level.
-        let database = connection.sql(queryLogLevel: nil)
+        let lane = Lane(
+            connection: connection, database: connection.sql(queryLogLevel: nil), mutex: AsyncMutex(), thread: thread)
         do {
-            // First: replaces sqlite-nio's retry-forever busy handler with a 5 s timeout.
-            try await database.raw("PRAGMA busy_timeout = 5000").run()
-            if case .file = storage {
-                let mode = try await database.raw("PRAGMA journal_mode = WAL").first()?
-                    .decode(column: "journal_mode", as: String.self)
-                if mode?.lowercased() != "wal" {
-                    logger.warning(
-                        "SQLite did not switch to WAL journaling", metadata: ["journal_mode": "\(mode ?? "unknown")"])
-                }
-            }
-            try await database.raw("PRAGMA synchronous = NORMAL").run()
-            try await database.raw("PRAGMA foreign_keys = ON").run()
-            if readOnly {
-                try await database.raw("PRAGMA query_only = ON").run()
-            }
+            try await configure(lane.database, storage: storage, readOnly: readOnly, logger: logger)
         } catch {
-            try? await connection.close()
+            try? await lane.close()
             throw SQLiteFailure.translate(error)
         }
-        return Lane(connection: connection, database: database, mutex: AsyncMutex())
+        return lane
+    }
+
+    /// The pragmas every connection gets.
+    private static func configure(
+        _ database: any SQLDatabase, storage: SQLiteConnection.Storage, readOnly: Bool, logger: Logger
+    ) async throws {
+        // First: replaces sqlite-nio's retry-forever busy handler with a 5 s timeout.
+        try await database.raw("PRAGMA busy_timeout = 5000").run()
+        if case .file = storage {
+            let mode = try await database.raw("PRAGMA journal_mode = WAL").first()?
+                .decode(column: "journal_mode", as: String.self)
+            if mode?.lowercased() != "wal" {
+                logger.warning(
+                    "SQLite did not switch to WAL journaling", metadata: ["journal_mode": "\(mode ?? "unknown")"])
+            }
+        }
+        try await database.raw("PRAGMA synchronous = NORMAL").run()
+        try await database.raw("PRAGMA foreign_keys = ON").run()
+        try await database.raw("PRAGMA temp_store = MEMORY").run()
+        if readOnly {
+            try await database.raw("PRAGMA query_only = ON").run()
+        }
     }
 
     // MARK: - SQLTransactor
 
     /// Runs `body` on a reader connection inside a deferred transaction (a consistent snapshot).
     public func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        let lane: Lane
-        if readers.isEmpty {
-            lane = writer
-        } else {
-            let turn = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
-            lane = readers[(turn % readers.count + readers.count) % readers.count]
+        try await withReader { lane in
+            try await run(on: lane, begin: "BEGIN", body)
         }
-        return try await transaction(on: lane, begin: "BEGIN", body)
+    }
+
+    /// Runs `body`, which issues one read-only statement, on a reader connection in autocommit mode.
+    public func readSingleStatement<T: Sendable>(
+        _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await withReader { lane in
+            try await run(on: lane, begin: nil, body)
+        }
     }
 
     /// Runs `body` on the writer connection between `BEGIN IMMEDIATE` and `COMMIT`, holding the
     /// writer lock throughout; rolls back and rethrows when `body` throws.
     public func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await transaction(on: writer, begin: "BEGIN IMMEDIATE", body)
+        try await withWriter { lane in
+            try await run(on: lane, begin: "BEGIN IMMEDIATE", body)
+        }
     }
 
-    /// Waits for the work in flight on each connection, then closes them all. Idempotent.
+    /// Runs `body`, which issues one statement, on the writer connection in autocommit mode, holding
+    /// the writer lock.
+    public func writeSingleStatement<T: Sendable>(
+        _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await withWriter { lane in
+            try await run(on: lane, begin: nil, body)
+        }
+    }
+
+    /// Waits for the work in flight on each connection, then closes them all and stops their
+    /// threads. Idempotent.
     public func close() async throws {
         let wasClosed = isClosed.withLock { closed in
             defer { closed = true }
@@ -143,7 +193,7 @@ public final class SQLiteTransactor: SQLTransactor {
         var firstError: (any Error)?
         for lane in readers + [writer] {
             do {
-                try await lane.mutex.withLock { try await lane.connection.close() }
+                try await lane.close()
             } catch {
                 firstError = firstError ?? error
             }
@@ -151,29 +201,70 @@ public final class SQLiteTransactor: SQLTransactor {
         if let firstError { throw SQLiteFailure.translate(firstError) }
     }
 
-    private func transaction<T: Sendable>(
-        on lane: Lane, begin: SQLQueryString, _ body: @Sendable (any SQLDatabase) async throws -> T
-    ) async throws -> T {
-        try await lane.mutex.withLock {
-            guard !isClosed.withLock({ $0 }) else {
-                throw HearthError(.storageUnavailable, reason: "the SQLite store is closed")
-            }
-            let database = lane.database
-            do {
-                try await database.raw(begin).run()
-            } catch {
-                throw SQLiteFailure.translate(error)
-            }
-            let result: T
-            do {
-                result = try await body(database)
-                try await database.raw("COMMIT").run()
-            } catch {
-                // Best effort: fails harmlessly when SQLite already ended the transaction.
-                try? await database.raw("ROLLBACK").run()
-                throw SQLiteFailure.translate(error)
-            }
-            return result
+    // MARK: - Lanes
+
+    /// Runs `body` on the writer's thread, holding the writer lock.
+    private func withWriter<T: Sendable>(_ body: @Sendable (Lane) async throws -> T) async throws -> T {
+        let writer = self.writer
+        return try await withTaskExecutorPreference(writer.thread) {
+            try await writer.mutex.withLock { try await body(writer) }
         }
+    }
+
+    /// Runs `body` on a reader's thread, holding that reader's lock: the first idle reader from the
+    /// next in turn or, when all are busy, the next in turn as soon as it is free. Uses the writer
+    /// when there are no readers (in-memory database).
+    private func withReader<T: Sendable>(_ body: @Sendable (Lane) async throws -> T) async throws -> T {
+        guard !readers.isEmpty else { return try await withWriter(body) }
+        let count = readers.count
+        let turn = (nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % count + count) % count
+        for offset in 0..<count {
+            let lane = readers[(turn + offset) % count]
+            if lane.mutex.tryLock() {
+                return try await withTaskExecutorPreference(lane.thread) {
+                    // Released on the lane's thread, before the hop back to the caller's executor.
+                    defer { lane.mutex.unlock() }
+                    return try await body(lane)
+                }
+            }
+        }
+        let lane = readers[turn]
+        return try await withTaskExecutorPreference(lane.thread) {
+            try await lane.mutex.withLock { try await body(lane) }
+        }
+    }
+
+    /// Runs `body` on `lane`, whose lock the caller holds: between `begin` and `COMMIT` (`ROLLBACK`
+    /// when it throws), or in autocommit mode when `begin` is `nil`.
+    private func run<T: Sendable>(
+        on lane: Lane, begin: SQLQueryString?, _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        guard !isClosed.withLock({ $0 }) else {
+            throw HearthError(.storageUnavailable, reason: "the SQLite store is closed")
+        }
+        let database = lane.database
+        guard let begin else {
+            // One statement: SQLite makes it atomic on its own and undoes it when it fails.
+            do {
+                return try await body(database)
+            } catch {
+                throw SQLiteFailure.translate(error)
+            }
+        }
+        do {
+            try await database.raw(begin).run()
+        } catch {
+            throw SQLiteFailure.translate(error)
+        }
+        let result: T
+        do {
+            result = try await body(database)
+            try await database.raw("COMMIT").run()
+        } catch {
+            // Best effort: fails harmlessly when SQLite already ended the transaction.
+            try? await database.raw("ROLLBACK").run()
+            throw SQLiteFailure.translate(error)
+        }
+        return result
     }
 }

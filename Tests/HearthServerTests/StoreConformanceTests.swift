@@ -1,15 +1,19 @@
 import Foundation
 import HearthCore
 @testable import HearthStorage
+import HearthStoragePostgres
 @testable import HearthStorageSQLite
 import Logging
 import SQLKit
 import Testing
 
-/// A storage backend the conformance suite runs against. Add a case (e.g. `.postgres`) to run the
-/// whole suite on another database.
+/// A storage backend the conformance suite runs against. Add a case to run the whole suite on
+/// another database.
 enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
+    /// A fresh database on the shared throwaway cluster (``PostgresTestCluster``); fails loudly
+    /// when PostgreSQL is not installed.
+    case postgres
 
     static let all = allCases
 
@@ -20,11 +24,17 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 final class StoreFixture: Sendable {
     let backend: StoreBackend
     let directory: URL
+    /// The database of a `.postgres` fixture.
+    let postgresURL: String?
 
-    init(_ backend: StoreBackend) throws {
+    init(_ backend: StoreBackend) async throws {
         self.backend = backend
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("hearth-store-tests-\(UUID().uuidString)", isDirectory: true)
+        switch backend {
+        case .sqlite: postgresURL = nil
+        case .postgres: postgresURL = try await PostgresTestCluster.shared().createDatabase()
+        }
     }
 
     /// A file in a directory that does not exist yet: opening must create it.
@@ -34,6 +44,8 @@ final class StoreFixture: Sendable {
         switch backend {
         case .sqlite:
             try await SQLiteStorage.open(path: sqlitePath, logger: Logger(label: "hearth.tests.store"), migrate: migrate)
+        case .postgres:
+            try await PostgresStorage.open(url: try #require(postgresURL), logger: Logger(label: "hearth.tests.store"), migrate: migrate)
         }
     }
 
@@ -46,7 +58,7 @@ final class StoreFixture: Sendable {
 private func withStore(
     _ backend: StoreBackend, _ body: (SQLStore, StoreFixture) async throws -> Void
 ) async throws {
-    let fixture = try StoreFixture(backend)
+    let fixture = try await StoreFixture(backend)
     defer { fixture.removeFiles() }
     let store = try await fixture.open()
     do {
@@ -74,6 +86,14 @@ private func makeUser(
     UserRecord(
         uid: uid, email: email, phoneNumber: phoneNumber, passwordHash: passwordHash, customAuth: customAuth,
         createdAt: createdAt, validSince: createdAt, scheduledDeletionAt: scheduledDeletionAt, providers: providers)
+}
+
+private func makeKey(_ kid: String, activates: Date) -> SigningKeyRecord {
+    SigningKeyRecord(
+        kid: kid, algorithm: "RS256", privateKeyPEM: "-----BEGIN PRIVATE KEY-----\n\(kid)\n",
+        certificatePEM: "-----BEGIN CERTIFICATE-----\n\(kid)\n", createdAt: activates.addingTimeInterval(-60),
+        activatesAt: activates, retiresAt: activates.addingTimeInterval(30 * day),
+        expiresAt: activates.addingTimeInterval(31 * day))
 }
 
 private func makeSession(_ tokenHash: String, uid: String, extraClaims: String? = nil) -> RefreshSessionRecord {
@@ -474,7 +494,7 @@ struct StoreConformanceTests {
 
     @Test("migrations are idempotent and data survives reopening", arguments: StoreBackend.all)
     func migrationsAndReopen(backend: StoreBackend) async throws {
-        let fixture = try StoreFixture(backend)
+        let fixture = try await StoreFixture(backend)
         defer { fixture.removeFiles() }
 
         let fresh = try await fixture.open(migrate: false)
@@ -504,7 +524,7 @@ struct StoreConformanceTests {
 
     @Test("a database with a migration this binary does not know is refused", arguments: StoreBackend.all)
     func unknownMigrationIsRefused(backend: StoreBackend) async throws {
-        let fixture = try StoreFixture(backend)
+        let fixture = try await StoreFixture(backend)
         defer { fixture.removeFiles() }
         let store = try await fixture.open()
         try await store.transactor.write { database in
@@ -547,6 +567,225 @@ struct StoreConformanceTests {
             for index in [0, 17, 49] {
                 #expect(try await store.user(uid: "user-\(index)")?.displayName == "User \(index)")
             }
+        }
+    }
+
+    // MARK: - Signing-key updates, counters, leader locks, transfer
+
+    @Test("updateSigningKeys applies an insert and a retirement together, or nothing", arguments: StoreBackend.all)
+    func updateSigningKeys(backend: StoreBackend) async throws {
+        try await withStore(backend) { store, _ in
+            let first = makeKey("k1", activates: t0)
+            let seen = LockedBox<[SigningKeyRecord]?>(nil)
+            let nothing = try await store.updateSigningKeys { keys in
+                seen.withLock { $0 = keys }
+                return nil
+            }
+            #expect(nothing == nil)
+            #expect(seen.withLock { $0 } == [])
+            #expect(try await store.updateSigningKeys { _ in SigningKeyChange() } == nil)
+            #expect(try await store.updateSigningKeys { _ in SigningKeyChange(insert: first) } == SigningKeyChange(insert: first))
+            #expect(try await store.signingKeys() == [first])
+
+            // Rotation: the next key and the retirement of the current one in one transaction.
+            let second = makeKey("k2", activates: t0.addingTimeInterval(day))
+            let retirement = SigningKeyChange.Retirement(
+                kid: "k1", retiresAt: t0.addingTimeInterval(day), expiresAt: t0.addingTimeInterval(2 * day))
+            let applied = try await store.updateSigningKeys { keys in
+                #expect(keys == [first])
+                return SigningKeyChange(insert: second, retire: retirement)
+            }
+            #expect(applied == SigningKeyChange(insert: second, retire: retirement))
+            var retired = first
+            retired.retiresAt = retirement.retiresAt
+            retired.expiresAt = retirement.expiresAt
+            #expect(try await store.signingKeys() == [retired, second])
+
+            // A failing insert (duplicate kid) undoes the retirement of the same change.
+            await #expect(throws: (any Error).self) {
+                try await store.updateSigningKeys { _ in
+                    SigningKeyChange(
+                        insert: first,
+                        retire: .init(kid: "k2", retiresAt: t0, expiresAt: t0))
+                }
+            }
+            // An error thrown by the closure is rethrown unchanged and nothing is written.
+            let thrown = await #expect(throws: MutationRefused.self) {
+                try await store.updateSigningKeys { _ in throw MutationRefused(marker: "keys") }
+            }
+            #expect(thrown == MutationRefused(marker: "keys"))
+            #expect(try await store.signingKeys() == [retired, second])
+        }
+    }
+
+    @Test("concurrent \"create if none pending\" key updates insert exactly one key", arguments: StoreBackend.all)
+    func updateSigningKeysIsExclusive(backend: StoreBackend) async throws {
+        try await withStore(backend) { store, _ in
+            let inserted = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        try await store.updateSigningKeys { keys in
+                            keys.isEmpty ? SigningKeyChange(insert: makeKey("kid-\(index)", activates: t0)) : nil
+                        } != nil
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(inserted == 1)
+            #expect(try await store.signingKeys().count == 1)
+        }
+    }
+
+    @Test("rate counters count per key and fixed window, and prune ended windows", arguments: StoreBackend.all)
+    func rateCounters(backend: StoreBackend) async throws {
+        try await withStore(backend) { store, _ in
+            let minute: TimeInterval = 60
+            let start = Date(timeIntervalSince1970: 1_800_000_000)  // a multiple of 60 s
+            #expect(try await store.counter("ip:1", window: minute, now: start) == 0)
+            #expect(try await store.incrementCounter("ip:1", window: minute, now: start) == 1)
+            #expect(try await store.incrementCounter("ip:1", window: minute, now: start.addingTimeInterval(30)) == 2)
+            #expect(try await store.incrementCounter("ip:1", window: minute, now: start.addingTimeInterval(59.999)) == 3)
+            #expect(try await store.incrementCounter("ip:2", window: minute, now: start) == 1)
+            #expect(try await store.counter("ip:1", window: minute, now: start.addingTimeInterval(10)) == 3)
+            // The next window starts from zero.
+            #expect(try await store.counter("ip:1", window: minute, now: start.addingTimeInterval(60)) == 0)
+            #expect(try await store.incrementCounter("ip:1", window: minute, now: start.addingTimeInterval(61)) == 1)
+            // Windows before 1970 are floored too.
+            #expect(try await store.incrementCounter("old", window: minute, now: Date(timeIntervalSince1970: -30)) == 1)
+            #expect(try await store.counter("old", window: minute, now: Date(timeIntervalSince1970: -59)) == 1)
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<25 {
+                    group.addTask { _ = try await store.incrementCounter("burst", window: minute, now: start) }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await store.counter("burst", window: minute, now: start) == 25)
+
+            // Pruning removes windows that ended at or before the instant.
+            try await store.pruneCounters(before: start.addingTimeInterval(60))
+            #expect(try await store.counter("ip:1", window: minute, now: start) == 0)
+            #expect(try await store.counter("burst", window: minute, now: start) == 0)
+            #expect(try await store.counter("ip:1", window: minute, now: start.addingTimeInterval(61)) == 1)
+            #expect(try await store.counts()["rate_counters"] == 1)
+
+            await #expect(throws: HearthError(.internalError)) {
+                try await store.incrementCounter("bad", window: 0, now: start)
+            }
+        }
+    }
+
+    @Test("withLeaderLock runs the body, returns its value, rethrows its errors and releases the lock", arguments: StoreBackend.all)
+    func leaderLock(backend: StoreBackend) async throws {
+        try await withStore(backend) { store, _ in
+            #expect(try await store.withLeaderLock("cleanup") { 42 } == 42)
+            let thrown = await #expect(throws: MutationRefused.self) {
+                try await store.withLeaderLock("cleanup") { () async throws -> Int in throw MutationRefused(marker: "leader") }
+            }
+            #expect(thrown == MutationRefused(marker: "leader"))
+            // Released after an error: available again, and the body may use the store.
+            let count = try await store.withLeaderLock("cleanup") { try await store.countUsers() }
+            #expect(count == 0)
+        }
+    }
+
+    @Test("copy(to:) copies every row idempotently, page by page, and counts agree", arguments: StoreBackend.all)
+    func copyToAnotherStore(backend: StoreBackend) async throws {
+        let targetFixture = try await StoreFixture(backend)
+        defer { targetFixture.removeFiles() }
+        try await withStore(backend) { source, _ in
+            let users = (0..<5).map { index in
+                makeUser(
+                    "u\(index)", email: "u\(index)@example.com", createdAt: t0.addingTimeInterval(Double(index)),
+                    passwordHash: index.isMultiple(of: 2) ? "hash-\(index)" : nil,
+                    providers: index == 3
+                        ? [ProviderLink(providerID: "google.com", rawID: "g3", email: "U3@Example.com"),
+                           ProviderLink(providerID: "apple.com", rawID: "a3")]
+                        : [])
+            }
+            for user in users {
+                try await source.createUser(user, session: makeSession("s-\(user.uid)", uid: user.uid, extraClaims: #"{"n":1}"#))
+            }
+            try await source.insertSession(makeSession("s-extra", uid: "u1"))
+            let keys = [makeKey("k1", activates: t0), makeKey("k2", activates: t0.addingTimeInterval(day))]
+            for key in keys { try await source.insertSigningKey(key) }
+            try await source.setSetting("cleanup.enabledAt", to: "1800000000")
+            try await source.setSetting("other", to: "")
+            _ = try await source.incrementCounter("not-copied", window: 60, now: t0)
+
+            let sourceCounts = try await source.counts()
+            #expect(sourceCounts == [
+                "users": 5, "provider_links": 2, "refresh_sessions": 6, "signing_keys": 2, "settings": 2, "rate_counters": 1,
+            ])
+
+            let target = try await targetFixture.open()
+            do {
+                let progressLog = LockedBox<[String]>([])
+                let copied = try await source.copy(to: target, batchSize: 2) { table, done, total in
+                    progressLog.withLock { $0.append("\(table) \(done)/\(total)") }
+                }
+                #expect(copied == ["users": 5, "provider_links": 2, "refresh_sessions": 6, "signing_keys": 2, "settings": 2])
+                #expect(progressLog.withLock { $0 }.contains("users 5/5"))
+                #expect(progressLog.withLock { $0 }.contains("refresh_sessions 6/6"))
+
+                // Twice: upserts, nothing duplicated, the same counts.
+                let again = try await source.copy(to: target, batchSize: 4)
+                #expect(again == copied)
+                let targetCounts = try await target.counts()
+                for key in TransferTable.copiedCountKeys {
+                    #expect(targetCounts[key] == sourceCounts[key], "\(key)")
+                }
+                #expect(targetCounts["rate_counters"] == 0)
+
+                for user in users {
+                    #expect(try await target.user(uid: user.uid) == (try await source.user(uid: user.uid)))
+                }
+                #expect(try await target.user(providerID: "google.com", rawID: "g3")?.uid == "u3")
+                #expect(try await target.session(tokenHash: "s-extra") == makeSession("s-extra", uid: "u1"))
+                #expect(try await target.session(tokenHash: "s-u4") == (try await source.session(tokenHash: "s-u4")))
+                #expect(try await target.signingKeys() == keys)
+                #expect(try await target.setting("cleanup.enabledAt") == "1800000000")
+                #expect(try await target.setting("other") == "")
+
+                // A changed source row replaces the target's on the next run; links follow.
+                try await source.updateUser(uid: "u3", session: nil) { user in
+                    user.displayName = "Three"
+                    user.providers.removeAll { $0.providerID == "apple.com" }
+                }
+                _ = try await source.copy(to: target)
+                #expect(try await target.user(uid: "u3") == (try await source.user(uid: "u3")))
+                #expect(try await target.counts()["provider_links"] == 1)
+            } catch {
+                try? await target.close()
+                throw error
+            }
+            try await target.close()
+        }
+    }
+
+    @Test("exportBatch pages in key order; importBatch refuses to break uniqueness", arguments: StoreBackend.all)
+    func exportAndImport(backend: StoreBackend) async throws {
+        try await withStore(backend) { store, _ in
+            for uid in ["c", "a", "b"] {
+                try await store.createUser(makeUser(uid, email: "\(uid)@example.com"), session: nil)
+            }
+            let first = try await store.exportBatch(.users, after: nil, limit: 2)
+            #expect(first.count == 2)
+            #expect(first.lastKey == "b")
+            let second = try await store.exportBatch(.users, after: first.lastKey, limit: 2)
+            #expect(second.lastKey == "c")
+            #expect(try await store.exportBatch(.users, after: "c", limit: 2) == .users([]))
+            #expect(try await store.exportBatch(.settings, after: nil, limit: 10) == .settings([]))
+
+            // A different user with an existing e-mail is a conflict, and the batch is not applied.
+            await #expect(throws: StoreConflict.email) {
+                try await store.importBatch(.users([makeUser("d"), makeUser("e", email: "a@example.com")]))
+            }
+            #expect(try await store.user(uid: "d") == nil)
+            await #expect(throws: (any Error).self) {
+                try await store.importBatch(.sessions([makeSession("orphan", uid: "nobody")]))
+            }
+            #expect(try await store.session(tokenHash: "orphan") == nil)
         }
     }
 }

@@ -14,6 +14,9 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case emailExists, emailNotFound, invalidPassword, invalidLoginCredentials, userDisabled, userNotFound
         case operationNotAllowed, adminOnlyOperation, passwordLoginDisabled, credentialTooOldLoginAgain
         case cannotRemoveLastProvider
+        // Federated sign-in
+        case invalidIDPResponse, missingOrInvalidNonce, invalidCredentialOrProviderID, federatedUserIDAlreadyLinked
+        case invalidPendingToken, missingRequestURI, invalidRequestURI
         // Tokens
         case invalidIDToken, tokenExpired, invalidRefreshToken
         // Abuse

@@ -27,9 +27,13 @@ public struct RefreshSessionRecord: Sendable, Equatable {
     public static func issue(
         uid: String, signInProvider: String, authTime: Date, now: Date, extraClaims: String? = nil
     ) -> (token: String, record: RefreshSessionRecord) {
-        var bytes = [UInt8](repeating: 0, count: 48)
+        // 48 random bytes, drawn 8 at a time.
         var generator = SystemRandomNumberGenerator()
-        for i in bytes.indices { bytes[i] = UInt8.random(in: .min ... .max, using: &generator) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(48)
+        for _ in 0..<6 {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
         let token = "AMf-" + Data(bytes).base64URLEncodedString()
         let record = RefreshSessionRecord(
             tokenHash: hash(token), uid: uid, signInProvider: signInProvider, authTime: authTime,
@@ -38,17 +42,29 @@ public struct RefreshSessionRecord: Sendable, Equatable {
         return (token, record)
     }
 
+    /// Lowercase hex SHA-256 of `token`'s UTF-8 bytes (the key of its stored session).
     public static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        var token = token
+        let digest = token.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+        return digest.withUnsafeBytes { HexDigits.lowercase($0) }
     }
 }
 
 extension Data {
     /// Base64url without padding (RFC 7515 §2).
     public func base64URLEncodedString() -> String {
-        base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        // Standard base64 (all ASCII), then the URL-safe alphabet and no padding, in one pass.
+        var ascii = Array(base64EncodedString().utf8)
+        var count = 0
+        for index in ascii.indices where ascii[index] != UInt8(ascii: "=") {
+            let byte = ascii[index]
+            switch byte {
+            case UInt8(ascii: "+"): ascii[count] = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): ascii[count] = UInt8(ascii: "_")
+            default: ascii[count] = byte
+            }
+            count += 1
+        }
+        return String(decoding: ascii[..<count], as: UTF8.self)
     }
 }

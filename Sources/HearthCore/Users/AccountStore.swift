@@ -56,6 +56,21 @@ public protocol SigningKeyStore: Sendable {
     /// Changes when an existing key stops signing (and so when it expires).
     func retireSigningKey(kid: String, retiresAt: Date, expiresAt: Date) async throws
     func deleteSigningKeys(expiredBefore: Date) async throws -> Int
+
+    /// Reads all keys, lets `change` decide, and applies what it returns, in ONE write transaction
+    /// that is exclusive across every process sharing the database (PostgreSQL: an advisory
+    /// transaction lock; SQLite: the single writer). Replicas that call this at the same time run one
+    /// after the other, each seeing what the previous one committed, so they never race to create
+    /// competing current keys.
+    ///
+    /// `change` may run again if the database asks for a retry, so it must not have side effects.
+    /// Errors it throws abort the transaction and are rethrown.
+    ///
+    /// - Returns: the change as applied; `nil` when `change` returned `nil` or an empty change.
+    @discardableResult
+    func updateSigningKeys(
+        _ change: @escaping @Sendable ([SigningKeyRecord]) throws -> SigningKeyChange?
+    ) async throws -> SigningKeyChange?
 }
 
 /// Small named values the server keeps across restarts (for example when clean-up was switched on).
@@ -64,7 +79,55 @@ public protocol SettingStore: Sendable {
     func setSetting(_ name: String, to value: String?) async throws
 }
 
+/// Counters for abuse limits, shared by every replica on the same database.
+///
+/// Windows are fixed: a window of length `window` starts at a multiple of `window` since 1970, and
+/// every call whose `now` falls into it counts against the same row `(key, windowStart)`. Use one
+/// window length per key (include it in the key when a limit has several).
+public protocol RateCounterStore: Sendable {
+    /// Adds one to the counter of `key` in the window containing `now` and returns the new count
+    /// (1 for the first hit). Atomic across replicas.
+    func incrementCounter(_ key: String, window: TimeInterval, now: Date) async throws -> Int
+
+    /// The count of `key` in the window containing `now` (0 when nothing was counted).
+    func counter(_ key: String, window: TimeInterval, now: Date) async throws -> Int
+
+    /// Deletes the counters of windows that ended at or before `before`.
+    func pruneCounters(before: Date) async throws
+}
+
+/// Leadership for work only one replica should do at a time (clean-up, key rotation, …).
+public protocol LeaderLockStore: Sendable {
+    /// Runs `body` while holding the lock `name`, or returns `nil` at once when another holder
+    /// (another replica, or another call in this process) has it. The lock is released when `body`
+    /// returns or throws.
+    ///
+    /// PostgreSQL: a session advisory lock on one dedicated pooled connection for the duration
+    /// (if that connection is lost meanwhile, the database releases the lock). SQLite: one process
+    /// owns the file, so `body` simply runs.
+    func withLeaderLock<T: Sendable>(_ name: String, _ body: @Sendable () async throws -> T) async throws -> T?
+}
+
+/// Bulk access for copying a whole store into another (the `migrate-data` command) and checking
+/// the result. See ``copy(to:batchSize:progress:)`` for the copy itself.
+public protocol TransferStore: Sendable {
+    /// Rows per table: `users`, `provider_links`, `refresh_sessions`, `signing_keys`, `settings` and
+    /// `rate_counters`, read from one snapshot.
+    func counts() async throws -> [String: Int]
+
+    /// Up to `limit` rows of `table` whose primary key sorts after `cursor` (all rows from the first
+    /// when `nil`), in primary-key order. Users come with all their provider links.
+    func exportBatch(_ table: TransferTable, after cursor: String?, limit: Int) async throws -> TransferBatch
+
+    /// Inserts or replaces every row of `batch` by primary key, in one transaction. A user's links
+    /// are replaced by the batch's. Uniqueness rules still hold (a different user with the same
+    /// e-mail throws ``StoreConflict``), and sessions need their user to exist.
+    func importBatch(_ batch: TransferBatch) async throws
+}
+
 /// Everything the server keeps, behind one value.
-public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore {
+public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCounterStore, LeaderLockStore,
+    TransferStore
+{
     func close() async throws
 }

@@ -1,0 +1,43 @@
+/// A provider identity after its credential was verified, normalised the way Firebase maps it into a user.
+public struct FederatedProfile: Sendable, Equatable {
+    public var providerID: String
+    /// The provider's id for the person: `sub`, Microsoft's `oid`, Twitter's numeric id, GitHub's id.
+    public var rawID: String
+    /// Lower-cased.
+    public var email: String?
+    /// Whether the provider vouches for the e-mail (the "trusted provider" rule).
+    public var emailVerified: Bool
+    public var displayName: String?
+    public var firstName: String?
+    public var lastName: String?
+    public var photoURL: String?
+    /// Twitter's screen name, GitHub's login.
+    public var screenName: String?
+    /// Apple's private-relay address flag.
+    public var isPrivateEmail: Bool
+    /// The provider's profile, returned to clients as `rawUserInfo` (their `additionalUserInfo.profile`).
+    public var rawUserInfo: [String: JSONValue]
+
+    public init(
+        providerID: String, rawID: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
+        firstName: String? = nil, lastName: String? = nil, photoURL: String? = nil, screenName: String? = nil,
+        isPrivateEmail: Bool = false, rawUserInfo: [String: JSONValue] = [:]
+    ) {
+        self.providerID = providerID
+        self.rawID = rawID
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.firstName = firstName
+        self.lastName = lastName
+        self.photoURL = photoURL
+        self.screenName = screenName
+        self.isPrivateEmail = isPrivateEmail
+        self.rawUserInfo = rawUserInfo
+    }
+
+    /// The link stored on the user.
+    public var link: ProviderLink {
+        ProviderLink(providerID: providerID, rawID: rawID, email: email, displayName: displayName, photoURL: photoURL, screenName: screenName)
+    }
+}

@@ -1,0 +1,11 @@
+/// Checks a provider credential and says whose it is.
+///
+/// Implementations verify signatures, issuers, audiences, expiry and nonces (ID tokens) or ask the
+/// provider (access tokens, OAuth 1.0a). Failures throw ``HearthError`` with
+/// ``HearthError/Code/invalidIDPResponse``, ``HearthError/Code/missingOrInvalidNonce`` or
+/// ``HearthError/Code/operationNotAllowed`` (provider switched off), never a hang: provider calls time out.
+public protocol IdentityVerifier: Sendable {
+    /// Whether `providerID` is configured and switched on.
+    func isEnabled(_ providerID: String) -> Bool
+    func verify(_ credential: FederatedCredential) async throws -> FederatedProfile
+}

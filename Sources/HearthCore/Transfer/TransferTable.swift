@@ -1,0 +1,28 @@
+/// The groups of rows ``TransferStore`` copies between stores, in the order a copy must follow
+/// (sessions need their users).
+///
+/// Abuse counters (`rate_counters`) and the schema bookkeeping (`schema_migrations`) are not copied:
+/// counters are short-lived, and each database gets its schema from its own binary.
+public enum TransferTable: String, Sendable, CaseIterable {
+    /// Users with their provider links.
+    case users
+    /// Refresh sessions.
+    case sessions
+    /// Token-signing keys (with their private keys).
+    case signingKeys
+    /// Named settings.
+    case settings
+
+    /// The ``TransferStore/counts()`` keys (table names) whose rows this group holds.
+    public var countKeys: [String] {
+        switch self {
+        case .users: ["users", "provider_links"]
+        case .sessions: ["refresh_sessions"]
+        case .signingKeys: ["signing_keys"]
+        case .settings: ["settings"]
+        }
+    }
+
+    /// Every ``TransferStore/counts()`` key a copy covers: what to compare between source and target.
+    public static var copiedCountKeys: [String] { allCases.flatMap(\.countKeys) }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import HearthCore
+import SQLKit
+
+// MARK: - TransferStore
+
+extension SQLStore {
+    /// Tables ``counts()`` reports, in this order.
+    static let countedTables = ["users", "provider_links", "refresh_sessions", "signing_keys", "settings", "rate_counters"]
+
+    /// Rows per table, from one read snapshot.
+    public func counts() async throws -> [String: Int] {
+        try await transactor.read { database in
+            var result: [String: Int] = [:]
+            for table in Self.countedTables {
+                let row = try await Self.rows(database, "SELECT COUNT(*) AS row_count FROM \(ident: table)").first
+                result[table] = Int(try row?.int64("row_count") ?? 0)
+            }
+            return result
+        }
+    }
+
+    /// Up to `limit` rows after `cursor` in primary-key order, from one read snapshot.
+    public func exportBatch(_ table: TransferTable, after cursor: String?, limit: Int) async throws -> TransferBatch {
+        let limit = Int64(max(1, limit))
+        return try await transactor.read { database in
+            switch table {
+            case .users:
+                return .users(try await Self.exportUsers(after: cursor, limit: limit, on: database))
+            case .sessions:
+                let rows = try await Self.rows(
+                    database,
+                    """
+                    SELECT \(Self.sessionColumns) FROM refresh_sessions
+                    WHERE \(Self.after(cursor, column: "token_hash")) ORDER BY token_hash LIMIT \(bind: limit)
+                    """)
+                return .sessions(try rows.map(Self.session(from:)))
+            case .signingKeys:
+                let rows = try await Self.rows(
+                    database,
+                    """
+                    SELECT \(Self.signingKeyColumns) FROM signing_keys
+                    WHERE \(Self.after(cursor, column: "kid")) ORDER BY kid LIMIT \(bind: limit)
+                    """)
+                return .signingKeys(try rows.map(Self.signingKey(from:)))
+            case .settings:
+                let rows = try await Self.rows(
+                    database,
+                    """
+                    SELECT name, value FROM settings
+                    WHERE \(Self.after(cursor, column: "name")) ORDER BY name LIMIT \(bind: limit)
+                    """)
+                return .settings(try rows.map { SettingRecord(name: try $0.text("name"), value: try $0.text("value")) })
+            }
+        }
+    }
+
+    /// Upserts every row of `batch` by primary key in one write transaction; a user's links are
+    /// replaced by the batch's.
+    public func importBatch(_ batch: TransferBatch) async throws {
+        guard batch.count > 0 else { return }
+        try await transactor.write { database in
+            switch batch {
+            case .users(let users):
+                for user in users {
+                    try await Self.upsertUser(user, on: database)
+                }
+            case .sessions(let sessions):
+                for session in sessions {
+                    try await Self.exec(
+                        database,
+                        """
+                        INSERT INTO refresh_sessions (\(Self.sessionColumns)) VALUES (\(binds: Self.sessionValues(session)))
+                        ON CONFLICT (token_hash) DO UPDATE SET
+                            uid = excluded.uid, sign_in_provider = excluded.sign_in_provider,
+                            auth_time = excluded.auth_time, created_at = excluded.created_at,
+                            extra_claims = excluded.extra_claims
+                        """)
+                }
+            case .signingKeys(let keys):
+                for key in keys {
+                    try await Self.exec(
+                        database,
+                        """
+                        INSERT INTO signing_keys (\(Self.signingKeyColumns)) VALUES (\(binds: Self.signingKeyValues(key)))
+                        ON CONFLICT (kid) DO UPDATE SET
+                            algorithm = excluded.algorithm, private_key_pem = excluded.private_key_pem,
+                            certificate_pem = excluded.certificate_pem, created_at = excluded.created_at,
+                            activates_at = excluded.activates_at, retires_at = excluded.retires_at,
+                            expires_at = excluded.expires_at
+                        """)
+                }
+            case .settings(let settings):
+                for setting in settings {
+                    try await Self.exec(
+                        database,
+                        """
+                        INSERT INTO settings (name, value) VALUES (\(bind: setting.name), \(bind: setting.value))
+                        ON CONFLICT (name) DO UPDATE SET value = excluded.value
+                        """)
+                }
+            }
+        }
+    }
+}
+
+// MARK: - Rows
+
+extension SQLStore {
+    /// `column > cursor`, or a tautology when there is no cursor.
+    static func after(_ cursor: String?, column: String) -> SQLQueryString {
+        guard let cursor else { return "1 = 1" }
+        return "\(ident: column) > \(bind: cursor)"
+    }
+
+    /// A page of users in uid order, with their links.
+    static func exportUsers(after cursor: String?, limit: Int64, on database: any SQLDatabase) async throws -> [UserRecord] {
+        let userRows = try await rows(
+            database,
+            "SELECT \(userColumns) FROM users WHERE \(after(cursor, column: "uid")) ORDER BY uid LIMIT \(bind: limit)")
+        guard !userRows.isEmpty else { return [] }
+        let uids = try userRows.map { try $0.text("uid") }
+        let linkRows = try await rows(
+            database, "SELECT \(linkColumns) FROM provider_links WHERE uid IN (\(binds: uids))")
+        var linksByUID: [String: [ProviderLink]] = [:]
+        for row in linkRows {
+            linksByUID[try row.text("uid"), default: []].append(try providerLink(from: row))
+        }
+        return try userRows.map { row in
+            try userRecord(from: row, providers: ordered(linksByUID[try row.text("uid")] ?? []))
+        }
+    }
+
+    /// Inserts or replaces the user row, then replaces its links.
+    static func upsertUser(_ user: UserRecord, on database: any SQLDatabase) async throws {
+        try await exec(
+            database,
+            """
+            INSERT INTO users (\(userColumns)) VALUES (\(bind: user.uid), \(binds: userValues(user)))
+            ON CONFLICT (uid) DO UPDATE SET
+                email = excluded.email, email_verified = excluded.email_verified,
+                display_name = excluded.display_name, photo_url = excluded.photo_url,
+                phone_number = excluded.phone_number, password_hash = excluded.password_hash,
+                password_updated_at = excluded.password_updated_at, disabled = excluded.disabled,
+                custom_attributes = excluded.custom_attributes, custom_auth = excluded.custom_auth,
+                created_at = excluded.created_at, last_login_at = excluded.last_login_at,
+                valid_since = excluded.valid_since, scheduled_deletion_at = excluded.scheduled_deletion_at
+            """)
+        try await exec(database, "DELETE FROM provider_links WHERE uid = \(bind: user.uid)")
+        try await insertLinks(ordered(user.providers), uid: user.uid, on: database)
+    }
+}

@@ -1,0 +1,61 @@
+import HearthCore
+import PostgresNIO
+
+/// How PostgreSQL driver errors reach the store: sanitized, and as
+/// `HearthError(.storageUnavailable)` when they mean the database cannot be reached or used now.
+enum PostgresFailure {
+    /// `error` with every ``PSQLError`` replaced: by `HearthError(.storageUnavailable)` when it is
+    /// an unavailability (see ``isUnavailability(_:)``), else by a ``PostgresDatabaseError``. Other
+    /// errors pass through unchanged.
+    static func translate(_ error: any Error) -> any Error {
+        guard let driverError = error as? PSQLError else { return error }
+        let sanitized = PostgresDatabaseError(driverError)
+        guard isUnavailability(driverError) else { return sanitized }
+        return HearthError(.storageUnavailable, reason: "PostgreSQL: \(explanation(driverError))", underlying: sanitized)
+    }
+
+    /// Lost or refused connections, authentication failures, a missing database, a server shutting
+    /// down or out of resources, and statement or lock timeouts.
+    static func isUnavailability(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
+            .sslUnsupported, .failedToAddSSLHandler, .receivedUnencryptedDataAfterSSLRequest,
+            .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError:
+            return true
+        case .server:
+            guard let state = error.serverInfo?[.sqlState] else { return false }
+            return isUnavailability(sqlState: state)
+        default:
+            return false
+        }
+    }
+
+    /// SQLSTATEs that mean "not now" rather than "wrong request".
+    static func isUnavailability(sqlState state: String) -> Bool {
+        let unavailableClasses = ["08", "28", "53", "57", "58"]  // connection, authorization, resources, operator, system
+        return unavailableClasses.contains(where: state.hasPrefix)
+            || state == "3D000"  // the database does not exist
+            || state == "55P03"  // lock_timeout
+    }
+
+    /// Whether running the whole transaction again may succeed: serialization failure or deadlock.
+    static func isRetryable(_ error: any Error) -> Bool {
+        guard let databaseError = error as? PostgresDatabaseError, let state = databaseError.sqlState else { return false }
+        return state == "40001" || state == "40P01"
+    }
+
+    /// What went wrong, without values: the code, the SQLSTATE, and for connection-phase errors the
+    /// server's message (it names the user or database, never a password) or the network error.
+    static func explanation(_ error: PSQLError) -> String {
+        var text = error.code.description
+        if let state = error.serverInfo?[.sqlState] {
+            text += " SQLSTATE \(state)"
+            if isUnavailability(sqlState: state), let message = error.serverInfo?[.message] {
+                text += ": \(message)"
+            }
+        } else if error.code == .connectionError, let underlying = error.underlying {
+            text += ": \(String(describing: underlying))"
+        }
+        return text
+    }
+}

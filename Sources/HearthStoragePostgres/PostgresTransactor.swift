@@ -1,0 +1,347 @@
+import HearthCore
+import HearthStorage
+import Logging
+import PostgresKit
+import PostgresNIO
+import SQLKit
+import Synchronization
+
+/// PostgreSQL behind the ``SQLTransactor`` discipline, for several replicas sharing one database.
+///
+/// - Connections come from one `PostgresClient` pool. The pool needs its `run()` method running:
+///   the transactor owns that task itself (started by ``open(url:options:logger:)``, cancelled and
+///   awaited by ``close()``), so callers never have to add anything to a `ServiceGroup`.
+/// - `write` runs `BEGIN ISOLATION LEVEL READ COMMITTED … COMMIT` on one connection (`ROLLBACK`
+///   when the body throws); `read` runs `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`, so a
+///   user and its links come from one snapshot. A connection whose `ROLLBACK` fails is closed, never
+///   handed back to the pool in an unknown state.
+/// - Waits are bounded: opening a connection by ``PostgresStorageOptions/connectTimeout``; getting
+///   one from the pool by ``PostgresStorageOptions/acquireTimeout`` when the pool cannot connect,
+///   or ``PostgresStorageOptions/busyAcquireTimeout`` while its connections are merely busy; a
+///   statement by ``PostgresStorageOptions/statementTimeout`` on the server and
+///   ``PostgresStorageOptions/statementWatchdog`` on the client (see ``PostgresSessionDatabase``).
+///   A database that is down surfaces as `HearthError(.storageUnavailable)` within those limits;
+///   the pool keeps retrying in the background (backing off up to a minute) and serves again once
+///   the database is back, without a restart.
+/// - A connection found dead at `BEGIN` (the server restarted while it sat idle) is closed — so the
+///   pool drops it — and the unit of work starts again on another; a serialization failure or
+///   deadlock (`40001`, `40P01`) runs the whole unit again. Both at most ``maximumAttempts`` times
+///   in all.
+/// - Driver errors are sanitized (``PostgresDatabaseError``: SQLSTATE and names, no values) and
+///   queries are never logged. The pool's own connection failures are logged at `info` or above
+///   to the logger given to ``open(url:options:logger:)``.
+public final class PostgresTransactor: SQLTransactor {
+    /// Attempts per unit of work, counting the first (see the type's discussion).
+    static let maximumAttempts = 3
+
+    private let client: PostgresClient
+    /// The task running `client.run()`: the pool works only while it runs.
+    private let runner: Task<Void, Never>
+    private let options: PostgresStorageOptions
+    private let logger: Logger
+    private let work = WorkTracker()
+    /// Connections this store's transactions hold right now (leader locks not counted): while it is
+    /// above zero the pool works and a wait for a connection means "busy", not "down".
+    private let transactionsHoldingConnections = Atomic<Int>(0)
+
+    /// The client-side statement limit: the configured watchdog, kept above the server's own limit.
+    private var watchdog: Duration {
+        max(options.statementWatchdog, (options.statementTimeout ?? .zero) + .seconds(5))
+    }
+
+    private init(client: PostgresClient, options: PostgresStorageOptions, logger: Logger) {
+        self.client = client
+        self.options = options
+        self.logger = logger
+        // Owned, not fire-and-forget: close() cancels it and waits for it; deinit cancels it.
+        runner = Task { await client.run() }
+    }
+
+    deinit {
+        runner.cancel()
+    }
+
+    /// Checks that the database at `url` accepts a connection (so a wrong password, a missing
+    /// database or a server that is down is reported precisely, at once), then starts the pool.
+    ///
+    /// See ``PostgresEndpoint`` for the URL form. Throws `HearthError(.storageUnavailable)` with a
+    /// reason that never contains the password.
+    public static func open(
+        url: String, options: PostgresStorageOptions = PostgresStorageOptions(), logger: Logger
+    ) async throws -> PostgresTransactor {
+        let endpoint = try PostgresEndpoint(url: url)
+        // The driver logs bound values and row data at trace/debug level; keep it to info and above.
+        var background = logger
+        background.logLevel = max(logger.logLevel, .info)
+        try await probe(endpoint, options: options, logger: background)
+        let client = PostgresClient(
+            configuration: endpoint.clientConfiguration(options: options), backgroundLogger: background)
+        logger.debug(
+            "Opened PostgreSQL connection pool",
+            metadata: ["database": "\(endpoint)", "max_connections": "\(max(2, options.maximumConnections))"])
+        return PostgresTransactor(client: client, options: options, logger: logger)
+    }
+
+    // MARK: - SQLTransactor
+
+    /// Runs `body` in a read-only repeatable-read transaction: one consistent snapshot.
+    public func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    /// Runs `body` in a read-committed transaction on one connection; `ROLLBACK` when it throws.
+    public func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await transaction(begin: "BEGIN ISOLATION LEVEL READ COMMITTED", body)
+    }
+
+    /// Takes `pg_try_advisory_lock(hashtext(name))` on one pooled connection, kept for the whole of
+    /// `body`; returns `nil` at once when another session holds it. Always unlocks afterwards, and
+    /// closes the connection if the unlock cannot be confirmed, so the lock never outlives the call.
+    public func withLeaderLock<T: Sendable>(
+        _ name: String, _ body: @Sendable () async throws -> T
+    ) async throws -> T? {
+        try await work.run {
+            try await withConnection(countsAsBusy: false) { connection in
+                let database = PostgresSessionDatabase(connection, watchdog: self.watchdog)
+                let acquired = try await database.raw(
+                    "SELECT pg_try_advisory_lock(hashtext(\(bind: name))) AS acquired"
+                ).first()?.decode(column: "acquired", as: Bool.self)
+                guard acquired == true else { return nil }
+                let outcome: Result<T, any Error>
+                do {
+                    outcome = .success(try await body())
+                } catch {
+                    outcome = .failure(error)
+                }
+                await self.releaseLeaderLock(name, on: database, connection: connection)
+                return try outcome.get()
+            }
+        }
+    }
+
+    /// Refuses new work, waits up to ``PostgresStorageOptions/closeGracePeriod`` for work in flight,
+    /// then stops the pool (closing every connection) and waits for it. Idempotent.
+    public func close() async throws {
+        guard work.close() else { return }
+        let deadline = ContinuousClock.now.advanced(by: options.closeGracePeriod)
+        while work.active > 0, ContinuousClock.now < deadline, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        runner.cancel()
+        await runner.value
+    }
+
+    // MARK: - Transactions
+
+    /// `BEGIN` failed: nothing of the unit of work has run yet.
+    private struct BeginFailure: Error {
+        let error: any Error
+    }
+
+    private func transaction<T: Sendable>(
+        begin: SQLQueryString, _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await work.run {
+            var attempt = 1
+            while true {
+                do {
+                    return try await withConnection(countsAsBusy: true) { connection in
+                        try await Self.runTransaction(
+                            on: PostgresSessionDatabase(connection, watchdog: self.watchdog),
+                            begin: begin, body)
+                    }
+                } catch let failure as BeginFailure {
+                    // A pooled connection that died while idle: take another one.
+                    let lostConnection = (failure.error as? HearthError)?.code == .storageUnavailable
+                    guard lostConnection, attempt < Self.maximumAttempts else { throw failure.error }
+                } catch {
+                    guard PostgresFailure.isRetryable(error), attempt < Self.maximumAttempts else { throw error }
+                }
+                attempt += 1
+            }
+        }
+    }
+
+    private static func runTransaction<T: Sendable>(
+        on database: PostgresSessionDatabase, begin: SQLQueryString, _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        let connection = database.connection
+        do {
+            try await database.raw(begin).run()
+        } catch {
+            if (error as? HearthError)?.code == .storageUnavailable {
+                // Closed and awaited, so the pool has dropped it before the next attempt leases one.
+                try? await connection.close()
+                _ = try? await connection.closeFuture.get()
+            }
+            throw BeginFailure(error: error)
+        }
+        do {
+            let result = try await body(database)
+            try await database.raw("COMMIT").run()
+            return result
+        } catch {
+            do {
+                try await database.raw("ROLLBACK").run()
+            } catch {
+                // Never hand a connection in an unknown transaction state back to the pool.
+                try? await connection.close()
+            }
+            throw error
+        }
+    }
+
+    private func releaseLeaderLock(_ name: String, on database: PostgresSessionDatabase, connection: PostgresConnection) async {
+        let released = try? await database.raw(
+            "SELECT pg_advisory_unlock(hashtext(\(bind: name))) AS released"
+        ).first()?.decode(column: "released", as: Bool.self)
+        guard released != true else { return }
+        logger.warning("Could not confirm the release of a leader lock; closing its connection", metadata: ["lock": "\(name)"])
+        try? await connection.close()
+    }
+
+    // MARK: - Connections
+
+    /// Where a lease stands, shared by the task waiting for it and the timer racing it.
+    private enum LeaseState: Sendable, Equatable {
+        case waiting, leased, abandoned
+    }
+
+    private enum LeaseOutcome<T: Sendable>: Sendable {
+        case finished(T)
+        case timedOut(busy: Bool)
+        case timerStopped
+    }
+
+    /// What the timer decides when a wait for a connection reaches a limit.
+    private enum WaitDecision {
+        case stop, wait, abandon
+    }
+
+    /// Runs `body` with a pooled connection, failing with `HearthError(.storageUnavailable)` when
+    /// none is handed out within ``PostgresStorageOptions/acquireTimeout`` — extended up to
+    /// ``PostgresStorageOptions/busyAcquireTimeout`` while other transactions of this store hold
+    /// connections (busy, not down). The limits cover only the wait: once `body` has the connection
+    /// it runs to the end. `countsAsBusy`: whether holding this connection shows the pool works.
+    private func withConnection<T: Sendable>(
+        countsAsBusy: Bool, _ body: @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let lease = LockedBox(LeaseState.waiting)
+        let timeout = options.acquireTimeout
+        let busyTimeout = max(options.acquireTimeout, options.busyAcquireTimeout)
+        let client = client
+        return try await withoutActuallyEscaping(body) { body in
+            try await withThrowingTaskGroup(of: LeaseOutcome<T>.self) { group in
+                group.addTask {
+                    do {
+                        return .finished(
+                            try await client.withConnection { connection in
+                                let admitted = lease.withLock { state in
+                                    guard state == .waiting else { return false }
+                                    state = .leased
+                                    return true
+                                }
+                                guard admitted else { throw CancellationError() }  // the timer gave up on it
+                                guard countsAsBusy else { return try await body(connection) }
+                                self.transactionsHoldingConnections.add(1, ordering: .relaxed)
+                                defer { self.transactionsHoldingConnections.subtract(1, ordering: .relaxed) }
+                                return try await body(connection)
+                            })
+                    } catch {
+                        let wasLeased = lease.withLock { $0 == .leased }
+                        if wasLeased { throw error }
+                        if Task.isCancelled { throw CancellationError() }
+                        throw Self.unavailable(leaseError: error)
+                    }
+                }
+                group.addTask {
+                    let started = ContinuousClock.now
+                    var limit = timeout
+                    while true {
+                        do {
+                            try await Task.sleep(until: started.advanced(by: limit))
+                        } catch {
+                            return .timerStopped
+                        }
+                        let busy = self.transactionsHoldingConnections.load(ordering: .relaxed) > 0
+                        let decision: WaitDecision = lease.withLock { state in
+                            guard state == .waiting else { return .stop }
+                            if busy, limit < busyTimeout { return .wait }
+                            state = .abandoned
+                            return .abandon
+                        }
+                        switch decision {
+                        case .stop: return .timerStopped
+                        case .abandon: return .timedOut(busy: busy)
+                        case .wait: limit = min(limit + timeout, busyTimeout)
+                        }
+                    }
+                }
+                while let outcome = try await group.next() {
+                    switch outcome {
+                    case .finished(let value):
+                        group.cancelAll()
+                        return value
+                    case .timedOut(let busy):
+                        group.cancelAll()
+                        throw HearthError(
+                            .storageUnavailable,
+                            reason: busy
+                                ? "PostgreSQL: every pooled connection stayed busy for \(busyTimeout)"
+                                : "PostgreSQL: no connection within \(timeout); the database is down or unreachable")
+                    case .timerStopped:
+                        continue
+                    }
+                }
+                throw CancellationError()  // not reached: the lease task always reports
+            }
+        }
+    }
+
+    /// The pool could not hand out a connection.
+    private static func unavailable(leaseError error: any Error) -> any Error {
+        let translated = PostgresFailure.translate(error)
+        if translated is HearthError { return translated }
+        return HearthError(
+            .storageUnavailable, reason: "PostgreSQL: the connection pool cannot connect", underlying: translated)
+    }
+
+    /// Opens and closes one connection, bounded by twice the connect timeout (TCP, TLS and
+    /// authentication), to report a misconfiguration or an unreachable server at once.
+    private static func probe(_ endpoint: PostgresEndpoint, options: PostgresStorageOptions, logger: Logger) async throws {
+        let configuration = try endpoint.connectionConfiguration(options: options)
+        let limit = (endpoint.connectTimeout ?? options.connectTimeout) * 2
+        do {
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    let connection = try await PostgresConnection.connect(
+                        configuration: configuration, id: 0, logger: logger)
+                    try? await connection.close()
+                    return true
+                }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    return false
+                }
+                let connected = try await group.next() ?? false
+                group.cancelAll()
+                guard connected else {
+                    throw HearthError(
+                        .storageUnavailable, reason: "PostgreSQL at \(endpoint): no answer within \(limit)")
+                }
+            }
+        } catch let error as HearthError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            let translated = PostgresFailure.translate(error)
+            if let hearthError = translated as? HearthError {
+                throw HearthError(
+                    .storageUnavailable, reason: "cannot connect to \(endpoint): \(hearthError.reason ?? "unavailable")",
+                    underlying: hearthError.underlying)
+            }
+            throw HearthError(.storageUnavailable, reason: "cannot connect to \(endpoint)", underlying: translated)
+        }
+    }
+}

@@ -1,0 +1,412 @@
+import Foundation
+import HearthCore
+@testable import HearthStorage
+@testable import HearthStoragePostgres
+import HearthStorageSQLite
+import Logging
+import SQLKit
+import Testing
+
+private let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+private let testLogger = Logger(label: "hearth.tests.postgres")
+
+/// Options that keep the fault tests short (with room for a loaded CI machine).
+private var quickOptions: PostgresStorageOptions {
+    var options = PostgresStorageOptions()
+    options.connectTimeout = .seconds(4)
+    options.acquireTimeout = .seconds(3)
+    return options
+}
+
+private func key(_ kid: String) -> SigningKeyRecord {
+    SigningKeyRecord(
+        kid: kid, algorithm: "RS256", privateKeyPEM: "-----BEGIN PRIVATE KEY-----\n\(kid)\n",
+        certificatePEM: "-----BEGIN CERTIFICATE-----\n\(kid)\n", createdAt: t0, activatesAt: t0,
+        retiresAt: t0.addingTimeInterval(86_400), expiresAt: t0.addingTimeInterval(2 * 86_400))
+}
+
+/// Opens `count` stores (separate pools, like separate replicas) on one fresh database, runs `body`,
+/// and closes them.
+private func withReplicas(
+    _ count: Int, options: PostgresStorageOptions = PostgresStorageOptions(),
+    _ body: ([SQLStore]) async throws -> Void
+) async throws {
+    let url = try await PostgresTestCluster.shared().createDatabase()
+    var stores: [SQLStore] = []
+    do {
+        for _ in 0..<count {
+            stores.append(try await PostgresStorage.open(url: url, options: options, logger: testLogger))
+        }
+        try await body(stores)
+    } catch {
+        for store in stores { try? await store.close() }
+        throw error
+    }
+    for store in stores { try await store.close() }
+}
+
+/// Runs `operation` until it succeeds or `limit` has passed; returns its value.
+private func eventually<T>(
+    within limit: Duration, _ operation: () async throws -> T
+) async throws -> T {
+    let deadline = ContinuousClock.now.advanced(by: limit)
+    while true {
+        do {
+            return try await operation()
+        } catch {
+            guard ContinuousClock.now < deadline else { throw error }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}
+
+/// Collects the messages logged through it.
+private struct CapturingLogHandler: LogHandler {
+    let messages: LockedBox<[String]>
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        messages.withLock { $0.append(event.message.description) }
+    }
+}
+
+@Suite("PostgreSQL storage")
+struct PostgresStorageTests {
+    // MARK: - Several replicas on one database
+
+    @Test("two replicas racing to create the first signing key insert exactly one")
+    func signingKeyRace() async throws {
+        try await withReplicas(2) { stores in
+            let results = try await withThrowingTaskGroup(of: SigningKeyChange?.self) { group in
+                for index in 0..<16 {
+                    let store = stores[index % 2]
+                    group.addTask {
+                        try await store.updateSigningKeys { keys in
+                            // "Create if none pending": only when no key activates after t0.
+                            keys.contains { $0.activatesAt >= t0 } ? nil : SigningKeyChange(insert: key("kid-\(index)"))
+                        }
+                    }
+                }
+                var results: [SigningKeyChange?] = []
+                for try await result in group { results.append(result) }
+                return results
+            }
+            #expect(results.compactMap { $0 }.count == 1)
+            let keysA = try await stores[0].signingKeys()
+            #expect(keysA.count == 1)
+            #expect(try await stores[1].signingKeys() == keysA)
+        }
+    }
+
+    @Test("a leader lock held by one replica is refused to the other until released")
+    func leaderLockAcrossReplicas() async throws {
+        try await withReplicas(2) { stores in
+            let (entered, enteredSignal) = AsyncStream.makeStream(of: Void.self)
+            let (release, releaseSignal) = AsyncStream.makeStream(of: Void.self)
+            try await withThrowingTaskGroup(of: String?.self) { group async throws in
+                group.addTask {
+                    try await stores[0].withLeaderLock("key-rotation") {
+                        enteredSignal.yield()
+                        for await _ in release { break }
+                        return "first"
+                    }
+                }
+                for await _ in entered { break }
+                // Held by replica 0: replica 1 — and a second call on replica 0 — get nil at once.
+                #expect(try await stores[1].withLeaderLock("key-rotation") { "second" } == nil)
+                #expect(try await stores[0].withLeaderLock("key-rotation") { "again" } == nil)
+                // Another name is independent.
+                #expect(try await stores[1].withLeaderLock("cleanup") { "other" } == "other")
+                releaseSignal.yield()
+                #expect(try await group.next() == "first")
+            }
+            // Released: the other replica gets it now.
+            #expect(try await stores[1].withLeaderLock("key-rotation") { "second" } == "second")
+            // Released even when the body throws.
+            await #expect(throws: CancellationError.self) {
+                try await stores[1].withLeaderLock("key-rotation") { () async throws -> Int in throw CancellationError() }
+            }
+            #expect(try await stores[0].withLeaderLock("key-rotation") { 1 } == 1)
+        }
+    }
+
+    @Test("counters incremented from two replicas add up")
+    func countersAcrossReplicas() async throws {
+        try await withReplicas(2) { stores in
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<40 {
+                    let store = stores[index % 2]
+                    group.addTask { try await store.incrementCounter("login:ada", window: 60, now: t0) }
+                }
+                var counts: [Int] = []
+                for try await count in group { counts.append(count) }
+                return counts
+            }
+            #expect(counts.sorted() == Array(1...40))
+            #expect(try await stores[0].counter("login:ada", window: 60, now: t0) == 40)
+            #expect(try await stores[1].counter("login:ada", window: 60, now: t0.addingTimeInterval(59)) == 40)
+        }
+    }
+
+    @Test("three replicas migrating one empty database at once: each migration is applied once, all succeed")
+    func concurrentMigrations() async throws {
+        let url = try await PostgresTestCluster.shared().createDatabase()
+        let messages = LockedBox<[String]>([])
+        let logger = Logger(label: "hearth.tests.migrations") { _ in CapturingLogHandler(messages: messages) }
+        let stores = try await withThrowingTaskGroup(of: SQLStore.self) { group in
+            for _ in 0..<3 {
+                group.addTask { try await PostgresStorage.open(url: url, logger: logger) }
+            }
+            var stores: [SQLStore] = []
+            for try await store in group { stores.append(store) }
+            return stores
+        }
+        let applied = messages.withLock { $0 }.filter { $0 == "Applied schema migration" }
+        #expect(applied.count == SQLStore.knownMigrations.count)
+        for store in stores {
+            #expect(try await store.pendingMigrations() == [])
+            try await store.close()
+        }
+    }
+
+    @Test("an unknown migration recorded by a newer binary is refused on PostgreSQL")
+    func unknownMigration() async throws {
+        let url = try await PostgresTestCluster.shared().createDatabase()
+        let store = try await PostgresStorage.open(url: url, logger: testLogger)
+        try await store.transactor.write { database in
+            try await database.raw(
+                "INSERT INTO schema_migrations (name, applied_at) VALUES (\(bind: "2099-01-01-newer"), \(bind: Int64(0)))"
+            ).run()
+        }
+        try await store.close()
+        await #expect(throws: SQLStoreError.unknownMigration("2099-01-01-newer")) {
+            _ = try await PostgresStorage.open(url: url, logger: testLogger)
+        }
+    }
+
+    // MARK: - Faults
+
+    @Test("opening a store on a stopped server fails with storageUnavailable within seconds")
+    func openOnStoppedServer() async throws {
+        let cluster = try await PostgresTestCluster.startPrivate()
+        defer { cluster.shutdown() }
+        let url = try await cluster.createDatabase()
+        try await cluster.stop()
+
+        let started = ContinuousClock.now
+        let error = await #expect(throws: HearthError.self) {
+            _ = try await PostgresStorage.open(url: url, logger: testLogger)
+        }
+        #expect(error?.code == .storageUnavailable)
+        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(error.map { String(reflecting: $0) }?.contains(cluster.password) == false)
+
+        // Once it runs again, opening works.
+        try await cluster.start()
+        let store = try await PostgresStorage.open(url: url, logger: testLogger)
+        #expect(try await store.countUsers() == 0)
+        try await store.close()
+    }
+
+    @Test("a store survives the server going down and coming back, without reopening")
+    func recoversAfterRestart() async throws {
+        let cluster = try await PostgresTestCluster.startPrivate()
+        defer { cluster.shutdown() }
+        let url = try await cluster.createDatabase()
+        let store = try await PostgresStorage.open(url: url, options: quickOptions, logger: testLogger)
+        do {
+            try await store.createUser(UserRecord(uid: "u1", createdAt: t0, validSince: t0), session: nil)
+            #expect(try await store.user(uid: "u1") != nil)
+            // Several idle pooled connections, all cut by the restart.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<6 { group.addTask { _ = try await store.countUsers() } }
+                try await group.waitForAll()
+            }
+
+            try await cluster.restart()
+            // Dead idle connections are replaced transparently (or within moments).
+            #expect(try await eventually(within: .seconds(20)) { try await store.countUsers() } == 1)
+
+            // Down: every operation fails promptly with storageUnavailable, none hangs.
+            try await cluster.stop()
+            for _ in 0..<2 {
+                let started = ContinuousClock.now
+                let error = await #expect(throws: HearthError.self) { try await store.user(uid: "u1") }
+                #expect(error?.code == .storageUnavailable)
+                #expect(ContinuousClock.now - started < .seconds(60))
+            }
+            await #expect(throws: HearthError(.storageUnavailable)) {
+                try await store.createUser(UserRecord(uid: "u2", createdAt: t0, validSince: t0), session: nil)
+            }
+            await #expect(throws: HearthError(.storageUnavailable)) {
+                try await store.withLeaderLock("rotation") { 1 }
+            }
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        do {
+            try await cluster.start()
+            // Back: the same store works again (the pool reconnects by itself).
+            let user = try await eventually(within: .seconds(20)) { try await store.user(uid: "u1") }
+            #expect(user?.uid == "u1")
+            try await store.createUser(UserRecord(uid: "u3", createdAt: t0, validSince: t0), session: nil)
+            #expect(try await store.countUsers() == 2)
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        try await store.close()
+    }
+
+    // MARK: - Errors and URLs
+
+    @Test("errors carry neither bound values nor the password")
+    func errorsAreSanitized() async throws {
+        let cluster = try PostgresTestCluster.shared()
+        let url = try await cluster.createDatabase()
+        let store = try await PostgresStorage.open(url: url, logger: testLogger)
+        let secretKid = "kid-that-must-not-leak-\(UUID().uuidString)"
+        try await store.insertSigningKey(key(secretKid))
+        let duplicate = await #expect(throws: (any Error).self) { try await store.insertSigningKey(key(secretKid)) }
+        let text = duplicate.map { "\(String(reflecting: $0)) \(String(describing: $0)) \($0.localizedDescription)" } ?? ""
+        #expect(!text.contains(secretKid))
+        #expect(text.contains("23505"))
+        #expect(text.contains("signing_keys_pkey"))
+        #expect((duplicate as? PostgresDatabaseError)?.sqlState == "23505")
+        try await store.close()
+
+        // A wrong password: refused at once, precisely, without echoing either password. (The
+        // right one works: SCRAM authentication end to end.)
+        let role = "scram_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let rolePassword = "right-\(UUID().uuidString)"
+        try await cluster.createRole(role, password: rolePassword)
+        let database = try #require(URLComponents(string: url)?.path.dropFirst()).description
+        let authenticated = try await PostgresStorage.open(
+            url: cluster.url(database: database, user: role, password: rolePassword), logger: testLogger, migrate: false)
+        try await authenticated.close()
+        let wrong = cluster.url(database: database, user: role, password: "not-the-password-42")
+        let refused = await #expect(throws: HearthError.self) {
+            _ = try await PostgresStorage.open(url: wrong, logger: testLogger)
+        }
+        #expect(refused?.code == .storageUnavailable)
+        let refusal = refused.map { "\(String(reflecting: $0)) \(String(reflecting: $0.underlying as Any))" } ?? ""
+        #expect(refusal.contains("28P01"))
+        #expect(!refusal.contains("not-the-password-42"))
+        #expect(!refusal.contains(rolePassword))
+
+        // A database that does not exist.
+        let missing = await #expect(throws: HearthError.self) {
+            _ = try await PostgresStorage.open(url: cluster.url(database: "no_such_database"), logger: testLogger)
+        }
+        #expect(missing?.code == .storageUnavailable)
+        #expect(missing?.reason?.contains("3D000") == true)
+    }
+
+    @Test("connection URLs are parsed, and bad ones refused without echoing them")
+    func urls() throws {
+        let endpoint = try PostgresEndpoint(url: "postgres://ada:p%40ss@db.example.com:6543/hearth%5Fprod?sslmode=disable")
+        #expect(endpoint.location == .tcp(host: "db.example.com", port: 6543))
+        #expect(endpoint.username == "ada")
+        #expect(endpoint.password == "p@ss")
+        #expect(endpoint.database == "hearth_prod")
+        #expect(endpoint.tlsMode == .disable)
+        #expect(endpoint.description == "postgres://ada@db.example.com:6543/hearth_prod")
+
+        let defaults = try PostgresEndpoint(url: "postgresql://ada@localhost")
+        #expect(defaults.location == .tcp(host: "localhost", port: 5432))
+        #expect(defaults.password == nil)
+        #expect(defaults.database == nil)
+        #expect(defaults.tlsMode == .prefer)
+        #expect(try PostgresEndpoint(url: "postgres://a@h/d?sslmode=verify-full").tlsMode == .require)
+        #expect(try PostgresEndpoint(url: "postgres://a@h/d?connect_timeout=3").connectTimeout == .seconds(3))
+        #expect(
+            try PostgresEndpoint(url: "postgres://a@/d?host=/var/run/postgresql").location
+                == .unixSocket(path: "/var/run/postgresql/.s.PGSQL.5432"))
+
+        for bad in [
+            "mysql://a:secret-1@h/d", "postgres://:secret-1@h/d", "postgres://a:secret-1@/d",
+            "postgres://a:secret-1@h/d?sslmode=sometimes", "postgres://a:secret-1@h/d?pool=5",
+            "postgres://a:secret-1@h/d/extra", "not a url secret-1",
+        ] {
+            let error = #expect(throws: HearthError.self) { try PostgresEndpoint(url: bad) }
+            #expect(error?.code == .storageUnavailable, "\(bad)")
+            #expect(error?.reason?.contains("secret-1") == false, "\(bad)")
+        }
+    }
+
+    // MARK: - Moving data between backends
+
+    @Test("migrate-data: SQLite to PostgreSQL and back, twice, with matching counts")
+    func copyBetweenBackends() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-copy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sqlite = try await SQLiteStorage.open(path: directory.appendingPathComponent("a.sqlite").path, logger: testLogger)
+        let postgres = try await PostgresStorage.open(
+            url: try await PostgresTestCluster.shared().createDatabase(), logger: testLogger)
+        let back = try await SQLiteStorage.open(path: directory.appendingPathComponent("b.sqlite").path, logger: testLogger)
+        do {
+            for index in 0..<7 {
+                let uid = "user-\(index)"
+                try await sqlite.createUser(
+                    UserRecord(
+                        uid: uid, email: "\(uid)@example.com", emailVerified: index.isMultiple(of: 2),
+                        passwordHash: "scrypt$\(index)", customAttributes: #"{"i":\#(index)}"#, createdAt: t0,
+                        lastLoginAt: t0.addingTimeInterval(0.125), validSince: t0,
+                        providers: [ProviderLink(providerID: "google.com", rawID: "g-\(index)", email: "G\(index)@x.com")]),
+                    session: RefreshSessionRecord(
+                        tokenHash: "hash-\(index)", uid: uid, signInProvider: "password", authTime: t0, createdAt: t0))
+            }
+            try await sqlite.insertSigningKey(key("k1"))
+            try await sqlite.setSetting("cleanup.enabledAt", to: "1")
+
+            for _ in 0..<2 {
+                _ = try await sqlite.copy(to: postgres, batchSize: 3)
+            }
+            _ = try await postgres.copy(to: back, batchSize: 100)
+            let (a, b, c) = (try await sqlite.counts(), try await postgres.counts(), try await back.counts())
+            for key in TransferTable.copiedCountKeys {
+                #expect(a[key] == b[key], "\(key)")
+                #expect(a[key] == c[key], "\(key)")
+            }
+            #expect(a["users"] == 7)
+            for index in 0..<7 {
+                let original = try await sqlite.user(uid: "user-\(index)")
+                #expect(try await postgres.user(uid: "user-\(index)") == original)
+                #expect(try await back.user(uid: "user-\(index)") == original)
+            }
+            #expect(try await back.signingKeys() == [key("k1")])
+        } catch {
+            for store in [sqlite, postgres, back] { try? await store.close() }
+            throw error
+        }
+        for store in [sqlite, postgres, back] { try await store.close() }
+    }
+
+    @Test("reads see one snapshot and cannot write")
+    func readTransactions() async throws {
+        try await withReplicas(1) { stores in
+            let store = stores[0]
+            await #expect(throws: PostgresDatabaseError.self) {
+                try await store.transactor.read { database in
+                    try await database.raw("INSERT INTO settings (name, value) VALUES (\(bind: "a"), \(bind: "b"))").run()
+                }
+            }
+            // Repeatable read: a commit by another session during the read is not seen by it.
+            let seen = try await store.transactor.read { database in
+                let before = try await database.raw("SELECT COUNT(*) AS n FROM settings").first()?.decode(column: "n", as: Int64.self)
+                try await store.setSetting("x", to: "1")
+                let after = try await database.raw("SELECT COUNT(*) AS n FROM settings").first()?.decode(column: "n", as: Int64.self)
+                return [before, after]
+            }
+            #expect(seen == [0, 0])
+            #expect(try await store.setting("x") == "1")
+        }
+    }
+}
