@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["YAML", "JSON"]),
@@ -85,12 +88,44 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // PostgreSQL for several replicas sharing one database: a PostgresClient pool, advisory locks.
+        .target(
+            name: "HearthStoragePostgres",
+            dependencies: [
+                "HearthCore",
+                "HearthStorage",
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Identity-provider adapters: verify Apple, Microsoft, Twitter, Google, Facebook, GitHub and OIDC credentials.
+        .target(
+            name: "HearthProviders",
+            dependencies: [
+                "HearthCore",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The Hummingbird application, built by a library function.
         .target(
             name: "HearthServer",
             dependencies: [
-                "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
+                "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
+                "HearthProviders", "HearthSandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -102,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "hearth",
             dependencies: [
-                "HearthServer", "HearthCore", "HearthStorage", "HearthStorageSQLite",
+                "HearthServer", "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -126,13 +161,52 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Offline stand-ins for the identity providers (Apple, Microsoft, Google, Facebook, GitHub, Twitter,
+        // generic OIDC) with their own keys. Must never depend on HearthProviders, HearthTokens or HearthServer.
+        .target(
+            name: "HearthSandbox",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HearthServerTests",
             dependencies: [
                 "HearthServer", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
+                "HearthStoragePostgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .testTarget(
+            name: "HearthSandboxTests",
+            dependencies: [
+                "HearthSandbox",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // The tests check signatures independently of the sandbox's own code.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .testTarget(
+            name: "HearthProvidersTests",
+            dependencies: [
+                "HearthProviders", "HearthCore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

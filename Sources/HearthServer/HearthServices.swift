@@ -1,6 +1,9 @@
 import Foundation
+import AsyncHTTPClient
 import HearthCore
+import HearthProviders
 import HearthStorage
+import HearthStoragePostgres
 import HearthStorageSQLite
 import HearthTokens
 import Logging
@@ -13,18 +16,41 @@ public struct HearthServices: Sendable {
     public let keyRing: KeyRing
     public let tokens: TokenService
     public let passwords: PasswordHasher
+    /// Verifies identity-provider credentials for `signInWithIdp`.
+    public let identityVerifier: any IdentityVerifier
     public let clock: WallClock
     public let logger: Logger
 
-    /// Opens the embedded SQLite database (creating it and applying migrations on first run) and loads
-    /// or creates the signing keys.
-    public static func open(configuration: ServerConfiguration, clock: WallClock = .system, logger: Logger) async throws -> HearthServices {
-        let store = try await SQLiteStorage.open(path: configuration.resolvedSQLitePath, logger: logger)
-        return try await open(configuration: configuration, store: store, clock: clock, logger: logger)
+    /// Opens the database (PostgreSQL when `database.url` says so, else the embedded SQLite file),
+    /// applies pending migrations, and loads or creates the signing keys.
+    public static func open(
+        configuration: ServerConfiguration, clock: WallClock = .system, logger: Logger,
+        identityVerifier: (any IdentityVerifier)? = nil
+    ) async throws -> HearthServices {
+        let store = try await openStore(configuration: configuration, logger: logger)
+        let verifier = identityVerifier ?? ProviderRegistry(
+            configuration: configuration.providers, httpClient: HTTPClient.shared, clock: clock, logger: logger)
+        do {
+            return try await open(configuration: configuration, store: store, clock: clock, logger: logger, identityVerifier: verifier)
+        } catch {
+            try? await store.close()
+            throw error
+        }
+    }
+
+    /// The configured store, migrated unless `migrate` is false.
+    public static func openStore(configuration: ServerConfiguration, logger: Logger, migrate: Bool = true) async throws -> SQLStore {
+        if configuration.usesPostgres, let url = configuration.databaseURL {
+            return try await PostgresStorage.open(url: url, logger: logger, migrate: migrate)
+        }
+        return try await SQLiteStorage.open(path: configuration.resolvedSQLitePath, logger: logger, migrate: migrate)
     }
 
     /// Builds the services on a store that is already open and migrated.
-    public static func open(configuration: ServerConfiguration, store: any HearthStore, clock: WallClock, logger: Logger) async throws -> HearthServices {
+    public static func open(
+        configuration: ServerConfiguration, store: any HearthStore, clock: WallClock, logger: Logger,
+        identityVerifier: any IdentityVerifier = NoIdentityProviders()
+    ) async throws -> HearthServices {
         let keyRing = KeyRing(
             store: store, clock: clock,
             configuration: .init(
@@ -32,14 +58,13 @@ public struct HearthServices: Sendable {
                 tokenLifetime: configuration.idTokenLifetime),
             logger: logger)
         try await keyRing.start()
-        try await keyRing.rotateIfDue()
         let tokens = TokenService(
             keyRing: keyRing,
             configuration: .init(projectID: configuration.projectID, issuer: configuration.resolvedIssuer, idTokenLifetime: configuration.idTokenLifetime),
             clock: clock)
         return HearthServices(
             configuration: configuration, store: store, keyRing: keyRing, tokens: tokens,
-            passwords: PasswordHasher(logN: configuration.scryptLogN), clock: clock, logger: logger)
+            passwords: PasswordHasher(logN: configuration.scryptLogN), identityVerifier: identityVerifier, clock: clock, logger: logger)
     }
 
     /// Hashes a password on the blocking thread pool, never on an event loop.
@@ -52,5 +77,14 @@ public struct HearthServices: Sendable {
     func verifyPassword(_ password: String, against hash: String) async throws -> Bool {
         let hasher = passwords
         return try await NIOThreadPool.singleton.runIfActive { hasher.verify(password, against: hash) }
+    }
+}
+
+/// The verifier of a server with no identity provider configured: every provider is switched off.
+public struct NoIdentityProviders: IdentityVerifier {
+    public init() {}
+    public func isEnabled(_ providerID: String) -> Bool { false }
+    public func verify(_ credential: FederatedCredential) async throws -> FederatedProfile {
+        throw HearthError(.operationNotAllowed)
     }
 }

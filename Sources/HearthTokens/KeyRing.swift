@@ -47,16 +47,9 @@ public actor KeyRing {
         self.logger = logger
     }
 
-    /// Loads the stored keys and makes the first one if there is none.
+    /// Loads the stored keys, makes the first one if there is none (or a successor if one is due).
     public func start() async throws {
-        try await reload()
-        if records.isEmpty {
-            let now = clock.now
-            let record = try SigningKeyMaterial.make(now: now, activatesAt: now, retiresAt: Self.openEnded, expiresAt: Self.openEnded)
-            try await store.insertSigningKey(record)
-            logger.notice("created the first token-signing key", metadata: ["kid": "\(record.kid)"])
-            try await reload()
-        }
+        try await rotateIfDue()
     }
 
     /// Reads the key set from storage again (another replica may have rotated).
@@ -72,38 +65,68 @@ public actor KeyRing {
 
     /// Makes a successor key when the signing key is older than the rotation period, and deletes keys
     /// nothing can verify against any more. Returns the new key's id, if one was made.
+    ///
+    /// Safe with several replicas on one database: the decision is taken again inside the store's
+    /// exclusive key transaction, so at most one successor is ever made.
     @discardableResult
     public func rotateIfDue() async throws -> String? {
         let now = clock.now
         _ = try await store.deleteSigningKeys(expiredBefore: now)
         try await reload()
-        guard let current = signingRecord(at: now) else { return try await makeSuccessor(now: now, replacing: nil) }
-        let pending = records.values.contains { $0.activatesAt > now }
-        guard !pending, current.activatesAt.addingTimeInterval(configuration.rotationPeriod) <= now else { return nil }
-        return try await makeSuccessor(now: now, replacing: current)
+        guard let plan = Self.plan(Array(records.values), now: now, configuration: configuration) else { return nil }
+        // Key generation is slow; do it outside the transaction and drop it if another replica won.
+        let material = try SigningKeyMaterial.make(now: now, activatesAt: plan.activatesAt, retiresAt: Self.openEnded, expiresAt: Self.openEnded)
+        let configuration = self.configuration
+        let clock = self.clock
+        let applied = try await store.updateSigningKeys { keys in
+            // Decide on the key set as committed now, at the time as it is now: another replica may
+            // have made a key since this one looked.
+            guard let plan = Self.plan(keys, now: clock.now, configuration: configuration) else { return nil }
+            var record = material
+            record.activatesAt = plan.activatesAt
+            return SigningKeyChange(insert: record, retire: plan.retire)
+        }
+        try await reload()
+        guard let inserted = applied?.insert else { return nil }
+        logger.notice("made a new token-signing key", metadata: ["kid": "\(inserted.kid)", "activatesAt": "\(inserted.activatesAt)"])
+        return inserted.kid
     }
 
-    private func makeSuccessor(now: Date, replacing current: SigningKeyRecord?) async throws -> String {
-        let activatesAt = current == nil ? now : now.addingTimeInterval(configuration.publishLead)
-        let record = try SigningKeyMaterial.make(now: now, activatesAt: activatesAt, retiresAt: Self.openEnded, expiresAt: Self.openEnded)
-        try await store.insertSigningKey(record)
-        if let current {
-            try await store.retireSigningKey(
-                kid: current.kid, retiresAt: activatesAt,
-                expiresAt: activatesAt.addingTimeInterval(configuration.tokenLifetime + 300))
-        }
-        logger.notice("rotated the token-signing key", metadata: ["kid": "\(record.kid)", "activatesAt": "\(activatesAt)"])
-        try await reload()
-        return record.kid
+    /// What a rotation at `now` should do with `keys`: nothing (nil), make the first key (active at once),
+    /// or make a successor published `publishLead` before it signs and retire the current key then.
+    static func plan(_ keys: [SigningKeyRecord], now: Date, configuration: Configuration) -> (activatesAt: Date, retire: SigningKeyChange.Retirement?)? {
+        let live = keys.filter { $0.expiresAt > now }
+        // No key at all: the first one signs at once.
+        if live.isEmpty { return (now, nil) }
+        // A successor is already published and waiting for its turn.
+        if live.contains(where: { $0.activatesAt > now }) { return nil }
+        guard let current = live.filter({ $0.retiresAt > now }).max(by: { $0.activatesAt < $1.activatesAt }) else { return (now, nil) }
+        guard current.activatesAt.addingTimeInterval(configuration.rotationPeriod) <= now else { return nil }
+        let activatesAt = now.addingTimeInterval(configuration.publishLead)
+        return (activatesAt, .init(kid: current.kid, retiresAt: activatesAt, expiresAt: activatesAt.addingTimeInterval(configuration.tokenLifetime + 300)))
     }
 
     /// The id of the key that signs at `now`: the newest key already active and not yet retired.
     public func signingKid(at now: Date) -> String? { signingRecord(at: now)?.kid }
 
     private func signingRecord(at now: Date) -> SigningKeyRecord? {
-        records.values
-            .filter { $0.activatesAt <= now && $0.retiresAt > now }
-            .max { $0.activatesAt < $1.activatesAt }
+        let usable = records.values.filter { $0.retiresAt > now && $0.expiresAt > now }
+        if let active = usable.filter({ $0.activatesAt <= now }).max(by: { $0.activatesAt < $1.activatesAt }) { return active }
+        // Only a key another replica made a moment ago, stamped by its clock: use it rather than nothing.
+        return usable.min { $0.activatesAt < $1.activatesAt }
+    }
+
+    private var lastReloadForUnknownKid = Date.distantPast
+
+    /// Reloads the key set when a token names a key this replica has not loaded yet (another replica may
+    /// have just made it), at most once a second. Returns whether the key is known afterwards.
+    public func learn(kid: String) async -> Bool {
+        if records[kid] != nil { return true }
+        let now = clock.now
+        guard now.timeIntervalSince(lastReloadForUnknownKid) >= 1 else { return false }
+        lastReloadForUnknownKid = now
+        try? await reload()
+        return records[kid] != nil
     }
 
     /// Keys a verifier needs at `now`: every key that is active, pending, or retired with tokens still valid.

@@ -15,7 +15,7 @@ public enum SigningKeyMaterial {
         var kidBytes = [UInt8](repeating: 0, count: 20)
         var generator = SystemRandomNumberGenerator()
         for i in kidBytes.indices { kidBytes[i] = UInt8.random(in: .min ... .max, using: &generator) }
-        let kid = kidBytes.map { String(format: "%02x", $0) }.joined()
+        let kid = HexDigits.lowercase(kidBytes)
 
         let certificateKey = Certificate.PrivateKey(key)
         let name = try DistinguishedName { CommonName("securetoken.system.gserviceaccount.com") }

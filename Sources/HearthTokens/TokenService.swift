@@ -17,14 +17,22 @@ public struct TokenService: Sendable {
         }
     }
 
+    /// How many verified ID tokens ``verifyIDToken(_:)`` remembers (see ``VerifiedTokenCache``).
+    public static let verifiedTokenCacheCapacity = 4_096
+
     public let keyRing: KeyRing
     public let configuration: Configuration
     private let clock: WallClock
+    /// Tokens already verified, shared by every copy of this service.
+    let verifiedTokens: VerifiedTokenCache
+
+    var clockNow: Date { clock.now }
 
     public init(keyRing: KeyRing, configuration: Configuration, clock: WallClock) {
         self.keyRing = keyRing
         self.configuration = configuration
         self.clock = clock
+        verifiedTokens = VerifiedTokenCache(capacity: Self.verifiedTokenCacheCapacity)
     }
 
     /// Signs an ID token for `user`.
@@ -63,22 +71,55 @@ public struct TokenService: Sendable {
         return try await keyRing.collection.sign(claims, kid: JWKIdentifier(string: kid), header: header)
     }
 
+    /// The `kid` of a JWT's header, if it has one.
+    static func keyID(of token: String) -> String? {
+        guard let header = token.split(separator: ".", maxSplits: 1).first else { return nil }
+        var text = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while text.count % 4 != 0 { text += "=" }
+        guard text.count <= 4_096, let data = Data(base64Encoded: text),
+              case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: data),
+              case .string(let kid)? = fields["kid"]
+        else { return nil }
+        return kid
+    }
+
     /// Checks an ID token's signature, issuer, audience and expiry.
+    ///
+    /// A token that passed recently is found in a cache of verified tokens, which skips the RSA
+    /// verification and the JSON decoding; the issuer, audience, subject and time checks run against
+    /// the clock on every call all the same.
     /// - Throws: ``HearthError/Code/invalidIDToken`` for anything malformed, forged or foreign;
     ///   ``HearthError/Code/tokenExpired`` when it has expired.
     public func verifyIDToken(_ token: String) async throws -> IDTokenClaims {
+        if let claims = verifiedTokens.claims(for: token, now: Int64(clock.now.timeIntervalSince1970)) {
+            try check(claims)
+            return claims
+        }
         let claims: IDTokenClaims
         do {
             claims = try await keyRing.collection.verify(token, as: IDTokenClaims.self)
         } catch {
-            throw HearthError(.invalidIDToken, reason: "signature or format", underlying: error)
+            // A key another replica made since this one last loaded the key set: learn it and try again.
+            guard let kid = Self.keyID(of: token), await keyRing.learn(kid: kid),
+                  let retried = try? await keyRing.collection.verify(token, as: IDTokenClaims.self)
+            else { throw HearthError(.invalidIDToken, reason: "signature or format", underlying: error) }
+            claims = retried
         }
+        let now = try check(claims)
+        verifiedTokens.insert(claims, for: token, now: now)
+        return claims
+    }
+
+    /// The checks of a token whose signature is good: issuer, audience, subject, expiry and issue
+    /// time, against the clock now. Returns that instant (seconds since 1970).
+    @discardableResult
+    private func check(_ claims: IDTokenClaims) throws -> Int64 {
         guard claims.issuer == configuration.issuer, claims.audience == configuration.projectID,
               !claims.subject.isEmpty, claims.subject.count <= 128
         else { throw HearthError(.invalidIDToken, reason: "issuer, audience or subject") }
         let now = Int64(clock.now.timeIntervalSince1970)
         guard claims.expiresAt > now else { throw HearthError(.tokenExpired, reason: "exp passed") }
         guard claims.issuedAt <= now + 300 else { throw HearthError(.invalidIDToken, reason: "issued in the future") }
-        return claims
+        return now
     }
 }

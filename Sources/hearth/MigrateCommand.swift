@@ -22,7 +22,7 @@ struct MigrateCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let logger = Logger(label: "hearth.migrate")
-        let store = try await SQLiteStorage.open(path: configuration.resolvedSQLitePath, logger: logger, migrate: false)
+        let store = try await HearthServices.openStore(configuration: configuration, logger: logger, migrate: false)
         let pending: [String]
         do {
             pending = try await store.pendingMigrations()
@@ -32,7 +32,7 @@ struct MigrateCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         if pending.isEmpty {
-            print("\(configuration.resolvedSQLitePath): up to date")
+            print("\(configuration.storageDescription): up to date")
         } else if apply {
             try await store.migrate()
             print("applied \(pending.count) migration(s):\n" + pending.map { "  \($0)" }.joined(separator: "\n"))

@@ -60,7 +60,7 @@ enum Banner {
             "  project id : \(configuration.projectID)",
             "  API key    : \(configuration.mode == .development ? configuration.displayAPIKey : "one of project.apiKeys")",
             "  JWKS       : \(base)/.well-known/jwks.json",
-            "  data       : \(configuration.resolvedSQLitePath)",
+            "  data       : \(configuration.storageDescription)",
             "  Firebase SDKs: useEmulator(withHost: \"\(configuration.host)\", port: \(port)), or FIREBASE_AUTH_EMULATOR_HOST=\(configuration.host):\(port)",
             "",
         ]

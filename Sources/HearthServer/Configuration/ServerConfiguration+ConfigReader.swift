@@ -34,6 +34,23 @@ extension ServerConfiguration {
         maxBodyBytes = try r.int("server.maxBodyBytes", in: 1_024...(64 << 20)) ?? maxBodyBytes
         dataDirectory = try r.string("storage.dataDirectory") ?? dataDirectory
         sqlitePath = try r.string("storage.sqlitePath")
+        databaseURL = try r.string("database.url", isSecret: true)
+        if let databaseURL {
+            if Self.isPostgresURL(databaseURL) {
+                guard let url = URL(string: databaseURL), url.host?.isEmpty == false, url.path.count > 1 else {
+                    throw ConfigurationError(key: "database.url", problem: "expected postgres://user:password@host:port/database")
+                }
+            } else if databaseURL.hasPrefix("sqlite:") {
+                // sqlite:///absolute/path or sqlite:relative/path
+                var path = Substring(databaseURL.dropFirst("sqlite:".count))
+                if path.hasPrefix("//") { path = path.dropFirst(2) }
+                guard !path.isEmpty else { throw ConfigurationError(key: "database.url", problem: "sqlite: needs a file path") }
+                sqlitePath = String(path)
+                self.databaseURL = nil
+            } else {
+                throw ConfigurationError(key: "database.url", problem: "expected a postgres:// or sqlite: URL")
+            }
+        }
         issuer = try r.string("tokens.issuer")
         if let issuer, URL(string: issuer)?.scheme == nil {
             throw ConfigurationError(key: "tokens.issuer", problem: "expected an absolute URL")
@@ -45,10 +62,14 @@ extension ServerConfiguration {
         signIn.anonymousEnabled = try r.bool("signIn.anonymous.enabled") ?? signIn.anonymousEnabled
         signIn.passwordEnabled = try r.bool("signIn.password.enabled") ?? signIn.passwordEnabled
         signIn.emailEnumerationProtection = try r.bool("signIn.emailEnumerationProtection") ?? signIn.emailEnumerationProtection
+        signIn.oneAccountPerEmail = try r.bool("signIn.oneAccountPerEmail") ?? signIn.oneAccountPerEmail
         anonymousCleanup.enabled = try r.bool("anonymousCleanup.enabled") ?? anonymousCleanup.enabled
         anonymousCleanup.maxAge = TimeInterval(try r.int("anonymousCleanup.maxAgeDays", in: 1...3_650) ?? 30) * 86_400
         anonymousCleanup.checkInterval = TimeInterval(try r.int("anonymousCleanup.checkIntervalSeconds", in: 1...86_400) ?? 3_600)
         recentLoginWindow = TimeInterval(try r.int("security.recentLoginSeconds", in: 1...86_400) ?? 300)
+        passwordFailureLimit = try r.int("security.passwordFailureLimit", in: 1...10_000) ?? passwordFailureLimit
+        providers = try Self.readProviders(r)
+        passwordFailureWindow = TimeInterval(try r.int("security.passwordFailureWindowSeconds", in: 1...86_400) ?? Int(passwordFailureWindow))
         try validate()
     }
 
@@ -74,11 +95,11 @@ extension ServerConfiguration {
 }
 
 /// Typed reads that tell "absent" from "present but wrong".
-private struct ConfigValues {
+struct ConfigValues {
     let reader: ConfigReader
 
-    func string(_ key: String) throws -> String? {
-        guard let value = reader.string(forKey: ConfigKey(key)) else { return nil }
+    func string(_ key: String, isSecret: Bool = false) throws -> String? {
+        guard let value = reader.string(forKey: ConfigKey(key), isSecret: isSecret) else { return nil }
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw ConfigurationError(key: key, problem: "must not be empty") }
         return trimmed

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthProviders
 
 /// Everything `hearth serve` can be told. Read from flags, `HEARTH_*` environment variables and a
 /// YAML/JSON file by ``ServerConfiguration/init(reader:)``; see docs/configuration.md for each key.
@@ -15,6 +16,10 @@ public struct ServerConfiguration: Sendable {
         public var passwordEnabled = true
         /// Password sign-in failures say `INVALID_LOGIN_CREDENTIALS` and `createAuthUri` says nothing.
         public var emailEnumerationProtection = false
+        /// One account per e-mail address (Firebase's default): a provider identity whose e-mail another
+        /// account owns is linked to it when the provider vouches for the address, and needs confirmation
+        /// otherwise.
+        public var oneAccountPerEmail = true
         public init() {}
     }
 
@@ -35,6 +40,9 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory = "./.hearth"
     /// The SQLite file; defaults to `<dataDirectory>/hearth.sqlite`.
     public var sqlitePath: String?
+    /// `postgres://user:password@host:port/database`: several replicas share this database.
+    /// Unset: the embedded SQLite file. A secret (it may hold a password): never printed.
+    public var databaseURL: String?
     public var issuer: String?
     public var idTokenLifetime: TimeInterval = 3_600
     public var keyRotationPeriod: TimeInterval = 7 * 86_400
@@ -44,8 +52,24 @@ public struct ServerConfiguration: Sendable {
     public var anonymousCleanup = AnonymousCleanup()
     /// How recent `auth_time` must be for e-mail/password changes and account deletion.
     public var recentLoginWindow: TimeInterval = 300
+    /// Wrong passwords allowed per e-mail within `passwordFailureWindow` before `TOO_MANY_ATTEMPTS_TRY_LATER`.
+    public var passwordFailureLimit = 10
+    public var passwordFailureWindow: TimeInterval = 300
+    /// Identity providers for `signInWithIdp`; none is on by default.
+    public var providers = ProvidersConfiguration()
 
     public init() {}
+
+    /// Whether the data lives in PostgreSQL rather than the embedded SQLite file.
+    public var usesPostgres: Bool { databaseURL.map(Self.isPostgresURL) ?? false }
+
+    static func isPostgresURL(_ url: String) -> Bool { url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") }
+
+    /// Where the data lives, for banners and messages, without any password.
+    public var storageDescription: String {
+        guard let databaseURL, usesPostgres, let url = URL(string: databaseURL) else { return resolvedSQLitePath }
+        return "postgres://\(url.host ?? "localhost"):\(url.port ?? 5432)\(url.path)"
+    }
 
     public var resolvedSQLitePath: String { sqlitePath ?? (dataDirectory as NSString).appendingPathComponent("hearth.sqlite") }
     public var resolvedIssuer: String { issuer ?? "https://securetoken.google.com/\(projectID)" }

@@ -16,6 +16,7 @@ struct AccountsController<Context: RequestContext>: Sendable {
     enum RouteNames { case v1, legacyV3 }
 
     func addRoutes(to group: RouterGroup<Context>, names: RouteNames) {
+        let federated = FederatedController<Context>(services: services)
         let routes: [(v1: String, v3: String, handler: @Sendable (Request, Context) async throws -> Response)] = [
             ("accounts:signUp", "signupNewUser", signUp),
             ("accounts:signInWithPassword", "verifyPassword", signInWithPassword),
@@ -23,6 +24,7 @@ struct AccountsController<Context: RequestContext>: Sendable {
             ("accounts:update", "setAccountInfo", update),
             ("accounts:delete", "deleteAccount", delete),
             ("accounts:createAuthUri", "createAuthUri", createAuthUri),
+            ("accounts:signInWithIdp", "verifyAssertion", federated.signInWithIdp),
         ]
         for route in routes {
             group.post(RouterPath(names == .v1 ? route.v1 : route.v3), use: route.handler)
@@ -97,20 +99,31 @@ struct AccountsController<Context: RequestContext>: Sendable {
         guard let email = EmailAddress.normalize(rawEmail) else { throw HearthError(.invalidEmail) }
         guard let password = input.password else { throw HearthError(.missingPassword) }
         let protected = configuration.signIn.emailEnumerationProtection
+        let now = services.clock.now
+
+        // Guessing is throttled per e-mail; the counter lives in the database, so replicas share it.
+        let failures = "password-failures:\(email)"
+        let window = configuration.passwordFailureWindow
+        if try await store.counter(failures, window: window, now: now) >= configuration.passwordFailureLimit {
+            throw HearthError(.tooManyAttempts)
+        }
+        func failed(_ code: HearthError.Code) async throws -> HearthError {
+            _ = try await store.incrementCounter(failures, window: window, now: now)
+            return HearthError(code)
+        }
 
         guard let found = try await store.user(email: email) else {
             if protected {
                 // Spend the time a real check takes, so timing does not tell which e-mails exist.
                 _ = try await services.verifyPassword(password, against: Self.decoyHash(services.passwords))
-                throw HearthError(.invalidLoginCredentials)
+                throw try await failed(.invalidLoginCredentials)
             }
-            throw HearthError(.emailNotFound)
+            throw try await failed(.emailNotFound)
         }
         if found.disabled { throw HearthError(.userDisabled) }
         guard let hash = found.passwordHash, try await services.verifyPassword(password, against: hash) else {
-            throw HearthError(protected ? .invalidLoginCredentials : .invalidPassword)
+            throw try await failed(protected ? .invalidLoginCredentials : .invalidPassword)
         }
-        let now = services.clock.now
         let session = RefreshSessionRecord.issue(uid: found.uid, signInProvider: "password", authTime: now, now: now)
         let user = try await updateUser(found.uid, session: session.record) { user in
             user.lastLoginAt = now

@@ -28,7 +28,8 @@ public struct AnonymousCleanupService: Service {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
-                    _ = try await runOnce()
+                    // One replica at a time; the others skip this round.
+                    _ = try await store.withLeaderLock("anonymous-cleanup") { try await runOnce() }
                 } catch is CancellationError {
                     return
                 } catch {

@@ -45,6 +45,13 @@ extension HearthError {
         case .tokenExpired: return business(M.tokenExpired)
         case .invalidRefreshToken: return business(M.invalidRefreshToken)
         case .tooManyAttempts: return business(M.tooManyAttempts)
+        case .invalidIDPResponse: return business(detail.map { "\(M.invalidIDPResponse) : \($0)" } ?? M.invalidIDPResponse)
+        case .missingOrInvalidNonce: return business(detail.map { "\(M.missingOrInvalidNonce) : \($0)" } ?? M.missingOrInvalidNonce)
+        case .invalidCredentialOrProviderID: return business(detail.map { "\(M.invalidCredentialOrProviderID) : \($0)" } ?? M.invalidCredentialOrProviderID)
+        case .federatedUserIDAlreadyLinked: return business(M.federatedUserIDAlreadyLinked)
+        case .invalidPendingToken: return business(M.invalidPendingToken)
+        case .missingRequestURI: return business(M.missingRequestURI)
+        case .invalidRequestURI: return business(M.invalidRequestURI)
         case .invalidArgument:
             return (.badRequest, "\(M.invalidJSONPrefix) \(detail ?? "")", "INVALID_ARGUMENT", "parseError")
         case .storageUnavailable:

@@ -1,0 +1,177 @@
+import AsyncHTTPClient
+import Foundation
+import HearthCore
+import HearthStorage
+import HearthStoragePostgres
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import Testing
+
+/// Several `hearth serve` processes on one PostgreSQL database behave as one service.
+@Suite("Replicas on PostgreSQL", .serialized)
+struct ReplicaTests {
+    /// What one request came back with.
+    enum Outcome: Sendable {
+        case status(Int, [String: JSONValue])
+        /// The connection failed (refused or cut): the replica is gone.
+        case cut
+    }
+
+    /// Fails fast on a dead replica: no retries of connection establishment, a short connect timeout.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(2), read: .seconds(30)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    static func post(_ base: String, _ path: String, _ body: [String: JSONValue]) async -> Outcome {
+        var request = HTTPClientRequest(url: base + path + "?key=replica-test")
+        request.method = .POST
+        request.headers.add(name: "content-type", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: JSONValue.object(body).jsonText))
+        do {
+            let response = try await client.execute(request, timeout: .seconds(30))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            let json: [String: JSONValue]
+            if case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: bytes)) { json = object } else { json = [:] }
+            return .status(Int(response.status.code), json)
+        } catch {
+            return .cut
+        }
+    }
+
+    static func string(_ json: [String: JSONValue], _ key: String) -> String? {
+        if case .string(let value)? = json[key] { return value }
+        return nil
+    }
+
+    @Test("three replicas: one key set, and a replica killed mid-load loses nothing that was acknowledged")
+    func killOneOfThree() async throws {
+        let cluster = try PostgresTestCluster.shared()
+        let url = try await cluster.createDatabase()
+        // All three start at once: migrations and the first key are made once.
+        let replicas = try await withThrowingTaskGroup(of: HearthProcess.self) { group in
+            for _ in 0..<3 { group.addTask { try await HearthProcess.start(environment: ["HEARTH_DATABASE_URL": url]) } }
+            return try await group.reduce(into: [HearthProcess]()) { $0.append($1) }
+        }
+        defer { replicas.forEach { $0.stop() } }
+
+        // Every replica publishes the same key set.
+        var keySets: [Set<String>] = []
+        for replica in replicas {
+            let response = try await Self.client.execute(HTTPClientRequest(url: replica.baseURL + "/.well-known/jwks.json"), timeout: .seconds(10))
+            struct Document: Decodable { struct Key: Decodable { let kid: String; let n: String }; let keys: [Key] }
+            let document = try JSONDecoder().decode(Document.self, from: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
+            keySets.append(Set(document.keys.map { $0.kid + ":" + $0.n }))
+        }
+        #expect(Set(keySets).count == 1, "replicas publish different keys: \(keySets)")
+        #expect(keySets.first?.count == 1)
+
+        struct Acknowledged: Sendable { let uid: String; let refreshToken: String; let replica: Int; let linkedEmail: String? }
+        let victim = replicas[0]
+        let results = try await withThrowingTaskGroup(of: ([Acknowledged], [Int]).self) { group in
+            for worker in 0..<9 {
+                group.addTask {
+                    var acknowledged: [Acknowledged] = []
+                    var statuses: [Int] = []
+                    for round in 0..<24 {
+                        let index = (worker + round) % 3
+                        guard case .status(let code, let body) = await Self.post(replicas[index].baseURL, "/v1/accounts:signUp", ["returnSecureToken": .bool(true)]) else { continue }
+                        statuses.append(code)
+                        guard code == 200, let uid = Self.string(body, "localId"), let refresh = Self.string(body, "refreshToken"),
+                              let idToken = Self.string(body, "idToken") else { continue }
+                        var linked: String?
+                        var current = refresh
+                        // Link an e-mail on another replica (which ends the first session and starts a new
+                        // one), then refresh on a third.
+                        let email = "w\(worker)r\(round)@example.com"
+                        if case .status(let code, let body) = await Self.post(replicas[(index + 1) % 3].baseURL, "/v1/accounts:signUp", [
+                            "idToken": .string(idToken), "email": .string(email), "password": .string("secret1"),
+                        ]) {
+                            statuses.append(code)
+                            if code == 200, let renewed = Self.string(body, "refreshToken") {
+                                linked = email
+                                current = renewed
+                            }
+                        }
+                        acknowledged.append(Acknowledged(uid: uid, refreshToken: current, replica: index, linkedEmail: linked))
+                        if case .status(let code, _) = await Self.post(replicas[(index + 2) % 3].baseURL, "/v1/token", [
+                            "grant_type": .string("refresh_token"), "refresh_token": .string(current),
+                        ]) {
+                            statuses.append(code)
+                        }
+                    }
+                    return (acknowledged, statuses)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(800))
+                await victim.kill()
+                return ([], [])
+            }
+            return try await group.reduce(into: ([Acknowledged](), [Int]())) { $0.0 += $1.0; $0.1 += $1.1 }
+        }
+        let (acknowledged, statuses) = results
+        #expect(!victim.process.isRunning)
+        #expect(acknowledged.count > 30)
+        #expect(acknowledged.contains { $0.replica == 0 }, "the killed replica acknowledged sign-ups before it died")
+        #expect(statuses.allSatisfy { $0 == 200 }, "no answer but 200; connections cut by the kill are not answers: \(Set(statuses))")
+        #expect(!statuses.contains { $0 >= 500 })
+
+        // Everything acknowledged is in the database.
+        let store = try await PostgresStorage.open(url: url, logger: Logger(label: "replica-test"), migrate: false)
+        for item in acknowledged {
+            let user = try await store.user(uid: item.uid)
+            #expect(user != nil, "acknowledged sign-up \(item.uid) is missing")
+            if let email = item.linkedEmail { #expect(user?.email == email) }
+        }
+        try await store.close()
+
+        // Refresh tokens the dead replica issued work on the survivors.
+        for item in acknowledged where item.replica == 0 {
+            guard case .status(let code, _) = await Self.post(replicas[1 + item.uid.count % 2].baseURL, "/v1/token", [
+                "grant_type": .string("refresh_token"), "refresh_token": .string(item.refreshToken),
+            ]) else { Issue.record("survivor unreachable"); continue }
+            #expect(code == 200)
+        }
+    }
+
+    @Test("a database restart mid-load: clear errors while it is down, success after, no restart of Hearth")
+    func databaseRestart() async throws {
+        let cluster = try await PostgresTestCluster.startPrivate()
+        defer { cluster.shutdown() }
+        let url = try await cluster.createDatabase()
+        let replica = try await HearthProcess.start(environment: ["HEARTH_DATABASE_URL": url])
+        defer { replica.stop() }
+
+        let before = await Self.post(replica.baseURL, "/v1/accounts:signUp", [:])
+        guard case .status(200, let body) = before, let refresh = Self.string(body, "refreshToken") else {
+            Issue.record("sign-up before the restart failed: \(before)"); return
+        }
+
+        try await cluster.stop()
+        var downMessages: Set<String> = []
+        for _ in 0..<3 {
+            let started = Date()
+            let outcome = await Self.post(replica.baseURL, "/v1/accounts:signUp", [:])
+            #expect(Date().timeIntervalSince(started) < 20, "an answer, not a hang, while the database is down")
+            guard case .status(let code, let json) = outcome else { Issue.record("Hearth itself went away"); continue }
+            #expect(code == 503)
+            if case .object(let error)? = json["error"], case .string(let message)? = error["message"] { downMessages.insert(message) }
+        }
+        #expect(downMessages == ["The service is currently unavailable."])
+
+        try await cluster.start()
+        var recovered = false
+        for _ in 0..<100 {
+            if case .status(200, _) = await Self.post(replica.baseURL, "/v1/accounts:signUp", [:]) { recovered = true; break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(recovered, "sign-ups work again after the database is back")
+        guard case .status(200, _) = await Self.post(replica.baseURL, "/v1/token", ["grant_type": .string("refresh_token"), "refresh_token": .string(refresh)]) else {
+            Issue.record("a refresh token from before the restart no longer works"); return
+        }
+        #expect(replica.process.isRunning)
+    }
+}
