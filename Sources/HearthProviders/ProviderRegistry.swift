@@ -1,0 +1,140 @@
+import AsyncHTTPClient
+import Foundation
+import HearthCore
+import Logging
+
+/// Hearth's ``IdentityVerifier``: dispatches a credential by provider id to that provider's adapter.
+///
+/// | provider id | ID token | access token |
+/// |---|---|---|
+/// | `apple.com` | Apple | – |
+/// | `microsoft.com` | Microsoft v2.0 | – |
+/// | `google.com` | Google | `tokeninfo` + `userinfo` |
+/// | `facebook.com` | Limited Login | `debug_token` + `/me` |
+/// | `twitter.com` | – | OAuth 1.0a `verify_credentials` (with `tokenSecret`) |
+/// | `github.com` | – | `/user` + `/user/emails` |
+/// | `oidc.<name>` | discovery + JWKS | – |
+///
+/// When a credential has both, the ID token is used. Errors: ``HearthError/Code/operationNotAllowed`` when the
+/// provider is switched off or not configured; ``HearthError/Code/invalidCredentialOrProviderID`` for a
+/// provider id Hearth does not know; ``HearthError/Code/invalidIDPResponse`` and
+/// ``HearthError/Code/missingOrInvalidNonce`` for credentials that do not verify. Every provider call is
+/// bounded by ``ProvidersConfiguration/Network/requestTimeout``.
+public final class ProviderRegistry: IdentityVerifier {
+    /// The well-known provider ids (besides `oidc.<name>`).
+    public static let builtInProviderIDs = ["apple.com", "microsoft.com", "twitter.com", "google.com", "facebook.com", "github.com"]
+
+    /// The configuration the registry was built from.
+    public let configuration: ProvidersConfiguration
+    private let adapters: [String: ProviderAdapters]
+    private let logger: Logger
+
+    /// Builds the adapters of every configured provider.
+    ///
+    /// - Parameters:
+    ///   - configuration: providers, client ids, secrets and URLs.
+    ///   - httpClient: the client for every provider call; owned (and shut down) by the caller.
+    ///   - clock: Hearth's clock, for token expiry, OAuth 1.0a timestamps and key-cache lifetimes.
+    ///   - logger: receives provider calls (scheme, host and path only) and rejections; never tokens or secrets.
+    ///   - replayGuard: when set, an ID token carrying a nonce is accepted only once
+    ///     (`MISSING_OR_INVALID_NONCE : Duplicate credential received…` the second time).
+    public init(
+        configuration: ProvidersConfiguration, httpClient: HTTPClient, clock: WallClock = .system, logger: Logger,
+        replayGuard: (any CredentialReplayGuard)? = nil
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        let http = ProviderHTTP(client: httpClient, network: configuration.network, logger: logger)
+        let keys = JWKSCache(http: http, clock: clock, policy: configuration.keyCaching, logger: logger)
+        let discovery = DiscoveryCache(http: http, clock: clock, policy: configuration.keyCaching, logger: logger)
+        let validator = IDTokenValidator(keys: keys, clock: clock, clockSkew: configuration.clockSkew, replayGuard: replayGuard)
+
+        var adapters: [String: ProviderAdapters] = [:]
+        if configuration.apple.isUsable {
+            adapters["apple.com"] = ProviderAdapters(idToken: AppleIDTokenVerifier(configuration: configuration.apple, validator: validator))
+        }
+        if configuration.microsoft.isUsable {
+            adapters["microsoft.com"] = ProviderAdapters(
+                idToken: MicrosoftIDTokenVerifier(configuration: configuration.microsoft, validator: validator, discovery: discovery))
+        }
+        if configuration.twitter.isUsable {
+            adapters["twitter.com"] = ProviderAdapters(
+                accessToken: TwitterAccessTokenVerifier(configuration: configuration.twitter, http: http, clock: clock))
+        }
+        if configuration.google.isUsable {
+            adapters["google.com"] = ProviderAdapters(
+                idToken: GoogleIDTokenVerifier(configuration: configuration.google, validator: validator),
+                accessToken: GoogleAccessTokenVerifier(
+                    configuration: configuration.google, http: http, clock: clock, clockSkew: configuration.clockSkew))
+        }
+        if configuration.facebook.isUsable {
+            adapters["facebook.com"] = ProviderAdapters(
+                idToken: FacebookLimitedLoginVerifier(configuration: configuration.facebook, validator: validator),
+                accessToken: FacebookAccessTokenVerifier(configuration: configuration.facebook, http: http, clock: clock))
+        }
+        if configuration.gitHub.isUsable {
+            adapters["github.com"] = ProviderAdapters(accessToken: GitHubAccessTokenVerifier(configuration: configuration.gitHub, http: http))
+        }
+        for (name, provider) in configuration.oidc where provider.isUsable {
+            let id = "oidc.\(name)"
+            adapters[id] = ProviderAdapters(
+                idToken: OIDCIDTokenVerifier(providerID: id, configuration: provider, validator: validator, discovery: discovery))
+        }
+        self.adapters = adapters
+    }
+
+    /// The provider ids that are switched on and configured, sorted.
+    public var enabledProviderIDs: [String] { adapters.keys.sorted() }
+
+    /// Whether `providerID` is switched on and configured (built-in ids case-insensitively).
+    public func isEnabled(_ providerID: String) -> Bool { adapters[canonical(providerID)] != nil }
+
+    /// Verifies the credential with its provider and returns the normalised profile.
+    public func verify(_ credential: FederatedCredential) async throws -> FederatedProfile {
+        let providerID = canonical(credential.providerID)
+        guard let adapter = adapters[providerID] else {
+            if Self.isKnown(providerID) { throw ProviderFailure.notAllowed("\(providerID) is switched off or not configured") }
+            throw ProviderFailure.unknownProvider(credential.providerID)
+        }
+        do {
+            var profile: FederatedProfile
+            if let idToken = nonEmpty(credential.idToken), let verifier = adapter.idToken {
+                profile = try await verifier.verify(idToken: idToken, credential: credential)
+            } else if let accessToken = nonEmpty(credential.accessToken), let verifier = adapter.accessToken {
+                profile = try await verifier.verify(accessToken: accessToken, credential: credential)
+            } else {
+                throw ProviderFailure.invalid(Self.missingCredentialDetail(providerID, adapter: adapter))
+            }
+            profile.providerID = providerID
+            guard !profile.rawID.isEmpty else { throw ProviderFailure.invalid("The \(providerID) credential names no user.") }
+            return profile
+        } catch let error as HearthError {
+            logger.debug(
+                "credential rejected",
+                metadata: ["provider": "\(providerID)", "code": "\(error.code.rawValue)", "reason": "\(error.reason ?? "")"])
+            throw error
+        }
+    }
+
+    /// The registered id for `providerID`: built-in ids are case-insensitive, `oidc.` names exact, then case-insensitive.
+    private func canonical(_ providerID: String) -> String {
+        if adapters[providerID] != nil { return providerID }
+        let lowered = providerID.lowercased()
+        if adapters[lowered] != nil || !lowered.hasPrefix("oidc.") { return lowered }
+        return adapters.keys.first { $0.lowercased() == lowered } ?? lowered
+    }
+
+    private static func isKnown(_ providerID: String) -> Bool {
+        builtInProviderIDs.contains(providerID) || (providerID.hasPrefix("oidc.") && providerID.count > 5)
+    }
+
+    private func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
+
+    private static func missingCredentialDetail(_ providerID: String, adapter: ProviderAdapters) -> String {
+        switch (adapter.idToken != nil, adapter.accessToken != nil) {
+        case (true, true): "The \(providerID) credential has neither id_token nor access_token."
+        case (true, false): "The \(providerID) credential needs an id_token."
+        default: "The \(providerID) credential needs an access_token."
+        }
+    }
+}

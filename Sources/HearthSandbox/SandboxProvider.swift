@@ -1,0 +1,40 @@
+/// An identity provider the sandbox stands in for.
+public enum SandboxProvider: Sendable, Hashable, CustomStringConvertible {
+    case apple
+    case microsoft
+    case google
+    case facebook
+    case github
+    case twitter
+    /// A generic OpenID Connect issuer, by the name in Firebase's `oidc.<name>` provider id.
+    case oidc(String)
+
+    /// The Firebase provider id: `apple.com`, `microsoft.com`, `google.com`, `facebook.com`, `github.com`,
+    /// `twitter.com` or `oidc.<name>`.
+    public var firebaseProviderID: String {
+        switch self {
+        case .apple: "apple.com"
+        case .microsoft: "microsoft.com"
+        case .google: "google.com"
+        case .facebook: "facebook.com"
+        case .github: "github.com"
+        case .twitter: "twitter.com"
+        case .oidc(let name): "oidc.\(name)"
+        }
+    }
+
+    /// The path segment the provider is served under, e.g. `apple` or `oidc/<name>`.
+    public var pathPrefix: String {
+        switch self {
+        case .apple: "apple"
+        case .microsoft: "microsoft"
+        case .google: "google"
+        case .facebook: "facebook"
+        case .github: "github"
+        case .twitter: "twitter"
+        case .oidc(let name): "oidc/\(name)"
+        }
+    }
+
+    public var description: String { firebaseProviderID }
+}

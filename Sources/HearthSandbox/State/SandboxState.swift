@@ -1,0 +1,47 @@
+import Foundation
+
+/// Everything a ``Sandbox`` remembers, guarded by its mutex.
+struct SandboxState: Sendable {
+    var baseURL: String
+    var keySets: [SandboxProvider: SandboxKeySet] = [:]
+    var jwksFetches: [SandboxProvider: Int] = [:]
+    var discoveryFetches: [SandboxProvider: Int] = [:]
+    var identities: [SandboxIdentity] = []
+    var microsoftTenants: [SandboxMicrosoftTenant] = [.contoso, .fabrikam]
+    var oidcClients: [String: SandboxCredentials.OIDCClient]
+    /// Opaque access tokens of Google, Facebook, GitHub and Apple, by token.
+    var accessTokens: [String: IssuedAccessToken] = [:]
+    /// Twitter OAuth 1.0a tokens, by `oauth_token`.
+    var twitterTokens: [String: IssuedTwitterToken] = [:]
+    /// OAuth 1.0a nonces seen, keyed `consumer&token&nonce`, with their timestamps (pruned outside the window).
+    var twitterNonces: [String: Int] = [:]
+    var appleCodes: [String: AppleGrant] = [:]
+    var appleRefreshTokens: [String: AppleGrant] = [:]
+
+    mutating func keySet(for provider: SandboxProvider) throws -> SandboxKeySet {
+        if let set = keySets[provider] { return set }
+        let style: SandboxSigningKey.KeyIDStyle =
+            switch provider {
+            case .apple: .short
+            case .microsoft: .thumbprint
+            case .google, .facebook: .hex40
+            case .github, .twitter, .oidc: .uuid
+            }
+        let set = try SandboxKeySet(style: style)
+        keySets[provider] = set
+        return set
+    }
+
+    mutating func remember(_ identity: SandboxIdentity) {
+        if let index = identities.firstIndex(where: { $0.provider == identity.provider && $0.subject == identity.subject }) {
+            identities[index] = identity
+        } else {
+            identities.append(identity)
+        }
+        if let tenantID = identity.tenantID, tenantID != SandboxMicrosoftTenant.personalAccountsTenantID,
+            !microsoftTenants.contains(where: { $0.id.lowercased() == tenantID.lowercased() })
+        {
+            microsoftTenants.append(SandboxMicrosoftTenant(id: tenantID))
+        }
+    }
+}
