@@ -1,0 +1,18 @@
+import NIOCore
+import NIOHTTP1
+
+/// One HTTP request, encoded once before the load starts so the hot loop only writes buffers.
+struct PreparedRequest: Sendable {
+    let head: HTTPRequestHead
+    let body: ByteBuffer
+
+    /// A `POST` with a JSON body to the server at `hostHeader` (e.g. `127.0.0.1:9099`).
+    init(path: String, json: String, hostHeader: String) {
+        body = ByteBuffer(string: json)
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: hostHeader)
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        head = HTTPRequestHead(version: .http1_1, method: .POST, uri: path, headers: headers)
+    }
+}

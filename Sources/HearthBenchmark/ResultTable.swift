@@ -1,0 +1,82 @@
+import Foundation
+
+/// Renders the results as a Markdown table that also reads well in a terminal.
+struct ResultTable {
+    let results: [ScenarioResult]
+    /// The server's peak RSS over the whole run (`VmHWM`), if known.
+    let serverPeakRSS: Int?
+    static let memoryTargetBytes = 100 * 1_000_000
+
+    func render() -> String {
+        let header = ["Scenario", "Requests", "Req/s", "p50 ms", "p99 ms", "Ceiling /s", "vs ceiling", "Target", "Met", "Errors", "Server RSS MB", "CPU server+client+other"]
+        let rows = results.map(row(for:))
+        let numeric: Set<Int> = [1, 2, 3, 4, 5, 6, 9, 10, 11]
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            "| " + cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return numeric.contains(column) ? padding + cell : cell + padding
+            }.joined(separator: " | ") + " |"
+        }
+        let rule = "|" + widths.enumerated().map { column, width in
+            numeric.contains(column) ? String(repeating: "-", count: width + 1) + ":" : ":" + String(repeating: "-", count: width + 1)
+        }.joined(separator: "|") + "|"
+        var lines = [line(header), rule] + rows.map(line)
+        if let serverPeakRSS {
+            let met = serverPeakRSS < Self.memoryTargetBytes
+            lines.append("")
+            lines.append("Server peak RSS over the run (VmHWM): \(Self.megabytes(serverPeakRSS)) MB; target < \(Self.memoryTargetBytes / 1_000_000) MB: \(met ? "met" : "MISSED")")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func row(for result: ScenarioResult) -> [String] {
+        let report = result.report
+        let ceiling: String
+        switch (result.scenario.ceiling, result.ceiling) {
+        case (.rs256?, let measurement?): ceiling = "RS256 \(Self.grouped(measurement.operationsPerSecond))"
+        case (.scrypt?, let measurement?): ceiling = "scrypt \(Self.decimal(measurement.operationsPerSecond))"
+        default: ceiling = "-"
+        }
+        let target: String
+        switch result.scenario.target {
+        case .fractionOfCeiling(let fraction): target = "≥ \(Int((fraction * 100).rounded()))% of ceiling"
+        case .requestsPerSecond(let rate): target = "≥ \(Self.grouped(rate)) req/s"
+        }
+        return [
+            result.scenario.title,
+            Self.grouped(Double(report.requests)),
+            report.successesPerSecond >= 100 ? Self.grouped(report.successesPerSecond) : Self.decimal(report.successesPerSecond),
+            report.latencyMilliseconds(percentile: 0.50).map(Self.decimal) ?? "-",
+            report.latencyMilliseconds(percentile: 0.99).map(Self.decimal) ?? "-",
+            ceiling,
+            result.fractionOfCeiling.map { String(format: "%.1f%%", $0 * 100) } ?? "-",
+            target,
+            result.meetsTarget ? "yes" : "NO",
+            Self.grouped(Double(report.errors)),
+            result.usage.peakServerRSS.map(Self.megabytes) ?? "n/a",
+            "\(Self.cores(result.usage.serverCores)) + \(Self.cores(result.usage.clientCores)) + \(Self.cores(result.usage.otherCores))",
+        ]
+    }
+
+    /// Cores' worth of CPU, two decimals.
+    static func cores(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "n/a" }
+
+    /// Megabytes (10^6 bytes), one decimal.
+    static func megabytes(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_000_000) }
+
+    static func decimal(_ value: Double) -> String {
+        value >= 100 ? String(format: "%.0f", value) : value >= 10 ? String(format: "%.1f", value) : String(format: "%.2f", value)
+    }
+
+    /// A whole number with thousands separators: 12,345.
+    static func grouped(_ value: Double) -> String {
+        let digits = String(Int(value.rounded()))
+        var result = ""
+        for (offset, character) in digits.reversed().enumerated() {
+            if offset > 0, offset % 3 == 0, character != "-" { result.append(",") }
+            result.append(character)
+        }
+        return String(result.reversed())
+    }
+}

@@ -1,0 +1,89 @@
+/// A load scenario: which endpoint it drives, which ceiling bounds it, and the target it should meet.
+enum Scenario: String, CaseIterable, Sendable {
+    case signup
+    case refresh
+    case lookup
+    case signin
+
+    /// The CPU-bound operation that bounds a scenario's throughput.
+    enum Ceiling: Sendable, CaseIterable {
+        case rs256
+        case scrypt
+
+        var name: String {
+            switch self {
+            case .rs256: "RS256"
+            case .scrypt: "scrypt"
+            }
+        }
+    }
+
+    /// What "good enough" means for a scenario.
+    enum Target: Sendable {
+        /// At least this fraction of the ceiling's operations per second.
+        case fractionOfCeiling(Double)
+        /// At least this many successful requests per second.
+        case requestsPerSecond(Double)
+    }
+
+    /// Accepts the short names and a few spelled-out aliases.
+    init?(argument: String) {
+        switch argument.lowercased().filter({ !$0.isWhitespace }) {
+        case "signup", "sign-up", "anonymous", "anonymous-signup": self = .signup
+        case "refresh", "token", "token-refresh": self = .refresh
+        case "lookup": self = .lookup
+        case "signin", "sign-in", "password", "password-signin": self = .signin
+        default: return nil
+        }
+    }
+
+    var title: String {
+        switch self {
+        case .signup: "anonymous sign-up"
+        case .refresh: "token refresh"
+        case .lookup: "lookup"
+        case .signin: "password sign-in"
+        }
+    }
+
+    var path: String {
+        switch self {
+        case .signup: "/v1/accounts:signUp?key=bench"
+        case .refresh: "/v1/token?key=bench"
+        case .lookup: "/v1/accounts:lookup?key=bench"
+        case .signin: "/v1/accounts:signInWithPassword?key=bench"
+        }
+    }
+
+    var ceiling: Ceiling? {
+        switch self {
+        case .signup, .refresh: .rs256
+        case .lookup: nil
+        case .signin: .scrypt
+        }
+    }
+
+    var target: Target {
+        switch self {
+        case .signup: .fractionOfCeiling(0.50)
+        case .refresh: .fractionOfCeiling(0.60)
+        case .lookup: .requestsPerSecond(8_000)
+        case .signin: .fractionOfCeiling(0.85)
+        }
+    }
+}
+
+extension String {
+    /// Makes `value` safe inside a JSON string literal (the fixtures only hold tokens and e-mail addresses).
+    var jsonEscaped: String {
+        var result = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// A `hearth serve` child process on a fresh temporary data directory and an ephemeral port.
+///
+/// Its stdout and stderr go to files in the temporary directory; the port is read from the banner on
+/// stdout. ``stop()`` ends it with SIGTERM, then SIGKILL, and deletes the directory.
+final class ServerProcess {
+    let executable: String
+    let port: Int
+    let pid: Int32
+    private let process: Process
+    private let directory: URL
+    private let stdoutFile: URL
+    private let stderrFile: URL
+
+    private init(executable: String, port: Int, process: Process, directory: URL) {
+        self.executable = executable
+        self.port = port
+        self.process = process
+        self.pid = process.processIdentifier
+        self.directory = directory
+        self.stdoutFile = directory.appendingPathComponent("stdout.log")
+        self.stderrFile = directory.appendingPathComponent("stderr.log")
+    }
+
+    /// The `hearth` binary next to this executable (`.build/release/hearth` beside `.build/release/hearth-benchmark`).
+    static func defaultExecutable() -> String {
+        let own = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return own.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("hearth").path
+    }
+
+    /// Starts the server and waits until it prints the port it listens on.
+    /// - Parameter environment: added to this process's environment (e.g. `HEARTH_PASSWORDS_SCRYPT_LOG_N`).
+    static func launch(executable: String, environment: [String: String], startupTimeout: Duration) async throws -> ServerProcess {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw BenchmarkError("no hearth executable at \(executable); build it (swift build -c release --product hearth) or pass --server PATH")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-benchmark-\(UUID().uuidString)")
+        let dataDirectory = directory.appendingPathComponent("data")
+        let stdoutFile = directory.appendingPathComponent("stdout.log")
+        let stderrFile = directory.appendingPathComponent("stderr.log")
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["serve", "--mode", "development", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
+        process.standardError = try FileHandle(forWritingTo: stderrFile)
+        do {
+            try process.run()
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw BenchmarkError("cannot start \(executable): \(error)")
+        }
+
+        let deadline = ContinuousClock.now + startupTimeout
+        while true {
+            if let port = bannerPort(in: (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "") {
+                return ServerProcess(executable: executable, port: port, process: process, directory: directory)
+            }
+            if !process.isRunning {
+                let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
+                try? FileManager.default.removeItem(at: directory)
+                throw BenchmarkError("the server exited (status \(process.terminationStatus)) before listening:\n\(stderr.suffix(2_000))")
+            }
+            if ContinuousClock.now >= deadline {
+                let server = ServerProcess(executable: executable, port: 0, process: process, directory: directory)
+                let stderr = server.stderrTail()
+                await server.stop()
+                throw BenchmarkError("the server did not print its port within \(startupTimeout):\n\(stderr)")
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// The port in "Hearth is listening on http://HOST:PORT".
+    static func bannerPort(in output: String) -> Int? {
+        guard let marker = output.range(of: "Hearth is listening on http://") else { return nil }
+        let rest = output[marker.upperBound...]
+        guard let newline = rest.firstIndex(of: "\n") else { return nil }  // the line is complete
+        let line = rest[..<newline]
+        guard let colon = line.lastIndex(of: ":") else { return nil }
+        return Int(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// How the process ended ("exit status 1", "signal 9"); nil while it runs.
+    var exitDescription: String? {
+        guard !process.isRunning else { return nil }
+        return process.terminationReason == .uncaughtSignal ? "signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
+    }
+
+    /// The temporary directory holding the database and the server's output.
+    var directoryPath: String { directory.path }
+
+    /// Resident memory now and at its peak, from `/proc/<pid>/status`; nil where there is no procfs.
+    func memory() -> ProcessStatus? { ProcessStatus(pid: String(pid)) }
+
+    /// The last lines the server wrote on stderr.
+    func stderrTail(maxCharacters: Int = 2_000) -> String {
+        String(((try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "").suffix(maxCharacters))
+    }
+
+    /// SIGTERM, SIGKILL after `gracePeriod`; then removes the temporary directory. Safe to call twice.
+    func stop(gracePeriod: Duration = .seconds(10)) async {
+        if process.isRunning {
+            kill(pid, SIGTERM)
+            let deadline = ContinuousClock.now + gracePeriod
+            while process.isRunning, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            if process.isRunning {
+                FileHandle.standardError.write(Data("hearth-benchmark: the server ignored SIGTERM for \(gracePeriod); sending SIGKILL\n".utf8))
+                kill(pid, SIGKILL)
+                let killDeadline = ContinuousClock.now + .seconds(5)
+                while process.isRunning, ContinuousClock.now < killDeadline {
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+            }
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
