@@ -101,20 +101,27 @@ public final class PostgresTransactor: SQLTransactor {
         _ name: String, _ body: @Sendable () async throws -> T
     ) async throws -> T? {
         try await work.run {
-            try await withConnection(countsAsBusy: false) { connection in
-                let database = PostgresSessionDatabase(connection, watchdog: self.watchdog)
-                let acquired = try await database.raw(
-                    "SELECT pg_try_advisory_lock(hashtext(\(bind: name))) AS acquired"
-                ).first()?.decode(column: "acquired", as: Bool.self)
-                guard acquired == true else { return nil }
-                let outcome: Result<T, any Error>
-                do {
-                    outcome = .success(try await body())
-                } catch {
-                    outcome = .failure(error)
+            try await retrying(conflicts: false) {
+                try await withConnection(countsAsBusy: false) { connection in
+                    let database = PostgresSessionDatabase(connection, watchdog: self.watchdog)
+                    let acquired: Bool?
+                    do {
+                        acquired = try await database.raw(
+                            "SELECT pg_try_advisory_lock(hashtext(\(bind: name))) AS acquired"
+                        ).first()?.decode(column: "acquired", as: Bool.self)
+                    } catch {
+                        throw await Self.firstStatementFailed(error, on: connection)
+                    }
+                    guard acquired == true else { return nil }
+                    let outcome: Result<T, any Error>
+                    do {
+                        outcome = .success(try await body())
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                    await self.releaseLeaderLock(name, on: database, connection: connection)
+                    return try outcome.get()
                 }
-                await self.releaseLeaderLock(name, on: database, connection: connection)
-                return try outcome.get()
             }
         }
     }
@@ -142,24 +149,42 @@ public final class PostgresTransactor: SQLTransactor {
         begin: SQLQueryString, _ body: @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         try await work.run {
-            var attempt = 1
-            while true {
-                do {
-                    return try await withConnection(countsAsBusy: true) { connection in
-                        try await Self.runTransaction(
-                            on: PostgresSessionDatabase(connection, watchdog: self.watchdog),
-                            begin: begin, body)
-                    }
-                } catch let failure as BeginFailure {
-                    // A pooled connection that died while idle: take another one.
-                    let lostConnection = (failure.error as? HearthError)?.code == .storageUnavailable
-                    guard lostConnection, attempt < Self.maximumAttempts else { throw failure.error }
-                } catch {
-                    guard PostgresFailure.isRetryable(error), attempt < Self.maximumAttempts else { throw error }
+            try await retrying(conflicts: true) {
+                try await withConnection(countsAsBusy: true) { connection in
+                    try await Self.runTransaction(
+                        on: PostgresSessionDatabase(connection, watchdog: self.watchdog), begin: begin, body)
                 }
-                attempt += 1
             }
         }
+    }
+
+    /// Runs `attempt` up to ``maximumAttempts`` times while it fails with a ``BeginFailure`` caused
+    /// by a lost connection (a pooled connection that died while idle: nothing has run yet), or —
+    /// when `conflicts` — with a serialization failure or deadlock; any other error is rethrown at once.
+    private func retrying<T>(conflicts: Bool, _ attempt: () async throws -> T) async throws -> T {
+        var attempts = 1
+        while true {
+            do {
+                return try await attempt()
+            } catch let failure as BeginFailure {
+                let lostConnection = (failure.error as? HearthError)?.code == .storageUnavailable
+                guard lostConnection, attempts < Self.maximumAttempts else { throw failure.error }
+            } catch {
+                guard conflicts, PostgresFailure.isRetryable(error), attempts < Self.maximumAttempts else { throw error }
+            }
+            attempts += 1
+        }
+    }
+
+    /// Wraps the failure of the first statement on a leased connection in a ``BeginFailure``; when
+    /// the connection is lost, closes it and waits until it is, so the pool has dropped it before the
+    /// next attempt leases one.
+    private static func firstStatementFailed(_ error: any Error, on connection: PostgresConnection) async -> BeginFailure {
+        if (error as? HearthError)?.code == .storageUnavailable {
+            try? await connection.close()
+            _ = try? await connection.closeFuture.get()
+        }
+        return BeginFailure(error: error)
     }
 
     private static func runTransaction<T: Sendable>(
@@ -169,12 +194,7 @@ public final class PostgresTransactor: SQLTransactor {
         do {
             try await database.raw(begin).run()
         } catch {
-            if (error as? HearthError)?.code == .storageUnavailable {
-                // Closed and awaited, so the pool has dropped it before the next attempt leases one.
-                try? await connection.close()
-                _ = try? await connection.closeFuture.get()
-            }
-            throw BeginFailure(error: error)
+            throw await firstStatementFailed(error, on: connection)
         }
         do {
             let result = try await body(database)

@@ -269,6 +269,38 @@ struct PostgresStorageTests {
         try await store.close()
     }
 
+    @Test("a slow statement is cut by statement_timeout, an unanswered one by the client watchdog")
+    func statementLimits() async throws {
+        let url = try await PostgresTestCluster.shared().createDatabase()
+        var serverLimited = PostgresStorageOptions()
+        serverLimited.statementTimeout = .seconds(1)
+        let store = try await PostgresStorage.open(url: url, options: serverLimited, logger: testLogger)
+        var started = ContinuousClock.now
+        let cancelled = await #expect(throws: HearthError.self) {
+            try await store.transactor.write { database in try await database.raw("SELECT pg_sleep(5)").run() }
+        }
+        #expect(cancelled?.code == .storageUnavailable)
+        #expect((cancelled?.underlying as? PostgresDatabaseError)?.sqlState == "57014")
+        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(try await store.countUsers() == 0)
+        try await store.close()
+
+        // No server-side limit: the watchdog (at least 5 s) closes the connection; the store goes on.
+        var clientLimited = PostgresStorageOptions()
+        clientLimited.statementTimeout = nil
+        clientLimited.statementWatchdog = .seconds(1)
+        let watched = try await PostgresStorage.open(url: url, options: clientLimited, logger: testLogger, migrate: false)
+        started = ContinuousClock.now
+        let abandoned = await #expect(throws: HearthError.self) {
+            try await watched.transactor.read { database in try await database.raw("SELECT pg_sleep(30)").run() }
+        }
+        #expect(abandoned?.code == .storageUnavailable)
+        #expect(abandoned?.reason?.contains("no answer") == true)
+        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(try await watched.countUsers() == 0)
+        try await watched.close()
+    }
+
     // MARK: - Errors and URLs
 
     @Test("errors carry neither bound values nor the password")
