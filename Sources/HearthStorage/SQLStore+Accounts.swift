@@ -414,9 +414,12 @@ extension SQLStore {
             "INSERT INTO refresh_sessions (\(sessionColumns)) VALUES (\(binds: sessionValues(session)))")
     }
 
-    /// Checks, inside the transaction and before writing, the uniqueness rules `user` could break
-    /// (only for values that differ from `previous`, the row being replaced). The constraints in the
-    /// schema stay the backstop; their violations are mapped the same way.
+    /// Checks, inside the transaction, the uniqueness rules `user` could break (only for values that
+    /// differ from `previous`, the row being replaced), in the order their conflicts are reported:
+    /// e-mail, phone number, two links to one provider, a provider identity another user has.
+    /// ``updateUser(uid:session:_:)`` runs it before writing; ``createUser(_:session:)`` only after
+    /// the constraints refused the new row. The constraints in the schema stay the backstop; their
+    /// violations are mapped the same way.
     static func checkUniqueness(
         of user: UserRecord, replacing previous: UserRecord?, on database: any SQLDatabase
     ) async throws {

@@ -38,7 +38,7 @@ final class AsyncMutex: Sendable {
         return try await body()
     }
 
-    /// Takes the lock if it is free and nobody waits for it; returns whether it did. A successful
+    /// Takes the lock if it is free (then nobody waits for it); returns whether it did. A successful
     /// call must be paired with ``unlock()``.
     func tryLock() -> Bool {
         state.withLock { state in

@@ -14,17 +14,19 @@ import Synchronization
 /// - Writes go through ONE connection whose use is serialized by an ``AsyncMutex`` (FIFO); each
 ///   `write` holds it from `BEGIN IMMEDIATE` to `COMMIT`, so writers never meet `SQLITE_BUSY`
 ///   inside the process.
-/// - Reads go to a reader connection (two by default; an idle one when there is one, else the next
-///   in turn), each also serialized, inside a deferred transaction: WAL gives them a consistent
-///   snapshot of committed data while the writer works. Readers are `query_only`.
 /// - A unit of work of ONE statement (``readSingleStatement(_:)``, ``writeSingleStatement(_:)``)
 ///   runs in autocommit mode, without `BEGIN`/`COMMIT`: a single statement is atomic and reads one
 ///   snapshot by itself.
+/// - Reads go to a reader connection (two by default; an idle one when there is one, else the next
+///   in turn), each also serialized by its own ``AsyncMutex``: a read transaction (``read(_:)``)
+///   inside a deferred transaction, which WAL gives a consistent snapshot of committed data while
+///   the writer works; a single-statement read in autocommit mode. Readers are `query_only`.
 /// - Each connection has its own thread (``LaneThread``), which runs its statements and, as the
-///   task executor of the unit of work, the code between them: a unit of work hops onto that thread
-///   once and off once, instead of twice per statement.
+///   task executor of each unit of work on the connection, the code between them: a unit hops onto
+///   that thread once and off once instead of twice per statement, and a connection's lock is
+///   released on that thread, never held while the unit waits for a Swift concurrency thread.
 /// - Every connection runs `journal_mode=WAL`, `synchronous=NORMAL`, `foreign_keys=ON`,
-///   `busy_timeout=5000`, `temp_store=MEMORY`.
+///   `busy_timeout=5000`.
 /// - I/O-type SQLite failures become `HearthError(.storageUnavailable)`; everything else passes
 ///   through unchanged. Queries are not logged (bound values must never reach logs).
 ///
@@ -140,7 +142,6 @@ public final class SQLiteTransactor: SQLTransactor {
         }
         try await database.raw("PRAGMA synchronous = NORMAL").run()
         try await database.raw("PRAGMA foreign_keys = ON").run()
-        try await database.raw("PRAGMA temp_store = MEMORY").run()
         if readOnly {
             try await database.raw("PRAGMA query_only = ON").run()
         }
@@ -167,7 +168,7 @@ public final class SQLiteTransactor: SQLTransactor {
     /// Runs `body` on the writer connection between `BEGIN IMMEDIATE` and `COMMIT`, holding the
     /// writer lock throughout; rolls back and rethrows when `body` throws.
     public func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await withWriter { lane in
+        try await withLock(on: writer) { lane in
             try await run(on: lane, begin: "BEGIN IMMEDIATE", body)
         }
     }
@@ -177,7 +178,7 @@ public final class SQLiteTransactor: SQLTransactor {
     public func writeSingleStatement<T: Sendable>(
         _ body: @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
-        try await withWriter { lane in
+        try await withLock(on: writer) { lane in
             try await run(on: lane, begin: nil, body)
         }
     }
@@ -203,11 +204,13 @@ public final class SQLiteTransactor: SQLTransactor {
 
     // MARK: - Lanes
 
-    /// Runs `body` on the writer's thread, holding the writer lock.
-    private func withWriter<T: Sendable>(_ body: @Sendable (Lane) async throws -> T) async throws -> T {
-        let writer = self.writer
-        return try await withTaskExecutorPreference(writer.thread) {
-            try await writer.mutex.withLock { try await body(writer) }
+    /// Runs `body` on `lane`'s thread, holding `lane`'s lock; the lock is released on that thread,
+    /// before the hop back to the caller's executor.
+    private func withLock<T: Sendable>(
+        on lane: Lane, _ body: @Sendable (Lane) async throws -> T
+    ) async throws -> T {
+        try await withTaskExecutorPreference(lane.thread) {
+            try await lane.mutex.withLock { try await body(lane) }
         }
     }
 
@@ -215,23 +218,19 @@ public final class SQLiteTransactor: SQLTransactor {
     /// next in turn or, when all are busy, the next in turn as soon as it is free. Uses the writer
     /// when there are no readers (in-memory database).
     private func withReader<T: Sendable>(_ body: @Sendable (Lane) async throws -> T) async throws -> T {
-        guard !readers.isEmpty else { return try await withWriter(body) }
+        guard !readers.isEmpty else { return try await withLock(on: writer, body) }
         let count = readers.count
         let turn = (nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % count + count) % count
         for offset in 0..<count {
             let lane = readers[(turn + offset) % count]
             if lane.mutex.tryLock() {
                 return try await withTaskExecutorPreference(lane.thread) {
-                    // Released on the lane's thread, before the hop back to the caller's executor.
                     defer { lane.mutex.unlock() }
                     return try await body(lane)
                 }
             }
         }
-        let lane = readers[turn]
-        return try await withTaskExecutorPreference(lane.thread) {
-            try await lane.mutex.withLock { try await body(lane) }
-        }
+        return try await withLock(on: readers[turn], body)
     }
 
     /// Runs `body` on `lane`, whose lock the caller holds: between `begin` and `COMMIT` (`ROLLBACK`
