@@ -118,6 +118,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A live Hearth server with the provider sandbox for tests (server and SDK suites) and examples.
+        .target(
+            name: "HearthTesting",
+            dependencies: [
+                "HearthServer", "HearthCore", "HearthSandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The Hummingbird application, built by a library function.
         .target(
             name: "HearthServer",
@@ -178,7 +189,7 @@ let package = Package(
             name: "HearthServerTests",
             dependencies: [
                 "HearthServer", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
-                "HearthStoragePostgres",
+                "HearthStoragePostgres", "HearthTesting", "HearthSandbox",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Configuration", package: "swift-configuration"),

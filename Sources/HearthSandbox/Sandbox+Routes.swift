@@ -22,5 +22,6 @@ extension Sandbox {
         GitHubRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.github.pathPrefix)))
         TwitterRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.twitter.pathPrefix)))
         OIDCRoutes(sandbox: self).add(to: group.group("oidc"))
+        ConsoleRoutes(sandbox: self).add(to: group)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import HearthCore
+import HearthSandbox
 import HearthTokens
 import Hummingbird
 import Logging
@@ -37,8 +38,9 @@ public func buildRouter(services: HearthServices) -> Router<BasicRequestContext>
     router.add(middleware: FirebaseCORSMiddleware())
     router.add(middleware: WireErrorMiddleware())
 
-    let baseURL = "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(configuration.port)"
-    WellKnownController(services: services, baseURL: baseURL).addRoutes(to: router)
+    WellKnownController(services: services, baseURL: configuration.baseURL).addRoutes(to: router)
+    // Development mode: the identity providers' stand-ins, which the providers are pointed at.
+    services.sandbox?.addRoutes(to: router.group("/sandbox"))
 
     let apiKeys = APIKeyMiddleware<BasicRequestContext>(acceptsAnyKey: configuration.mode == .development, keys: Set(configuration.apiKeys))
     let accounts = AccountsController<BasicRequestContext>(services: services)

@@ -2,11 +2,13 @@ import Foundation
 import AsyncHTTPClient
 import HearthCore
 import HearthProviders
+import HearthSandbox
 import HearthStorage
 import HearthStoragePostgres
 import HearthStorageSQLite
 import HearthTokens
 import Logging
+import NIOCore
 import NIOPosix
 
 /// The parts a running server is made of, opened once and shared by controllers and background services.
@@ -18,20 +20,35 @@ public struct HearthServices: Sendable {
     public let passwords: PasswordHasher
     /// Verifies identity-provider credentials for `signInWithIdp`.
     public let identityVerifier: any IdentityVerifier
+    /// The provider sandbox served at `/sandbox` in development mode (see ``ServerConfiguration/servesSandbox``).
+    public let sandbox: Sandbox?
     public let clock: WallClock
     public let logger: Logger
 
     /// Opens the database (PostgreSQL when `database.url` says so, else the embedded SQLite file),
     /// applies pending migrations, and loads or creates the signing keys.
+    ///
+    /// When the configuration serves the provider sandbox, it is made here: port 0 is resolved to a free
+    /// port first (the sandbox's URLs must be known before the providers are), and every provider the
+    /// configuration does not switch on is pointed at the sandbox.
     public static func open(
         configuration: ServerConfiguration, clock: WallClock = .system, logger: Logger,
         identityVerifier: (any IdentityVerifier)? = nil
     ) async throws -> HearthServices {
+        var configuration = configuration
+        var sandbox: Sandbox?
+        if configuration.servesSandbox {
+            if configuration.port == 0 { configuration.port = try await freePort(host: configuration.host) }
+            let made = Sandbox(baseURL: "\(configuration.baseURL)/sandbox", clock: { clock.now }, logger: logger)
+            configuration.providers = configuration.providers.fillingDisabled(from: .sandbox(made.endpoints()))
+            sandbox = made
+        }
         let store = try await openStore(configuration: configuration, logger: logger)
         let verifier = identityVerifier ?? ProviderRegistry(
             configuration: configuration.providers, httpClient: HTTPClient.shared, clock: clock, logger: logger)
         do {
-            return try await open(configuration: configuration, store: store, clock: clock, logger: logger, identityVerifier: verifier)
+            return try await open(
+                configuration: configuration, store: store, clock: clock, logger: logger, identityVerifier: verifier, sandbox: sandbox)
         } catch {
             try? await store.close()
             throw error
@@ -49,7 +66,7 @@ public struct HearthServices: Sendable {
     /// Builds the services on a store that is already open and migrated.
     public static func open(
         configuration: ServerConfiguration, store: any HearthStore, clock: WallClock, logger: Logger,
-        identityVerifier: any IdentityVerifier = NoIdentityProviders()
+        identityVerifier: any IdentityVerifier = NoIdentityProviders(), sandbox: Sandbox? = nil
     ) async throws -> HearthServices {
         let keyRing = KeyRing(
             store: store, clock: clock,
@@ -64,7 +81,19 @@ public struct HearthServices: Sendable {
             clock: clock)
         return HearthServices(
             configuration: configuration, store: store, keyRing: keyRing, tokens: tokens,
-            passwords: PasswordHasher(logN: configuration.scryptLogN), identityVerifier: identityVerifier, clock: clock, logger: logger)
+            passwords: PasswordHasher(logN: configuration.scryptLogN), identityVerifier: identityVerifier, sandbox: sandbox,
+            clock: clock, logger: logger)
+    }
+
+    /// A port nobody listens on at `host` now, for a server told to take any free port whose URL must be
+    /// known before it listens.
+    private static func freePort(host: String) async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: host, port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        return port
     }
 
     /// Hashes a password on the blocking thread pool, never on an event loop.

@@ -32,7 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "hearth")
         let services = try await HearthServices.open(configuration: configuration, logger: logger)
         let app = buildApplication(services: services) { port in
-            Banner.print(configuration: configuration, port: port)
+            Banner.print(configuration: services.configuration, port: port, servesSandbox: services.sandbox != nil)
         }
         try await app.runService()
         try await services.store.close()
@@ -40,7 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 enum Banner {
-    static func print(configuration: ServerConfiguration, port: Int) {
+    static func print(configuration: ServerConfiguration, port: Int, servesSandbox: Bool) {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let base = "http://\(host):\(port)"
         var lines: [String] = []
@@ -61,6 +61,14 @@ enum Banner {
             "  API key    : \(configuration.mode == .development ? configuration.displayAPIKey : "one of project.apiKeys")",
             "  JWKS       : \(base)/.well-known/jwks.json",
             "  data       : \(configuration.storageDescription)",
+        ]
+        if servesSandbox {
+            lines += [
+                "  sandbox    : \(base)/sandbox/  (offline stand-ins for Apple, Microsoft, Twitter, Google,",
+                "               Facebook, GitHub and OIDC; every provider not configured points here)",
+            ]
+        }
+        lines += [
             "  Firebase SDKs: useEmulator(withHost: \"\(configuration.host)\", port: \(port)), or FIREBASE_AUTH_EMULATOR_HOST=\(configuration.host):\(port)",
             "",
         ]

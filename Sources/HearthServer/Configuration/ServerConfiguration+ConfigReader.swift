@@ -69,6 +69,7 @@ extension ServerConfiguration {
         recentLoginWindow = TimeInterval(try r.int("security.recentLoginSeconds", in: 1...86_400) ?? 300)
         passwordFailureLimit = try r.int("security.passwordFailureLimit", in: 1...10_000) ?? passwordFailureLimit
         providers = try Self.readProviders(r)
+        sandboxEnabled = try r.bool("sandbox.enabled")
         passwordFailureWindow = TimeInterval(try r.int("security.passwordFailureWindowSeconds", in: 1...86_400) ?? Int(passwordFailureWindow))
         try validate()
     }
@@ -89,6 +90,9 @@ extension ServerConfiguration {
             }
             if projectID.hasPrefix("demo-") {
                 throw ConfigurationError(key: "project.id", problem: "demo- projects are for development mode; choose your project id")
+            }
+            if sandboxEnabled == true {
+                throw ConfigurationError(key: "sandbox.enabled", problem: "the provider sandbox exists in development mode only")
             }
         }
     }

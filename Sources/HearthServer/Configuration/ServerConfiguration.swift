@@ -57,6 +57,13 @@ public struct ServerConfiguration: Sendable {
     public var passwordFailureWindow: TimeInterval = 300
     /// Identity providers for `signInWithIdp`; none is on by default.
     public var providers = ProvidersConfiguration()
+    /// Development mode only: serve HearthSandbox (offline stand-ins for every identity provider) at
+    /// `/sandbox` and point every provider that `providers` does not switch on at it. On by default in
+    /// development mode; production refuses it.
+    public var sandboxEnabled: Bool?
+
+    /// Whether the sandbox is served: ``sandboxEnabled``, or by default in development mode.
+    public var servesSandbox: Bool { sandboxEnabled ?? (mode == .development) }
 
     public init() {}
 
@@ -70,6 +77,9 @@ public struct ServerConfiguration: Sendable {
         guard let databaseURL, usesPostgres, let url = URL(string: databaseURL) else { return resolvedSQLitePath }
         return "postgres://\(url.host ?? "localhost"):\(url.port ?? 5432)\(url.path)"
     }
+
+    /// `http://host:port`, with an IPv6 host in brackets.
+    public var baseURL: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 
     public var resolvedSQLitePath: String { sqlitePath ?? (dataDirectory as NSString).appendingPathComponent("hearth.sqlite") }
     public var resolvedIssuer: String { issuer ?? "https://securetoken.google.com/\(projectID)" }

@@ -26,6 +26,7 @@ struct TestHearth: Sendable {
         configuration.dataDirectory = directory.path
         configuration.scryptLogN = 4
         configuration.port = 0
+        configuration.sandboxEnabled = false
         configure(&configuration)
         let services = try await HearthServices.open(configuration: configuration, clock: clock.wallClock, logger: logger)
         return TestHearth(services: services, clock: clock, directory: directory, configuration: configuration)

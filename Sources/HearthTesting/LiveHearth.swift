@@ -1,0 +1,123 @@
+import Foundation
+import HearthCore
+import HearthSandbox
+import HearthServer
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// A real Hearth server for tests and examples: development mode on `127.0.0.1` and a free port, a fresh
+/// temporary SQLite directory, the provider sandbox mounted at `/sandbox` with every provider pointed at
+/// it, and a ``ManualClock`` that the server, the sandbox and the test share.
+///
+/// ```swift
+/// try await withLiveHearth { live in
+///     let credential = try live.sandbox.signInCredential(for: .appleAlice)
+///     // talk HTTP to live.baseURL …
+///     live.clock.advance(by: 3_600)
+/// }
+/// ```
+public final class LiveHearth: Sendable {
+    public let services: HearthServices
+    public let clock: ManualClock
+    /// The temporary directory holding the SQLite file; removed by ``stop()``.
+    public let directory: URL
+    private let group: ServiceGroup
+    private let running: Task<Void, any Error>
+
+    /// The API key tests send (development mode accepts any key).
+    public let apiKey = "test-api-key"
+    public var host: String { services.configuration.host }
+    public var port: Int { services.configuration.port }
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: String { services.configuration.baseURL }
+    public var projectID: String { services.configuration.projectID }
+    /// The identity providers' stand-ins this server verifies credentials against.
+    public var sandbox: Sandbox {
+        guard let sandbox = services.sandbox else { preconditionFailure("LiveHearth always serves the sandbox") }
+        return sandbox
+    }
+
+    private init(services: HearthServices, clock: ManualClock, directory: URL, group: ServiceGroup, running: Task<Void, any Error>) {
+        self.services = services
+        self.clock = clock
+        self.directory = directory
+        self.group = group
+        self.running = running
+    }
+
+    /// Starts a server and returns once it accepts connections.
+    /// - Parameter configure: changes to the test configuration (development mode, port 0, cheap scrypt).
+    public static func start(
+        clock: ManualClock = ManualClock(), logger: Logger = Logger(label: "hearth.live-test"),
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> LiveHearth {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-live-\(UUID().uuidString)")
+        var configuration = ServerConfiguration()
+        configuration.mode = .development
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.dataDirectory = directory.path
+        configuration.scryptLogN = 4
+        configure(&configuration)
+        configuration.sandboxEnabled = true
+
+        let services: HearthServices
+        do {
+            services = try await HearthServices.open(configuration: configuration, clock: clock.wallClock, logger: logger)
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+        let (listening, listeningContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = buildApplication(services: services) { port in
+            listeningContinuation.yield(port)
+            listeningContinuation.finish()
+        }
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: logger)
+        let running = Task {
+            defer { listeningContinuation.finish() }
+            try await group.run()
+        }
+        var iterator = listening.makeAsyncIterator()
+        guard await iterator.next() != nil else {
+            // The server stopped before it listened: report why.
+            let failure: any Error
+            do {
+                try await running.value
+                failure = CancellationError()
+            } catch {
+                failure = error
+            }
+            try? await services.store.close()
+            try? FileManager.default.removeItem(at: directory)
+            throw failure
+        }
+        return LiveHearth(services: services, clock: clock, directory: directory, group: group, running: running)
+    }
+
+    /// Stops the server, closes the database and removes the directory.
+    public func stop() async throws {
+        await group.triggerGracefulShutdown()
+        let outcome = await running.result
+        try? await services.store.close()
+        try? FileManager.default.removeItem(at: directory)
+        try outcome.get()
+    }
+}
+
+/// Starts a ``LiveHearth``, runs `body` with it, and always stops it.
+public func withLiveHearth<T: Sendable>(
+    clock: ManualClock = ManualClock(), _ configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (LiveHearth) async throws -> T
+) async throws -> T {
+    let live = try await LiveHearth.start(clock: clock, configure)
+    do {
+        let result = try await body(live)
+        try await live.stop()
+        return result
+    } catch {
+        try? await live.stop()
+        throw error
+    }
+}
