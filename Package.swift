@@ -122,7 +122,7 @@ let package = Package(
         .target(
             name: "HearthTesting",
             dependencies: [
-                "HearthServer", "HearthCore", "HearthSandbox",
+                "HearthServer", "HearthCore", "HearthSandbox", "HearthProviders",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -31,9 +31,12 @@ public struct HearthServices: Sendable {
     /// When the configuration serves the provider sandbox, it is made here: port 0 is resolved to a free
     /// port first (the sandbox's URLs must be known before the providers are), and every provider the
     /// configuration does not switch on is pointed at the sandbox.
+    /// - Parameter adjustProviders: a last change to the providers once the sandbox's are known (tests use
+    ///   it to set, say, Microsoft's allowed tenants on the sandbox's Microsoft).
     public static func open(
         configuration: ServerConfiguration, clock: WallClock = .system, logger: Logger,
-        identityVerifier: (any IdentityVerifier)? = nil
+        identityVerifier: (any IdentityVerifier)? = nil,
+        adjustProviders: (inout ProvidersConfiguration) -> Void = { _ in }
     ) async throws -> HearthServices {
         var configuration = configuration
         var sandbox: Sandbox?
@@ -43,6 +46,7 @@ public struct HearthServices: Sendable {
             configuration.providers = configuration.providers.fillingDisabled(from: .sandbox(made.endpoints()))
             sandbox = made
         }
+        adjustProviders(&configuration.providers)
         let store = try await openStore(configuration: configuration, logger: logger)
         let verifier = identityVerifier ?? ProviderRegistry(
             configuration: configuration.providers, httpClient: HTTPClient.shared, clock: clock, logger: logger)

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthProviders
 import HearthSandbox
 import HearthServer
 import Hummingbird
@@ -47,9 +48,12 @@ public final class LiveHearth: Sendable {
     }
 
     /// Starts a server and returns once it accepts connections.
-    /// - Parameter configure: changes to the test configuration (development mode, port 0, cheap scrypt).
+    /// - Parameters:
+    ///   - providers: changes to the providers once they point at the sandbox (e.g. Microsoft's allowed tenants).
+    ///   - configure: changes to the test configuration (development mode, port 0, cheap scrypt).
     public static func start(
         clock: ManualClock = ManualClock(), logger: Logger = Logger(label: "hearth.live-test"),
+        providers: (inout ProvidersConfiguration) -> Void = { _ in },
         _ configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> LiveHearth {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-live-\(UUID().uuidString)")
@@ -64,7 +68,8 @@ public final class LiveHearth: Sendable {
 
         let services: HearthServices
         do {
-            services = try await HearthServices.open(configuration: configuration, clock: clock.wallClock, logger: logger)
+            services = try await HearthServices.open(
+                configuration: configuration, clock: clock.wallClock, logger: logger, adjustProviders: providers)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -108,10 +113,11 @@ public final class LiveHearth: Sendable {
 
 /// Starts a ``LiveHearth``, runs `body` with it, and always stops it.
 public func withLiveHearth<T: Sendable>(
-    clock: ManualClock = ManualClock(), _ configure: (inout ServerConfiguration) -> Void = { _ in },
+    clock: ManualClock = ManualClock(), providers: (inout ProvidersConfiguration) -> Void = { _ in },
+    _ configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (LiveHearth) async throws -> T
 ) async throws -> T {
-    let live = try await LiveHearth.start(clock: clock, configure)
+    let live = try await LiveHearth.start(clock: clock, providers: providers, configure)
     do {
         let result = try await body(live)
         try await live.stop()

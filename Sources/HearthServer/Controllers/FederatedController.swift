@@ -48,7 +48,9 @@ struct FederatedController<Context: RequestContext>: Sendable {
                 response.needConfirmation = true
                 response.localId = owner.uid
                 response.email = profile.email
-                response.verifiedProvider = owner.signInMethods
+                // The providers the person can prove the account is theirs with; not password or phone.
+                let verified = owner.providers.map(\.providerID)
+                response.verifiedProvider = verified.isEmpty ? nil : verified
                 response.pendingToken = try await services.tokens.mintPendingToken(for: profile)
             case .signedIn(let user, let isNewUser, let refreshToken):
                 let now = services.clock.now

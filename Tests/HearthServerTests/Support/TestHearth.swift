@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import HearthCore
@@ -7,6 +8,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import NIOHTTP1
 import Testing
 
 /// A Hearth server on a fresh temporary data directory with a clock the test moves by hand.
@@ -91,8 +93,35 @@ struct WireResult: Sendable {
 
 /// Speaks Identity Toolkit JSON to the server under test.
 struct FirebaseTestClient: Sendable {
-    let client: any TestClientProtocol
+    /// Sends one request (path with query, method, headers, body) and returns the answer.
+    typealias Transport = @Sendable (String, HTTPRequest.Method, HTTPFields, Data?) async throws -> WireResult
+    let transport: Transport
     var apiKey: String? = "test-api-key"
+
+    /// Through Hummingbird's test client (in-process router or `.live`).
+    init(client: any TestClientProtocol) {
+        transport = { uri, method, headers, body in
+            let response = try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) })
+            return WireResult(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+        }
+    }
+
+    /// Over a real socket to a server at `baseURL` (e.g. a ``LiveHearth``), with AsyncHTTPClient.
+    init(baseURL: String) {
+        transport = { uri, method, headers, body in
+            var request = HTTPClientRequest(url: baseURL + uri)
+            request.method = HTTPMethod(rawValue: method.rawValue)
+            for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
+            if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            var fields = HTTPFields()
+            for (name, value) in response.headers {
+                if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+            }
+            let collected = try await response.body.collect(upTo: 16 << 20)
+            return WireResult(status: HTTPResponse.Status(code: Int(response.status.code)), headers: fields, body: Data(collected.readableBytesView))
+        }
+    }
 
     func post(_ path: String, json: String, headers: HTTPFields = [:]) async throws -> WireResult {
         try await raw(path, method: .post, body: Data(json.utf8), headers: headers.merging([.contentType: "application/json"]))
@@ -105,8 +134,7 @@ struct FirebaseTestClient: Sendable {
     func raw(_ path: String, method: HTTPRequest.Method, body: Data? = nil, headers: HTTPFields = [:]) async throws -> WireResult {
         var uri = path
         if let apiKey, !path.contains("key=") { uri += (path.contains("?") ? "&" : "?") + "key=\(apiKey)" }
-        let response = try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) })
-        return WireResult(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+        return try await transport(uri, method, headers, body)
     }
 
     // MARK: Flows
