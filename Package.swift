@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "HearthCore", targets: ["HearthCore"]),
         .library(name: "HearthTokens", targets: ["HearthTokens"]),
         .library(name: "HearthServer", targets: ["HearthServer"]),
+        .library(name: "HearthAuth", targets: ["HearthAuth"]),
+        .executable(name: "hearth-auth-example", targets: ["HearthAuthExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -183,6 +185,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The Swift client SDK with FirebaseAuth's API (Linux and Apple platforms): wire types and Foundation only,
+        // plus swift-crypto's SHA-256 for Sign in with Apple nonces.
+        .target(
+            name: "HearthAuth",
+            dependencies: [
+                "HearthWire",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Signs in anonymously against a Hearth server and upgrades the account with an e-mail and password.
+        .executableTarget(
+            name: "HearthAuthExample",
+            dependencies: ["HearthAuth"],
+            path: "Examples/HearthAuthExample",
             swiftSettings: swiftSettings
         ),
         .testTarget(

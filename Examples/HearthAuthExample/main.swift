@@ -1,0 +1,81 @@
+// hearth-auth-example: signs in anonymously against a Hearth server, prints the uid and the ID token's claims,
+// and upgrades the account with an e-mail and password given on the command line.
+//
+//     swift run hearth-auth-example                                   # anonymous only, http://127.0.0.1:9099
+//     swift run hearth-auth-example ada@example.com 's3cret-pass'     # …then link an e-mail and password
+//     swift run hearth-auth-example --server http://127.0.0.1:9099 --api-key dev --project demo-hearth ada@example.com pass
+//
+// The user is kept in memory only, so every run starts with a new anonymous user.
+import Foundation
+import HearthAuth
+
+let usage = """
+    usage: hearth-auth-example [--server URL] [--api-key KEY] [--project ID] [EMAIL PASSWORD]
+    """
+
+var serverURL = ProcessInfo.processInfo.environment["HEARTH_SERVER_URL"] ?? "http://127.0.0.1:9099"
+var apiKey = "dev"
+var projectID = "demo-hearth"
+var positional: [String] = []
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--server", "--api-key", "--project":
+        guard let value = arguments.popFirst() else {
+            print(usage)
+            exit(64)
+        }
+        if argument == "--server" { serverURL = value } else if argument == "--api-key" { apiKey = value } else { projectID = value }
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        positional.append(argument)
+    }
+}
+guard positional.isEmpty || positional.count == 2 else {
+    print(usage)
+    exit(64)
+}
+
+var options = HearthOptions(apiKey: apiKey, projectID: projectID, serverURL: serverURL)
+options.userStore = MemorySignedInUserStore()
+HearthApp.configure(options: options)
+let auth = Auth.auth()
+
+func describe(_ error: any Error) -> String {
+    let error = error as NSError
+    let name = error.userInfo[AuthErrorUserInfoNameKey] as? String ?? "\(error.domain) \(error.code)"
+    return "\(name): \(error.localizedDescription)"
+}
+
+func printClaims(of user: User) async throws {
+    let result = try await user.getIDTokenResult()
+    print("sign-in provider: \(result.signInProvider), expires \(result.expirationDate)")
+    let claims = result.claims.sorted { $0.key < $1.key }
+    for (key, value) in claims {
+        print("  \(key): \(value)")
+    }
+}
+
+/// Top-level code prefers the completion-handler overloads, so the async calls live in a function.
+@MainActor func run() async throws {
+    let anonymous = try await auth.signInAnonymously()
+    print("signed in anonymously at \(serverURL)")
+    print("uid: \(anonymous.user.uid) (anonymous: \(anonymous.user.isAnonymous))")
+    try await printClaims(of: anonymous.user)
+
+    if positional.count == 2 {
+        let credential = EmailAuthProvider.credential(withEmail: positional[0], password: positional[1])
+        let linked = try await anonymous.user.link(with: credential)
+        print("upgraded: uid \(linked.user.uid), e-mail \(linked.user.email ?? "-"), anonymous: \(linked.user.isAnonymous)")
+        try await printClaims(of: linked.user)
+    }
+}
+
+do {
+    try await run()
+} catch {
+    print("failed: \(describe(error))")
+    exit(1)
+}

@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HearthWire
+
+/// The REST calls of the SDK: Identity Toolkit v1 under `/identitytoolkit.googleapis.com/v1/…` and the Secure
+/// Token API under `/securetoken.googleapis.com/v1/token`, on the app's Hearth server, as Firebase SDKs call them
+/// in emulator mode.
+struct Backend: Sendable {
+    /// `http://host:port`, no trailing slash.
+    var baseURL: String
+    var apiKey: String
+    var languageCode: String?
+    var transport: any AuthTransport
+
+    enum Endpoint: String {
+        case signUp = "accounts:signUp"
+        case signInWithPassword = "accounts:signInWithPassword"
+        case signInWithIdp = "accounts:signInWithIdp"
+        case signInWithCustomToken = "accounts:signInWithCustomToken"
+        case lookup = "accounts:lookup"
+        case update = "accounts:update"
+        case delete = "accounts:delete"
+        case createAuthUri = "accounts:createAuthUri"
+        case sendOobCode = "accounts:sendOobCode"
+
+        var path: String { "/identitytoolkit.googleapis.com/v1/\(rawValue)" }
+    }
+
+    private static let encoder = JSONEncoder()
+
+    func call<Response: Decodable>(_ endpoint: Endpoint, _ body: some Encodable, as: Response.Type = Response.self) async throws -> Response {
+        try await post(path: endpoint.path, body: Self.encoder.encode(body))
+    }
+
+    /// `grant_type=refresh_token` at the Secure Token API.
+    func refresh(_ refreshToken: String) async throws -> TokenResponse {
+        try await post(path: "/securetoken.googleapis.com/v1/token", body: Self.encoder.encode(TokenRequest(refreshToken: refreshToken)))
+    }
+
+    private func post<Response: Decodable>(path: String, body: Data) async throws -> Response {
+        guard var components = URLComponents(string: baseURL + path) else {
+            throw AuthErrorFactory.error(.internalError, message: "The server URL \(baseURL) is not a valid URL.")
+        }
+        components.queryItems = [URLQueryItem(name: "key", value: apiKey)]
+        guard let url = components.url else {
+            throw AuthErrorFactory.error(.internalError, message: "The server URL \(baseURL) is not a valid URL.")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("Swift/HearthAuth", forHTTPHeaderField: "X-Client-Version")
+        if let languageCode {
+            request.setValue(languageCode, forHTTPHeaderField: "X-Firebase-Locale")
+            request.setValue(languageCode, forHTTPHeaderField: "Accept-Language")
+        }
+
+        let data: Data
+        let response: HTTPURLResponse
+        do {
+            (data, response) = try await transport.send(request)
+        } catch {
+            throw AuthErrorFactory.error(.networkError, underlying: error)
+        }
+        guard (200..<300).contains(response.statusCode) else {
+            if let envelope = try? JSONDecoder().decode(WireErrorResponse.self, from: data) {
+                throw AuthErrorFactory.serverError(
+                    message: envelope.error.message, reasons: envelope.error.errors.map(\.reason), status: response.statusCode)
+            }
+            let text = String(decoding: data.prefix(512), as: UTF8.self)
+            throw AuthErrorFactory.serverError(message: text.isEmpty ? "HTTP \(response.statusCode)" : text, reasons: [], status: response.statusCode)
+        }
+        do {
+            return try JSONDecoder().decode(Response.self, from: data)
+        } catch {
+            let decoding = NSError(domain: "FIRAuthInternalErrorDomain", code: 5, userInfo: [NSUnderlyingErrorKey: error as NSError])
+            throw AuthErrorFactory.error(.internalError, message: "The server's response could not be decoded.", underlying: decoding)
+        }
+    }
+}
