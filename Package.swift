@@ -163,7 +163,9 @@ let package = Package(
         .executableTarget(
             name: "HearthBenchmark",
             dependencies: [
-                "HearthServer", "HearthTokens", "HearthCore",
+                "HearthServer", "HearthTokens", "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import HearthCore
+import HearthStorage
 import NIOCore
 import NIOPosix
 
@@ -48,29 +50,66 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(name: .customLong("startup-timeout"), help: "Seconds the server may take to print its port.")
     var startupTimeout: Double = 60
 
+    @Option(help: "The servers' database: sqlite (embedded, the default) or postgres (a throwaway cluster the benchmark starts, or --postgres-url).")
+    var database: DatabaseMode = .sqlite
+
+    @Option(name: .customLong("postgres-url"), help: "With --database postgres: use this database instead of starting a cluster. It is never emptied; the user-count runs add users to it.")
+    var postgresURL: String?
+
+    @Option(help: "hearth serve processes on the same database, each on its own port; connections are spread round-robin over them (PostgreSQL only).")
+    var replicas: Int = 1
+
+    @Option(name: [.customLong("user-counts"), .customLong("user-count")], help: "Comma-separated user counts (e.g. 10000,1000000): for each, a fresh database is filled to that many users through SQL and accounts:lookup is measured on it.")
+    var userCounts: String?
+
+    @Option(name: .customLong("latency-connections"), help: "Connections of the second lookup run at each user count, which measures latency without queueing.")
+    var latencyConnections: Int = 1
+
     func validate() throws {
         guard (1...10_000).contains(connections) else { throw ValidationError("--connections must be 1...10000") }
         guard seconds > 0, warmupSeconds >= 0, ceilingSeconds > 0 else { throw ValidationError("durations must be positive") }
         guard (1...20).contains(scryptLogN) else { throw ValidationError("--scrypt-log-n must be 1...20") }
         guard (1...64).contains(clientThreads) else { throw ValidationError("--client-threads must be 1...64") }
         guard refreshUsers > 0, passwordUsers > 0 else { throw ValidationError("fixture counts must be positive") }
-        _ = try selectedScenarios()
+        guard (1...32).contains(replicas) else { throw ValidationError("--replicas must be 1...32") }
+        guard replicas == 1 || database == .postgres else {
+            throw ValidationError("--replicas > 1 needs --database postgres: replicas share one database, and an SQLite file belongs to one process")
+        }
+        guard postgresURL == nil || database == .postgres else { throw ValidationError("--postgres-url needs --database postgres") }
+        guard (1...10_000).contains(latencyConnections) else { throw ValidationError("--latency-connections must be 1...10000") }
+        let counts = try selectedUserCounts()
+        let selected = try selectedScenarios()
+        guard !selected.isEmpty || !counts.isEmpty else { throw ValidationError("nothing to run: --scenarios none and no --user-counts") }
     }
 
     private func selectedScenarios() throws -> [Scenario] {
+        if scenarios.trimmingCharacters(in: .whitespaces).lowercased() == "none" { return [] }
         var selected = Set<Scenario>()
         for name in scenarios.split(separator: ",") where !name.trimmingCharacters(in: .whitespaces).isEmpty {
             guard let scenario = Scenario(argument: String(name)) else {
-                throw ValidationError("unknown scenario \(name); choose from \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError("unknown scenario \(name); choose from \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")), or none")
             }
             selected.insert(scenario)
         }
-        guard !selected.isEmpty else { throw ValidationError("--scenarios is empty") }
+        guard !selected.isEmpty else { throw ValidationError("--scenarios is empty (say none to run only --user-counts)") }
         return Scenario.allCases.filter(selected.contains)
+    }
+
+    private func selectedUserCounts() throws -> [Int] {
+        guard let userCounts else { return [] }
+        return try userCounts.split(separator: ",").map { text in
+            let cleaned = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")
+            let multiplier = cleaned.lowercased().hasSuffix("m") ? 1_000_000 : cleaned.lowercased().hasSuffix("k") ? 1_000 : 1
+            guard let value = Int(multiplier == 1 ? cleaned : String(cleaned.dropLast())), value > 0, value * multiplier <= 100_000_000 else {
+                throw ValidationError("--user-counts: \(text) is not a count in 1...100000000 (10000, 10k, 1m)")
+            }
+            return value * multiplier
+        }
     }
 
     func run() async throws {
         let selected = try selectedScenarios()
+        let counts = try selectedUserCounts()
         let machine = MachineDescription.current()
         Self.emit("Hearth load benchmark, \(Self.timestamp())")
         Self.emit("machine : \(machine.summary)")
@@ -78,50 +117,74 @@ struct BenchmarkCommand: AsyncParsableCommand {
         Self.emit("load    : \(connections) keep-alive connections, \(Self.format(warmupSeconds)) s warm-up + \(Self.format(seconds)) s measured per scenario, \(clientThreads) client thread(s)")
         Self.emit("")
 
-        // 1. Ceilings, before the server starts, on every core (measured again at the end).
+        // 1. Ceilings, before anything else starts, on every core (measured again at the end). RS256
+        // always, as the reference every run is read against; scrypt for sign-in.
         let meter = CeilingMeter(workers: machine.cores, duration: Self.timeAmount(ceilingSeconds))
         let ceilingsBefore = try await measureCeilings(selected, meter: meter, label: "before")
 
-        // 2. The server.
+        // 2. The database, then the phases; servers and database are stopped whatever happens.
         let signalTrap = SignalTrap()
         defer { withExtendedLifetime(signalTrap) {} }
         let executable = server ?? ServerProcess.defaultExecutable()
-        let process: ServerProcess
-        do {
-            process = try await ServerProcess.launch(
-                executable: executable,
-                environment: ["HEARTH_PASSWORDS_SCRYPT_LOG_N": String(scryptLogN)],
-                startupTimeout: .milliseconds(Int(startupTimeout * 1_000)))
-        } catch {
-            FileHandle.standardError.write(Data("hearth-benchmark: \(error)\n".utf8))
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            FileHandle.standardError.write(Data("hearth-benchmark: no hearth executable at \(executable); build it (swift build -c release --product hearth) or pass --server PATH\n".utf8))
             throw ExitCode(2)
         }
-        SignalTrap.guardServer(pid: process.pid, directory: process.directoryPath)
-        Self.emit("server  : \(executable) (pid \(process.pid), port \(process.port), HEARTH_PASSWORDS_SCRYPT_LOG_N=\(scryptLogN))")
-        Self.emit("")
-
-        // 3. The scenarios; the server is stopped whatever happens.
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
-        let outcome: Result<[ScenarioResult], any Error>
+        let databases: BenchmarkDatabase
         do {
-            outcome = .success(try await runScenarios(selected, server: process, group: group))
+            databases = try await BenchmarkDatabase.start(mode: database, postgresURL: postgresURL)
         } catch {
-            outcome = .failure(error)
+            FileHandle.standardError.write(Data("hearth-benchmark: cannot start the database: \(error)\n".utf8))
+            throw ExitCode(2)
         }
-        let peak = process.memory()?.peakResidentBytes
-        let serverExit = process.exitDescription
-        let stderrTail = process.stderrTail()
-        await process.stop()
-        SignalTrap.guardServer(pid: nil, directory: nil)
+        SignalTrap.guardDatabase(pid: databases.clusterPID, paths: databases.cleanupPaths)
+        Self.emit("database: \(databases.summary)")
+        Self.emit("replicas: \(replicas) hearth serve process(es)\(replicas > 1 ? ", connections spread round-robin; they share the machine's \(machine.cores) cores with each other, the database and the load client" : "")")
+
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
+        var results: [ScenarioResult] = []
+        var userCountResults: [UserCountResult] = []
+        var peak: Int?
+        var failure: (any Error)?
+        do {
+            if !selected.isEmpty {
+                let url = try databases.makeDatabase()
+                SignalTrap.guardDatabase(pid: databases.clusterPID, paths: databases.cleanupPaths)
+                let fleet = try await launchFleet(executable: executable, databaseURL: url)
+                do {
+                    results = try await runScenarios(selected, fleet: fleet, databases: databases, group: group)
+                } catch {
+                    failure = error
+                }
+                peak = max(peak ?? 0, fleet.peakResidentBytes() ?? 0)
+                if failure != nil, !fleet.exitDescriptions.isEmpty {
+                    FileHandle.standardError.write(Data("a server died (\(fleet.exitDescriptions.joined(separator: ", "))); last output:\n\(fleet.stderrTails())\n".utf8))
+                }
+                await fleet.stop()
+            }
+            if failure == nil {
+                for count in counts {
+                    let (rows, fleetPeak) = try await runUserCount(count, executable: executable, databases: databases, group: group)
+                    userCountResults += rows
+                    peak = max(peak ?? 0, fleetPeak ?? 0)
+                }
+            }
+        } catch let error as ExitCode {
+            failure = error
+        } catch {
+            failure = error
+        }
+        databases.stop()
+        SignalTrap.guardDatabase(pid: nil, paths: [])
         try? await group.shutdownGracefully()
 
-        guard case .success(var results) = outcome else {
-            if case .failure(let error) = outcome { FileHandle.standardError.write(Data("hearth-benchmark: \(error)\n".utf8)) }
-            if let serverExit { FileHandle.standardError.write(Data("the server died (\(serverExit)); its last output:\n\(stderrTail)\n".utf8)) }
+        if let failure {
+            if let exit = failure as? ExitCode { throw exit }
+            FileHandle.standardError.write(Data("hearth-benchmark: \(failure)\n".utf8))
             throw ExitCode(1)
         }
 
-        // 4. The ceilings again, so drift during the run shows; the table uses the mean.
+        // 3. The ceilings again, so drift during the run shows; the tables use the mean.
         Self.emit("")
         let ceilingsAfter = try await measureCeilings(selected, meter: meter, label: "after ")
         var ceilings: [Scenario.Ceiling: CeilingMeter.Measurement] = [:]
@@ -133,16 +196,114 @@ struct BenchmarkCommand: AsyncParsableCommand {
         }
 
         Self.emit("")
-        Self.emit(ResultTable(results: results, serverPeakRSS: peak).render())
-        printErrors(results)
+        let setup = "\(database.rawValue), \(replicas) replica\(replicas == 1 ? "" : "s")"
+        if !results.isEmpty {
+            Self.emit("Scenarios (\(setup); RS256 ceiling \(ceilings[.rs256].map { ResultTable.grouped($0.operationsPerSecond) } ?? "-")/s in this run):")
+            Self.emit("")
+            Self.emit(ResultTable(results: results, serverPeakRSS: nil).render())
+            printErrors(results)
+        }
+        if !userCountResults.isEmpty {
+            if !results.isEmpty { Self.emit("") }
+            Self.emit("accounts:lookup by user count (\(setup); RS256 ceiling \(ceilings[.rs256].map { ResultTable.grouped($0.operationsPerSecond) } ?? "-")/s in this run):")
+            Self.emit("")
+            Self.emit(UserCountTable(rows: userCountResults).render())
+        }
+        if let peak {
+            Self.emit("")
+            Self.emit("Server peak RSS over the run (VmHWM, highest replica): \(ResultTable.megabytes(peak)) MB; target < \(ResultTable.memoryTargetBytes / 1_000_000) MB: \(peak < ResultTable.memoryTargetBytes ? "met" : "MISSED")")
+        }
         let kinds = Scenario.Ceiling.allCases
         let phases = kinds.compactMap { kind in ceilingsBefore[kind].map { ("\(kind.name) ceiling (before)", $0.otherCores) } }
-            + results.map { ($0.scenario.title, $0.usage.otherCores) }
+            + results.map { ($0.title, $0.usage.otherCores) }
+            + userCountResults.map { ("lookup at \($0.users) users, \($0.connections) connections", $0.usage.otherCores) }
             + kinds.compactMap { kind in ceilingsAfter[kind].map { ("\(kind.name) ceiling (after)", $0.otherCores) } }
         let busy = phases.filter { ($0.1 ?? 0) > Self.disturbanceThreshold }.map { "\($0.0) (\(ResultTable.cores($0.1)) cores)" }
         if !busy.isEmpty {
             Self.emit("")
             Self.emit("Warning: other processes used the CPU during \(busy.joined(separator: ", ")); those figures are off. Rerun on a quiet machine.")
+        }
+    }
+
+    /// Starts `--replicas` servers on `databaseURL`; exit status 2 when they do not start.
+    private func launchFleet(executable: String, databaseURL: String) async throws -> ServerFleet {
+        do {
+            let fleet = try await ServerFleet.launch(
+                count: replicas, executable: executable, databaseURL: databaseURL,
+                environment: ["HEARTH_PASSWORDS_SCRYPT_LOG_N": String(scryptLogN)],
+                startupTimeout: .milliseconds(Int(startupTimeout * 1_000)))
+            let servers = fleet.replicas.map { "pid \($0.pid) port \($0.port)" }.joined(separator: ", ")
+            Self.emit("server  : \(executable) (\(servers), HEARTH_PASSWORDS_SCRYPT_LOG_N=\(scryptLogN))")
+            return fleet
+        } catch {
+            FileHandle.standardError.write(Data("hearth-benchmark: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    /// One user-count phase: a fresh database filled to `count` users through SQL, the servers on it,
+    /// `--refresh-users` of the loaded users (spread over the table) refreshed for ID tokens, then
+    /// accounts:lookup at `--connections` and at `--latency-connections`.
+    private func runUserCount(
+        _ count: Int, executable: String, databases: BenchmarkDatabase, group: MultiThreadedEventLoopGroup
+    ) async throws -> ([UserCountResult], Int?) {
+        Self.emit("")
+        let url = try databases.makeDatabase()
+        SignalTrap.guardDatabase(pid: databases.clusterPID, paths: databases.cleanupPaths)
+        let store = try await databases.openStore(url)
+        let outcome: BulkUserLoader.Outcome
+        do {
+            // One real scrypt hash, shared: the users are e-mail/password accounts.
+            let hash = try PasswordHasher(logN: scryptLogN).hash("bulk-user-password")
+            outcome = try await BulkUserLoader(store: store).fill(to: count, sessions: refreshUsers, passwordHash: hash)
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        try await store.close()
+        Self.emit("loaded  : \(ResultTable.grouped(Double(outcome.added))) users through SQL in \(String(format: "%.1f", outcome.seconds)) s; the database holds \(ResultTable.grouped(Double(outcome.totalUsers)))")
+
+        let fleet = try await launchFleet(executable: executable, databaseURL: url)
+        var rows: [UserCountResult] = []
+        do {
+            let driver = LoadDriver(group: group, host: "127.0.0.1", ports: fleet.ports, requestTimeout: Self.timeAmount(requestTimeout))
+            let started = ContinuousClock.now
+            let idTokens = try await FixtureFactory(driver: driver, connections: connections).refresh(outcome.refreshTokens)
+            Self.emit("prepared \(idTokens.count) ID tokens of users spread over the table (refreshed through HTTP) in \(Self.elapsed(since: started))")
+            let requests = idTokens.map {
+                PreparedRequest(path: Scenario.lookup.path, json: #"{"idToken":"\#($0.jsonEscaped)"}"#, hostHeader: driver.hostHeader)
+            }
+            for load in [connections, latencyConnections] where rows.last?.connections != load {
+                let plan = RequestPlan(name: "lookup at \(outcome.totalUsers) users", requests: requests)
+                let (report, usage) = try await measure(plan, driver: driver, connections: load, fleet: fleet, databases: databases)
+                let row = UserCountResult(users: outcome.totalUsers, connections: load, report: report, usage: usage)
+                rows.append(row)
+                Self.emit("lookup, \(ResultTable.grouped(Double(outcome.totalUsers))) users, \(load) connection(s): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(report.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-") ms, p99 \(report.latencyMilliseconds(percentile: 0.99).map(ResultTable.decimal) ?? "-") ms, \(report.errors) errors, CPU \(ResultTable.cpu(usage))")
+            }
+        } catch {
+            if !fleet.exitDescriptions.isEmpty {
+                FileHandle.standardError.write(Data("a server died (\(fleet.exitDescriptions.joined(separator: ", "))); last output:\n\(fleet.stderrTails())\n".utf8))
+            }
+            await fleet.stop()
+            throw error
+        }
+        let peak = fleet.peakResidentBytes()
+        await fleet.stop()
+        return (rows, peak)
+    }
+
+    /// Warm-up, then the measured window, while the resource monitor watches.
+    private func measure(
+        _ plan: RequestPlan, driver: LoadDriver, connections: Int, fleet: ServerFleet, databases: BenchmarkDatabase
+    ) async throws -> (LoadReport, ResourceMonitor.Usage) {
+        let measureStart = NIODeadline.now() + Self.timeAmount(warmupSeconds)
+        let measureEnd = measureStart + Self.timeAmount(seconds)
+        var monitor = ResourceMonitor(serverPIDs: fleet.pids)
+        if let root = databases.clusterPID {
+            monitor.databasePIDs = { ProcessTree.descendants(of: root, includingRoot: true) }
+        }
+        return try await monitor.watch(measureStart: measureStart, measureEnd: measureEnd) {
+            try await driver.runTimed(plan, connections: connections, measureStart: measureStart, measureEnd: measureEnd)
         }
     }
 
@@ -162,7 +323,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     /// The ceilings the selected scenarios are compared with, printed as they are measured.
     private func measureCeilings(_ selected: [Scenario], meter: CeilingMeter, label: String) async throws -> [Scenario.Ceiling: CeilingMeter.Measurement] {
         var ceilings: [Scenario.Ceiling: CeilingMeter.Measurement] = [:]
-        if selected.contains(where: { $0.ceiling == .rs256 }) {
+        if selected.isEmpty || selected.contains(where: { $0.ceiling == .rs256 }) {
             let measurement = try await meter.rs256(payloadBytes: 600)
             ceilings[.rs256] = measurement
             Self.emit("ceiling \(label): RS256 2048-bit over a \(CeilingMeter.jwtSigningInput(length: 600).utf8.count)-byte input, \(measurement.workers) workers: \(ResultTable.grouped(measurement.operationsPerSecond)) signatures/s (other CPU \(ResultTable.cores(measurement.otherCores)) cores)")
@@ -176,8 +337,10 @@ struct BenchmarkCommand: AsyncParsableCommand {
     }
 
     /// Prepares and runs each scenario; the results have no ceiling yet.
-    private func runScenarios(_ selected: [Scenario], server: ServerProcess, group: MultiThreadedEventLoopGroup) async throws -> [ScenarioResult] {
-        let driver = LoadDriver(group: group, host: "127.0.0.1", port: server.port, requestTimeout: Self.timeAmount(requestTimeout))
+    private func runScenarios(
+        _ selected: [Scenario], fleet: ServerFleet, databases: BenchmarkDatabase, group: MultiThreadedEventLoopGroup
+    ) async throws -> [ScenarioResult] {
+        let driver = LoadDriver(group: group, host: "127.0.0.1", ports: fleet.ports, requestTimeout: Self.timeAmount(requestTimeout))
         let fixtures = FixtureFactory(driver: driver, connections: connections)
         var sessions: [FixtureFactory.Session] = []
         var results: [ScenarioResult] = []
@@ -212,15 +375,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 }
             }
             let plan = RequestPlan(name: scenario.title, requests: requests)
-            let measureStart = NIODeadline.now() + Self.timeAmount(warmupSeconds)
-            let measureEnd = measureStart + Self.timeAmount(seconds)
-            let (report, usage) = try await ResourceMonitor(serverPID: server.pid).watch(measureStart: measureStart, measureEnd: measureEnd) {
-                try await driver.runTimed(plan, connections: connections, measureStart: measureStart, measureEnd: measureEnd)
-            }
+            let (report, usage) = try await measure(plan, driver: driver, connections: connections, fleet: fleet, databases: databases)
             let result = ScenarioResult(scenario: scenario, report: report, ceiling: nil, usage: usage)
             results.append(result)
             let p50 = report.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-"
-            Self.emit("\(scenario.title): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(p50) ms, \(report.errors) errors, CPU server \(ResultTable.cores(usage.serverCores)) + client \(ResultTable.cores(usage.clientCores)) + other \(ResultTable.cores(usage.otherCores)) cores")
+            Self.emit("\(scenario.title): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(p50) ms, \(report.errors) errors, CPU server+db+client+other \(ResultTable.cpu(usage)) cores")
         }
         return results
     }

@@ -43,6 +43,33 @@ struct FixtureFactory {
         return credentials
     }
 
+    private struct RefreshAnswer: Decodable {
+        let id_token: String
+    }
+
+    /// The ID tokens the server gives for `refreshTokens` (one refresh each), in the same order.
+    func refresh(_ refreshTokens: [String]) async throws -> [String] {
+        guard !refreshTokens.isEmpty else { throw BenchmarkError("no refresh tokens to exchange") }
+        let requests = refreshTokens.map {
+            PreparedRequest(
+                path: Scenario.refresh.path,
+                json: #"{"grant_type":"refresh_token","refresh_token":"\#($0.jsonEscaped)"}"#,
+                hostHeader: driver.hostHeader)
+        }
+        let plan = RequestPlan(name: "refreshing loaded users' tokens", requests: requests, capturesBodies: true)
+        let report = try await driver.runOnce(plan, connections: connections)
+        guard report.captured.count == plan.requests.count else {
+            throw BenchmarkError("\(plan.name): \(report.captured.count) of \(plan.requests.count) answers")
+        }
+        let decoder = JSONDecoder()
+        return try report.captured.map { response in
+            guard response.status == 200, let answer = try? decoder.decode(RefreshAnswer.self, from: Data(response.body.utf8)) else {
+                throw BenchmarkError("\(plan.name): HTTP \(response.status): \(response.body.prefix(300))")
+            }
+            return answer.id_token
+        }
+    }
+
     private func signUp(_ plan: RequestPlan) async throws -> [Session] {
         let report = try await driver.runOnce(plan, connections: connections)
         guard report.captured.count == plan.requests.count else {

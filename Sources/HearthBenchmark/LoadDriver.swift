@@ -2,18 +2,28 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// Opens keep-alive connections to the server and runs one load phase over them.
+/// Opens keep-alive connections to the servers and runs one load phase over them.
 ///
 /// Each connection is driven by a ``LoadConnectionHandler`` on a client event loop; the driver only
-/// connects them in a task group and merges their reports.
+/// connects them in a task group and merges their reports. With several servers (replicas), connection
+/// `i` goes to `ports[i % ports.count]`: round-robin, as a load balancer spreads keep-alive connections.
 struct LoadDriver: Sendable {
     let group: MultiThreadedEventLoopGroup
     let host: String
-    let port: Int
+    let ports: [Int]
     let requestTimeout: TimeAmount
     let connectTimeout: TimeAmount = .seconds(5)
 
-    var hostHeader: String { "\(host):\(port)" }
+    init(group: MultiThreadedEventLoopGroup, host: String, ports: [Int], requestTimeout: TimeAmount) {
+        precondition(!ports.isEmpty, "a load driver needs at least one server")
+        self.group = group
+        self.host = host
+        self.ports = ports
+        self.requestTimeout = requestTimeout
+    }
+
+    /// The `Host` header (the first server's address; the servers do not route by it).
+    var hostHeader: String { "\(host):\(ports[0])" }
 
     /// Sends `plan` from now until `measureEnd`, measuring the responses that complete from `measureStart` on.
     func runTimed(_ plan: RequestPlan, connections: Int, measureStart: NIODeadline, measureEnd: NIODeadline) async throws -> LoadReport {
@@ -31,8 +41,9 @@ struct LoadDriver: Sendable {
     private func run(_ plan: RequestPlan, schedule: LoadSchedule, connections: Int) async throws -> [ConnectionReport] {
         let counter = RequestCounter()
         return try await withThrowingTaskGroup(of: ConnectionReport.self) { tasks in
-            for _ in 0..<max(1, connections) {
-                tasks.addTask { try await runConnection(plan, schedule: schedule, counter: counter) }
+            for index in 0..<max(1, connections) {
+                let port = ports[index % ports.count]
+                tasks.addTask { try await runConnection(plan, port: port, schedule: schedule, counter: counter) }
             }
             var reports: [ConnectionReport] = []
             for try await report in tasks { reports.append(report) }
@@ -40,7 +51,7 @@ struct LoadDriver: Sendable {
         }
     }
 
-    private func runConnection(_ plan: RequestPlan, schedule: LoadSchedule, counter: RequestCounter) async throws -> ConnectionReport {
+    private func runConnection(_ plan: RequestPlan, port: Int, schedule: LoadSchedule, counter: RequestCounter) async throws -> ConnectionReport {
         let loop = group.next()
         let promise = loop.makePromise(of: ConnectionReport.self)
         let timeout = requestTimeout
@@ -58,7 +69,7 @@ struct LoadDriver: Sendable {
             _ = try await bootstrap.connect(host: host, port: port).get()
         } catch {
             promise.fail(error)  // a no-op if the handler already failed it
-            throw BenchmarkError("\(plan.name): cannot connect to \(hostHeader): \(error)")
+            throw BenchmarkError("\(plan.name): cannot connect to \(host):\(port): \(error)")
         }
         return try await promise.futureResult.get()
     }

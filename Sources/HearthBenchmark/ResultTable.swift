@@ -8,9 +8,9 @@ struct ResultTable {
     static let memoryTargetBytes = 100 * 1_000_000
 
     func render() -> String {
-        let header = ["Scenario", "Requests", "Req/s", "p50 ms", "p99 ms", "Ceiling /s", "vs ceiling", "Target", "Met", "Errors", "Server RSS MB", "CPU server+client+other"]
+        let header = ["Scenario", "Requests", "Req/s", "p50 ms", "p90 ms", "p99 ms", "Ceiling /s", "vs ceiling", "Target", "Met", "Errors", "Server RSS MB", "CPU server+db+client+other"]
         let rows = results.map(row(for:))
-        let numeric: Set<Int> = [1, 2, 3, 4, 5, 6, 9, 10, 11]
+        let numeric: Set<Int> = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             "| " + cells.enumerated().map { column, cell in
@@ -44,10 +44,11 @@ struct ResultTable {
         case .requestsPerSecond(let rate): target = "≥ \(Self.grouped(rate)) req/s"
         }
         return [
-            result.scenario.title,
+            result.title,
             Self.grouped(Double(report.requests)),
             report.successesPerSecond >= 100 ? Self.grouped(report.successesPerSecond) : Self.decimal(report.successesPerSecond),
             report.latencyMilliseconds(percentile: 0.50).map(Self.decimal) ?? "-",
+            report.latencyMilliseconds(percentile: 0.90).map(Self.decimal) ?? "-",
             report.latencyMilliseconds(percentile: 0.99).map(Self.decimal) ?? "-",
             ceiling,
             result.fractionOfCeiling.map { String(format: "%.1f%%", $0 * 100) } ?? "-",
@@ -55,8 +56,13 @@ struct ResultTable {
             result.meetsTarget ? "yes" : "NO",
             Self.grouped(Double(report.errors)),
             result.usage.peakServerRSS.map(Self.megabytes) ?? "n/a",
-            "\(Self.cores(result.usage.serverCores)) + \(Self.cores(result.usage.clientCores)) + \(Self.cores(result.usage.otherCores))",
+            Self.cpu(result.usage),
         ]
+    }
+
+    /// "server + db + client + other" cores; db is "-" without a database server to watch.
+    static func cpu(_ usage: ResourceMonitor.Usage) -> String {
+        "\(cores(usage.serverCores)) + \(usage.databaseCores.map { cores($0) } ?? "-") + \(cores(usage.clientCores)) + \(cores(usage.otherCores))"
     }
 
     /// Cores' worth of CPU, two decimals.

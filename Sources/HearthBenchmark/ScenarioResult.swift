@@ -6,6 +6,16 @@ struct ScenarioResult: Sendable {
     var ceiling: CeilingMeter.Measurement?
     /// Server RSS (sampled through warm-up and measurement) and CPU of server and client.
     let usage: ResourceMonitor.Usage
+    /// The row's name: the scenario's title unless a phase names it otherwise (user-count runs).
+    var title: String
+
+    init(scenario: Scenario, report: LoadReport, ceiling: CeilingMeter.Measurement?, usage: ResourceMonitor.Usage, title: String? = nil) {
+        self.scenario = scenario
+        self.report = report
+        self.ceiling = ceiling
+        self.usage = usage
+        self.title = title ?? scenario.title
+    }
 
     /// Successful requests per second as a fraction of the ceiling's operations per second.
     var fractionOfCeiling: Double? {

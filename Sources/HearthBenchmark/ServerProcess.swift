@@ -3,7 +3,8 @@ import Foundation
 /// A `hearth serve` child process on a fresh temporary data directory and an ephemeral port.
 ///
 /// Its stdout and stderr go to files in the temporary directory; the port is read from the banner on
-/// stdout. ``stop()`` ends it with SIGTERM, then SIGKILL, and deletes the directory.
+/// stdout. ``stop()`` ends it with SIGTERM, then SIGKILL, and deletes the directory. The database is
+/// whatever `HEARTH_DATABASE_URL` in `environment` says (by default SQLite in the temporary directory).
 final class ServerProcess {
     let executable: String
     let port: Int

@@ -2,10 +2,18 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Stops the server child and removes its directory when the benchmark is interrupted (Ctrl-C, SIGTERM),
-/// so no server outlives the benchmark. Active while an instance is alive.
+/// Stops the server children (and the PostgreSQL cluster, if the benchmark started one) and removes
+/// their directories when the benchmark is interrupted (Ctrl-C, SIGTERM), so nothing outlives the
+/// benchmark. Active while an instance is alive.
 final class SignalTrap {
-    private static let child = Mutex<(pid: Int32, directory: String?)>((0, nil))
+    private struct Guarded {
+        var servers: [(pid: Int32, directory: String)] = []
+        /// The postmaster: SIGINT is its fast shutdown.
+        var databasePID: Int32 = 0
+        var paths: [String] = []
+    }
+
+    private static let guarded = Mutex(Guarded())
     private let sources: [any DispatchSourceSignal]
 
     /// Routes SIGINT and SIGTERM to the trap instead of ending the process outright.
@@ -23,24 +31,42 @@ final class SignalTrap {
         for source in sources { source.cancel() }
     }
 
-    /// The server to stop on interruption; `nil` once it has been stopped normally.
-    static func guardServer(pid: Int32?, directory: String?) {
-        child.withLock { $0 = (pid ?? 0, directory) }
+    /// The servers to stop on interruption (empty once they have been stopped normally).
+    static func guardServers(_ servers: [(pid: Int32, directory: String)]) {
+        guarded.withLock { $0.servers = servers }
+    }
+
+    /// The database server to stop and the paths to delete on interruption.
+    static func guardDatabase(pid: Int32?, paths: [String]) {
+        guarded.withLock {
+            $0.databasePID = pid ?? 0
+            $0.paths = paths
+        }
     }
 
     private static func interrupted(by signalNumber: Int32) {
-        let (pid, directory) = child.withLock { $0 }
+        let state = guarded.withLock { $0 }
         FileHandle.standardError.write(Data("\nhearth-benchmark: interrupted; stopping the server\n".utf8))
-        if pid > 0 {
-            kill(pid, SIGTERM)
+        for server in state.servers where server.pid > 0 { kill(server.pid, SIGTERM) }
+        for server in state.servers where server.pid > 0 {
             var waited = 0
-            while kill(pid, 0) == 0, waited < 50 {  // up to 5 s
+            while kill(server.pid, 0) == 0, waited < 50 {  // up to 5 s
                 usleep(100_000)
                 waited += 1
             }
-            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+            if kill(server.pid, 0) == 0 { kill(server.pid, SIGKILL) }
+            try? FileManager.default.removeItem(atPath: server.directory)
         }
-        if let directory { try? FileManager.default.removeItem(atPath: directory) }
+        if state.databasePID > 0 {
+            kill(state.databasePID, SIGINT)
+            var waited = 0
+            while kill(state.databasePID, 0) == 0, waited < 100 {
+                usleep(100_000)
+                waited += 1
+            }
+            if kill(state.databasePID, 0) == 0 { kill(state.databasePID, SIGKILL) }
+        }
+        for path in state.paths { try? FileManager.default.removeItem(atPath: path) }
         exit(128 + signalNumber)
     }
 }

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import HearthStorage
+import HearthStoragePostgres
+import HearthStorageSQLite
+import Logging
+
+/// Which database the servers under test use.
+enum DatabaseMode: String, CaseIterable, ExpressibleByArgument, Sendable {
+    case sqlite
+    case postgres
+}
+
+/// Hands out one fresh, empty database per benchmark phase: a new SQLite file in a temporary
+/// directory, a new database on the throwaway PostgreSQL cluster the benchmark started, or the
+/// database of `--postgres-url` (shared by every phase; it is never emptied).
+final class BenchmarkDatabase {
+    let mode: DatabaseMode
+    private let cluster: PostgresCluster?
+    private let externalURL: String?
+    private var directories: [URL] = []
+
+    private init(mode: DatabaseMode, cluster: PostgresCluster?, externalURL: String?) {
+        self.mode = mode
+        self.cluster = cluster
+        self.externalURL = externalURL
+    }
+
+    /// Starts a PostgreSQL cluster when `mode` is `.postgres` and no URL is given.
+    static func start(mode: DatabaseMode, postgresURL: String?) async throws -> BenchmarkDatabase {
+        switch mode {
+        case .sqlite:
+            return BenchmarkDatabase(mode: mode, cluster: nil, externalURL: nil)
+        case .postgres:
+            if let postgresURL { return BenchmarkDatabase(mode: mode, cluster: nil, externalURL: postgresURL) }
+            return BenchmarkDatabase(mode: mode, cluster: try await PostgresCluster.start(), externalURL: nil)
+        }
+    }
+
+    /// One line for the report.
+    var summary: String {
+        switch mode {
+        case .sqlite:
+            return "SQLite (embedded, WAL, a fresh file per phase)"
+        case .postgres:
+            if let cluster {
+                return "PostgreSQL (throwaway cluster of \(cluster.binDirectory) on 127.0.0.1:\(cluster.port), synchronous_commit=off, a fresh database per phase; its CPU is the \"db\" column)"
+            }
+            return "PostgreSQL at --postgres-url (shared by every phase; its CPU counts as \"other\" unless local)"
+        }
+    }
+
+    /// The postmaster and its backends, whose CPU is reported as "db" (empty for SQLite or an external server).
+    func processIDs() -> [Int32] { cluster?.processIDs() ?? [] }
+
+    /// Directories and clusters to remove when the benchmark is interrupted.
+    var cleanupPaths: [String] { directories.map(\.path) + (cluster.map { [$0.directory.path] } ?? []) }
+    var clusterPID: Int32? { cluster?.pid }
+
+    /// A new empty database: its `database.url` for the servers (`HEARTH_DATABASE_URL`).
+    func makeDatabase() throws -> String {
+        if let externalURL { return externalURL }
+        if let cluster { return try cluster.createDatabase() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-benchmark-db-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directories.append(directory)
+        return "sqlite:" + directory.appendingPathComponent("hearth.sqlite").path
+    }
+
+    /// Opens the database at `url` (migrated) for bulk loading; close it before the servers start.
+    func openStore(_ url: String) async throws -> SQLStore {
+        var logger = Logger(label: "hearth-benchmark")
+        logger.logLevel = .warning
+        if url.hasPrefix("sqlite:") {
+            return try await SQLiteStorage.open(path: String(url.dropFirst("sqlite:".count)), logger: logger)
+        }
+        return try await PostgresStorage.open(url: url, logger: logger)
+    }
+
+    /// Deletes the SQLite files and stops the cluster.
+    func stop() {
+        for directory in directories { try? FileManager.default.removeItem(at: directory) }
+        directories.removeAll()
+        cluster?.stop()
+    }
+}
