@@ -239,24 +239,30 @@ final class AuthEngine: Sendable {
         if !forcingRefresh, tokens.expirationDate.timeIntervalSince(now) > Self.refreshMargin {
             return tokens.idToken
         }
-        let task = user.refreshTask(for: tokens.refreshToken) {
-            Task { try await self.refresh(user, refreshToken: tokens.refreshToken) }
+        let task = user.refreshTask(replacing: tokens.idToken) {
+            // Refreshed since this caller looked (by a refresh no longer remembered): use that token.
+            let latest = user.cachedTokens
+            if latest.idToken != tokens.idToken, latest.expirationDate.timeIntervalSince(now) > Self.refreshMargin {
+                return (Task { latest.idToken }, false)
+            }
+            return (Task { try await self.refresh(user, from: latest) }, true)
         }
         return try await task.value
     }
 
-    private func refresh(_ user: User, refreshToken: String) async throws -> String {
-        defer { user.finishRefresh(for: refreshToken) }
+    private func refresh(_ user: User, from tokens: TokenSet) async throws -> String {
         state.withLock { $0.refreshCount += 1 }
         let response: TokenResponse
         do {
-            response = try await backend.refresh(refreshToken)
+            response = try await backend.refresh(tokens.refreshToken)
         } catch {
+            user.refreshFailed(replacing: tokens.idToken)
             if Self.endsSession(error) { signOutByForce(ifCurrent: user) }
             throw error
         }
         let idToken = response.idToken.isEmpty ? response.accessToken : response.idToken
         guard !idToken.isEmpty else {
+            user.refreshFailed(replacing: tokens.idToken)
             throw AuthErrorFactory.error(.internalError, message: "The token response has no ID token.")
         }
         user.updateTokens(TokenSet(idToken: idToken, refreshToken: response.refreshToken, expirationDate: expiry(response.expiresIn)))

@@ -9,8 +9,9 @@ import Synchronization
 public final class User: UserInfo, Sendable {
     let engine: AuthEngine
     private let state: Mutex<StoredUser>
-    /// The refresh in flight, shared by concurrent callers.
-    private let refreshing = Mutex<(refreshToken: String, task: Task<String, any Error>)?>(nil)
+    /// The latest refresh, keyed by the ID token it replaces: callers that saw that token (concurrently, or
+    /// just after it finished) share its result instead of sending the old refresh token again.
+    private let refreshing = Mutex<(replacing: String, task: Task<String, any Error>)?>(nil)
 
     init(stored: StoredUser, engine: AuthEngine) {
         self.engine = engine
@@ -23,18 +24,21 @@ public final class User: UserInfo, Sendable {
     func update(_ body: (inout StoredUser) -> Void) { state.withLock { body(&$0) } }
     func updateTokens(_ tokens: TokenSet) { state.withLock { $0.tokens = tokens } }
 
-    func refreshTask(for refreshToken: String, start: () -> Task<String, any Error>) -> Task<String, any Error> {
+    /// The refresh replacing `idToken`: the one in flight or just finished, else one that `start` begins.
+    /// `start` may instead return a value to use without refreshing (`keep: false`).
+    func refreshTask(replacing idToken: String, start: () -> (task: Task<String, any Error>, keep: Bool)) -> Task<String, any Error> {
         refreshing.withLock { current in
-            if let current, current.refreshToken == refreshToken { return current.task }
-            let task = start()
-            current = (refreshToken, task)
-            return task
+            if let current, current.replacing == idToken { return current.task }
+            let started = start()
+            if started.keep { current = (idToken, started.task) }
+            return started.task
         }
     }
 
-    func finishRefresh(for refreshToken: String) {
+    /// Forgets a failed refresh, so that the next caller tries again.
+    func refreshFailed(replacing idToken: String) {
         refreshing.withLock { current in
-            if current?.refreshToken == refreshToken { current = nil }
+            if current?.replacing == idToken { current = nil }
         }
     }
 
