@@ -218,6 +218,12 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // The client SDK against a live Hearth server on loopback (HearthTesting), seeds' snippets included.
+        .testTarget(
+            name: "HearthAuthTests",
+            dependencies: ["HearthAuth", "HearthTesting", "HearthSandbox", "HearthCore"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .testTarget(
             name: "HearthSandboxTests",
             dependencies: [

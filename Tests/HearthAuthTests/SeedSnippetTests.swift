@@ -1,0 +1,509 @@
+import Foundation
+import HearthAuth
+import HearthSandbox
+import HearthTesting
+import Synchronization
+import Testing
+
+// The Swift snippets of the seed guides (/work/shared/seeds), compiled with only the import (`HearthAuth` for
+// `FirebaseAuth`) and the configuration line (`HearthApp.configure(options:)` for `FirebaseApp.configure()`,
+// done once in `SeedApp.prepare`) changed. Each snippet is copied verbatim between `// --- snippet` and
+// `// --- end`; the only additions are lines that record what the snippet's callbacks saw, placed where the
+// guide has a placeholder comment (`// ...`, `// Handle error.`, `// User is signed in.`).
+//
+// The snippets use the default app, so these tests run one at a time; each points the default app at its own
+// server with `useEmulator(withHost:port:)`, the way Firebase apps point at an emulator.
+
+/// The default app of the snippets.
+enum SeedApp {
+    private static let configured = Mutex(false)
+
+    static func prepare(_ live: LiveHearth) throws {
+        configured.withLock { done in
+            guard !done else { return }
+            var options = HearthOptions(apiKey: live.apiKey, projectID: live.projectID, serverURL: live.baseURL)
+            options.userStore = MemorySignedInUserStore()
+            HearthApp.configure(options: options)  // FirebaseApp.configure()
+            done = true
+        }
+        let auth = Auth.auth()
+        try auth.signOut()
+        auth.useEmulator(withHost: live.host, port: live.port)
+        // Stands in for the provider's sign-in page: the server's provider sandbox hands out the credential.
+        auth.defaultUIDelegate = SandboxConsoleUIDelegate()
+    }
+}
+
+// Stand-ins for the provider SDKs the anonymous-auth guide calls (GoogleSignIn, FBSDKLoginKit).
+struct GIDAuthentication {
+    var idToken: String?
+    var accessToken: String
+}
+
+struct GIDGoogleUser {
+    var authentication: GIDAuthentication
+}
+
+final class AccessToken: Sendable {
+    let tokenString: String
+    init(tokenString: String) { self.tokenString = tokenString }
+    nonisolated(unsafe) static var current: AccessToken?
+}
+
+/// What the snippets' callbacks saw.
+final class Seen: Sendable {
+    let results = Recorder<AuthDataResult?>()
+    let errors = Recorder<NSError?>()
+    let strings = Recorder<String>()
+}
+
+@Suite(.serialized) struct SeedSnippetTests {
+    // MARK: 003 — anonymous authentication on Apple platforms
+
+    @Test("003: anonymous sign-in, then linking Google, Facebook and e-mail/password credentials")
+    func anonymousUpgrade() async throws {
+        try await withLiveHearth { live in
+            try SeedApp.prepare(live)
+            let sandbox = live.sandbox
+
+            for method in ["google", "facebook", "password"] {
+                try Auth.auth().signOut()
+                let seen = Seen()
+                // --- snippet (003 step 3)
+                Auth.auth().signInAnonymously { authResult, error in
+                  // ...
+                  seen.results.append(authResult)
+                }
+                // --- end
+                await eventually { seen.results.count == 1 }
+                let authResult = seen.results.all.first ?? nil
+
+                func step4() {
+                    // --- snippet (003 step 4)
+                    guard let user = authResult?.user else { return }
+                    let isAnonymous = user.isAnonymous  // true
+                    let uid = user.uid
+                    // --- end
+                    #expect(isAnonymous)
+                    seen.strings.append(uid)
+                }
+                step4()
+                let anonymousUID = try #require(seen.strings.all.first)
+
+                var made: AuthCredential?
+                switch method {
+                case "google":
+                    let googleIDToken = try sandbox.googleIDToken(for: .googleGmail)
+                    let googleAccessToken = try sandbox.googleAccessToken(for: .googleGmail)
+                    let user: GIDGoogleUser? = GIDGoogleUser(authentication: GIDAuthentication(idToken: googleIDToken, accessToken: googleAccessToken))
+                    func google() {
+                        // --- snippet (003 Google Sign-In)
+                        guard
+                          let authentication = user?.authentication,
+                          let idToken = authentication.idToken
+                        else {
+                          return
+                        }
+
+                        let credential = GoogleAuthProvider.credential(withIDToken: idToken,
+                                                                       accessToken: authentication.accessToken)
+                        // --- end
+                        made = credential
+                    }
+                    google()
+                case "facebook":
+                    AccessToken.current = AccessToken(tokenString: try sandbox.facebookAccessToken(for: .facebookUser))
+                    // --- snippet (003 Facebook Login)
+                    let credential = FacebookAuthProvider
+                      .credential(withAccessToken: AccessToken.current!.tokenString)
+                    // --- end
+                    made = credential
+                default:
+                    let email = "upgraded@example.com"
+                    let password = "correct horse"
+                    // --- snippet (003 e-mail/password)
+                    let credential = EmailAuthProvider.credential(withEmail: email, password: password)
+                    // --- end
+                    made = credential
+                }
+                let credential = try #require(made)
+                let user = try #require(Auth.auth().currentUser)
+                // --- snippet (003 step 3 of upgrading)
+                    user.link(with: credential) { authResult, error in
+                  // ...
+                  seen.results.append(authResult)
+                  seen.errors.append(error as NSError?)
+                }
+                // --- end
+                await eventually { seen.results.count == 2 }
+                #expect((seen.errors.all.first ?? nil) == nil)
+                let linked = try #require(seen.results.all.last ?? nil)
+                #expect(linked.user.uid == anonymousUID)
+                #expect(linked.user === Auth.auth().currentUser)
+                #expect(!linked.user.isAnonymous)
+                let expectedProvider = ["google": "google.com", "facebook": "facebook.com", "password": "password"][method]!
+                #expect(linked.user.providerData.map(\.providerID).contains(expectedProvider))
+                let token = try await linked.user.getIDTokenResult()
+                #expect(token.claims["user_id"] as? String == anonymousUID)
+            }
+        }
+    }
+
+    // MARK: 001 — Twitter on Apple platforms
+
+    @Test("001: Twitter sign-in through getCredentialWith, link, reauthenticate, sign out")
+    func twitter() async throws {
+        try await withLiveHearth { live in
+            try SeedApp.prepare(live)
+            let seen = Seen()
+
+            // --- snippet (001 step 2)
+            var provider = OAuthProvider(providerID: "twitter.com")
+            // --- end
+            // --- snippet (001 step 3)
+            provider.customParameters = [
+              "lang": "fr"
+              ]
+            // --- end
+            // --- snippet (001 step 5)
+            provider.getCredentialWith(nil) { credential, error in
+              if error != nil {
+                // Handle error.
+                seen.errors.append(error as NSError?)
+              }
+              if credential != nil {
+                Auth.auth().signIn(with: credential) { authResult, error in
+                  if error != nil {
+                    // Handle error.
+                    seen.errors.append(error as NSError?)
+                  }
+                  // User is signed in.
+                  seen.results.append(authResult)
+                  // IdP data available in authResult.additionalUserInfo.profile.
+                  // Twitter OAuth access token can also be retrieved by:
+                  // (authResult.credential as? OAuthCredential)?.accessToken
+                  // Twitter OAuth ID token can be retrieved by calling:
+                  // (authResult.credential as? OAuthCredential)?.idToken
+                  // Twitter OAuth secret can be retrieved by calling:
+                  // (authResult.credential as? OAuthCredential)?.secret
+                }
+              }
+            }
+            // --- end
+            await eventually { seen.results.count == 1 }
+            #expect(seen.errors.count == 0)
+            let signedIn = try #require(seen.results.all.first ?? nil)
+            #expect(signedIn.additionalUserInfo?.providerID == "twitter.com")
+            #expect(signedIn.additionalUserInfo?.isNewUser == true)
+            #expect(signedIn.additionalUserInfo?.username == "sandbox_jack")
+            #expect(signedIn.additionalUserInfo?.profile?["screen_name"] as? String == "sandbox_jack")
+            #expect(signedIn.credential?.accessToken?.isEmpty == false)
+            #expect(signedIn.credential?.secret?.isEmpty == false)
+            let twitterUID = signedIn.user.uid
+
+            // Link a Twitter credential to another (anonymous) user: a second Twitter identity.
+            try Auth.auth().signOut()
+            _ = try await Auth.auth().signInAnonymously()
+            let other = SandboxIdentity(provider: .twitter, subject: "424242", displayName: "Second Jack", screenName: "second_jack")
+            live.sandbox.add(other)
+            let token = try live.sandbox.twitterAccessToken(for: other)
+            let credential = TwitterAuthProvider.credential(withToken: token.token, secret: token.secret)
+            // --- snippet (001 step 6)
+            Auth().currentUser.link(withCredential: credential) { authResult, error in
+              if error != nil {
+                // Handle error.
+                seen.errors.append(error as NSError?)
+              }
+              // Twitter credential is linked to the current user.
+              seen.results.append(authResult)
+              // IdP data available in authResult.additionalUserInfo.profile.
+              // Twitter OAuth access token can also be retrieved by:
+              // (authResult.credential as? OAuthCredential)?.accessToken
+              // Twitter OAuth ID token can be retrieved by calling:
+              // (authResult.credential as? OAuthCredential)?.idToken
+              // Twitter OAuth secret can be retrieved by calling:
+              // (authResult.credential as? OAuthCredential)?.secret
+            }
+            // --- end
+            await eventually { seen.results.count == 2 }
+            #expect(seen.errors.count == 0)
+            let linked = try #require(seen.results.all.last ?? nil)
+            #expect(linked.user.uid != twitterUID)
+            #expect(!linked.user.isAnonymous)
+            #expect(linked.credential?.secret == token.secret)
+
+            // Reauthenticate with a fresh credential of the same identity.
+            let fresh = try live.sandbox.twitterAccessToken(for: other)
+            _ = fresh
+            do {
+                let credential = TwitterAuthProvider.credential(withToken: fresh.token, secret: fresh.secret)
+                // --- snippet (001 step 7)
+                Auth().currentUser.reauthenticateWithCredential(withCredential: credential) { authResult, error in
+                  if error != nil {
+                    // Handle error.
+                    seen.errors.append(error as NSError?)
+                  }
+                  // User is re-authenticated with fresh tokens minted and
+                  // should be able to perform sensitive operations like account
+                  // deletion and email or password update.
+                  seen.results.append(authResult)
+                  // IdP data available in result.additionalUserInfo.profile.
+                  // Additional OAuth access token is can also be retrieved by:
+                  // (authResult.credential as? OAuthCredential)?.accessToken
+                  // Twitter OAuth ID token can be retrieved by calling:
+                  // (authResult.credential as? OAuthCredential)?.idToken
+                  // Twitter OAuth secret can be retrieved by calling:
+                  // (authResult.credential as? OAuthCredential)?.secret
+                }
+                // --- end
+            }
+            await eventually { seen.results.count == 3 }
+            #expect(seen.errors.count == 0)
+            let reauthenticated = try #require(seen.results.all.last ?? nil)
+            #expect(reauthenticated.user.uid == linked.user.uid)
+            #expect(reauthenticated.user !== Auth.auth().currentUser)
+
+            // --- snippet (001 sign out)
+            let firebaseAuth = Auth.auth()
+            do {
+              try firebaseAuth.signOut()
+            } catch let signOutError as NSError {
+              print("Error signing out: %@", signOutError)
+            }
+            // --- end
+            #expect(Auth.auth().currentUser == nil)
+        }
+    }
+
+    @Test("001: one account per e-mail: the verbatim recovery snippet, then the recovery itself")
+    func twitterAccountExists() async throws {
+        try await withLiveHearth { live in
+            try SeedApp.prepare(live)
+            // A password account owns the address; Twitter reports it unverified, so the server asks to confirm.
+            let identity = SandboxIdentity(
+                provider: .twitter, subject: "777000111", email: "shared@example.com", emailVerified: false,
+                displayName: "Shared Twitter", screenName: "shared_tw")
+            live.sandbox.add(identity)
+            Auth.auth().defaultUIDelegate = SandboxConsoleUIDelegate(subject: identity.subject)
+            let owner = try await Auth.auth().createUser(withEmail: "shared@example.com", password: "owner-pass")
+            let ownerUID = owner.user.uid
+            try Auth.auth().signOut()
+
+            let seen = Seen()
+            var provider = OAuthProvider(providerID: "twitter.com")
+            let password = "owner-pass"
+            _ = password
+            // --- snippet (001 account exists with different credential)
+            // Sign-in with an OAuth credential.
+            provider.getCredentialWith(nil) { credential, error in
+              // An account with the same email already exists.
+              if (error as NSError?)?.code == AuthErrorCode.accountExistsWithDifferentCredential.rawValue {
+                // Get pending credential and email of existing account.
+                let existingAcctEmail = (error! as NSError).userInfo[AuthErrorUserInfoEmailKey] as! String
+                let pendingCred = (error! as NSError).userInfo[AuthErrorUserInfoUpdatedCredentialKey] as! AuthCredential
+                // Lookup existing account identifier by the email.
+                Auth.auth().fetchProviders(forEmail:existingAcctEmail) { providers, error in
+                  // Existing email/password account.
+                  if (providers?.contains(EmailAuthProviderID))! {
+                    // Existing password account for email. Ask user to provide the password of the
+                    // existing account.
+                    // Sign in with existing account.
+                    Auth.auth().signIn(withEmail:existingAcctEmail, password:password) { user, error in
+                      // Successfully signed in.
+                      if user != nil {
+                        // Link pending credential to account.
+                        Auth.auth().currentUser?.linkAndRetrieveData(with: pendingCred) { result, error in
+                          // ...
+                        }
+                      }
+                    }
+                  }
+                }
+                return
+              }
+
+              // Other errors.
+              if error != nil {
+                // handle the error.
+                return
+              }
+
+              // Sign in with the credential.
+              if credential != nil {
+                Auth.auth().signInAndRetrieveData(with: credential!) { result, error in
+                  if error != nil {
+                    // handle the error.
+                    seen.errors.append(error as NSError?)
+                    return
+                  }
+                }
+              }
+            }
+            // --- end
+            // getCredentialWith only fetches the credential; the sign-in it feeds meets the existing account.
+            await eventually { seen.errors.count == 1 }
+            let error = try #require(seen.errors.all.first ?? nil)
+            #expect(error.domain == AuthErrorDomain)
+            #expect(error.code == AuthErrorCode.accountExistsWithDifferentCredential.rawValue)
+            #expect(error.userInfo[AuthErrorUserInfoEmailKey] as? String == "shared@example.com")
+            #expect(error.userInfo[AuthErrorUserInfoUpdatedCredentialKey] is OAuthCredential)
+            #expect(Auth.auth().currentUser == nil)
+
+            // The recovery of the snippet, run where the error really arrives: in signIn(with:)'s completion.
+            let credential = try await provider.credential(with: nil)
+            let done = Recorder<AuthDataResult?>()
+            Auth.auth().signIn(with: credential) { _, error in
+                if (error as NSError?)?.code == AuthErrorCode.accountExistsWithDifferentCredential.rawValue {
+                    let existingAcctEmail = (error! as NSError).userInfo[AuthErrorUserInfoEmailKey] as! String
+                    let pendingCred = (error! as NSError).userInfo[AuthErrorUserInfoUpdatedCredentialKey] as! AuthCredential
+                    Auth.auth().fetchSignInMethods(forEmail: existingAcctEmail) { providers, error in
+                        if (providers?.contains(EmailAuthProviderID))! {
+                            Auth.auth().signIn(withEmail: existingAcctEmail, password: password) { user, error in
+                                if user != nil {
+                                    Auth.auth().currentUser?.link(with: pendingCred) { result, error in
+                                        done.append(result)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            await eventually { done.count == 1 }
+            let linked = try #require(done.all.first ?? nil)
+            #expect(linked.user.uid == ownerUID)
+            #expect(Set(linked.user.providerData.map(\.providerID)) == ["password", "twitter.com"])
+
+            // The Twitter identity now signs in to the owner's account.
+            try Auth.auth().signOut()
+            let again = try await Auth.auth().signIn(with: try await provider.credential(with: nil))
+            #expect(again.user.uid == ownerUID)
+        }
+    }
+
+    // MARK: 004 — Microsoft on Apple platforms
+
+    @Test("004: Microsoft sign-in through getCredentialWith, link, reauthenticate, sign out")
+    func microsoft() async throws {
+        try await withLiveHearth { live in
+            try SeedApp.prepare(live)
+            let seen = Seen()
+
+            // --- snippet (004 step 2)
+            var provider = OAuthProvider(providerID: "microsoft.com")
+            // --- end
+            // --- snippet (004 step 3)
+            provider.customParameters = [
+              "prompt": "consent",
+              "login_hint": "user@firstadd.onmicrosoft.com"
+            ]
+            // --- end
+            // --- snippet (004 step 3, tenant)
+            provider.customParameters = [
+              // Optional "tenant" parameter in case you are using an Azure AD
+              // tenant. eg. '8eaef023-2b34-4da1-9baa-8bc8c9d6a490' or
+              // 'contoso.onmicrosoft.com' or "common" for tenant-independent
+              // tokens. The default value is "common".
+              "tenant": "TENANT_ID"
+            ]
+            // --- end
+            // --- snippet (004 step 4)
+            provider.scopes = ["mail.read", "calendars.read"]
+            // --- end
+            #expect(provider.scopes == ["mail.read", "calendars.read"])
+            // --- snippet (004 step 6)
+            // Replace nil with the custom class that conforms to AuthUIDelegate
+            // you created in last step to use a customized web view.
+            provider.getCredentialWith(nil) { credential, error in
+              if error != nil {
+                // Handle error.
+                seen.errors.append(error as NSError?)
+              }
+              if credential != nil {
+                Auth().signIn(with: credential) { authResult, error in
+                  if error != nil {
+                    // Handle error.
+                    seen.errors.append(error as NSError?)
+                  }
+                  // User is signed in.
+                  seen.results.append(authResult)
+                  // IdP data available in authResult.additionalUserInfo.profile.
+                  // OAuth access token can also be retrieved:
+                  // (authResult.credential as? OAuthCredential)?.accessToken
+                  // OAuth ID token can also be retrieved:
+                  // (authResult.credential as? OAuthCredential)?.idToken
+                }
+              }
+            }
+            // --- end
+            await eventually { seen.results.count == 1 }
+            #expect(seen.errors.count == 0)
+            let signedIn = try #require(seen.results.all.first ?? nil)
+            #expect(signedIn.additionalUserInfo?.providerID == "microsoft.com")
+            #expect(signedIn.credential?.idToken?.isEmpty == false)
+            #expect(signedIn.user.photoURL == nil)
+            let microsoftUID = signedIn.user.uid
+
+            // Link a Microsoft credential (personal account) to an anonymous user.
+            try Auth.auth().signOut()
+            _ = try await Auth.auth().signInAnonymously()
+            let credential = OAuthProvider.credential(
+                providerID: .custom("microsoft.com"), idToken: try live.sandbox.microsoftIDToken(for: .microsoftPersonal), accessToken: nil)
+            // --- snippet (004 link)
+            Auth().currentUser.link(withCredential: credential) { authResult, error in
+              if error != nil {
+                // Handle error.
+                seen.errors.append(error as NSError?)
+              }
+              // Microsoft credential is linked to the current user.
+              seen.results.append(authResult)
+              // IdP data available in authResult.additionalUserInfo.profile.
+              // OAuth access token can also be retrieved:
+              // (authResult.credential as? OAuthCredential)?.accessToken
+              // OAuth ID token can also be retrieved:
+              // (authResult.credential as? OAuthCredential)?.idToken
+            }
+            // --- end
+            await eventually { seen.results.count == 2 }
+            #expect(seen.errors.count == 0)
+            let linked = try #require(seen.results.all.last ?? nil)
+            #expect(linked.user.uid != microsoftUID)
+            #expect(linked.user.providerData.first { $0.providerID == "microsoft.com" }?.uid == "fde926f844473904")
+
+            do {
+                let credential = OAuthProvider.credential(
+                    providerID: .custom("microsoft.com"), idToken: try live.sandbox.microsoftIDToken(for: .microsoftPersonal))
+                // --- snippet (004 reauthenticate)
+                Auth().currentUser.reauthenticateWithCredential(withCredential: credential) { authResult, error in
+                  if error != nil {
+                    // Handle error.
+                    seen.errors.append(error as NSError?)
+                  }
+                  // User is re-authenticated with fresh tokens minted and
+                  // should be able to perform sensitive operations like account
+                  // deletion and email or password update.
+                  seen.results.append(authResult)
+                  // IdP data available in result.additionalUserInfo.profile.
+                  // Additional OAuth access token can also be retrieved:
+                  // (authResult.credential as? OAuthCredential)?.accessToken
+                  // OAuth ID token can also be retrieved:
+                  // (authResult.credential as? OAuthCredential)?.idToken
+                }
+                // --- end
+            }
+            await eventually { seen.results.count == 3 }
+            #expect(seen.errors.count == 0)
+            #expect((seen.results.all.last ?? nil)?.user.uid == linked.user.uid)
+
+            // --- snippet (004 sign out)
+            let firebaseAuth = Auth.auth()
+            do {
+              try firebaseAuth.signOut()
+            } catch let signOutError as NSError {
+              print("Error signing out: %@", signOutError)
+            }
+            // --- end
+            #expect(Auth.auth().currentUser == nil)
+        }
+    }
+}
