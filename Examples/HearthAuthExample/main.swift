@@ -52,10 +52,8 @@ func describe(_ error: any Error) -> String {
 func printClaims(of user: User) async throws {
     let result = try await user.getIDTokenResult()
     print("sign-in provider: \(result.signInProvider), expires \(result.expirationDate)")
-    let claims = result.claims.sorted { $0.key < $1.key }
-    for (key, value) in claims {
-        print("  \(key): \(value)")
-    }
+    let json = try JSONSerialization.data(withJSONObject: result.claims, options: [.prettyPrinted, .sortedKeys])
+    print(String(decoding: json, as: UTF8.self))
 }
 
 /// Top-level code prefers the completion-handler overloads, so the async calls live in a function.

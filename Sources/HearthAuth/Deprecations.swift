@@ -10,7 +10,7 @@ extension Auth {
         complete(completion) { try await self.signInMethods(forEmail: email) }
     }
 
-    /// FirebaseAuth ≤ 5: `signInAndRetrieveData(with:)`, now ``signIn(with:completion:)``.
+    /// FirebaseAuth ≤ 5: `signInAndRetrieveData(with:)`, now ``Auth/signIn(with:completion:)-(AuthCredential,_)``.
     @available(*, deprecated, renamed: "signIn(with:completion:)")
     public func signInAndRetrieveData(with credential: AuthCredential, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil) {
         signIn(with: credential, completion: completion)

@@ -38,6 +38,8 @@ public struct HearthOptions: Sendable {
     }
 
     /// - Parameters:
+    ///   - apiKey: sent as `?key=` with every call.
+    ///   - projectID: the project the ID tokens are issued for.
     ///   - host: the server's host name or address; IPv6 addresses may be given with or without brackets.
     ///   - port: the server's port.
     public init(apiKey: String, projectID: String, host: String, port: Int) {
