@@ -17,10 +17,14 @@ public final class OAuthCredential: AuthCredential, @unchecked Sendable {
     let familyName: String?
     /// A credential the server issued earlier (`needConfirmation`, already linked): signs in without the provider.
     let pendingToken: String?
+    /// A finished browser sign-in: the `link` the server's handler returned, and the session it belongs to.
+    let requestURI: String?
+    let sessionID: String?
 
     init(
         providerID: String, idToken: String? = nil, accessToken: String? = nil, secret: String? = nil,
-        rawNonce: String? = nil, givenName: String? = nil, familyName: String? = nil, pendingToken: String? = nil
+        rawNonce: String? = nil, givenName: String? = nil, familyName: String? = nil, pendingToken: String? = nil,
+        requestURI: String? = nil, sessionID: String? = nil
     ) {
         self.idToken = idToken
         self.accessToken = accessToken
@@ -29,6 +33,8 @@ public final class OAuthCredential: AuthCredential, @unchecked Sendable {
         self.givenName = givenName
         self.familyName = familyName
         self.pendingToken = pendingToken
+        self.requestURI = requestURI
+        self.sessionID = sessionID
         super.init(provider: providerID)
     }
 
@@ -53,6 +59,13 @@ public final class OAuthCredential: AuthCredential, @unchecked Sendable {
         request.tenantId = tenantID
         if let pendingToken {
             request.pendingToken = pendingToken
+            return request
+        }
+        if let requestURI {
+            // The provider's answer waits on the server; the link names it and the session proves it is ours.
+            request.requestUri = requestURI
+            request.sessionId = sessionID
+            request.postBody = "providerId=\(FormEncoding.escape(provider))"
             return request
         }
         var fields: [(String, String)] = [("providerId", provider)]
