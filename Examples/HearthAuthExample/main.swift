@@ -52,7 +52,7 @@ func describe(_ error: any Error) -> String {
 func printClaims(of user: User) async throws {
     let result = try await user.getIDTokenResult()
     print("sign-in provider: \(result.signInProvider), expires \(result.expirationDate)")
-    let json = try JSONSerialization.data(withJSONObject: result.claims, options: [.prettyPrinted, .sortedKeys])
+    let json = try JSONSerialization.data(withJSONObject: result.claims, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     print(String(decoding: json, as: UTF8.self))
 }
 

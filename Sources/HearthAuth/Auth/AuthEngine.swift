@@ -239,13 +239,10 @@ final class AuthEngine: Sendable {
         if !forcingRefresh, tokens.expirationDate.timeIntervalSince(now) > Self.refreshMargin {
             return tokens.idToken
         }
+        // A caller that saw the token just before a refresh finished joins that refresh (it stays remembered
+        // until the next one) instead of sending the old refresh token again.
         let task = user.refreshTask(replacing: tokens.idToken) {
-            // Refreshed since this caller looked (by a refresh no longer remembered): use that token.
-            let latest = user.cachedTokens
-            if latest.idToken != tokens.idToken, latest.expirationDate.timeIntervalSince(now) > Self.refreshMargin {
-                return (Task { latest.idToken }, false)
-            }
-            return (Task { try await self.refresh(user, from: latest) }, true)
+            Task { try await self.refresh(user, from: tokens) }
         }
         return try await task.value
     }

@@ -24,14 +24,13 @@ public final class User: UserInfo, Sendable {
     func update(_ body: (inout StoredUser) -> Void) { state.withLock { body(&$0) } }
     func updateTokens(_ tokens: TokenSet) { state.withLock { $0.tokens = tokens } }
 
-    /// The refresh replacing `idToken`: the one in flight or just finished, else one that `start` begins.
-    /// `start` may instead return a value to use without refreshing (`keep: false`).
-    func refreshTask(replacing idToken: String, start: () -> (task: Task<String, any Error>, keep: Bool)) -> Task<String, any Error> {
+    /// The refresh replacing `idToken`: the one in flight or just finished, else the one `start` begins.
+    func refreshTask(replacing idToken: String, start: () -> Task<String, any Error>) -> Task<String, any Error> {
         refreshing.withLock { current in
             if let current, current.replacing == idToken { return current.task }
-            let started = start()
-            if started.keep { current = (idToken, started.task) }
-            return started.task
+            let task = start()
+            current = (idToken, task)
+            return task
         }
     }
 
