@@ -77,7 +77,8 @@ extension Sandbox {
 
 /// A developer's way in: `GET /` lists every provider's test identities, and
 /// `GET /credentials/<providerId>?subject=…&nonce=…` mints a credential for one of them (JSON, see
-/// ``SandboxSignInCredential``), the first identity of the provider when `subject` is absent.
+/// ``SandboxSignInCredential``), the first identity of the provider when `subject` is absent; with `as=request`
+/// the answer is instead the JSON body of an `accounts:signInWithIdp` request carrying that credential.
 struct ConsoleRoutes: Sendable {
     let sandbox: Sandbox
 
@@ -100,6 +101,14 @@ struct ConsoleRoutes: Sendable {
         }
         do {
             let credential = try sandbox.signInCredential(for: identity, rawNonce: query["nonce"].flatMap { $0.isEmpty ? nil : $0 })
+            if query["as"] == "request" {
+                // The body of an `accounts:signInWithIdp` request, for piping into curl.
+                let request: SandboxJSON = [
+                    "postBody": .string(credential.postBody), "requestUri": "http://localhost", "returnSecureToken": true,
+                    "returnIdpCredential": true,
+                ]
+                return SandboxHTTP.json(request)
+            }
             let data = try JSONEncoder().encode(credential)
             return SandboxHTTP.text(String(decoding: data, as: UTF8.self), status: .ok, contentType: "application/json; charset=utf-8")
         } catch {

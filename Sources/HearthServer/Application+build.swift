@@ -21,7 +21,15 @@ public func buildApplication(
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            do {
+                try await services.serverDidBind(port: port)
+            } catch {
+                services.logger.error("Could not point the providers at the sandbox", metadata: ["error": "\(error)"])
+            }
+            await onServerRunning(port)
+        },
         logger: services.logger
     )
     app.addServices(
@@ -51,6 +59,11 @@ public func buildRouter(services: HearthServices) -> Router<BasicRequestContext>
     }
     for prefix in ["/identitytoolkit/v3/relyingparty", "/www.googleapis.com/identitytoolkit/v3/relyingparty"] {
         accounts.addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys), names: .legacyV3)
+    }
+    // The admin API: an administrator's bearer token, no API key.
+    let admin = AdminAuthMiddleware<BasicRequestContext>(acceptsOwner: configuration.mode == .development, tokens: configuration.adminTokens)
+    for prefix in ["/v2/projects/:project", "/identitytoolkit.googleapis.com/v2/projects/:project"] {
+        IdpConfigController<BasicRequestContext>(services: services).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: admin))
     }
     for path in ["/v1/token", "/securetoken.googleapis.com/v1/token"] {
         router.group(RouterPath(path)).add(middleware: apiKeys).post(use: secureToken.token)

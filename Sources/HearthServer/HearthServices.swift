@@ -8,7 +8,6 @@ import HearthStoragePostgres
 import HearthStorageSQLite
 import HearthTokens
 import Logging
-import NIOCore
 import NIOPosix
 
 /// The parts a running server is made of, opened once and shared by controllers and background services.
@@ -22,37 +21,51 @@ public struct HearthServices: Sendable {
     public let identityVerifier: any IdentityVerifier
     /// The provider sandbox served at `/sandbox` in development mode (see ``ServerConfiguration/servesSandbox``).
     public let sandbox: Sandbox?
+    /// The providers for the sandbox at its final URL (see ``serverDidBind(port:)``).
+    private var sandboxProviders: (@Sendable (Sandbox) -> ProvidersConfiguration)?
     public let clock: WallClock
     public let logger: Logger
 
     /// Opens the database (PostgreSQL when `database.url` says so, else the embedded SQLite file),
     /// applies pending migrations, and loads or creates the signing keys.
     ///
-    /// When the configuration serves the provider sandbox, it is made here: port 0 is resolved to a free
-    /// port first (the sandbox's URLs must be known before the providers are), and every provider the
-    /// configuration does not switch on is pointed at the sandbox.
+    /// When the configuration serves the provider sandbox, it is made here, and every provider the
+    /// configuration does not switch on is pointed at it. With port 0 the sandbox's URLs are known only once
+    /// the server listens: ``serverDidBind(port:)`` sets them then.
     /// - Parameter adjustProviders: a last change to the providers once the sandbox's are known (tests use
     ///   it to set, say, Microsoft's allowed tenants on the sandbox's Microsoft).
     public static func open(
         configuration: ServerConfiguration, clock: WallClock = .system, logger: Logger,
         identityVerifier: (any IdentityVerifier)? = nil,
-        adjustProviders: (inout ProvidersConfiguration) -> Void = { _ in }
+        adjustProviders: @escaping @Sendable (inout ProvidersConfiguration) -> Void = { _ in }
     ) async throws -> HearthServices {
         var configuration = configuration
         var sandbox: Sandbox?
+        var sandboxProviders: (@Sendable (Sandbox) -> ProvidersConfiguration)?
         if configuration.servesSandbox {
-            if configuration.port == 0 { configuration.port = try await freePort(host: configuration.host) }
             let made = Sandbox(baseURL: "\(configuration.baseURL)/sandbox", clock: { clock.now }, logger: logger)
-            configuration.providers = configuration.providers.fillingDisabled(from: .sandbox(made.endpoints()))
+            let configured = configuration.providers
+            let rule: @Sendable (Sandbox) -> ProvidersConfiguration = { sandbox in
+                var providers = configured.fillingDisabled(from: .sandbox(sandbox.endpoints()))
+                adjustProviders(&providers)
+                return providers
+            }
+            configuration.providers = rule(made)
             sandbox = made
+            sandboxProviders = rule
+        } else {
+            adjustProviders(&configuration.providers)
         }
-        adjustProviders(&configuration.providers)
         let store = try await openStore(configuration: configuration, logger: logger)
-        let verifier = identityVerifier ?? ProviderRegistry(
-            configuration: configuration.providers, httpClient: HTTPClient.shared, clock: clock, logger: logger)
+        let verifier = identityVerifier ?? AdministeredIdentityVerifier(base: configuration.providers, store: store) { providers in
+            ProviderRegistry(configuration: providers, httpClient: HTTPClient.shared, clock: clock, logger: logger)
+        }
         do {
-            return try await open(
+            try await verifier.refresh()
+            var services = try await open(
                 configuration: configuration, store: store, clock: clock, logger: logger, identityVerifier: verifier, sandbox: sandbox)
+            services.sandboxProviders = sandboxProviders
+            return services
         } catch {
             try? await store.close()
             throw error
@@ -89,15 +102,14 @@ public struct HearthServices: Sendable {
             clock: clock, logger: logger)
     }
 
-    /// A port nobody listens on at `host` now, for a server told to take any free port whose URL must be
-    /// known before it listens.
-    private static func freePort(host: String) async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: host, port: 0).get()
-        let port = channel.localAddress?.port ?? 0
-        try await channel.close()
-        return port
+    /// Called once the server listens. With port 0 and the sandbox served, the sandbox's URLs become known
+    /// only now: they are set, and the providers pointed at them.
+    public func serverDidBind(port: Int) async throws {
+        guard configuration.port == 0, let sandbox, let sandboxProviders else { return }
+        var bound = configuration
+        bound.port = port
+        sandbox.baseURL = "\(bound.baseURL)/sandbox"
+        try await (identityVerifier as? AdministeredIdentityVerifier)?.rebase(sandboxProviders(sandbox))
     }
 
     /// Hashes a password on the blocking thread pool, never on an event loop.

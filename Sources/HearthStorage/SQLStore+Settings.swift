@@ -26,4 +26,29 @@ extension SQLStore {
             }
         }
     }
+
+    public func insertSetting(_ name: String, value: String) async throws -> Bool {
+        try await transactor.writeSingleStatement { database in
+            let inserted = try await Self.rows(
+                database,
+                """
+                INSERT INTO settings (name, value) VALUES (\(bind: name), \(bind: value))
+                ON CONFLICT (name) DO NOTHING RETURNING name
+                """)
+            return !inserted.isEmpty
+        }
+    }
+
+    public func settings(withPrefix prefix: String) async throws -> [String: String] {
+        try await transactor.readSingleStatement { database in
+            let rows = try await Self.rows(
+                database,
+                "SELECT name, value FROM settings WHERE substr(name, 1, \(bind: prefix.count)) = \(bind: prefix)")
+            var result: [String: String] = [:]
+            for row in rows {
+                result[try row.text("name")] = try row.text("value")
+            }
+            return result
+        }
+    }
 }

@@ -25,13 +25,14 @@ public final class LiveHearth: Sendable {
     public let directory: URL
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
+    /// The port the server listens on.
+    public let port: Int
 
     /// The API key tests send (development mode accepts any key).
     public let apiKey = "test-api-key"
     public var host: String { services.configuration.host }
-    public var port: Int { services.configuration.port }
     /// `http://127.0.0.1:<port>`.
-    public var baseURL: String { services.configuration.baseURL }
+    public var baseURL: String { "http://\(host):\(port)" }
     public var projectID: String { services.configuration.projectID }
     /// The identity providers' stand-ins this server verifies credentials against.
     public var sandbox: Sandbox {
@@ -39,8 +40,11 @@ public final class LiveHearth: Sendable {
         return sandbox
     }
 
-    private init(services: HearthServices, clock: ManualClock, directory: URL, group: ServiceGroup, running: Task<Void, any Error>) {
+    private init(
+        services: HearthServices, clock: ManualClock, directory: URL, group: ServiceGroup, running: Task<Void, any Error>, port: Int
+    ) {
         self.services = services
+        self.port = port
         self.clock = clock
         self.directory = directory
         self.group = group
@@ -53,7 +57,7 @@ public final class LiveHearth: Sendable {
     ///   - configure: changes to the test configuration (development mode, port 0, cheap scrypt).
     public static func start(
         clock: ManualClock = ManualClock(), logger: Logger = Logger(label: "hearth.live-test"),
-        providers: (inout ProvidersConfiguration) -> Void = { _ in },
+        providers: @escaping @Sendable (inout ProvidersConfiguration) -> Void = { _ in },
         _ configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> LiveHearth {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-live-\(UUID().uuidString)")
@@ -85,7 +89,7 @@ public final class LiveHearth: Sendable {
             try await group.run()
         }
         var iterator = listening.makeAsyncIterator()
-        guard await iterator.next() != nil else {
+        guard let port = await iterator.next() else {
             // The server stopped before it listened: report why.
             let failure: any Error
             do {
@@ -98,7 +102,7 @@ public final class LiveHearth: Sendable {
             try? FileManager.default.removeItem(at: directory)
             throw failure
         }
-        return LiveHearth(services: services, clock: clock, directory: directory, group: group, running: running)
+        return LiveHearth(services: services, clock: clock, directory: directory, group: group, running: running, port: port)
     }
 
     /// Stops the server, closes the database and removes the directory.
@@ -113,7 +117,7 @@ public final class LiveHearth: Sendable {
 
 /// Starts a ``LiveHearth``, runs `body` with it, and always stops it.
 public func withLiveHearth<T: Sendable>(
-    clock: ManualClock = ManualClock(), providers: (inout ProvidersConfiguration) -> Void = { _ in },
+    clock: ManualClock = ManualClock(), providers: @escaping @Sendable (inout ProvidersConfiguration) -> Void = { _ in },
     _ configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (LiveHearth) async throws -> T
 ) async throws -> T {

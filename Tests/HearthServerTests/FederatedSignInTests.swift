@@ -424,7 +424,7 @@ struct FederatedSignInTests {
 
 /// Runs `body` against a live server whose providers are the sandbox, with a client over a real socket.
 func withFederated(
-    providers: (inout ProvidersConfiguration) -> Void = { _ in },
+    providers: @escaping @Sendable (inout ProvidersConfiguration) -> Void = { _ in },
     _ configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (LiveHearth, FirebaseTestClient) async throws -> Void
 ) async throws {

@@ -17,6 +17,9 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         // Federated sign-in
         case invalidIDPResponse, missingOrInvalidNonce, invalidCredentialOrProviderID, federatedUserIDAlreadyLinked
         case invalidPendingToken, missingRequestURI, invalidRequestURI
+        // Administration
+        case projectNotFound, configurationNotFound, configurationExists, invalidProviderID, invalidOAuthClientID
+        case invalidConfig
         // Tokens
         case invalidIDToken, tokenExpired, invalidRefreshToken
         // Abuse

@@ -8,4 +8,11 @@ public protocol IdentityVerifier: Sendable {
     /// Whether `providerID` is configured and switched on.
     func isEnabled(_ providerID: String) -> Bool
     func verify(_ credential: FederatedCredential) async throws -> FederatedProfile
+    /// Brings the verifier up to date with settings other replicas may have changed; called before a
+    /// federated sign-in. Cheap when nothing changed.
+    func refresh() async throws
+}
+
+extension IdentityVerifier {
+    public func refresh() async throws {}
 }

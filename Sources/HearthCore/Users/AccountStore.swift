@@ -77,6 +77,10 @@ public protocol SigningKeyStore: Sendable {
 public protocol SettingStore: Sendable {
     func setting(_ name: String) async throws -> String?
     func setSetting(_ name: String, to value: String?) async throws
+    /// Stores `value` under `name` unless the name is taken; returns whether it stored it. Atomic across replicas.
+    func insertSetting(_ name: String, value: String) async throws -> Bool
+    /// Every setting whose name starts with `prefix`, by name.
+    func settings(withPrefix prefix: String) async throws -> [String: String]
 }
 
 /// Counters for abuse limits, shared by every replica on the same database.

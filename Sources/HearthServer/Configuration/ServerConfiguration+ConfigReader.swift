@@ -29,6 +29,7 @@ extension ServerConfiguration {
             throw ConfigurationError(key: "project.id", problem: "use lower-case letters, digits and dashes")
         }
         apiKeys = try r.stringArray("project.apiKeys") ?? []
+        adminTokens = try r.stringArray("admin.tokens", isSecret: true) ?? []
         host = try r.string("server.host") ?? host
         port = try r.int("server.port", in: 0...65_535) ?? port
         maxBodyBytes = try r.int("server.maxBodyBytes", in: 1_024...(64 << 20)) ?? maxBodyBytes
@@ -88,6 +89,9 @@ extension ServerConfiguration {
             if apiKeys.contains(where: { $0.count < 16 }) {
                 throw ConfigurationError(key: "project.apiKeys", problem: "every API key must be at least 16 characters")
             }
+            if adminTokens.contains(where: { $0.count < 32 }) {
+                throw ConfigurationError(key: "admin.tokens", problem: "every admin token must be at least 32 characters")
+            }
             if projectID.hasPrefix("demo-") {
                 throw ConfigurationError(key: "project.id", problem: "demo- projects are for development mode; choose your project id")
             }
@@ -132,11 +136,11 @@ struct ConfigValues {
         }
     }
 
-    func stringArray(_ key: String) throws -> [String]? {
-        if let values = reader.stringArray(forKey: ConfigKey(key)) {
+    func stringArray(_ key: String, isSecret: Bool = false) throws -> [String]? {
+        if let values = reader.stringArray(forKey: ConfigKey(key), isSecret: isSecret) {
             return values.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        guard let text = reader.string(forKey: ConfigKey(key)) else { return nil }
+        guard let text = reader.string(forKey: ConfigKey(key), isSecret: isSecret) else { return nil }
         return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

@@ -34,6 +34,9 @@ public struct ServerConfiguration: Sendable {
     public var projectID = "demo-hearth"
     /// Keys accepted in `?key=` / `x-goog-api-key`. In development any key is accepted.
     public var apiKeys: [String] = []
+    /// Bearer tokens that may call the admin routes (`/v2/projects/{project}/…`). Secrets: never printed.
+    /// Development mode also accepts the emulator's `Bearer owner`.
+    public var adminTokens: [String] = []
     public var host = "127.0.0.1"
     public var port = 9099
     public var maxBodyBytes = 1 << 20

@@ -16,6 +16,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
         let input = try await WireCoding.decode(SignInWithIdpRequest.self, from: request, limit: configuration.maxBodyBytes)
         guard let requestURI = input.requestUri else { throw HearthError(.missingRequestURI) }
         guard let url = URL(string: requestURI), url.scheme != nil else { throw HearthError(.invalidRequestURI) }
+        try await services.identityVerifier.refresh()
 
         // The identity: from a pending credential Hearth issued, or verified now from the provider's credential.
         let profile: FederatedProfile

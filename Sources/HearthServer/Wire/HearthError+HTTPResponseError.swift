@@ -52,6 +52,12 @@ extension HearthError {
         case .invalidPendingToken: return business(M.invalidPendingToken)
         case .missingRequestURI: return business(M.missingRequestURI)
         case .invalidRequestURI: return business(M.invalidRequestURI)
+        case .projectNotFound: return (.notFound, "PROJECT_NOT_FOUND", "NOT_FOUND", "notFound")
+        case .configurationNotFound: return (.notFound, "CONFIGURATION_NOT_FOUND", "NOT_FOUND", "notFound")
+        case .configurationExists: return business("CONFIGURATION_EXISTS")
+        case .invalidProviderID: return business(detail.map { "INVALID_PROVIDER_ID : \($0)" } ?? "INVALID_PROVIDER_ID")
+        case .invalidOAuthClientID: return business(detail.map { "INVALID_OAUTH_CLIENT_ID : \($0)" } ?? "INVALID_OAUTH_CLIENT_ID")
+        case .invalidConfig: return business(detail.map { "INVALID_CONFIG : \($0)" } ?? "INVALID_CONFIG")
         case .invalidArgument:
             return (.badRequest, "\(M.invalidJSONPrefix) \(detail ?? "")", "INVALID_ARGUMENT", "parseError")
         case .storageUnavailable:

@@ -1,0 +1,40 @@
+/// A provider's settings as an administrator stored them through the admin API. They take the place of
+/// the configuration file's settings for that provider; endpoints stay as configured.
+///
+/// Stored as JSON in the settings table under ``storageName(for:)``, one row per provider, so that
+/// replicas see a change on their next federated sign-in.
+public struct IdentityProviderSetting: Codable, Sendable, Equatable {
+    /// `apple.com`, `microsoft.com`, `twitter.com`, `google.com`, `facebook.com`, `github.com` or `oidc.<name>`.
+    public var providerID: String
+    public var enabled: Bool
+    /// The OAuth client id (Apple: the services ID; Twitter: the API key; Facebook: the app ID).
+    public var clientID: String?
+    /// The OAuth client secret (Twitter: the API secret; Facebook: the app secret).
+    public var clientSecret: String?
+    /// Apple: the app bundle IDs.
+    public var appleBundleIDs: [String]?
+    public var appleTeamID: String?
+    public var appleKeyID: String?
+    /// Apple: the `.p8` private key, PEM.
+    public var applePrivateKey: String?
+    /// OIDC: the issuer.
+    public var issuer: String?
+    /// OIDC: a name to show.
+    public var displayName: String?
+    /// OIDC: browser-flow response types.
+    public var responseTypeIDToken: Bool?
+    public var responseTypeCode: Bool?
+
+    public init(providerID: String, enabled: Bool) {
+        self.providerID = providerID
+        self.enabled = enabled
+    }
+
+    /// The providers of `defaultSupportedIdpConfigs`.
+    public static let defaultSupportedProviderIDs = ["apple.com", "facebook.com", "github.com", "google.com", "microsoft.com", "twitter.com"]
+
+    /// The settings-table prefix of every stored provider setting.
+    public static let storagePrefix = "identity-provider/"
+
+    public static func storageName(for providerID: String) -> String { storagePrefix + providerID }
+}

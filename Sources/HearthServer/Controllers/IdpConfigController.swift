@@ -1,0 +1,233 @@
+import Foundation
+import HearthCore
+import HearthWire
+import Hummingbird
+
+/// The admin API for identity-provider settings, as the Admin SDKs call it:
+/// `/v2/projects/{project}/defaultSupportedIdpConfigs[/{idpId}]` and
+/// `/v2/projects/{project}/oauthIdpConfigs[/{oidc.name}]`: list, create, get, patch (with `updateMask`),
+/// delete. Settings live in the database and take effect on every replica's next federated sign-in.
+/// Secrets are accepted and never returned.
+struct IdpConfigController<Context: RequestContext>: Sendable {
+    let services: HearthServices
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("defaultSupportedIdpConfigs") { request, context in try await self.list(request, context, kind: .defaultSupported) }
+        group.post("defaultSupportedIdpConfigs") { request, context in try await self.create(request, context, kind: .defaultSupported) }
+        group.get("defaultSupportedIdpConfigs/:id") { request, context in try await self.get(request, context, kind: .defaultSupported) }
+        group.patch("defaultSupportedIdpConfigs/:id") { request, context in try await self.update(request, context, kind: .defaultSupported) }
+        group.delete("defaultSupportedIdpConfigs/:id") { request, context in try await self.delete(request, context, kind: .defaultSupported) }
+        group.get("oauthIdpConfigs") { request, context in try await self.list(request, context, kind: .oauth) }
+        group.post("oauthIdpConfigs") { request, context in try await self.create(request, context, kind: .oauth) }
+        group.get("oauthIdpConfigs/:id") { request, context in try await self.get(request, context, kind: .oauth) }
+        group.patch("oauthIdpConfigs/:id") { request, context in try await self.update(request, context, kind: .oauth) }
+        group.delete("oauthIdpConfigs/:id") { request, context in try await self.delete(request, context, kind: .oauth) }
+    }
+
+    enum Kind {
+        case defaultSupported, oauth
+
+        var collection: String { self == .defaultSupported ? "defaultSupportedIdpConfigs" : "oauthIdpConfigs" }
+        /// The query parameter naming the new config on create.
+        var idParameter: String { self == .defaultSupported ? "idpId" : "oauthIdpConfigId" }
+
+        func owns(_ providerID: String) -> Bool {
+            switch self {
+            case .defaultSupported: IdentityProviderSetting.defaultSupportedProviderIDs.contains(providerID)
+            case .oauth: providerID.hasPrefix("oidc.")
+            }
+        }
+
+        func validateID(_ id: String) throws {
+            switch self {
+            case .defaultSupported:
+                guard IdentityProviderSetting.defaultSupportedProviderIDs.contains(id) else {
+                    throw HearthError(.invalidProviderID, detail: "expected one of \(IdentityProviderSetting.defaultSupportedProviderIDs.joined(separator: ", "))")
+                }
+            case .oauth:
+                guard id.range(of: #"^oidc\.[a-z0-9][a-z0-9._-]{0,62}$"#, options: .regularExpression) != nil else {
+                    throw HearthError(.invalidProviderID, detail: "OIDC provider ids look like oidc.<name>, with lower-case letters, digits, '.', '_' and '-'")
+                }
+            }
+        }
+    }
+
+    // MARK: Handlers
+
+    func list(_ request: Request, _ context: Context, kind: Kind) async throws -> Response {
+        let project = try checkedProject(context)
+        let settings = try await storedSettings().filter { kind.owns($0.providerID) }.sorted { $0.providerID < $1.providerID }
+        switch kind {
+        case .defaultSupported:
+            return WireCoding.response(ListDefaultSupportedIdpConfigsResponse(
+                defaultSupportedIdpConfigs: settings.map { Self.defaultSupportedConfig($0, project: project) }))
+        case .oauth:
+            return WireCoding.response(ListOAuthIdpConfigsResponse(oauthIdpConfigs: settings.map { Self.oauthConfig($0, project: project) }))
+        }
+    }
+
+    func get(_ request: Request, _ context: Context, kind: Kind) async throws -> Response {
+        let project = try checkedProject(context)
+        let id = try checkedID(context, kind: kind)
+        guard let setting = try await storedSetting(id) else { throw HearthError(.configurationNotFound) }
+        return respond(setting, kind: kind, project: project)
+    }
+
+    func create(_ request: Request, _ context: Context, kind: Kind) async throws -> Response {
+        let project = try checkedProject(context)
+        guard let id = request.uri.queryParameters.get(kind.idParameter), !id.isEmpty else {
+            throw HearthError(.invalidProviderID, detail: "the \(kind.idParameter) query parameter is required")
+        }
+        try kind.validateID(id)
+        var setting = IdentityProviderSetting(providerID: id, enabled: false)
+        try await apply(request, to: &setting, kind: kind, mask: nil)
+        try Self.validate(setting)
+        // Created only if absent: an existing row makes this write a no-op and the answer CONFIGURATION_EXISTS.
+        guard try await services.store.insertSetting(IdentityProviderSetting.storageName(for: id), value: Self.encode(setting)) else {
+            throw HearthError(.configurationExists)
+        }
+        try await services.identityVerifier.refresh()
+        return respond(setting, kind: kind, project: project)
+    }
+
+    func update(_ request: Request, _ context: Context, kind: Kind) async throws -> Response {
+        let project = try checkedProject(context)
+        let id = try checkedID(context, kind: kind)
+        guard var setting = try await storedSetting(id) else { throw HearthError(.configurationNotFound) }
+        let mask = request.uri.queryParameters.get("updateMask").map {
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        try await apply(request, to: &setting, kind: kind, mask: mask)
+        try Self.validate(setting)
+        try await services.store.setSetting(IdentityProviderSetting.storageName(for: id), to: Self.encode(setting))
+        try await services.identityVerifier.refresh()
+        return respond(setting, kind: kind, project: project)
+    }
+
+    func delete(_ request: Request, _ context: Context, kind: Kind) async throws -> Response {
+        _ = try checkedProject(context)
+        let id = try checkedID(context, kind: kind)
+        guard try await storedSetting(id) != nil else { throw HearthError(.configurationNotFound) }
+        try await services.store.setSetting(IdentityProviderSetting.storageName(for: id), to: nil)
+        try await services.identityVerifier.refresh()
+        return WireCoding.response(EmptyObject())
+    }
+
+    // MARK: Parts
+
+    private struct EmptyObject: Codable, Sendable {}
+
+    private func checkedProject(_ context: Context) throws -> String {
+        let project = context.parameters.get("project") ?? ""
+        guard project == services.configuration.projectID else { throw HearthError(.projectNotFound) }
+        return project
+    }
+
+    private func checkedID(_ context: Context, kind: Kind) throws -> String {
+        let id = context.parameters.get("id") ?? ""
+        guard kind.owns(id) else { throw HearthError(.configurationNotFound) }
+        return id
+    }
+
+    private func storedSettings() async throws -> [IdentityProviderSetting] {
+        try await services.store.settings(withPrefix: IdentityProviderSetting.storagePrefix).values.compactMap(Self.decode)
+    }
+
+    private func storedSetting(_ id: String) async throws -> IdentityProviderSetting? {
+        try await services.store.setting(IdentityProviderSetting.storageName(for: id)).flatMap(Self.decode)
+    }
+
+    /// Copies the body's fields into `setting`: all present fields, or with an `updateMask` exactly the
+    /// masked ones (a masked field absent from the body is cleared).
+    private func apply(_ request: Request, to setting: inout IdentityProviderSetting, kind: Kind, mask: [String]?) async throws {
+        func masked(_ field: String) -> Bool? {
+            guard let mask else { return nil }
+            return mask.contains { $0 == field || $0.hasPrefix(field + ".") || field.hasPrefix($0 + ".") }
+        }
+        /// Whether to write `field`: the mask says so, or (no mask) the body has a value.
+        func take<T>(_ field: String, _ value: T?) -> Bool { masked(field) ?? (value != nil) }
+
+        switch kind {
+        case .defaultSupported:
+            let body = try await WireCoding.decode(DefaultSupportedIdpConfig.self, from: request, limit: services.configuration.maxBodyBytes)
+            if take("enabled", body.enabled) { setting.enabled = body.enabled ?? false }
+            if take("clientId", body.clientId) { setting.clientID = body.clientId }
+            if take("clientSecret", body.clientSecret) { setting.clientSecret = body.clientSecret }
+            let apple = body.appleSignInConfig
+            if take("appleSignInConfig.bundleIds", apple?.bundleIds) { setting.appleBundleIDs = apple?.bundleIds }
+            let flow = apple?.codeFlowConfig
+            if take("appleSignInConfig.codeFlowConfig.teamId", flow?.teamId) { setting.appleTeamID = flow?.teamId }
+            if take("appleSignInConfig.codeFlowConfig.keyId", flow?.keyId) { setting.appleKeyID = flow?.keyId }
+            if take("appleSignInConfig.codeFlowConfig.privateKey", flow?.privateKey) { setting.applePrivateKey = flow?.privateKey }
+        case .oauth:
+            let body = try await WireCoding.decode(OAuthIdpConfig.self, from: request, limit: services.configuration.maxBodyBytes)
+            if take("enabled", body.enabled) { setting.enabled = body.enabled ?? false }
+            if take("clientId", body.clientId) { setting.clientID = body.clientId }
+            if take("clientSecret", body.clientSecret) { setting.clientSecret = body.clientSecret }
+            if take("issuer", body.issuer) { setting.issuer = body.issuer }
+            if take("displayName", body.displayName) { setting.displayName = body.displayName }
+            if take("responseType.idToken", body.responseType?.idToken) { setting.responseTypeIDToken = body.responseType?.idToken }
+            if take("responseType.code", body.responseType?.code) { setting.responseTypeCode = body.responseType?.code }
+        }
+    }
+
+    /// What an enabled provider cannot work without.
+    static func validate(_ setting: IdentityProviderSetting) throws {
+        func present(_ value: String?) -> Bool { !(value ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
+        if setting.providerID.hasPrefix("oidc.") {
+            guard present(setting.clientID) else { throw HearthError(.invalidOAuthClientID, detail: "clientId is required") }
+            guard let issuer = setting.issuer, let url = URL(string: issuer), ["https", "http"].contains(url.scheme ?? ""), url.host != nil else {
+                throw HearthError(.invalidConfig, detail: "issuer must be an absolute http(s) URL")
+            }
+            return
+        }
+        guard setting.enabled else { return }
+        switch setting.providerID {
+        case "apple.com":
+            guard present(setting.clientID) || !(setting.appleBundleIDs ?? []).isEmpty else {
+                throw HearthError(.invalidConfig, detail: "Sign in with Apple needs a services ID (clientId) or appleSignInConfig.bundleIds")
+            }
+        case "twitter.com", "facebook.com":
+            guard present(setting.clientID) else { throw HearthError(.invalidOAuthClientID, detail: "clientId is required") }
+            guard present(setting.clientSecret) else { throw HearthError(.invalidConfig, detail: "clientSecret is required") }
+        default:
+            guard present(setting.clientID) else { throw HearthError(.invalidOAuthClientID, detail: "clientId is required") }
+        }
+    }
+
+    private func respond(_ setting: IdentityProviderSetting, kind: Kind, project: String) -> Response {
+        switch kind {
+        case .defaultSupported: WireCoding.response(Self.defaultSupportedConfig(setting, project: project))
+        case .oauth: WireCoding.response(Self.oauthConfig(setting, project: project))
+        }
+    }
+
+    /// The wire form, without secrets.
+    static func defaultSupportedConfig(_ setting: IdentityProviderSetting, project: String) -> DefaultSupportedIdpConfig {
+        var config = DefaultSupportedIdpConfig(
+            name: "projects/\(project)/defaultSupportedIdpConfigs/\(setting.providerID)", enabled: setting.enabled, clientId: setting.clientID)
+        if setting.providerID == "apple.com" {
+            let flow = setting.appleTeamID == nil && setting.appleKeyID == nil
+                ? nil : AppleSignInConfig.CodeFlowConfig(teamId: setting.appleTeamID, keyId: setting.appleKeyID)
+            config.appleSignInConfig = AppleSignInConfig(bundleIds: setting.appleBundleIDs, codeFlowConfig: flow)
+        }
+        return config
+    }
+
+    /// The wire form, without secrets.
+    static func oauthConfig(_ setting: IdentityProviderSetting, project: String) -> OAuthIdpConfig {
+        let responseType = setting.responseTypeIDToken == nil && setting.responseTypeCode == nil
+            ? nil : OAuthIdpConfig.ResponseType(idToken: setting.responseTypeIDToken, code: setting.responseTypeCode)
+        return OAuthIdpConfig(
+            name: "projects/\(project)/oauthIdpConfigs/\(setting.providerID)", clientId: setting.clientID, issuer: setting.issuer,
+            displayName: setting.displayName, enabled: setting.enabled, responseType: responseType)
+    }
+
+    static func encode(_ setting: IdentityProviderSetting) throws -> String {
+        String(decoding: try JSONEncoder().encode(setting), as: UTF8.self)
+    }
+
+    static func decode(_ text: String) -> IdentityProviderSetting? {
+        try? JSONDecoder().decode(IdentityProviderSetting.self, from: Data(text.utf8))
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import HearthCore
+import HearthProviders
+import Synchronization
+
+/// The identity providers of a running server: the configuration's (in development, the sandbox's for
+/// those the configuration leaves off), with the settings administrators stored through the admin API
+/// laid over them.
+///
+/// ``refresh()`` re-reads the stored settings (one small query) and rebuilds the verifiers only when they
+/// changed, so a change made through any replica takes effect on every replica's next federated sign-in.
+final class AdministeredIdentityVerifier: IdentityVerifier {
+    private struct State {
+        var base: ProvidersConfiguration
+        var stored: [String: String]
+        var verifier: any IdentityVerifier
+    }
+
+    private let store: any SettingStore
+    private let makeVerifier: @Sendable (ProvidersConfiguration) -> any IdentityVerifier
+    private let state: Mutex<State>
+
+    init(
+        base: ProvidersConfiguration, store: any SettingStore,
+        makeVerifier: @escaping @Sendable (ProvidersConfiguration) -> any IdentityVerifier
+    ) {
+        self.store = store
+        self.makeVerifier = makeVerifier
+        state = Mutex(State(base: base, stored: [:], verifier: makeVerifier(base)))
+    }
+
+    private var verifier: any IdentityVerifier { state.withLock { $0.verifier } }
+
+    func isEnabled(_ providerID: String) -> Bool { verifier.isEnabled(providerID) }
+
+    func verify(_ credential: FederatedCredential) async throws -> FederatedProfile {
+        try await verifier.verify(credential)
+    }
+
+    func refresh() async throws {
+        let stored = try await store.settings(withPrefix: IdentityProviderSetting.storagePrefix)
+        guard stored != state.withLock({ $0.stored }) else { return }
+        let base = state.withLock { $0.base }
+        let rebuilt = makeVerifier(base.applying(Self.settings(stored)))
+        state.withLock { $0.stored = stored; $0.verifier = rebuilt }
+    }
+
+    /// Replaces the configuration the stored settings are laid over (the sandbox's URLs once the port is known).
+    func rebase(_ base: ProvidersConfiguration) async throws {
+        let stored = try await store.settings(withPrefix: IdentityProviderSetting.storagePrefix)
+        let rebuilt = makeVerifier(base.applying(Self.settings(stored)))
+        state.withLock { $0 = State(base: base, stored: stored, verifier: rebuilt) }
+    }
+
+    private static func settings(_ stored: [String: String]) -> [IdentityProviderSetting] {
+        stored.values.compactMap { try? JSONDecoder().decode(IdentityProviderSetting.self, from: Data($0.utf8)) }
+    }
+}
+
+extension ProvidersConfiguration {
+    /// This configuration with each stored setting taking the place of its provider's credentials and
+    /// switch; endpoints, caching and network limits stay.
+    func applying(_ settings: [IdentityProviderSetting]) -> ProvidersConfiguration {
+        var p = self
+        for setting in settings.sorted(by: { $0.providerID < $1.providerID }) {
+            let clientIDs = setting.clientID.map { [$0] } ?? []
+            switch setting.providerID {
+            case "apple.com":
+                p.apple.enabled = setting.enabled
+                p.apple.bundleIDs = setting.appleBundleIDs ?? []
+                p.apple.serviceIDs = clientIDs
+            case "microsoft.com":
+                p.microsoft.enabled = setting.enabled
+                p.microsoft.clientIDs = clientIDs
+            case "twitter.com":
+                p.twitter.enabled = setting.enabled
+                p.twitter.consumerKey = setting.clientID ?? ""
+                p.twitter.consumerSecret = ProviderSecret(setting.clientSecret ?? "")
+            case "google.com":
+                p.google.enabled = setting.enabled
+                p.google.clientIDs = clientIDs
+            case "facebook.com":
+                p.facebook.enabled = setting.enabled
+                p.facebook.appID = setting.clientID ?? ""
+                p.facebook.appSecret = ProviderSecret(setting.clientSecret ?? "")
+            case "github.com":
+                p.gitHub.enabled = setting.enabled
+                p.gitHub.clientID = setting.clientID
+                p.gitHub.clientSecret = setting.clientSecret.map { ProviderSecret($0) }
+            default:
+                guard setting.providerID.hasPrefix("oidc.") else { continue }
+                let name = String(setting.providerID.dropFirst("oidc.".count))
+                var oidc = p.oidc[name] ?? OIDC(issuer: setting.issuer ?? "", clientIDs: clientIDs)
+                oidc.enabled = setting.enabled
+                oidc.clientIDs = clientIDs
+                if let issuer = setting.issuer, issuer != oidc.issuer {
+                    oidc.issuer = issuer
+                    oidc.discoveryURL = nil
+                }
+                p.oidc[name] = oidc
+            }
+        }
+        return p
+    }
+}

@@ -1,0 +1,103 @@
+/// Identity Toolkit v2 provider configurations, as the Admin SDKs read and write them:
+/// `/v2/projects/{project}/defaultSupportedIdpConfigs/{idpId}` (Apple, Microsoft, Twitter, Google,
+/// Facebook, GitHub) and `/v2/projects/{project}/oauthIdpConfigs/{oidc.name}` (OpenID Connect).
+///
+/// Secrets (`clientSecret`, Apple's `privateKey`) are accepted on writes and never sent back.
+public struct DefaultSupportedIdpConfig: Codable, Sendable, Equatable {
+    /// `projects/{project}/defaultSupportedIdpConfigs/{idpId}`.
+    public var name: String?
+    public var enabled: Bool?
+    public var clientId: String?
+    public var clientSecret: String?
+    public var appleSignInConfig: AppleSignInConfig?
+
+    public init(
+        name: String? = nil, enabled: Bool? = nil, clientId: String? = nil, clientSecret: String? = nil,
+        appleSignInConfig: AppleSignInConfig? = nil
+    ) {
+        self.name = name
+        self.enabled = enabled
+        self.clientId = clientId
+        self.clientSecret = clientSecret
+        self.appleSignInConfig = appleSignInConfig
+    }
+}
+
+/// Sign in with Apple's extra settings.
+public struct AppleSignInConfig: Codable, Sendable, Equatable {
+    /// The app bundle IDs whose ID tokens are accepted (the services ID is the config's `clientId`).
+    public var bundleIds: [String]?
+    public var codeFlowConfig: CodeFlowConfig?
+
+    /// What the client secret of Apple's code flow is made from.
+    public struct CodeFlowConfig: Codable, Sendable, Equatable {
+        public var teamId: String?
+        public var keyId: String?
+        /// The `.p8` key, PEM. Write-only.
+        public var privateKey: String?
+
+        public init(teamId: String? = nil, keyId: String? = nil, privateKey: String? = nil) {
+            self.teamId = teamId
+            self.keyId = keyId
+            self.privateKey = privateKey
+        }
+    }
+
+    public init(bundleIds: [String]? = nil, codeFlowConfig: CodeFlowConfig? = nil) {
+        self.bundleIds = bundleIds
+        self.codeFlowConfig = codeFlowConfig
+    }
+}
+
+/// A generic OpenID Connect provider (`oidc.<name>`).
+public struct OAuthIdpConfig: Codable, Sendable, Equatable {
+    /// `projects/{project}/oauthIdpConfigs/oidc.{name}`.
+    public var name: String?
+    public var clientId: String?
+    public var issuer: String?
+    public var displayName: String?
+    public var enabled: Bool?
+    public var clientSecret: String?
+    public var responseType: ResponseType?
+
+    /// Which OAuth response types the browser flow asks for.
+    public struct ResponseType: Codable, Sendable, Equatable {
+        public var idToken: Bool?
+        public var code: Bool?
+        public init(idToken: Bool? = nil, code: Bool? = nil) {
+            self.idToken = idToken
+            self.code = code
+        }
+    }
+
+    public init(
+        name: String? = nil, clientId: String? = nil, issuer: String? = nil, displayName: String? = nil,
+        enabled: Bool? = nil, clientSecret: String? = nil, responseType: ResponseType? = nil
+    ) {
+        self.name = name
+        self.clientId = clientId
+        self.issuer = issuer
+        self.displayName = displayName
+        self.enabled = enabled
+        self.clientSecret = clientSecret
+        self.responseType = responseType
+    }
+}
+
+public struct ListDefaultSupportedIdpConfigsResponse: Codable, Sendable, Equatable {
+    public var defaultSupportedIdpConfigs: [DefaultSupportedIdpConfig]?
+    public var nextPageToken: String?
+    public init(defaultSupportedIdpConfigs: [DefaultSupportedIdpConfig]?, nextPageToken: String? = nil) {
+        self.defaultSupportedIdpConfigs = defaultSupportedIdpConfigs
+        self.nextPageToken = nextPageToken
+    }
+}
+
+public struct ListOAuthIdpConfigsResponse: Codable, Sendable, Equatable {
+    public var oauthIdpConfigs: [OAuthIdpConfig]?
+    public var nextPageToken: String?
+    public init(oauthIdpConfigs: [OAuthIdpConfig]?, nextPageToken: String? = nil) {
+        self.oauthIdpConfigs = oauthIdpConfigs
+        self.nextPageToken = nextPageToken
+    }
+}

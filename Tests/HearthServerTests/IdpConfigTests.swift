@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import HearthCore
+import HearthSandbox
+import HearthServer
+import HearthTesting
+import HearthWire
+import Testing
+
+/// The admin API for provider settings: who may call it, what it stores, what it never returns, and that
+/// a change reaches federated sign-in.
+@Suite("Admin API: defaultSupportedIdpConfigs and oauthIdpConfigs")
+struct IdpConfigTests {
+    static let owner: HTTPFields = [.authorization: "Bearer owner"]
+    static let project = "demo-hearth"
+
+    @Test("Without a bearer token the admin routes answer 401 UNAUTHENTICATED; Bearer owner only in development")
+    func authentication() async throws {
+        try await withHearth { _, client async throws in
+            let missing = try await client.raw("/v2/projects/\(Self.project)/defaultSupportedIdpConfigs", method: .get)
+            #expect(missing.status == .unauthorized)
+            #expect(missing.errorMessage?.hasPrefix("Request is missing required authentication credential.") == true)
+            let owner = try await client.raw("/v2/projects/\(Self.project)/defaultSupportedIdpConfigs", method: .get, headers: Self.owner)
+            #expect(owner.status == .ok)
+        }
+        let token = String(repeating: "a1b2c3d4", count: 5)
+        try await withHearth({ configuration in
+            configuration.mode = .production
+            configuration.projectID = "hearth-prod"
+            configuration.apiKeys = ["production-api-key-0001"]
+            configuration.adminTokens = [token]
+        }) { _, client async throws in
+            var client = client
+            client.apiKey = nil
+            let path = "/v2/projects/hearth-prod/oauthIdpConfigs"
+            let owner = try await client.raw(path, method: .get, headers: Self.owner)
+            #expect(owner.status == .unauthorized)
+            #expect(owner.errorMessage?.hasPrefix("Request had invalid authentication credentials.") == true)
+            #expect(owner.json["error"]?.jsonText.contains("UNAUTHENTICATED") == true)
+            let wrong = try await client.raw(path, method: .get, headers: [.authorization: "Bearer \(token)x"])
+            #expect(wrong.status == .unauthorized)
+            let right = try await client.raw(path, method: .get, headers: [.authorization: "Bearer \(token)"])
+            #expect(right.status == .ok, "\(right.text)")
+            let otherProject = try await client.raw("/v2/projects/someone-else/oauthIdpConfigs", method: .get, headers: [.authorization: "Bearer \(token)"])
+            #expect(otherProject.status == .notFound)
+            #expect(otherProject.errorMessage == "PROJECT_NOT_FOUND")
+        }
+    }
+
+    @Test("Create, get, list, patch and delete; secrets are never returned; the documented errors")
+    func lifecycle() async throws {
+        try await withHearth { _, client async throws in
+            let base = "/v2/projects/\(Self.project)/defaultSupportedIdpConfigs"
+            let created = try await client.send(
+                .post, base + "?idpId=facebook.com",
+                #"{"enabled":true,"clientId":"1234567890","clientSecret":"the-app-secret-never-shown"}"#)
+            #expect(created.status == .ok, "\(created.text)")
+            #expect(created.string("name") == "projects/\(Self.project)/defaultSupportedIdpConfigs/facebook.com")
+            #expect(created["enabled"] == .bool(true))
+            #expect(!created.text.contains("the-app-secret-never-shown"))
+            #expect(created["clientSecret"] == nil)
+
+            let again = try await client.send(.post, base + "?idpId=facebook.com", #"{"enabled":true,"clientId":"1","clientSecret":"s"}"#)
+            #expect(again.errorMessage == "CONFIGURATION_EXISTS")
+
+            let unknown = try await client.send(.post, base + "?idpId=myspace.com", #"{"enabled":true,"clientId":"1"}"#)
+            #expect(unknown.errorMessage?.hasPrefix("INVALID_PROVIDER_ID") == true)
+
+            let noSecret = try await client.send(.post, base + "?idpId=twitter.com", #"{"enabled":true,"clientId":"key"}"#)
+            #expect(noSecret.errorMessage == "INVALID_CONFIG : clientSecret is required")
+            let noClient = try await client.send(.post, base + "?idpId=google.com", #"{"enabled":true}"#)
+            #expect(noClient.errorMessage == "INVALID_OAUTH_CLIENT_ID : clientId is required")
+
+            let apple = try await client.send(
+                .post, base + "?idpId=apple.com",
+                #"{"enabled":true,"clientId":"com.example.web","appleSignInConfig":{"bundleIds":["com.example.app"],"codeFlowConfig":{"teamId":"TEAM123456","keyId":"KEY1234567","privateKey":"-----BEGIN PRIVATE KEY-----\nsecret\n-----END PRIVATE KEY-----"}}}"#)
+            #expect(apple.status == .ok, "\(apple.text)")
+            #expect(!apple.text.contains("BEGIN PRIVATE KEY"))
+            #expect(apple.json["appleSignInConfig"]?.jsonText.contains("TEAM123456") == true)
+
+            let list = try await client.send(.get, base, nil)
+            let listed = try list.decode(ListDefaultSupportedIdpConfigsResponse.self)
+            #expect(listed.defaultSupportedIdpConfigs?.compactMap(\.name).map { $0.components(separatedBy: "/").last ?? "" } == ["apple.com", "facebook.com"])
+            #expect(!list.text.contains("the-app-secret-never-shown"))
+
+            let patched = try await client.send(.patch, base + "/facebook.com?updateMask=enabled", #"{"enabled":false,"clientId":"ignored"}"#)
+            #expect(patched["enabled"] == .bool(false))
+            #expect(patched.string("clientId") == "1234567890")
+
+            let fetched = try await client.send(.get, base + "/facebook.com", nil)
+            #expect(fetched["enabled"] == .bool(false))
+
+            let deleted = try await client.send(.delete, base + "/facebook.com", nil)
+            #expect(deleted.status == .ok)
+            let gone = try await client.send(.get, base + "/facebook.com", nil)
+            #expect(gone.status == .notFound)
+            #expect(gone.errorMessage == "CONFIGURATION_NOT_FOUND")
+
+            let oauth = "/v2/projects/\(Self.project)/oauthIdpConfigs"
+            let badID = try await client.send(.post, oauth + "?oauthIdpConfigId=corp", #"{"clientId":"c","issuer":"https://idp.example.com"}"#)
+            #expect(badID.errorMessage?.hasPrefix("INVALID_PROVIDER_ID") == true)
+            let badIssuer = try await client.send(.post, oauth + "?oauthIdpConfigId=oidc.corp", #"{"clientId":"c","issuer":"not a url"}"#)
+            #expect(badIssuer.errorMessage == "INVALID_CONFIG : issuer must be an absolute http(s) URL")
+            let oidc = try await client.send(
+                .post, oauth + "?oauthIdpConfigId=oidc.corp",
+                #"{"clientId":"c","issuer":"https://idp.example.com","displayName":"Corp","enabled":true,"clientSecret":"oidc-secret-never-shown"}"#)
+            #expect(oidc.status == .ok, "\(oidc.text)")
+            #expect(oidc.string("name") == "projects/\(Self.project)/oauthIdpConfigs/oidc.corp")
+            #expect(!oidc.text.contains("oidc-secret-never-shown"))
+            let notJSON = try await client.send(.post, oauth + "?oauthIdpConfigId=oidc.other", "{")
+            #expect(notJSON.status == .badRequest)
+        }
+    }
+
+    @Test("A stored setting takes effect on the next federated sign-in, also when another replica wrote it")
+    func settingsReachSignIn() async throws {
+        try await withFederated { live, client in
+            let base = "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs"
+            // Google with a client id the sandbox's tokens are not for: their audience no longer matches.
+            let created = try await client.send(.post, base + "?idpId=google.com", #"{"enabled":true,"clientId":"another-app.apps.googleusercontent.com"}"#)
+            #expect(created.status == .ok, "\(created.text)")
+            let refused = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .googleGmail).postBody)
+            #expect(refused.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE : ") == true, "\(refused.text)")
+
+            let clientID = live.sandbox.credentials.google.webClientID
+            let fixed = try await client.send(.patch, base + "/google.com?updateMask=clientId", #"{"clientId":"\#(clientID)"}"#)
+            #expect(fixed.status == .ok)
+            let accepted = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .googleGmail).postBody)
+            #expect(accepted.status == .ok, "\(accepted.text)")
+
+            // Another replica switches Twitter off by writing the shared table.
+            var off = IdentityProviderSetting(providerID: "twitter.com", enabled: false)
+            off.clientID = live.sandbox.credentials.twitter.consumerKey
+            let text = String(decoding: try JSONEncoder().encode(off), as: UTF8.self)
+            try await live.services.store.setSetting(IdentityProviderSetting.storageName(for: "twitter.com"), to: text)
+            let twitter = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .twitterUser).postBody)
+            #expect(twitter.errorMessage == "OPERATION_NOT_ALLOWED")
+
+            let deleted = try await client.send(.delete, base + "/twitter.com", nil)
+            #expect(deleted.status == .ok)
+            let back = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .twitterUser).postBody)
+            #expect(back.status == .ok, "\(back.text)")
+        }
+    }
+}
+
+extension FirebaseTestClient {
+    /// An admin request with `Bearer owner`.
+    func send(_ method: HTTPRequest.Method, _ path: String, _ json: String?) async throws -> WireResult {
+        var headers = IdpConfigTests.owner
+        if json != nil { headers[.contentType] = "application/json" }
+        return try await raw(path, method: method, body: json.map { Data($0.utf8) }, headers: headers)
+    }
+}
