@@ -212,6 +212,7 @@ let package = Package(
                 "HearthServer", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
                 "HearthStoragePostgres", "HearthTesting", "HearthSandbox",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

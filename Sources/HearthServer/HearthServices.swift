@@ -16,6 +16,8 @@ public struct HearthServices: Sendable {
     public let store: any HearthStore
     public let keyRing: KeyRing
     public let tokens: TokenService
+    /// Checks the custom tokens of `accounts:signInWithCustomToken`.
+    public let customTokens: CustomTokenVerifier
     public let passwords: PasswordHasher
     /// Verifies identity-provider credentials for `signInWithIdp`.
     public let identityVerifier: any IdentityVerifier
@@ -96,8 +98,15 @@ public struct HearthServices: Sendable {
             keyRing: keyRing,
             configuration: .init(projectID: configuration.projectID, issuer: configuration.resolvedIssuer, idTokenLifetime: configuration.idTokenLifetime),
             clock: clock)
+        var signers: [CustomTokenVerifier.Signer] = []
+        for path in configuration.customTokenKeyFiles {
+            let pem = try String(contentsOfFile: path, encoding: .utf8)
+            let accounts: [String?] = configuration.customTokenServiceAccounts.isEmpty ? [nil] : configuration.customTokenServiceAccounts
+            for account in accounts { signers.append(try CustomTokenVerifier.Signer(publicKeyPEM: pem, serviceAccount: account)) }
+        }
+        let customTokens = CustomTokenVerifier(signers: signers, acceptsUnsigned: configuration.mode == .development)
         return HearthServices(
-            configuration: configuration, store: store, keyRing: keyRing, tokens: tokens,
+            configuration: configuration, store: store, keyRing: keyRing, tokens: tokens, customTokens: customTokens,
             passwords: PasswordHasher(logN: configuration.scryptLogN), identityVerifier: identityVerifier, sandbox: sandbox,
             clock: clock, logger: logger)
     }

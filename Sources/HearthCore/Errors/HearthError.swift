@@ -21,7 +21,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case projectNotFound, configurationNotFound, configurationExists, invalidProviderID, invalidOAuthClientID
         case invalidConfig
         // Tokens
-        case invalidIDToken, tokenExpired, invalidRefreshToken
+        case invalidIDToken, tokenExpired, invalidRefreshToken, missingCustomToken, invalidCustomToken
         // Abuse
         case tooManyAttempts
         // Infrastructure

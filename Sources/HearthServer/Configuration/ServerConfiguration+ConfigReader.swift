@@ -30,6 +30,13 @@ extension ServerConfiguration {
         }
         apiKeys = try r.stringArray("project.apiKeys") ?? []
         adminTokens = try r.stringArray("admin.tokens", isSecret: true) ?? []
+        customTokenKeyFiles = try r.stringArray("customTokens.publicKeyFiles") ?? []
+        customTokenServiceAccounts = try r.stringArray("customTokens.serviceAccounts") ?? []
+        for path in customTokenKeyFiles {
+            guard let pem = try? String(contentsOfFile: path, encoding: .utf8), pem.contains("BEGIN PUBLIC KEY") else {
+                throw ConfigurationError(key: "customTokens.publicKeyFiles", problem: "\(path) is not a readable PEM public key (BEGIN PUBLIC KEY)")
+            }
+        }
         host = try r.string("server.host") ?? host
         port = try r.int("server.port", in: 0...65_535) ?? port
         maxBodyBytes = try r.int("server.maxBodyBytes", in: 1_024...(64 << 20)) ?? maxBodyBytes

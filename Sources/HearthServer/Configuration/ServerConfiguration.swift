@@ -37,6 +37,11 @@ public struct ServerConfiguration: Sendable {
     /// Bearer tokens that may call the admin routes (`/v2/projects/{project}/…`). Secrets: never printed.
     /// Development mode also accepts the emulator's `Bearer owner`.
     public var adminTokens: [String] = []
+    /// PEM files with the public keys (`BEGIN PUBLIC KEY`) of the service accounts whose custom tokens
+    /// `accounts:signInWithCustomToken` accepts. Development mode also accepts unsigned ones.
+    public var customTokenKeyFiles: [String] = []
+    /// The service accounts (`iss`/`sub` of custom tokens) allowed; empty: any signer of a configured key.
+    public var customTokenServiceAccounts: [String] = []
     public var host = "127.0.0.1"
     public var port = 9099
     public var maxBodyBytes = 1 << 20

@@ -25,6 +25,7 @@ struct AccountsController<Context: RequestContext>: Sendable {
             ("accounts:delete", "deleteAccount", delete),
             ("accounts:createAuthUri", "createAuthUri", createAuthUri),
             ("accounts:signInWithIdp", "verifyAssertion", federated.signInWithIdp),
+            ("accounts:signInWithCustomToken", "verifyCustomToken", CustomTokenController<Context>(services: services).signInWithCustomToken),
         ]
         for route in routes {
             group.post(RouterPath(names == .v1 ? route.v1 : route.v3), use: route.handler)
