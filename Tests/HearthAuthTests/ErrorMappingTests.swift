@@ -103,7 +103,17 @@ import Testing
             #expect(await authError { _ = try await auth.signIn(withEmail: "taken@example.com", password: "wrong-pass") } == .wrongPassword)
             #expect(await authError { _ = try await auth.signIn(withEmail: "taken@example.com", password: "") } == .wrongPassword)
             #expect(await authError { _ = try await auth.signIn(withEmail: "nobody@example.com", password: "whatever") } == .userNotFound)
-            #expect(await authError { _ = try await auth.signIn(withCustomToken: "eyJhbGciOiJub25lIn0.e30.") } == .operationNotAllowed)
+            // {"alg":"none"}.{}: no audience.
+            #expect(await authError { _ = try await auth.signIn(withCustomToken: "eyJhbGciOiJub25lIn0.e30.") } == .invalidCustomToken)
+            #expect(await authError { _ = try await auth.signIn(withCustomToken: "not a token") } == .invalidCustomToken)
+            // What an Admin SDK in emulator mode sends: unsigned, which development mode accepts.
+            let payload = #"{"aud":"https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit","uid":"sdk-custom-user","claims":{"tier":"gold"}}"#
+            let encoded = Data(payload.utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            let custom = try await auth.signIn(withCustomToken: "eyJhbGciOiJub25lIn0.\(encoded).")
+            #expect(custom.user.uid == "sdk-custom-user")
+            #expect(try await custom.user.getIDTokenResult().claims["tier"] as? String == "gold")
+            try auth.signOut()
             let bogus = GoogleAuthProvider.credential(withIDToken: "not-a-jwt", accessToken: "")
             #expect(await authError { _ = try await auth.signIn(with: bogus) } == .invalidCredential)
             let unknown = OAuthProvider.credential(providerID: .custom("example.com"), accessToken: "token")
