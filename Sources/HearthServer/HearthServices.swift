@@ -60,7 +60,9 @@ public struct HearthServices: Sendable {
         }
         let store = try await openStore(configuration: configuration, logger: logger)
         let verifier = identityVerifier ?? AdministeredIdentityVerifier(base: configuration.providers, store: store) { providers in
-            ProviderRegistry(configuration: providers, httpClient: HTTPClient.shared, clock: clock, logger: logger)
+            ProviderRegistry(
+                configuration: providers, httpClient: HTTPClient.shared, clock: clock, logger: logger,
+                replayGuard: StoreReplayGuard(store: store))
         }
         do {
             try await verifier.refresh()

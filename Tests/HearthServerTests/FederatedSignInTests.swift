@@ -354,6 +354,23 @@ struct FederatedSignInTests {
         }
     }
 
+    @Test("A nonce-bearing ID token is accepted once; a replay is refused and changes nothing")
+    func replayedCredential() async throws {
+        try await withFederated { live, client in
+            let credential = try live.sandbox.signInCredential(for: .appleAlice, rawNonce: "used once")
+            let first = try await client.signInWithIdp(credential.postBody)
+            #expect(first.status == .ok)
+            let anonymous = try await client.signUpAnonymously()
+            let replay = try await client.signInWithIdp(credential.postBody, idToken: anonymous.idToken)
+            #expect(replay.status == .badRequest)
+            #expect(replay.errorMessage == "MISSING_OR_INVALID_NONCE : Duplicate credential received. Please try again with a new credential.")
+            let user = try #require(try await live.services.store.user(uid: anonymous.localId))
+            #expect(user.isAnonymous)
+            // The record is in the shared database, so a replica that never saw the token refuses it too.
+            #expect(try await live.services.store.countUsers() == 2)
+        }
+    }
+
     @Test("A wrong nonce in a Google token is MISSING_OR_INVALID_NONCE")
     func googleWrongNonce() async throws {
         try await withFederated { live, client in
