@@ -125,5 +125,27 @@ enum HearthSchema {
             // Pruning deletes by window end.
             "CREATE INDEX rate_counters_window_end ON rate_counters (window_end)",
         ]),
+        SchemaMigration("2026-11-22-create-auth-sessions", [
+            // auth_sessions: browser sign-ins between two requests (createAuthUri → redirect handler →
+            // signInWithIdp), so that any replica can answer the next step. `id` is the OAuth state
+            // (kind 'pending') or the one-time result code (kind 'completed'); `session_id` is the
+            // client's sessionId; `data` is a JSON object of the step's values (PKCE verifier, nonce,
+            // provider tokens — secrets, deleted when consumed). `expires_at` in ms since 1970.
+            """
+            CREATE TABLE auth_sessions (
+                id TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                session_id TEXT NOT NULL,
+                provider_id TEXT NOT NULL,
+                continue_uri TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                data TEXT NOT NULL,
+                CONSTRAINT auth_sessions_pkey PRIMARY KEY (id)
+            )
+            """,
+            // Pruning deletes by expiry.
+            "CREATE INDEX auth_sessions_expires_at ON auth_sessions (expires_at)",
+        ]),
     ]
 }

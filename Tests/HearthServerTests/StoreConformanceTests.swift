@@ -430,6 +430,48 @@ struct StoreConformanceTests {
         }
     }
 
+    @Test("auth sessions: consumed once, by key and kind, atomically; expired ones pruned", arguments: StoreBackend.all)
+    func authSessions(backend: StoreBackend) async throws {
+        try await withStore(backend) { store, _ in
+            let pending = AuthSessionRecord(
+                id: "state-1", kind: .pending, sessionID: "session-1", providerID: "google.com",
+                continueURI: "com.example.app:/oauth", createdAt: t0, expiresAt: t0.addingTimeInterval(600),
+                values: ["code_verifier": "v", "nonce": "n é \"quoted\""])
+            try await store.insertAuthSession(pending)
+            #expect(try await store.consumeAuthSession(id: "state-1", kind: .completed) == nil)
+            let consumed = try await store.consumeAuthSession(id: "state-1", kind: .pending)
+            #expect(consumed == pending)
+            #expect(try await store.consumeAuthSession(id: "state-1", kind: .pending) == nil)
+            #expect(try await count("auth_sessions", in: store) == 0)
+
+            // Of many concurrent consumers of one row, exactly one gets it.
+            let contested = AuthSessionRecord(
+                id: "result-1", kind: .completed, sessionID: "session-1", providerID: "twitter.com",
+                continueURI: "http://127.0.0.1:9000/", createdAt: t0, expiresAt: t0.addingTimeInterval(600),
+                values: ["access_token": "t", "oauth_token_secret": "s"])
+            try await store.insertAuthSession(contested)
+            let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<20 { group.addTask { try await store.consumeAuthSession(id: "result-1", kind: .completed) != nil } }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(winners == 1)
+
+            // Expired rows go when a new one is written, or when asked.
+            var old = pending
+            old.id = "state-old"
+            old.expiresAt = t0.addingTimeInterval(60)
+            try await store.insertAuthSession(old)
+            var fresh = pending
+            fresh.id = "state-2"
+            fresh.createdAt = t0.addingTimeInterval(120)
+            fresh.expiresAt = t0.addingTimeInterval(720)
+            try await store.insertAuthSession(fresh)
+            #expect(try await store.consumeAuthSession(id: "state-old", kind: .pending) == nil)
+            #expect(try await store.deleteAuthSessions(expiredBefore: t0.addingTimeInterval(721)) == 1)
+            #expect(try await count("auth_sessions", in: store) == 0)
+        }
+    }
+
     @Test("anonymous clean-up schedules and deletes only users that are still anonymous", arguments: StoreBackend.all)
     func anonymousCleanup(backend: StoreBackend) async throws {
         try await withStore(backend) { store, _ in

@@ -131,7 +131,7 @@ public protocol TransferStore: Sendable {
 
 /// Everything the server keeps, behind one value.
 public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCounterStore, LeaderLockStore,
-    TransferStore
+    TransferStore, AuthSessionStore
 {
     func close() async throws
 }
