@@ -18,6 +18,35 @@ extension ProvidersConfiguration {
         /// Apple's JWKS.
         public var jwksURL: URL
 
+        // Browser sign-in (the web code flow through /__/auth/handler). The client secret Apple's token
+        // endpoint wants is an ES256 JWT Hearth signs itself with the key below and renews before it expires.
+
+        /// The 10-character Team ID (`iss` of the client secret).
+        public var teamID: String = ""
+        /// The 10-character Key ID of the `.p8` key (`kid` of the client secret).
+        public var keyID: String = ""
+        /// The `.p8` private key (PKCS#8 PEM of a P-256 key). Never printed.
+        public var privateKey: ProviderSecret = ""
+        /// How long each client secret Hearth signs is valid; Apple accepts at most 15 777 000 s (about six
+        /// months). Hearth signs a new one when less than a tenth of this is left.
+        public var clientSecretLifetime: TimeInterval = 180 * 86_400
+        /// Apple's authorization page.
+        public var authorizationURL: URL = Apple.defaultAuthorizationURL
+        /// Apple's token endpoint (code exchange).
+        public var tokenURL: URL = Apple.defaultTokenURL
+        /// The real default of ``authorizationURL``: `https://appleid.apple.com/auth/authorize`.
+        public static let defaultAuthorizationURL = URL.providerDefault("https://appleid.apple.com/auth/authorize")
+        /// The real default of ``tokenURL``: `https://appleid.apple.com/auth/token`.
+        public static let defaultTokenURL = URL.providerDefault("https://appleid.apple.com/auth/token")
+
+        /// The `client_id` of the browser flow: the first Services ID.
+        public var webClientID: String? { serviceIDs.first }
+
+        /// Whether the browser flow can run: switched on, a Services ID, and the key to sign client secrets.
+        public var supportsBrowserSignIn: Bool {
+            isUsable && webClientID != nil && !teamID.isEmpty && !keyID.isEmpty && !privateKey.isEmpty
+        }
+
         /// Every parameter defaults to the provider's real value; the provider stays off until `enabled` is set.
         public init(
             enabled: Bool = false, bundleIDs: [String] = [], serviceIDs: [String] = [],
@@ -39,7 +68,9 @@ extension ProvidersConfiguration {
 
         /// The settings, with secrets shown as `<redacted>` (or `<unset>`).
         public var description: String {
-            "Apple(enabled: \(enabled), bundleIDs: \(bundleIDs), serviceIDs: \(serviceIDs), issuers: \(issuers), jwksURL: \(jwksURL))"
+            "Apple(enabled: \(enabled), bundleIDs: \(bundleIDs), serviceIDs: \(serviceIDs), issuers: \(issuers), jwksURL: \(jwksURL), "
+                + "teamID: \(teamID), keyID: \(keyID), privateKey: \(privateKey), clientSecretLifetime: \(clientSecretLifetime)s, "
+                + "authorizationURL: \(authorizationURL), tokenURL: \(tokenURL))"
         }
     }
 }

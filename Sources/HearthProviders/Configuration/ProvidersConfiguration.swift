@@ -27,6 +27,8 @@ public struct ProvidersConfiguration: Sendable, Equatable, CustomStringConvertib
     public var keyCaching: KeyCaching
     /// Leeway for `exp`, `nbf` and `iat` against Hearth's clock, in seconds.
     public var clockSkew: TimeInterval
+    /// The browser sign-in: redirect handler URL, accepted app return URLs, session lifetime.
+    public var browserSignIn = BrowserSignIn()
 
     /// Every provider off, real endpoints, 60 s clock skew; see each nested type for its defaults.
     public init(
@@ -53,7 +55,7 @@ public struct ProvidersConfiguration: Sendable, Equatable, CustomStringConvertib
             + ([
                 "apple: \(apple)", "microsoft: \(microsoft)", "twitter: \(twitter)", "google: \(google)",
                 "facebook: \(facebook)", "gitHub: \(gitHub)",
-            ] + oidcText + ["network: \(network)", "keyCaching: \(keyCaching)", "clockSkew: \(clockSkew)s"]).joined(separator: ", ") + ")"
+            ] + oidcText + ["network: \(network)", "keyCaching: \(keyCaching)", "clockSkew: \(clockSkew)s", "browserSignIn: \(browserSignIn)"]).joined(separator: ", ") + ")"
     }
 
     /// Same as ``description``: secrets redacted.

@@ -26,6 +26,13 @@ extension ProvidersConfiguration {
         /// The Limited Login JWKS.
         public var limitedLoginJWKSURL: URL
 
+        /// Browser sign-in: Facebook's login dialog (the code is exchanged at Graph `/oauth/access_token`
+        /// with ``appSecret``).
+        public var dialogURL: URL = URL.providerDefault("https://www.facebook.com/v24.0/dialog/oauth")
+
+        /// Whether the browser flow can run: switched on, the app id and its secret.
+        public var supportsBrowserSignIn: Bool { enabled && !appID.isEmpty && !appSecret.isEmpty }
+
         /// Every parameter defaults to the provider's real value; the provider stays off until `enabled` is set.
         public init(
             enabled: Bool = false, appID: String = "", appSecret: ProviderSecret = "",
@@ -61,7 +68,7 @@ extension ProvidersConfiguration {
         public var description: String {
             "Facebook(enabled: \(enabled), appID: \(appID), appSecret: \(appSecret), graphBaseURL: \(graphBaseURL), "
                 + "graphAPIVersion: \(graphAPIVersion ?? "none"), limitedLoginEnabled: \(limitedLoginEnabled), "
-                + "limitedLoginIssuers: \(limitedLoginIssuers), limitedLoginJWKSURL: \(limitedLoginJWKSURL))"
+                + "limitedLoginIssuers: \(limitedLoginIssuers), limitedLoginJWKSURL: \(limitedLoginJWKSURL), dialogURL: \(dialogURL))"
         }
     }
 }

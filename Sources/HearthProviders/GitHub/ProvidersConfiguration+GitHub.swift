@@ -17,6 +17,16 @@ extension ProvidersConfiguration {
         /// Optional OAuth app client secret for the token check. Never printed.
         public var clientSecret: ProviderSecret?
 
+        /// Browser sign-in: GitHub's authorization page (needs ``clientID`` and ``clientSecret``).
+        public var authorizationURL: URL = URL.providerDefault("https://github.com/login/oauth/authorize")
+        /// Browser sign-in: GitHub's code exchange.
+        public var tokenURL: URL = URL.providerDefault("https://github.com/login/oauth/access_token")
+
+        /// Whether the browser flow can run: switched on, the OAuth app's client id and secret.
+        public var supportsBrowserSignIn: Bool {
+            enabled && !(clientID ?? "").isEmpty && !(clientSecret?.isEmpty ?? true)
+        }
+
         /// Every parameter defaults to the provider's real value; the provider stays off until `enabled` is set.
         public init(
             enabled: Bool = false, apiBaseURL: URL = GitHub.defaultAPIBaseURL, clientID: String? = nil,
@@ -34,7 +44,8 @@ extension ProvidersConfiguration {
         /// The settings, with secrets shown as `<redacted>` (or `<unset>`).
         public var description: String {
             "GitHub(enabled: \(enabled), apiBaseURL: \(apiBaseURL), clientID: \(clientID ?? "none"), "
-                + "clientSecret: \(clientSecret.map(String.init(describing:)) ?? "none"))"
+                + "clientSecret: \(clientSecret.map(String.init(describing:)) ?? "none"), authorizationURL: \(authorizationURL), "
+                + "tokenURL: \(tokenURL))"
         }
     }
 }

@@ -26,6 +26,18 @@ extension ProvidersConfiguration {
         /// Whether a credential with only an access token is accepted.
         public var acceptsAccessTokens: Bool
 
+        // Browser sign-in: the authorization-code flow with PKCE, as the web client (the first client id).
+
+        /// The web client's secret, for the code exchange. Never printed.
+        public var clientSecret: ProviderSecret = ""
+        /// Google's authorization page.
+        public var authorizationURL: URL = URL.providerDefault("https://accounts.google.com/o/oauth2/v2/auth")
+        /// Google's token endpoint.
+        public var tokenURL: URL = URL.providerDefault("https://oauth2.googleapis.com/token")
+
+        /// Whether the browser flow can run: switched on, a web client id and its secret.
+        public var supportsBrowserSignIn: Bool { isUsable && !clientSecret.isEmpty }
+
         /// Every parameter defaults to the provider's real value; the provider stays off until `enabled` is set.
         public init(
             enabled: Bool = false, clientIDs: [String] = [],
@@ -50,7 +62,8 @@ extension ProvidersConfiguration {
         /// The settings, with secrets shown as `<redacted>` (or `<unset>`).
         public var description: String {
             "Google(enabled: \(enabled), clientIDs: \(clientIDs), issuers: \(issuers), jwksURL: \(jwksURL), "
-                + "userinfoURL: \(userinfoURL), tokeninfoURL: \(tokeninfoURL), acceptsAccessTokens: \(acceptsAccessTokens))"
+                + "userinfoURL: \(userinfoURL), tokeninfoURL: \(tokeninfoURL), acceptsAccessTokens: \(acceptsAccessTokens), "
+                + "clientSecret: \(clientSecret), authorizationURL: \(authorizationURL), tokenURL: \(tokenURL))"
         }
     }
 }

@@ -26,6 +26,19 @@ extension ProvidersConfiguration {
         /// Mail domains Microsoft issues itself: a personal account's address there counts as verified.
         public var trustedEmailDomains: [String]
 
+        // Browser sign-in: the authorization-code flow with PKCE, in the tenant the app asks for with the
+        // `tenant` custom parameter (``tenant`` by default).
+
+        /// The client secret of the first client id, for the code exchange. Never printed.
+        public var clientSecret: ProviderSecret = ""
+        /// The authorization page; `{tenant}` is replaced by the tenant of the sign-in.
+        public var authorizationURLTemplate: String = "https://login.microsoftonline.com/{tenant}/oauth2/v2.0/authorize"
+        /// The token endpoint; `{tenant}` is replaced by the tenant of the sign-in.
+        public var tokenURLTemplate: String = "https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token"
+
+        /// Whether the browser flow can run: switched on, a client id and its secret.
+        public var supportsBrowserSignIn: Bool { isUsable && !clientSecret.isEmpty }
+
         /// Every parameter defaults to the provider's real value; the provider stays off until `enabled` is set.
         public init(
             enabled: Bool = false, clientIDs: [String] = [], tenant: String = "common", allowedTenantIDs: [String] = [],
@@ -50,7 +63,8 @@ extension ProvidersConfiguration {
         /// The settings, with secrets shown as `<redacted>` (or `<unset>`).
         public var description: String {
             "Microsoft(enabled: \(enabled), clientIDs: \(clientIDs), tenant: \(tenant), allowedTenantIDs: \(allowedTenantIDs), "
-                + "jwksURLTemplate: \(jwksURLTemplate), discoveryURLTemplate: \(discoveryURLTemplate), issuerTemplate: \(issuerTemplate))"
+                + "jwksURLTemplate: \(jwksURLTemplate), discoveryURLTemplate: \(discoveryURLTemplate), issuerTemplate: \(issuerTemplate), "
+                + "clientSecret: \(clientSecret), authorizationURLTemplate: \(authorizationURLTemplate), tokenURLTemplate: \(tokenURLTemplate))"
         }
     }
 }

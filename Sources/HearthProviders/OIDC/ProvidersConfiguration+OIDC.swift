@@ -14,6 +14,12 @@ extension ProvidersConfiguration {
         public var discoveryURL: URL?
         /// Signing algorithms accepted (further narrowed to what the discovery document lists).
         public var algorithms: [IDTokenAlgorithm]
+        /// Browser sign-in: the client secret of the first client id, for the code exchange at the discovery
+        /// document's `token_endpoint`. Never printed.
+        public var clientSecret: ProviderSecret = ""
+
+        /// Whether the browser flow can run: usable and a client secret.
+        public var supportsBrowserSignIn: Bool { isUsable && !clientSecret.isEmpty }
 
         /// One provider: its issuer and client ids; discovery at `<issuer>/.well-known/openid-configuration` unless given.
         public init(
@@ -41,7 +47,8 @@ extension ProvidersConfiguration {
         /// The settings, with secrets shown as `<redacted>` (or `<unset>`).
         public var description: String {
             "OIDC(enabled: \(enabled), issuer: \(issuer), clientIDs: \(clientIDs), "
-                + "discoveryURL: \(resolvedDiscoveryURL?.absoluteString ?? "invalid"), algorithms: \(algorithms.map(\.rawValue)))"
+                + "discoveryURL: \(resolvedDiscoveryURL?.absoluteString ?? "invalid"), algorithms: \(algorithms.map(\.rawValue)), "
+                + "clientSecret: \(clientSecret))"
         }
     }
 }

@@ -30,6 +30,12 @@ extension ProvidersConfiguration {
 
         /// The profile endpoint.
         public var verifyCredentialsURL: URL { apiBaseURL.appendingProviderPath("/1.1/account/verify_credentials.json") }
+        /// Browser sign-in, step 1: `POST /oauth/request_token`.
+        public var requestTokenURL: URL { apiBaseURL.appendingProviderPath("/oauth/request_token") }
+        /// Browser sign-in, step 2: the page the person approves on, `GET /oauth/authenticate`.
+        public var authenticateURL: URL { apiBaseURL.appendingProviderPath("/oauth/authenticate") }
+        /// Browser sign-in, step 3: `POST /oauth/access_token`.
+        public var accessTokenURL: URL { apiBaseURL.appendingProviderPath("/oauth/access_token") }
 
         /// Switched on, with a consumer key and secret.
         public var isUsable: Bool { enabled && !consumerKey.isEmpty && !consumerSecret.isEmpty }

@@ -1,0 +1,48 @@
+import Foundation
+
+extension ProvidersConfiguration {
+    /// The browser sign-in (`createAuthUri` → provider → `/__/auth/handler` → app): where providers send the
+    /// browser back, which app return URLs are accepted, and how long a started sign-in may take.
+    public struct BrowserSignIn: Sendable, Equatable, CustomStringConvertible {
+        /// The redirect URI registered with every provider: Hearth's `/__/auth/handler` as the browser reaches it
+        /// (`https://auth.example.com/__/auth/handler`). `nil`: `<server base URL>/__/auth/handler`, which is
+        /// right for development mode and a server reached directly.
+        public var handlerURL: URL?
+        /// The app return URLs (`continueUri` of `createAuthUri`) the handler may send the browser back to, as
+        /// prefixes: `com.example.app:/oauth`, `com.googleusercontent.apps.123:/`, `https://app.example.com/auth/`.
+        /// Loopback addresses (`http://127.0.0.1:PORT/…`, `http://[::1]:PORT/…`, `http://localhost:PORT/…`) are
+        /// always accepted, on any port, for desktop and command-line apps (RFC 8252 §7.3).
+        public var returnURLs: [String]
+        /// Whether any custom-scheme return URL is accepted without being listed (development mode turns it on).
+        public var acceptsAnyCustomScheme: Bool
+        /// How long a started sign-in (the `state`) and a finished one (the `requestUri` the app receives) stay
+        /// usable, in seconds.
+        public var sessionLifetime: TimeInterval
+
+        /// Defaults: handler at the server's base URL, loopback return URLs only, ten minutes.
+        public init(handlerURL: URL? = nil, returnURLs: [String] = [], acceptsAnyCustomScheme: Bool = false, sessionLifetime: TimeInterval = 600) {
+            self.handlerURL = handlerURL
+            self.returnURLs = returnURLs
+            self.acceptsAnyCustomScheme = acceptsAnyCustomScheme
+            self.sessionLifetime = sessionLifetime
+        }
+
+        /// Whether the handler may send the browser to `url` (see ``returnURLs``).
+        public func acceptsReturnURL(_ url: URL) -> Bool {
+            guard let scheme = url.scheme?.lowercased() else { return false }
+            if scheme == "http", let host = url.host?.lowercased(), ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host) {
+                return true
+            }
+            let text = url.absoluteString
+            if returnURLs.contains(where: { !$0.isEmpty && text.hasPrefix($0) }) { return true }
+            return acceptsAnyCustomScheme && scheme != "http" && scheme != "https" && scheme != "javascript" && scheme != "data"
+                && scheme != "file"
+        }
+
+        /// The settings.
+        public var description: String {
+            "BrowserSignIn(handlerURL: \(handlerURL?.absoluteString ?? "<server>/__/auth/handler"), returnURLs: \(returnURLs), "
+                + "acceptsAnyCustomScheme: \(acceptsAnyCustomScheme), sessionLifetime: \(sessionLifetime)s)"
+        }
+    }
+}
