@@ -12,8 +12,8 @@ extension Sandbox {
     /// Adds the sandbox's routes to `group`, e.g. `sandbox.addRoutes(to: router.group("/sandbox"))` in Hearth's
     /// development mode (then ``baseURL`` is `http://host:port/sandbox`).
     ///
-    /// Only the endpoints that verify credentials are served so far; the browser-facing authorize/consent pages
-    /// and code exchanges come with a later issue.
+    /// Besides the endpoints that verify credentials, every provider's authorization (consent) page and code
+    /// exchange are served, and Twitter's OAuth 1.0a request-token, authenticate and access-token endpoints.
     public func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
         AppleRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.apple.pathPrefix)))
         MicrosoftRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.microsoft.pathPrefix)))
@@ -22,6 +22,12 @@ extension Sandbox {
         GitHubRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.github.pathPrefix)))
         TwitterRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.twitter.pathPrefix)))
         OIDCRoutes(sandbox: self).add(to: group.group("oidc"))
+        // The browser flows: authorization/consent pages and code exchanges (Twitter: OAuth 1.0a).
+        for provider in [SandboxProvider.apple, .microsoft, .google, .facebook, .github] {
+            AuthorizationRoutes(sandbox: self, provider: provider).add(to: group.group(RouterPath(provider.pathPrefix)))
+        }
+        AuthorizationRoutes(sandbox: self, provider: .oidc("")).add(to: group.group("oidc"))
+        TwitterOAuthRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.twitter.pathPrefix)))
         ConsoleRoutes(sandbox: self).add(to: group)
     }
 }

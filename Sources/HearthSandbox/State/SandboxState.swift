@@ -17,6 +17,14 @@ struct SandboxState: Sendable {
     var twitterNonces: [String: Int] = [:]
     var appleCodes: [String: AppleGrant] = [:]
     var appleRefreshTokens: [String: AppleGrant] = [:]
+    /// Authorization codes of the consent pages (all OAuth 2.0 providers but Apple), by code.
+    var authorizationCodes: [String: AuthorizationGrant] = [:]
+    /// `clientID|subject` of the Apple accounts that approved an app once: later approvals carry no `user` JSON.
+    var appleConsents: Set<String> = []
+    /// Twitter request tokens, by `oauth_token`.
+    var twitterRequestTokens: [String: TwitterRequestToken] = [:]
+    /// The parameters the last authorization request of each provider carried (tests read what reached it).
+    var lastAuthorizationParameters: [SandboxProvider: [String: String]] = [:]
 
     mutating func keySet(for provider: SandboxProvider) throws -> SandboxKeySet {
         if let set = keySets[provider] { return set }
