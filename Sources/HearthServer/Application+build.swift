@@ -49,6 +49,7 @@ public func buildRouter(services: HearthServices) -> Router<BasicRequestContext>
     WellKnownController(services: services, baseURL: configuration.baseURL).addRoutes(to: router)
     // Development mode: the identity providers' stand-ins, which the providers are pointed at.
     services.sandbox?.addRoutes(to: router.group("/sandbox"))
+    BrowserSignInController<BasicRequestContext>(services: services).addRoutes(to: router)
 
     let apiKeys = APIKeyMiddleware<BasicRequestContext>(acceptsAnyKey: configuration.mode == .development, keys: Set(configuration.apiKeys))
     let accounts = AccountsController<BasicRequestContext>(services: services)

@@ -9,7 +9,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidEmail, missingEmail, missingPassword, weakPassword, invalidIdentifier, missingIdentifier
         case missingIDToken, missingRefreshToken, missingGrantType, invalidGrantType, missingLocalID
         case invalidRequestType, unexpectedLocalID, invalidClaims, claimsTooLarge, forbiddenClaim
-        case insufficientPermission, invalidContinueURI, missingContinueURI, invalidArgument
+        case insufficientPermission, invalidContinueURI, missingContinueURI, invalidArgument, unauthorizedDomain
         // Accounts
         case emailExists, emailNotFound, invalidPassword, invalidLoginCredentials, userDisabled, userNotFound
         case operationNotAllowed, adminOnlyOperation, passwordLoginDisabled, credentialTooOldLoginAgain

@@ -41,7 +41,26 @@ extension ProvidersConfiguration {
 
         for (name, oidc) in endpoints.oidc where oidcNames.isEmpty || oidcNames.contains(name) {
             p.oidc[name] = OIDC(issuer: oidc.issuer, clientIDs: [oidc.client.clientID], discoveryURL: url(oidc.discoveryURL))
+            p.oidc[name]?.clientSecret = ProviderSecret(oidc.client.clientSecret)
         }
+
+        // The browser flows: the sandbox's authorization pages and token endpoints, and the secrets they check.
+        p.apple.teamID = endpoints.apple.credentials.teamID
+        p.apple.keyID = endpoints.apple.credentials.keyID
+        p.apple.privateKey = ProviderSecret(endpoints.apple.credentials.privateKeyPEM)
+        p.apple.authorizationURL = url(endpoints.apple.baseURL + "/auth/authorize")
+        p.apple.tokenURL = url(endpoints.apple.tokenURL)
+        p.microsoft.clientSecret = ProviderSecret(endpoints.microsoft.credentials.clientSecret)
+        p.microsoft.authorizationURLTemplate = endpoints.microsoft.loginBaseURL + "/{tenant}/oauth2/v2.0/authorize"
+        p.microsoft.tokenURLTemplate = endpoints.microsoft.loginBaseURL + "/{tenant}/oauth2/v2.0/token"
+        p.google.clientSecret = ProviderSecret(endpoints.google.credentials.webClientSecret)
+        p.google.authorizationURL = url(endpoints.google.baseURL + "/o/oauth2/v2/auth")
+        p.google.tokenURL = url(endpoints.google.baseURL + "/token")
+        p.facebook.dialogURL = url(endpoints.facebook.graphBaseURL + "/v24.0/dialog/oauth")
+        p.gitHub.clientID = endpoints.github.credentials.clientID
+        p.gitHub.clientSecret = ProviderSecret(endpoints.github.credentials.clientSecret)
+        p.gitHub.authorizationURL = url(endpoints.github.apiBaseURL + "/login/oauth/authorize")
+        p.gitHub.tokenURL = url(endpoints.github.apiBaseURL + "/login/oauth/access_token")
         return p
     }
 

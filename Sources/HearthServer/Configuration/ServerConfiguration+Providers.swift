@@ -81,6 +81,7 @@ extension ServerConfiguration {
         }
 
         if let timeout = try r.int("providers.requestTimeoutSeconds", in: 1...120) { p.network.requestTimeout = TimeInterval(timeout) }
+        try readBrowserSignIn(r, into: &p)
         return p
     }
 }

@@ -244,6 +244,11 @@ struct AccountsController<Context: RequestContext>: Sendable {
 
     @Sendable func createAuthUri(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(CreateAuthUriRequest.self, request)
+        // With a provider: the start of a browser sign-in.
+        if input.providerId != nil {
+            let authority = BrowserSignIn.authority(of: request)
+            return WireCoding.response(try await BrowserSignIn(services: services).createAuthUri(input, authority: authority))
+        }
         guard let identifier = input.identifier else { throw HearthError(.missingIdentifier) }
         guard let continueUri = input.continueUri else { throw HearthError(.missingContinueURI) }
         guard let url = URL(string: continueUri), url.scheme != nil, url.host != nil else { throw HearthError(.invalidContinueURI) }

@@ -21,11 +21,17 @@ struct FederatedController<Context: RequestContext>: Sendable {
         // The identity: from a pending credential Hearth issued, or verified now from the provider's credential.
         let profile: FederatedProfile
         var credential: FederatedCredential?
+        var fromBrowser = false
         if let pendingToken = input.pendingToken, input.postBody == nil {
             profile = try await services.tokens.verifyPendingToken(pendingToken)
             guard services.identityVerifier.isEnabled(profile.providerID) else { throw HearthError(.operationNotAllowed) }
         } else {
-            let parsed = try Self.credential(postBody: input.postBody ?? "", requestURI: url)
+            // A browser sign-in (requestUri from the redirect handler, with the sessionId of createAuthUri), else
+            // the credential the app sends itself.
+            let browser = try await BrowserSignIn(services: services).completedCredential(
+                requestURI: url, sessionID: input.sessionId, postBodyProviderID: Self.postBodyProviderID(input.postBody))
+            let parsed = try browser ?? Self.credential(postBody: input.postBody ?? "", requestURI: url)
+            fromBrowser = browser != nil
             guard services.identityVerifier.isEnabled(parsed.providerID) else {
                 if Self.isKnownProvider(parsed.providerID) { throw HearthError(.operationNotAllowed) }
                 throw HearthError(.invalidCredentialOrProviderID, detail: "Invalid IdP response/credential: \(requestURI)")
@@ -36,7 +42,8 @@ struct FederatedController<Context: RequestContext>: Sendable {
 
         var response = SignInWithIdpResponse()
         Self.describe(profile, into: &response)
-        if input.returnIdpCredential == true || credential != nil {
+        // The app's own tokens are echoed; the provider's tokens from a browser sign-in only when asked for.
+        if input.returnIdpCredential == true || (credential != nil && !fromBrowser) {
             response.oauthIdToken = credential?.idToken
             response.oauthAccessToken = credential?.accessToken
             response.oauthTokenSecret = credential?.tokenSecret
@@ -203,6 +210,15 @@ struct FederatedController<Context: RequestContext>: Sendable {
     static func isKnownProvider(_ providerID: String) -> Bool {
         ["apple.com", "microsoft.com", "twitter.com", "google.com", "facebook.com", "github.com"].contains(providerID)
             || providerID.hasPrefix("oidc.")
+    }
+
+    /// The `providerId` field of a `postBody`, if any.
+    static func postBodyProviderID(_ postBody: String?) -> String? {
+        for pair in (postBody ?? "").split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            if kv.count == 2, WireCoding.decodeFormComponent(kv[0]) == "providerId" { return WireCoding.decodeFormComponent(kv[1]) }
+        }
+        return nil
     }
 
     /// Reads `postBody` (and the request URI's query, which it overrides) into a credential.

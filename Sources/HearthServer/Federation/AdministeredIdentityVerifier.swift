@@ -31,6 +31,12 @@ final class AdministeredIdentityVerifier: IdentityVerifier {
 
     private var verifier: any IdentityVerifier { state.withLock { $0.verifier } }
 
+    /// The providers in effect: the base configuration with the stored settings laid over it (what the
+    /// browser sign-in flows use).
+    var providers: ProvidersConfiguration {
+        state.withLock { $0.base.applying(Self.settings($0.stored)) }
+    }
+
     func isEnabled(_ providerID: String) -> Bool { verifier.isEnabled(providerID) }
 
     func verify(_ credential: FederatedCredential) async throws -> FederatedProfile {

@@ -19,6 +19,7 @@ extension HearthError {
         case .missingIdentifier: return business(M.missingIdentifier)
         case .missingContinueURI: return business(M.missingContinueURI)
         case .invalidContinueURI: return business(M.invalidContinueURI)
+        case .unauthorizedDomain: return business(detail.map { "UNAUTHORIZED_DOMAIN : \($0)" } ?? "UNAUTHORIZED_DOMAIN")
         case .missingIDToken: return business(M.missingIDToken)
         case .missingRefreshToken: return business(M.missingRefreshToken)
         case .missingGrantType: return business(M.missingGrantType)

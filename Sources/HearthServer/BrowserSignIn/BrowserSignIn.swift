@@ -1,0 +1,224 @@
+import AsyncHTTPClient
+import Foundation
+import HearthCore
+import HearthProviders
+import HTTPTypes
+import HearthWire
+import Hummingbird
+import Logging
+
+/// The server side of browser sign-in (docs/browser-sign-in.md): `createAuthUri` with a `providerId`
+/// starts it, the redirect handler at `/__/auth/handler` finishes the protocol with the provider, and
+/// `signInWithIdp` with the `requestUri` and `sessionId` turns the result into a signed-in user.
+///
+/// Every step between two requests is a row in the database (``AuthSessionStore``), consumed exactly once,
+/// so any replica can answer any step. The state and the result code are random 256-bit keys, bound to the
+/// client's `sessionId`, and live ``ProvidersConfiguration/BrowserSignIn/sessionLifetime`` seconds.
+struct BrowserSignIn: Sendable {
+    let services: HearthServices
+
+    /// The query parameter of the `requestUri` the app receives that names the finished sign-in.
+    static let resultParameter = "authResult"
+
+    /// The configured settings; development mode accepts any custom-scheme return URL.
+    private var settings: ProvidersConfiguration.BrowserSignIn {
+        var settings = services.configuration.providers.browserSignIn
+        if services.configuration.mode == .development { settings.acceptsAnyCustomScheme = true }
+        return settings
+    }
+
+    /// The providers in effect: the configuration's (with the sandbox's in development, at its final URL),
+    /// with the settings stored through the admin API laid over them.
+    var providers: ProvidersConfiguration {
+        (services.identityVerifier as? AdministeredIdentityVerifier)?.providers ?? services.configuration.providers
+    }
+
+    /// The flows over ``providers``.
+    func flows(_ providers: ProvidersConfiguration) -> AuthorizationFlows {
+        AuthorizationFlows(configuration: providers, httpClient: HTTPClient.shared, clock: services.clock, logger: services.logger)
+    }
+
+    /// Hearth's redirect handler as the providers reach it (the `redirect_uri` Hearth registers):
+    /// `browserSignIn.handlerURL`, else the server's base URL; a server on port 0 (tests) uses the authority
+    /// the client reached it at. Kept with the pending sign-in, so the code exchange repeats it exactly.
+    func handlerURL(authority: String?) -> URL {
+        if let configured = settings.handlerURL { return configured }
+        let configuration = services.configuration
+        let base = configuration.port == 0 && authority.map { !$0.isEmpty } == true ? "http://\(authority!)" : configuration.baseURL
+        return URL(string: base + "/__/auth/handler") ?? URL(fileURLWithPath: "/__/auth/handler")
+    }
+
+    // MARK: createAuthUri
+
+    /// `accounts:createAuthUri` with a `providerId`: stores the pending sign-in and returns the provider's page.
+    ///
+    /// Errors: `MISSING_CONTINUE_URI`, `INVALID_CONTINUE_URI`, `UNAUTHORIZED_DOMAIN` (a return URL that is
+    /// neither loopback nor registered), `INVALID_PROVIDER_ID` (unknown provider, or a Microsoft tenant the
+    /// tenant rule refuses), `OPERATION_NOT_ALLOWED` (the provider is off or lacks its client secret).
+    /// - Parameter authority: the `Host` the client reached the server at.
+    func createAuthUri(_ input: CreateAuthUriRequest, authority: String?) async throws -> CreateAuthUriResponse {
+        guard let providerID = input.providerId.map(Self.canonicalProviderID), !providerID.isEmpty else {
+            throw HearthError(.invalidProviderID, detail: "Provider Id is not supported.")
+        }
+        guard let continueUri = input.continueUri, !continueUri.isEmpty else { throw HearthError(.missingContinueURI) }
+        guard let continueURL = URL(string: continueUri), continueURL.scheme != nil else { throw HearthError(.invalidContinueURI) }
+        guard settings.acceptsReturnURL(continueURL) else {
+            throw HearthError(.unauthorizedDomain, detail: "Domain not whitelisted by project", reason: "return URL scheme \(continueURL.scheme ?? "") host \(continueURL.host ?? "") is not registered")
+        }
+        try await services.identityVerifier.refresh()
+        let authorization = flows(providers)
+        guard authorization.supports(providerID) else {
+            if ProviderRegistry.builtInProviderIDs.contains(providerID) || authorization.configuration.oidc[String(providerID.dropFirst(5))] != nil {
+                throw HearthError(.operationNotAllowed, reason: "\(providerID) is off or has no client secret for the browser flow")
+            }
+            throw HearthError(.invalidProviderID, detail: "Provider Id is not supported.")
+        }
+        let sessionID = input.sessionId.flatMap { $0.isEmpty ? nil : $0 } ?? AuthSessionRecord.makeID()
+        let state = AuthSessionRecord.makeID()
+        let scopes = (input.oauthScope ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        let handlerURL = handlerURL(authority: authority)
+        let start = try await authorization.start(
+            AuthorizationRequest(
+                providerID: providerID, redirectURI: handlerURL, state: state, scopes: scopes,
+                customParameters: input.customParameter ?? [:]))
+        var values = start.pendingValues
+        values["redirect_uri"] = handlerURL.absoluteString
+        let now = services.clock.now
+        try await services.store.insertAuthSession(
+            AuthSessionRecord(
+                id: state, kind: .pending, sessionID: sessionID, providerID: providerID, continueURI: continueUri,
+                createdAt: now, expiresAt: now.addingTimeInterval(settings.sessionLifetime), values: values))
+        services.logger.debug("browser sign-in started", metadata: ["provider": "\(providerID)"])
+        var response = CreateAuthUriResponse(registered: nil, allProviders: nil, signinMethods: nil, sessionId: sessionID)
+        response.authUri = start.url.absoluteString
+        response.providerId = providerID
+        return response
+    }
+
+    // MARK: Redirect handler
+
+    /// What the handler does with the provider's answer.
+    enum HandlerOutcome {
+        /// Send the browser to the app's return URL.
+        case redirect(URL)
+        /// Show a page: the answer cannot be trusted or traced to a sign-in, so there is nowhere safe to go.
+        case page(BrowserSignInPage)
+    }
+
+    /// The provider's answer (`parameters`: query and form fields) → the app's return URL with `link`
+    /// (success) or `firebaseError` (the person cancelled, or the provider refused), or a page when the
+    /// state is missing, unknown, already used or expired. Nothing is created here; accounts change only in
+    /// `signInWithIdp`.
+    func handle(_ parameters: [String: String]) async throws -> HandlerOutcome {
+        guard let state = parameters["state"], !state.isEmpty else {
+            return .page(.missingState)
+        }
+        guard let pending = try await services.store.consumeAuthSession(id: state, kind: .pending) else {
+            services.logger.notice("browser sign-in refused: unknown or used state")
+            return .page(.unknownState)
+        }
+        let now = services.clock.now
+        guard pending.expiresAt > now else {
+            services.logger.notice("browser sign-in refused: expired state", metadata: ["provider": "\(pending.providerID)"])
+            return .page(.expiredState)
+        }
+        guard let returnURL = URL(string: pending.continueURI), let handlerURL = pending.values["redirect_uri"].flatMap(URL.init(string:)) else {
+            return .page(.unknownState)
+        }
+
+        let credential: FederatedCredential
+        do {
+            try await services.identityVerifier.refresh()
+            credential = try await flows(providers).finish(
+                providerID: pending.providerID, callback: parameters, pending: pending.values, redirectURI: handlerURL)
+        } catch let failure as AuthorizationFailure {
+            services.logger.notice(
+                "browser sign-in failed at the provider", metadata: ["provider": "\(pending.providerID)", "failure": "\(failure.firebaseCode)"])
+            return .redirect(Self.appending([("firebaseError", Self.firebaseErrorJSON(failure))], to: returnURL))
+        }
+
+        var values: [String: String] = [:]
+        values["id_token"] = credential.idToken
+        values["access_token"] = credential.accessToken
+        values["oauth_token_secret"] = credential.tokenSecret
+        values["nonce"] = credential.rawNonce
+        values["user"] = credential.appleUser
+        let resultID = AuthSessionRecord.makeID()
+        try await services.store.insertAuthSession(
+            AuthSessionRecord(
+                id: resultID, kind: .completed, sessionID: pending.sessionID, providerID: pending.providerID,
+                continueURI: pending.continueURI, createdAt: now, expiresAt: now.addingTimeInterval(settings.sessionLifetime),
+                values: values))
+        services.logger.debug("browser sign-in answered by the provider", metadata: ["provider": "\(pending.providerID)"])
+        let link = Self.appending([(Self.resultParameter, resultID)], to: handlerURL)
+        return .redirect(Self.appending([("link", link.absoluteString)], to: returnURL))
+    }
+
+    // MARK: signInWithIdp
+
+    /// The credential of a finished browser sign-in named by `requestURI` (its `authResult`), for the
+    /// `sessionId` that started it; `nil` when the request URI names none (a credential the app sends itself).
+    ///
+    /// The result is consumed whatever happens next: a second `signInWithIdp` with it fails.
+    func completedCredential(requestURI: URL, sessionID: String?, postBodyProviderID: String?) async throws -> FederatedCredential? {
+        guard let resultID = URLComponents(url: requestURI, resolvingAgainstBaseURL: false)?
+            .queryItems?.first(where: { $0.name == Self.resultParameter })?.value, !resultID.isEmpty
+        else { return nil }
+        guard let sessionID, !sessionID.isEmpty else {
+            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in needs the sessionId of createAuthUri.")
+        }
+        guard let completed = try await services.store.consumeAuthSession(id: resultID, kind: .completed) else {
+            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in result is unknown or was already used.")
+        }
+        guard completed.expiresAt > services.clock.now else {
+            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in result has expired; sign in again.")
+        }
+        guard completed.sessionID == sessionID else {
+            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in belongs to another session.", reason: "sessionId mismatch")
+        }
+        if let claimed = postBodyProviderID.map(Self.canonicalProviderID), !claimed.isEmpty, claimed != completed.providerID {
+            throw HearthError(.invalidCredentialOrProviderID, detail: "Invalid IdP response/credential: providerId=\(claimed)")
+        }
+        let values = completed.values
+        return FederatedCredential(
+            providerID: completed.providerID, idToken: values["id_token"], accessToken: values["access_token"],
+            tokenSecret: values["oauth_token_secret"], rawNonce: values["nonce"], appleUser: values["user"])
+    }
+
+    // MARK: Helpers
+
+    /// The authority (`host[:port]`) the client addressed, from the request target or the `Host` header.
+    static func authority(of request: Request) -> String? {
+        if let authority = request.head.authority, !authority.isEmpty { return authority }
+        return HTTPField.Name("Host").flatMap { request.headers[$0] }
+    }
+
+    /// Built-in ids lower-cased; `oidc.` names as given.
+    static func canonicalProviderID(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return trimmed.lowercased().hasPrefix("oidc.") ? "oidc." + trimmed.dropFirst(5) : trimmed.lowercased()
+    }
+
+    /// `{"code":"auth/…","message":"…"}`, what Firebase's handler puts in `firebaseError`.
+    static func firebaseErrorJSON(_ failure: AuthorizationFailure) -> String {
+        JSONValue.object(["code": .string(failure.firebaseCode), "message": .string(failure.message)]).jsonText
+    }
+
+    /// `url` with `pairs` added to its query (before any fragment), each percent-encoded strictly.
+    static func appending(_ pairs: [(String, String)], to url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        let added = pairs.map { strict($0.0) + "=" + strict($0.1) }.joined(separator: "&")
+        if let existing = components.percentEncodedQuery, !existing.isEmpty {
+            components.percentEncodedQuery = existing + "&" + added
+        } else {
+            components.percentEncodedQuery = added
+        }
+        return components.url ?? url
+    }
+
+    /// Only `A–Z a–z 0–9 - . _ ~` left as is.
+    static func strict(_ text: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}

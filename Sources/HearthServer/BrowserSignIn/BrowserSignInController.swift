@@ -1,0 +1,60 @@
+import Foundation
+import HTTPTypes
+import HearthCore
+import Hummingbird
+import NIOCore
+
+/// `GET|POST /__/auth/handler`: where every provider sends the browser back (Apple with
+/// `response_mode=form_post`). See ``BrowserSignIn/handle(_:)`` and docs/browser-sign-in.md.
+struct BrowserSignInController<Context: RequestContext>: Sendable {
+    let services: HearthServices
+
+    /// The largest form body the handler reads (Apple posts a code, a state and a small JSON).
+    static var maximumBodySize: Int { 64 * 1024 }
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/__/auth/handler", use: handler)
+        router.post("/__/auth/handler", use: handler)
+    }
+
+    @Sendable func handler(_ request: Request, context: Context) async throws -> Response {
+        var parameters = Self.form(request.uri.query ?? "")
+        if request.method == .post, Self.isForm(request) {
+            let buffer = try await request.body.collect(upTo: Self.maximumBodySize)
+            // Form fields win over the query, as the provider posted them.
+            parameters.merge(Self.form(String(buffer: buffer))) { _, posted in posted }
+        }
+        switch try await BrowserSignIn(services: services).handle(parameters) {
+        case .page(let page):
+            return page.response
+        case .redirect(let url):
+            let escaped = url.absoluteString.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+                .replacingOccurrences(of: "<", with: "&lt;")
+            let html = """
+                <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Returning to the app</title></head>
+                <body><p>Signing you in… <a href="\(escaped)">Return to the app</a>.</p></body></html>
+                """
+            return Response(
+                status: .seeOther,
+                headers: [.location: url.absoluteString, .contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        }
+    }
+
+    private static func isForm(_ request: Request) -> Bool {
+        guard let type = request.headers[.contentType] else { return false }
+        return type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/x-www-form-urlencoded"
+    }
+
+    /// Form-decoded pairs, the first value of a name winning.
+    static func form(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let name = WireCoding.decodeFormComponent(kv[0])
+            guard !name.isEmpty, result[name] == nil else { continue }
+            result[name] = kv.count > 1 ? WireCoding.decodeFormComponent(kv[1]) : ""
+        }
+        return result
+    }
+}
