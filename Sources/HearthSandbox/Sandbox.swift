@@ -19,11 +19,11 @@ import Synchronization
 /// let token = try sandbox.googleIDToken(for: .googleGmail)
 /// ```
 ///
-/// Only the endpoints that verify credentials exist so far (JWKS, discovery, Apple's token and revoke endpoints,
-/// Google tokeninfo/userinfo, Facebook debug_token and `/me`, GitHub `/user`, `/user/emails` and the token check,
-/// Twitter verify_credentials). The browser-facing authorize/consent pages and the code-exchange endpoints of
-/// Microsoft, Google, Facebook, GitHub and Twitter come with a later issue; until then tests mint credentials
-/// directly (Apple authorization codes via ``appleAuthorizationCode(for:clientID:redirectURI:nonce:)``).
+/// Besides the endpoints that verify credentials (JWKS, discovery, Apple's token and revoke endpoints, Google
+/// tokeninfo/userinfo, Facebook debug_token and `/me`, GitHub `/user`, `/user/emails` and the token check, Twitter
+/// verify_credentials), every provider has its browser-facing consent page and code exchange
+/// (``AuthorizationRoutes``; Twitter's OAuth 1.0a ``TwitterOAuthRoutes``), so a relying party can run the real
+/// redirect flows. Tests can also mint credentials directly, as a native SDK would hand them over.
 ///
 /// All state (keys, issued tokens, used nonces, fetch counters) lives in the instance and is thread-safe.
 public final class Sandbox: Sendable {

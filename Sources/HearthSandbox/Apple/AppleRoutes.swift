@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 
 /// Sign in with Apple's endpoints at `appleid.apple.com`: `/auth/keys`, `/auth/token`, `/auth/revoke` and the
-/// discovery document. (`/auth/authorize` comes with the browser flow in a later issue.)
+/// discovery document. (`/auth/authorize` is ``AuthorizationRoutes``.)
 struct AppleRoutes: Sendable {
     let sandbox: Sandbox
 

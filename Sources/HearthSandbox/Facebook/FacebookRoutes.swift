@@ -7,7 +7,7 @@ import Logging
 /// Facebook's Graph API endpoints at `graph.facebook.com` — `/debug_token` and `/me`, with or without a version
 /// segment such as `/v24.0/me` — and Limited Login's `/.well-known/oauth/openid/jwks/` and
 /// `/.well-known/openid-configuration/` (limited.facebook.com). (The login dialog and `/oauth/access_token`
-/// come with the browser flow in a later issue.)
+/// are ``AuthorizationRoutes``.)
 struct FacebookRoutes: Sendable {
     let sandbox: Sandbox
 

@@ -6,8 +6,8 @@ import Logging
 
 /// GitHub's REST API at `api.github.com` (also under `/api/v3` as on GitHub Enterprise): `GET /user`,
 /// `GET /user/emails` and `POST /applications/{client_id}/token` (check a token). Requests without a
-/// `User-Agent` are refused with 403 like the real API. (The OAuth web flow at github.com comes with the
-/// browser flow in a later issue.)
+/// `User-Agent` are refused with 403 like the real API. (The OAuth web flow at github.com,
+/// `login/oauth/authorize` and `login/oauth/access_token`, is ``AuthorizationRoutes``.)
 struct GitHubRoutes: Sendable {
     let sandbox: Sandbox
     private static let documentation = "https://docs.github.com/rest"

@@ -6,8 +6,8 @@ import Logging
 /// Google's verification endpoints, all under one prefix although Google spreads them over several hosts:
 /// `/oauth2/v3/certs` (www.googleapis.com), `/tokeninfo` (oauth2.googleapis.com, also `/oauth2/v3/tokeninfo`),
 /// `/oauth2/v3/userinfo` and `/v1/userinfo` (OIDC userinfo), `/oauth2/v2/userinfo` and `/userinfo/v2/me`
-/// (legacy v2 shape) and `/.well-known/openid-configuration`. (Authorize and token endpoints come with the
-/// browser flow in a later issue.)
+/// (legacy v2 shape) and `/.well-known/openid-configuration`. (The authorize page and token endpoint are
+/// ``AuthorizationRoutes``.)
 struct GoogleRoutes: Sendable {
     let sandbox: Sandbox
 

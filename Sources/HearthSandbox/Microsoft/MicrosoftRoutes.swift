@@ -5,8 +5,8 @@ import Logging
 
 /// The Microsoft identity platform's key and discovery endpoints at `login.microsoftonline.com`:
 /// `/{tenant}/discovery/v2.0/keys` and `/{tenant}/v2.0/.well-known/openid-configuration`, for `common`,
-/// `organizations`, `consumers`, tenant GUIDs and tenant domains. (Authorize and token endpoints come with the
-/// browser flow in a later issue.)
+/// `organizations`, `consumers`, tenant GUIDs and tenant domains. (The authorize page and token endpoint are
+/// ``AuthorizationRoutes``.)
 struct MicrosoftRoutes: Sendable {
     let sandbox: Sandbox
 

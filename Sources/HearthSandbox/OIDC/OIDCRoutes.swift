@@ -5,7 +5,7 @@ import Logging
 
 /// Generic OpenID Connect issuers at `oidc/<name>`: the discovery document at
 /// `<issuer>/.well-known/openid-configuration` and the JWKS at `<issuer>/jwks`. (The authorize and token
-/// endpoints the discovery document names come with the browser flow in a later issue.)
+/// endpoints the discovery document names are ``AuthorizationRoutes``.)
 struct OIDCRoutes: Sendable {
     let sandbox: Sandbox
 

@@ -5,8 +5,8 @@ import Logging
 
 /// Twitter's `GET /1.1/account/verify_credentials.json` at `api.twitter.com`, which checks the OAuth 1.0a
 /// `Authorization` header exactly (RFC 5849 HMAC-SHA1 with the consumer secret and the token secret the sandbox
-/// issued). (`/oauth/request_token`, `/oauth/authenticate` and `/oauth/access_token` come with the browser flow in
-/// a later issue.)
+/// issued). (`/oauth/request_token`, `/oauth/authenticate` and `/oauth/access_token` are
+/// ``TwitterOAuthRoutes``.)
 ///
 /// The signature base URI is `scheme://authority/path` where the authority is the one the client addressed (the
 /// request's `Host`), the scheme that of ``Sandbox/baseURL``, and the path the request path as sent — so a client
