@@ -43,7 +43,8 @@ extension SQLStore {
         try await transactor.readSingleStatement { database in
             let rows = try await Self.rows(
                 database,
-                "SELECT name, value FROM settings WHERE substr(name, 1, \(bind: prefix.count)) = \(bind: prefix)")
+                // CAST: PostgreSQL has substr(text, integer, integer) only, and the length binds as bigint.
+                "SELECT name, value FROM settings WHERE substr(name, 1, CAST(\(bind: prefix.count) AS INTEGER)) = \(bind: prefix)")
             var result: [String: String] = [:]
             for row in rows {
                 result[try row.text("name")] = try row.text("value")
