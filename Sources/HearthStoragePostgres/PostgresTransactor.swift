@@ -13,7 +13,8 @@ import Synchronization
 ///   awaited by ``close()``), so callers never have to add anything to a `ServiceGroup`.
 /// - `write` runs `BEGIN ISOLATION LEVEL READ COMMITTED … COMMIT` on one connection (`ROLLBACK`
 ///   when the body throws); `read` runs `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`, so a
-///   user and its links come from one snapshot. A connection whose `ROLLBACK` fails is closed, never
+///   unit of several statements reads one snapshot; `readSingleStatement` runs its one statement
+///   in autocommit mode (one round trip; a statement is its own snapshot). A connection whose `ROLLBACK` fails is closed, never
 ///   handed back to the pool in an unknown state.
 /// - Waits are bounded: opening a connection by ``PostgresStorageOptions/connectTimeout``; getting
 ///   one from the pool by ``PostgresStorageOptions/acquireTimeout`` when the pool cannot connect,
@@ -87,6 +88,28 @@ public final class PostgresTransactor: SQLTransactor {
     /// Runs `body` in a read-only repeatable-read transaction: one consistent snapshot.
     public func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    /// Runs `body`, which issues ONE read-only statement, in autocommit mode: a single statement reads
+    /// one snapshot by itself, so the `BEGIN … COMMIT` round trips of ``read(_:)`` are saved (one
+    /// round trip instead of three). When the leased connection turns out to be gone (it died while
+    /// idle in the pool), the read runs again on another, as ``read(_:)`` does when `BEGIN` fails;
+    /// a statement that ran too long (server timeout, watchdog) fails as it would inside ``read(_:)``.
+    public func readSingleStatement<T: Sendable>(
+        _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await work.run {
+            try await retrying(conflicts: true) {
+                try await withConnection(countsAsBusy: true) { connection in
+                    do {
+                        return try await body(PostgresSessionDatabase(connection, watchdog: self.watchdog))
+                    } catch {
+                        guard Self.isLostConnection(error) else { throw error }
+                        throw await Self.firstStatementFailed(error, on: connection)
+                    }
+                }
+            }
+        }
     }
 
     /// Runs `body` in a read-committed transaction on one connection; `ROLLBACK` when it throws.
@@ -174,6 +197,15 @@ public final class PostgresTransactor: SQLTransactor {
             }
             attempts += 1
         }
+    }
+
+    /// Whether `error` says the connection was gone (closed, reset, refused by the client side) rather
+    /// than that the server answered with an error or never answered in time.
+    private static func isLostConnection(_ error: any Error) -> Bool {
+        guard let error = error as? HearthError, error.code == .storageUnavailable else { return false }
+        if error.reason?.contains("no answer within") == true { return false }  // the watchdog
+        if let server = error.underlying as? PostgresDatabaseError, server.sqlState != nil { return false }
+        return true
     }
 
     /// Wraps the failure of the first statement on a leased connection in a ``BeginFailure``; when

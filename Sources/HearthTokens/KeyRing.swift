@@ -1,7 +1,9 @@
+import CryptoExtras
 import Foundation
 import HearthCore
 import JWTKit
 import Logging
+import Synchronization
 
 /// The token-signing keys, one actor, addressed by `kid`.
 ///
@@ -40,6 +42,24 @@ public actor KeyRing {
     private let logger: Logger
     private var records: [String: SigningKeyRecord] = [:]
 
+    /// The key records and their parsed private keys, readable without entering the actor: minting an
+    /// ID token (``signer(at:)``) needs no actor hop. Written by ``reload()`` only.
+    private nonisolated let signingState = Mutex(SigningState())
+
+    struct SigningState: Sendable {
+        var records: [SigningKeyRecord] = []
+        var keys: [String: _RSA.Signing.PrivateKey] = [:]
+    }
+
+    /// The key that signs at `now` (see ``signingKid(at:)``) with its private key, without an actor hop;
+    /// `nil` when no key is usable.
+    public nonisolated func signer(at now: Date) -> (kid: String, key: _RSA.Signing.PrivateKey)? {
+        signingState.withLock { state in
+            guard let record = Self.signingRecord(in: state.records, at: now), let key = state.keys[record.kid] else { return nil }
+            return (record.kid, key)
+        }
+    }
+
     public init(store: any SigningKeyStore, clock: WallClock, configuration: Configuration, logger: Logger) {
         self.store = store
         self.clock = clock
@@ -54,12 +74,19 @@ public actor KeyRing {
 
     /// Reads the key set from storage again (another replica may have rotated).
     public func reload() async throws {
+        var newKeys: [String: _RSA.Signing.PrivateKey] = [:]
         for record in try await store.signingKeys() {
             if records[record.kid] == nil {
                 let key = try Insecure.RSA.PrivateKey(pem: record.privateKeyPEM)
                 await collection.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: record.kid), serializer: Self.serializer)
+                newKeys[record.kid] = try? _RSA.Signing.PrivateKey(pemRepresentation: record.privateKeyPEM)
             }
             records[record.kid] = record
+        }
+        let snapshot = Array(records.values)
+        signingState.withLock { state in
+            state.records = snapshot
+            state.keys.merge(newKeys) { _, new in new }
         }
     }
 
@@ -110,7 +137,11 @@ public actor KeyRing {
     public func signingKid(at now: Date) -> String? { signingRecord(at: now)?.kid }
 
     private func signingRecord(at now: Date) -> SigningKeyRecord? {
-        let usable = records.values.filter { $0.retiresAt > now && $0.expiresAt > now }
+        Self.signingRecord(in: records.values, at: now)
+    }
+
+    private static func signingRecord(in records: some Collection<SigningKeyRecord>, at now: Date) -> SigningKeyRecord? {
+        let usable = records.filter { $0.retiresAt > now && $0.expiresAt > now }
         if let active = usable.filter({ $0.activatesAt <= now }).max(by: { $0.activatesAt < $1.activatesAt }) { return active }
         // Only a key another replica made a moment ago, stamped by its clock: use it rather than nothing.
         return usable.min { $0.activatesAt < $1.activatesAt }

@@ -1,3 +1,5 @@
+import Crypto
+import CryptoExtras
 import Foundation
 import HearthCore
 import JWTKit
@@ -44,7 +46,11 @@ public struct TokenService: Sendable {
         for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue] = [:]
     ) async throws -> String {
         let now = clock.now
-        guard let kid = await keyRing.signingKid(at: now) else {
+        // The key from the ring's lock-protected snapshot: no hop into the KeyRing or JWTKit actors.
+        let signer = keyRing.signer(at: now)
+        var signingKid = signer?.kid
+        if signingKid == nil { signingKid = await keyRing.signingKid(at: now) }
+        guard let kid = signingKid else {
             throw HearthError(.internalError, reason: "no signing key is active")
         }
         var custom = user.customAttributes.flatMap(JSONValue.object(fromJSON:)) ?? [:]
@@ -66,9 +72,40 @@ public struct TokenService: Sendable {
             firebase: .init(identities: user.identities, signInProvider: signInProvider),
             custom: custom
         )
+        if let signer, signer.kid == kid {
+            return try Self.sign(claims, kid: kid, key: signer.key)
+        }
         var header = JWTHeader()
         header.typ = "JWT"
         return try await keyRing.collection.sign(claims, kid: JWKIdentifier(string: kid), header: header)
+    }
+
+    /// The JOSE header of ID tokens, `{"alg":"RS256","kid":…,"typ":"JWT"}`.
+    private struct Header: Encodable {
+        let alg = "RS256"
+        let kid: String
+        let typ = "JWT"
+    }
+
+    /// Compact JSON with unescaped slashes, as ``KeyRing``'s JWTKit serializer writes.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// An RS256 JWT (RSASSA-PKCS1-v1_5 with SHA-256, the JWS compact form), made on the calling thread:
+    /// the same bytes JWTKit's `sign` makes, without its actor.
+    static func sign(_ claims: IDTokenClaims, kid: String, key: _RSA.Signing.PrivateKey) throws -> String {
+        let header = try encoder.encode(Header(kid: kid))
+        let payload = try encoder.encode(claims)
+        var token = header.base64URLEncodedString()
+        token.append(".")
+        token.append(payload.base64URLEncodedString())
+        let signature = try key.signature(for: SHA256.hash(data: Data(token.utf8)), padding: .insecurePKCS1v1_5)
+        token.append(".")
+        token.append(signature.withUnsafeBytes { Data($0) }.base64URLEncodedString())
+        return token
     }
 
     /// The `kid` of a JWT's header, if it has one.

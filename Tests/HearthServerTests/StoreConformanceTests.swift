@@ -135,11 +135,16 @@ struct StoreConformanceTests {
             #expect(try await store.user(providerID: "google.com", rawID: "g-1") == expected)
             #expect(try await store.user(providerID: "apple.com", rawID: "a-1") == expected)
             #expect(try await store.session(tokenHash: "hash-1") == session)
+            // The refresh endpoint's single read: the session with its user and links.
+            let both = try await store.sessionWithUser(tokenHash: "hash-1")
+            #expect(both?.session == session)
+            #expect(both?.user == expected)
 
             #expect(try await store.user(uid: "nobody") == nil)
             #expect(try await store.user(email: "nobody@example.com") == nil)
             #expect(try await store.user(providerID: "google.com", rawID: "a-1") == nil)
             #expect(try await store.session(tokenHash: "unknown") == nil)
+            #expect(try await store.sessionWithUser(tokenHash: "unknown") == nil)
 
             // Instants are kept to the millisecond.
             try await store.updateUser(uid: "u1", session: nil) { $0.lastLoginAt = t0.addingTimeInterval(0.1234567) }

@@ -32,6 +32,9 @@ public protocol AccountStore: Sendable {
 
     func insertSession(_ session: RefreshSessionRecord) async throws
     func session(tokenHash: String) async throws -> RefreshSessionRecord?
+    /// The session of `tokenHash` and its user (`nil` when the user is gone), read together: one
+    /// round trip for the refresh endpoint. The default asks ``session(tokenHash:)`` then ``user(uid:)``.
+    func sessionWithUser(tokenHash: String) async throws -> (session: RefreshSessionRecord, user: UserRecord?)?
 
     /// Gives every anonymous user without a deletion date the date `max(createdAt + age, notBefore)`.
     /// Returns how many users were scheduled.
@@ -40,6 +43,13 @@ public protocol AccountStore: Sendable {
     func deleteScheduledAnonymousUsers(now: Date, limit: Int) async throws -> [String]
 
     func countUsers() async throws -> Int
+}
+
+extension AccountStore {
+    public func sessionWithUser(tokenHash: String) async throws -> (session: RefreshSessionRecord, user: UserRecord?)? {
+        guard let session = try await session(tokenHash: tokenHash) else { return nil }
+        return (session, try await user(uid: session.uid))
+    }
 }
 
 /// A uniqueness rule the store refused to break.

@@ -14,9 +14,12 @@ struct SecureTokenController<Context: RequestContext>: Sendable {
         guard grantType == "refresh_token" else { throw HearthError(.invalidGrantType) }
         guard let refreshToken = input.refreshToken, !refreshToken.isEmpty else { throw HearthError(.missingRefreshToken) }
 
-        guard refreshToken.count <= 512, let session = try await services.store.session(tokenHash: RefreshSessionRecord.hash(refreshToken)),
-              let user = try await services.store.user(uid: session.uid)
+        // The session and its user in one read.
+        guard refreshToken.utf8.count <= 512,
+              let found = try await services.store.sessionWithUser(tokenHash: RefreshSessionRecord.hash(refreshToken)),
+              let user = found.user
         else { throw HearthError(.invalidRefreshToken) }
+        let session = found.session
         if user.disabled { throw HearthError(.userDisabled) }
         // A password or e-mail change (or a revocation) moves validSince and ends older sessions.
         if session.createdAt < user.validSince { throw HearthError(.tokenExpired, reason: "session older than validSince") }
