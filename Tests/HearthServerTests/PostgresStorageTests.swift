@@ -383,10 +383,24 @@ struct PostgresStorageTests {
     func copyBetweenBackends() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-copy-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Each store is closed on every path, also when a later one fails to open (SQLiteNIO traps on an
+        // unclosed connection).
         let sqlite = try await SQLiteStorage.open(path: directory.appendingPathComponent("a.sqlite").path, logger: testLogger)
-        let postgres = try await PostgresStorage.open(
-            url: try await PostgresTestCluster.shared().createDatabase(), logger: testLogger)
-        let back = try await SQLiteStorage.open(path: directory.appendingPathComponent("b.sqlite").path, logger: testLogger)
+        let postgres: SQLStore
+        let back: SQLStore
+        do {
+            postgres = try await PostgresStorage.open(url: try await PostgresTestCluster.shared().createDatabase(), logger: testLogger)
+        } catch {
+            try? await sqlite.close()
+            throw error
+        }
+        do {
+            back = try await SQLiteStorage.open(path: directory.appendingPathComponent("b.sqlite").path, logger: testLogger)
+        } catch {
+            try? await sqlite.close()
+            try? await postgres.close()
+            throw error
+        }
         do {
             for index in 0..<7 {
                 let uid = "user-\(index)"

@@ -55,7 +55,7 @@ final class StoreFixture: Sendable {
 }
 
 /// Runs `body` with a migrated store on a fresh database, closing it and deleting files afterwards.
-private func withStore(
+func withStore(
     _ backend: StoreBackend, _ body: (SQLStore, StoreFixture) async throws -> Void
 ) async throws {
     let fixture = try await StoreFixture(backend)
