@@ -4,28 +4,38 @@
 //     swift run hearth-auth-example                                   # anonymous only, http://127.0.0.1:9099
 //     swift run hearth-auth-example ada@example.com 's3cret-pass'     # …then link an e-mail and password
 //     swift run hearth-auth-example --server http://127.0.0.1:9099 --api-key dev --project demo-hearth ada@example.com pass
+//     swift run hearth-auth-example --provider microsoft.com           # …then link Microsoft in the browser
+//
+// With --provider the system browser opens the provider's page (in development mode the sandbox's consent page:
+// pick a test identity, Approve) and the example waits on http://127.0.0.1:<port>/callback for the way back.
 //
 // The user is kept in memory only, so every run starts with a new anonymous user.
 import Foundation
 import HearthAuth
 
 let usage = """
-    usage: hearth-auth-example [--server URL] [--api-key KEY] [--project ID] [EMAIL PASSWORD]
+    usage: hearth-auth-example [--server URL] [--api-key KEY] [--project ID] [--provider ID] [EMAIL PASSWORD]
     """
 
 var serverURL = ProcessInfo.processInfo.environment["HEARTH_SERVER_URL"] ?? "http://127.0.0.1:9099"
 var apiKey = "dev"
 var projectID = "demo-hearth"
+var providerID: String?
 var positional: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--server", "--api-key", "--project":
+    case "--server", "--api-key", "--project", "--provider":
         guard let value = arguments.popFirst() else {
             print(usage)
             exit(64)
         }
-        if argument == "--server" { serverURL = value } else if argument == "--api-key" { apiKey = value } else { projectID = value }
+        switch argument {
+        case "--server": serverURL = value
+        case "--api-key": apiKey = value
+        case "--project": projectID = value
+        default: providerID = value
+        }
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -67,6 +77,18 @@ func printClaims(of user: User) async throws {
         let credential = EmailAuthProvider.credential(withEmail: positional[0], password: positional[1])
         let linked = try await anonymous.user.link(with: credential)
         print("upgraded: uid \(linked.user.uid), e-mail \(linked.user.email ?? "-"), anonymous: \(linked.user.isAnonymous)")
+        try await printClaims(of: linked.user)
+    }
+
+    if let providerID {
+        let delegate = try LoopbackBrowser.delegate(openBrowser: { url in
+            print("opening \(url.absoluteString)")
+            print("(if no browser opens, open that address yourself)")
+            try? LoopbackBrowser.openSystemBrowser(url)
+        })
+        let credential = try await OAuthProvider(providerID: providerID).credential(with: delegate)
+        let linked = try await anonymous.user.link(with: credential)
+        print("linked \(providerID): uid \(linked.user.uid), e-mail \(linked.user.email ?? "-"), anonymous: \(linked.user.isAnonymous)")
         try await printClaims(of: linked.user)
     }
 }

@@ -1,0 +1,173 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Browser sign-in for desktop and command-line apps, the native-app pattern of RFC 8252 §7.3: the app listens
+/// on `http://127.0.0.1:<free port>/callback`, opens the provider's page in the system browser, and takes the
+/// server's redirect back on that loopback address.
+///
+/// ```swift
+/// Auth.auth().defaultUIDelegate = try LoopbackBrowser.delegate()
+/// let credential = try await OAuthProvider(providerID: "microsoft.com").credential(with: nil)
+/// let result = try await Auth.auth().signIn(with: credential)
+/// ```
+public enum LoopbackBrowser {
+    /// A ``BrowserSignInUIDelegate`` whose return URL is a loopback listener it owns for as long as it lives.
+    /// - Parameters:
+    ///   - openBrowser: shows the URL to the person; the system browser by default (`$BROWSER`, then `open` on
+    ///     macOS or `xdg-open` on Linux). Tests pass a function that drives the page themselves.
+    ///   - timeout: how long to wait for the browser to come back before the sign-in counts as cancelled.
+    public static func delegate(
+        openBrowser: @escaping @Sendable (URL) throws -> Void = LoopbackBrowser.openSystemBrowser,
+        timeout: TimeInterval = 300
+    ) throws -> BrowserSignInUIDelegate {
+        let listener = try LoopbackListener()
+        let returnURL = "http://127.0.0.1:\(listener.port)/callback"
+        return BrowserSignInUIDelegate(returnURL: returnURL) { authURL, _ in
+            try openBrowser(authURL)
+            return try await listener.nextCallback(path: "/callback", timeout: timeout)
+        }
+    }
+
+    /// Opens `url` in the person's browser.
+    public static func openSystemBrowser(_ url: URL) throws {
+        let process = Process()
+        if let browser = ProcessInfo.processInfo.environment["BROWSER"], !browser.isEmpty {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [browser, url.absoluteString]
+        } else {
+            #if os(macOS)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/open")
+            #else
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            #endif
+            process.arguments = [openCommand, url.absoluteString].compactMap { $0 }
+        }
+        try process.run()
+    }
+
+    #if os(macOS)
+    private static let openCommand: String? = nil
+    #else
+    private static let openCommand: String? = "xdg-open"
+    #endif
+}
+
+/// A TCP listener on 127.0.0.1 that answers each browser request with a short page and hands back the request
+/// target. Only loopback: nothing outside the machine can reach it.
+final class LoopbackListener: Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        #if canImport(Darwin)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #else
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        guard fd >= 0 else { throw Self.failure("socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else {
+            close(fd)
+            throw Self.failure("bind/listen")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else {
+            close(fd)
+            throw Self.failure("getsockname")
+        }
+        descriptor = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
+
+    /// Waits for a request whose path is `path` and returns its URL; other requests (a favicon) get a 404.
+    /// Throws `CancellationError` after `timeout`.
+    func nextCallback(path: String, timeout: TimeInterval) async throws -> URL {
+        let deadline = Date().addingTimeInterval(timeout)
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { [self] in
+                continuation.resume(with: Result { try self.accept(path: path, deadline: deadline) })
+            }
+        }
+    }
+
+    private func accept(path: String, deadline: Date) throws -> URL {
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw CancellationError() }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min(remaining, 1) * 1000))
+            guard ready > 0 else { continue }
+            let connection = Glue.accept(descriptor)
+            guard connection >= 0 else { continue }
+            defer { close(connection) }
+            guard let target = Self.requestTarget(connection) else { continue }
+            let targetPath = target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? target
+            guard targetPath == path, let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
+                Self.reply(connection, status: "404 Not Found", body: "Not found.")
+                continue
+            }
+            let failed = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.contains { $0.name == "firebaseError" } ?? false
+            Self.reply(
+                connection, status: "200 OK",
+                body: failed ? "Sign-in did not complete. You can close this window." : "Signed in. You can close this window and return to the app.")
+            return url
+        }
+    }
+
+    /// The request target of the first line (`GET /callback?link=… HTTP/1.1`).
+    private static func requestTarget(_ connection: Int32) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var received = 0
+        while received < buffer.count {
+            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress! + received, $0.count - received, 0) }
+            guard count > 0 else { break }
+            received += count
+            if buffer[..<received].contains(UInt8(ascii: "\n")) { break }
+        }
+        guard let line = String(decoding: buffer[..<received], as: UTF8.self).split(separator: "\r\n").first else { return nil }
+        let parts = line.split(separator: " ")
+        guard parts.count >= 2, parts[0] == "GET" else { return nil }
+        return String(parts[1])
+    }
+
+    private static func reply(_ connection: Int32, status: String, body: String) {
+        let page = "<!doctype html><meta charset=\"utf-8\"><title>Hearth</title><p style=\"font-family:system-ui;margin:3rem\">\(body)</p>"
+        let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(page.utf8.count)\r\nConnection: close\r\n\r\n\(page)"
+        _ = Array(response.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
+    }
+
+    private static func failure(_ call: String) -> NSError {
+        NSError(domain: NSPOSIXErrorDomain, code: Int(errno), userInfo: [NSLocalizedDescriptionKey: "\(call) failed for the loopback listener"])
+    }
+}
+
+/// `accept` without the address, apart from the method names it would clash with.
+private enum Glue {
+    static func accept(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+        Darwin.accept(descriptor, nil, nil)
+        #elseif canImport(Glibc)
+        Glibc.accept(descriptor, nil, nil)
+        #else
+        Musl.accept(descriptor, nil, nil)
+        #endif
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HearthAuth
+import HearthSandbox
+import HearthTesting
+import Testing
+
+/// The desktop and command-line way: a loopback listener takes the server's redirect (RFC 8252). The
+/// "browser" here is URLSession following redirects, with the sandbox's scripted consent.
+@Suite struct LoopbackBrowserTests {
+    /// Opens the page like a browser that the person approves (or cancels) on.
+    static func scriptedBrowser(subject: String, decision: String = "approve") -> @Sendable (URL) throws -> Void {
+        { url in
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+            components.queryItems = (components.queryItems ?? []) + [
+                URLQueryItem(name: "sandbox_subject", value: subject), URLQueryItem(name: "sandbox_decision", value: decision),
+            ]
+            let target = components.url!
+            Task.detached { _ = try? await URLSession.shared.data(from: target) }
+        }
+    }
+
+    @Test("Google through the system-browser pattern: loopback return URL, signed in; cancel and timeout")
+    func loopbackSignIn() async throws {
+        try await withLiveHearth { live in
+            let auth = makeAuth(live)
+            auth.defaultUIDelegate = try LoopbackBrowser.delegate(
+                openBrowser: Self.scriptedBrowser(subject: SandboxIdentity.googleGmail.subject))
+            let credential = try await OAuthProvider(providerID: "google.com", auth: auth).credential(with: nil)
+            let result = try await auth.signIn(with: credential)
+            #expect(result.user.email == SandboxIdentity.googleGmail.email)
+            #expect(result.additionalUserInfo?.providerID == "google.com")
+
+            let cancelling = try LoopbackBrowser.delegate(openBrowser: Self.scriptedBrowser(subject: "", decision: "cancel"))
+            #expect(await authError { _ = try await OAuthProvider(providerID: "github.com", auth: auth).credential(with: cancelling) } == .webContextCancelled)
+
+            let nobody = try LoopbackBrowser.delegate(openBrowser: { _ in }, timeout: 1)
+            #expect(await authError { _ = try await OAuthProvider(providerID: "github.com", auth: auth).credential(with: nobody) } == .webContextCancelled)
+        }
+    }
+}
