@@ -33,6 +33,17 @@ import Testing
             #expect(result.user.email == SandboxIdentity.googleGmail.email)
             #expect(result.additionalUserInfo?.providerID == "google.com")
 
+            // FirebaseAuth's provider-driven calls: link GitHub and reauthenticate with Google through the browser.
+            let github = try LoopbackBrowser.delegate(openBrowser: Self.scriptedBrowser(subject: SandboxIdentity.githubUser.subject))
+            let linked = try await result.user.link(with: OAuthProvider(providerID: "github.com", auth: auth), uiDelegate: github)
+            #expect(Set(linked.user.providerData.map(\.providerID)) == ["google.com", "github.com"])
+            let google = try LoopbackBrowser.delegate(openBrowser: Self.scriptedBrowser(subject: SandboxIdentity.googleGmail.subject))
+            let again = try await result.user.reauthenticate(with: OAuthProvider(providerID: "google.com", auth: auth), uiDelegate: google)
+            #expect(again.user.uid == result.user.uid)
+            try auth.signOut()
+            let back = try await auth.signIn(with: OAuthProvider(providerID: "github.com", auth: auth), uiDelegate: github)
+            #expect(back.user.uid == result.user.uid)
+
             let cancelling = try LoopbackBrowser.delegate(openBrowser: Self.scriptedBrowser(subject: "", decision: "cancel"))
             #expect(await authError { _ = try await OAuthProvider(providerID: "github.com", auth: auth).credential(with: cancelling) } == .webContextCancelled)
 

@@ -78,13 +78,26 @@ public final class OAuthProvider: Sendable {
     }
 
     /// The async form of ``getCredentialWith(_:completion:)``.
+    ///
+    /// The delegate is `uiDelegate`, else ``Auth/defaultUIDelegate``, else on macOS and Linux
+    /// ``LoopbackBrowser/delegate(openBrowser:timeout:)``: the system browser and a loopback redirect.
     public func credential(with uiDelegate: (any AuthUIDelegate)?) async throws -> AuthCredential {
-        guard let delegate = uiDelegate ?? auth.defaultUIDelegate else {
+        guard let delegate = try uiDelegate ?? auth.defaultUIDelegate ?? Self.platformDelegate() else {
             throw AuthErrorFactory.error(
                 .webSignInUserInteractionFailure,
                 message: "No AuthUIDelegate: pass one, or set Auth.defaultUIDelegate, to sign in with \(providerID) interactively.")
         }
         return try await delegate.credential(for: self)
+    }
+
+    /// The system browser with a loopback redirect where a process can open one (macOS, Linux); elsewhere
+    /// (iOS, tvOS, watchOS) the app must supply the presentation.
+    static func platformDelegate() throws -> (any AuthUIDelegate)? {
+        #if os(macOS) || os(Linux)
+        return try LoopbackBrowser.delegate()
+        #else
+        return nil
+        #endif
     }
 
     // MARK: Credentials
