@@ -52,3 +52,26 @@ import Testing
         }
     }
 }
+
+/// Every provider whose sandbox answers the scripted consent with redirects, through the SDK and a loopback
+/// listener. (Apple answers with a self-submitting `form_post` page that needs a real browser: the server
+/// tests and scripts/browser-sign-in-demo.sh cover it.)
+@Suite struct LoopbackEveryProviderTests {
+    static let cases: [(String, SandboxIdentity)] = [
+        ("google.com", .googleWorkspace), ("microsoft.com", .microsoftPersonal), ("facebook.com", .facebookUser),
+        ("github.com", .githubUser), ("twitter.com", .twitterUser), (SandboxIdentity.oidcUser.provider.firebaseProviderID, .oidcUser),
+    ]
+
+    @Test("signIn(with: provider, uiDelegate:) through the sandbox", arguments: cases)
+    func signIn(providerID: String, identity: SandboxIdentity) async throws {
+        try await withLiveHearth { live in
+            let auth = makeAuth(live)
+            let delegate = try LoopbackBrowser.delegate(openBrowser: LoopbackBrowserTests.scriptedBrowser(subject: identity.subject))
+            let result = try await auth.signIn(with: OAuthProvider(providerID: providerID, auth: auth), uiDelegate: delegate)
+            #expect(result.additionalUserInfo?.providerID == providerID)
+            #expect(result.additionalUserInfo?.isNewUser == true)
+            #expect(result.user.providerData.map(\.providerID) == [providerID])
+            if providerID == "twitter.com" { #expect(result.credential?.secret?.isEmpty == false) }
+        }
+    }
+}
