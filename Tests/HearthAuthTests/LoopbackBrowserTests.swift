@@ -75,3 +75,70 @@ import Testing
         }
     }
 }
+
+/// Sign in with Apple through the SDK: Apple answers the consent with an auto-submitting `form_post` page,
+/// which this "browser" submits the way a browser runs its `onload` script.
+@Suite struct LoopbackAppleTests {
+    static func formPostingBrowser(subject: String) -> @Sendable (URL) throws -> Void {
+        { url in
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+            components.queryItems = (components.queryItems ?? []) + [
+                URLQueryItem(name: "sandbox_subject", value: subject), URLQueryItem(name: "sandbox_decision", value: "approve"),
+            ]
+            let target = components.url!
+            Task.detached {
+                guard let (data, _) = try? await URLSession.shared.data(from: target) else { return }
+                let page = String(decoding: data, as: UTF8.self)
+                guard let action = Self.firstMatch(#"<form method="post" action="([^"]*)""#, in: page).first else { return }
+                let pairs = Self.allMatches(#"<input type="hidden" name="([^"]*)" value="([^"]*)">"#, in: page)
+                var allowed = CharacterSet.alphanumerics
+                allowed.insert(charactersIn: "-._~")
+                let body = pairs.map { pair in
+                    pair.map { Self.unescape($0).addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }.joined(separator: "=")
+                }.joined(separator: "&")
+                var request = URLRequest(url: URL(string: Self.unescape(action))!)
+                request.httpMethod = "POST"
+                request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+                request.httpBody = Data(body.utf8)
+                _ = try? await URLSession.shared.data(for: request)
+            }
+        }
+    }
+
+    static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    static func firstMatch(_ pattern: String, in text: String) -> [String] {
+        allMatches(pattern, in: text).first ?? []
+    }
+
+    static func allMatches(_ pattern: String, in text: String) -> [[String]] {
+        guard let expression = try? NSRegularExpression(pattern: pattern) else { return [] }
+        let range = NSRange(text.startIndex..., in: text)
+        return expression.matches(in: text, range: range).map { match in
+            (1..<match.numberOfRanges).compactMap { Range(match.range(at: $0), in: text).map { String(text[$0]) } }
+        }
+    }
+
+    @Test("Apple through the browser: form_post back to the handler; the name on the first sign-in only")
+    func apple() async throws {
+        try await withLiveHearth { live in
+            let auth = makeAuth(live)
+            let apple = OAuthProvider(providerID: "apple.com", auth: auth)
+            apple.scopes = ["email", "name"]
+            let delegate = try LoopbackBrowser.delegate(openBrowser: Self.formPostingBrowser(subject: SandboxIdentity.appleAlice.subject))
+            let first = try await auth.signIn(with: apple, uiDelegate: delegate)
+            #expect(first.additionalUserInfo?.providerID == "apple.com")
+            #expect(first.additionalUserInfo?.isNewUser == true)
+            #expect(first.user.displayName?.isEmpty == false)
+            #expect(first.user.email == SandboxIdentity.appleAlice.email)
+            try auth.signOut()
+            let second = try await auth.signIn(with: apple, uiDelegate: delegate)
+            #expect(second.user.uid == first.user.uid)
+            #expect(second.additionalUserInfo?.isNewUser == false)
+        }
+    }
+}
