@@ -113,7 +113,8 @@ struct FirebaseTestClient: Sendable {
             request.method = HTTPMethod(rawValue: method.rawValue)
             for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
             if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            // A hang guard, not a timing check: the full suite runs ~50 suites at once on two cores.
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(90))
             var fields = HTTPFields()
             for (name, value) in response.headers {
                 if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
