@@ -14,48 +14,11 @@ public struct PendingCredentialClaims: JWTPayload, Equatable {
     public var audience: String
     public var issuedAt: Int64
     public var expiresAt: Int64
-    public var providerID: String
-    public var rawID: String
-    public var email: String?
-    public var emailVerified: Bool
-    public var displayName: String?
-    public var firstName: String?
-    public var lastName: String?
-    public var photoURL: String?
-    public var screenName: String?
-    public var isPrivateEmail: Bool
-    public var rawUserInfo: [String: JSONValue]
+    /// The verified identity, as the provider's verifier produced it.
+    public var profile: FederatedProfile
 
     enum CodingKeys: String, CodingKey {
-        case issuer = "iss", audience = "aud", issuedAt = "iat", expiresAt = "exp"
-        case providerID = "provider_id", rawID = "raw_id", email, emailVerified = "email_verified"
-        case displayName = "display_name", firstName = "first_name", lastName = "last_name", photoURL = "photo_url"
-        case screenName = "screen_name", isPrivateEmail = "is_private_email", rawUserInfo = "raw_user_info"
-    }
-
-    init(profile: FederatedProfile, issuer: String, audience: String, issuedAt: Int64, expiresAt: Int64) {
-        self.issuer = issuer
-        self.audience = audience
-        self.issuedAt = issuedAt
-        self.expiresAt = expiresAt
-        providerID = profile.providerID
-        rawID = profile.rawID
-        email = profile.email
-        emailVerified = profile.emailVerified
-        displayName = profile.displayName
-        firstName = profile.firstName
-        lastName = profile.lastName
-        photoURL = profile.photoURL
-        screenName = profile.screenName
-        isPrivateEmail = profile.isPrivateEmail
-        rawUserInfo = profile.rawUserInfo
-    }
-
-    var profile: FederatedProfile {
-        FederatedProfile(
-            providerID: providerID, rawID: rawID, email: email, emailVerified: emailVerified, displayName: displayName,
-            firstName: firstName, lastName: lastName, photoURL: photoURL, screenName: screenName,
-            isPrivateEmail: isPrivateEmail, rawUserInfo: rawUserInfo)
+        case issuer = "iss", audience = "aud", issuedAt = "iat", expiresAt = "exp", profile
     }
 
     public func verify(using algorithm: some JWTAlgorithm) async throws {}
@@ -70,8 +33,8 @@ extension TokenService {
         guard let kid = await keyRing.signingKid(at: now) else { throw HearthError(.internalError, reason: "no signing key is active") }
         let issuedAt = Int64(now.timeIntervalSince1970)
         let claims = PendingCredentialClaims(
-            profile: profile, issuer: configuration.issuer, audience: configuration.projectID + PendingCredentialClaims.audienceSuffix,
-            issuedAt: issuedAt, expiresAt: issuedAt + Int64(Self.pendingCredentialLifetime))
+            issuer: configuration.issuer, audience: configuration.projectID + PendingCredentialClaims.audienceSuffix,
+            issuedAt: issuedAt, expiresAt: issuedAt + Int64(Self.pendingCredentialLifetime), profile: profile)
         return try await keyRing.collection.sign(claims, kid: JWKIdentifier(string: kid))
     }
 

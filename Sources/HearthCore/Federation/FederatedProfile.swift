@@ -1,5 +1,5 @@
 /// A provider identity after its credential was verified, normalised the way Firebase maps it into a user.
-public struct FederatedProfile: Sendable, Equatable {
+public struct FederatedProfile: Sendable, Equatable, Codable {
     public var providerID: String
     /// The provider's id for the person: `sub`, Microsoft's `oid`, Twitter's numeric id, GitHub's id.
     public var rawID: String
