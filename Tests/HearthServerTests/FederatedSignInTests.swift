@@ -384,15 +384,15 @@ struct FederatedSignInTests {
     func malformedRequests() async throws {
         try await withFederated { _, client in
             let unknown = try await client.signInWithIdp("providerId=myspace.com&access_token=x")
-            #expect(unknown.errorMessage?.hasPrefix("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential:") == true)
+            #expect(unknown.errorMessage == "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: http://localhost")
             let noProvider = try await client.signInWithIdp("id_token=x")
-            #expect(noProvider.errorMessage?.hasPrefix("INVALID_CREDENTIAL_OR_PROVIDER_ID") == true)
+            #expect(noProvider.errorMessage == "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: http://localhost")
             let noURI = try await client.post("/v1/accounts:signInWithIdp", ["postBody": .string("providerId=google.com&id_token=x")])
             #expect(noURI.errorMessage == "MISSING_REQUEST_URI")
             let garbage = try await client.signInWithIdp("providerId=google.com&id_token=not-a-jwt")
             #expect(garbage.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE : ") == true)
             let badPending = try await client.signInWithIdp(nil, pendingToken: "forged")
-            #expect(badPending.errorMessage?.hasPrefix("INVALID_PENDING_TOKEN") == true || badPending.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true)
+            #expect(badPending.errorMessage == "INVALID_PENDING_TOKEN")
         }
     }
 
@@ -414,7 +414,9 @@ struct FederatedSignInTests {
         }) { live, client in
             let result = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .githubUser).postBody)
             #expect(result.status == .badRequest)
-            #expect(result.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE : The identity provider") == true, "\(result.text)")
+            #expect(
+                ["INVALID_IDP_RESPONSE : The identity provider could not be reached.", "INVALID_IDP_RESPONSE : The identity provider did not answer in time."]
+                    .contains(result.errorMessage ?? ""), "\(result.text)")
             #expect(try await live.services.store.countUsers() == 0)
         }
     }
