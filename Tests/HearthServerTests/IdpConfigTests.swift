@@ -142,6 +142,94 @@ struct IdpConfigTests {
             #expect(back.status == .ok, "\(back.text)")
         }
     }
+
+    @Test(
+        "Secrets and Apple's key stored through the admin API drive browser sign-in on a server whose configuration lacks them; GET never shows them",
+        arguments: ["apple.com", "google.com", "microsoft.com", "oidc.sandbox"])
+    func storedSecretsReachBrowserSignIn(providerID: String) async throws {
+        try await withBrowser(providers: { providers in
+            // The configuration knows the client ids but none of the secrets of the code flows.
+            providers.apple.teamID = ""
+            providers.apple.keyID = ""
+            providers.apple.privateKey = ""
+            providers.google.clientSecret = ""
+            providers.microsoft.clientSecret = ""
+            providers.oidc["sandbox"]?.clientSecret = ""
+        }) { live, client, browser in
+            let returnURL = BrowserSignInTests.returnURL
+            let before = try await client.createAuthUri(providerID: providerID, continueUri: returnURL)
+            #expect(before.status == .badRequest)
+            #expect(before.errorMessage == "OPERATION_NOT_ALLOWED", "\(before.text)")
+
+            let credentials = live.sandbox.credentials
+            let secrets: [String]
+            let stored: WireResult
+            switch providerID {
+            case "apple.com":
+                let apple = credentials.apple
+                secrets = [apple.privateKeyPEM, String(apple.privateKeyPEM.split(separator: "\n")[1])]
+                let body = JSONValue.object([
+                    "enabled": .bool(true), "clientId": .string(apple.servicesID),
+                    "appleSignInConfig": .object([
+                        "bundleIds": .array(apple.bundleIDs.map { .string($0) }),
+                        "codeFlowConfig": .object([
+                            "teamId": .string(apple.teamID), "keyId": .string(apple.keyID), "privateKey": .string(apple.privateKeyPEM),
+                        ]),
+                    ]),
+                ])
+                stored = try await client.send(.post, "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs?idpId=apple.com", body.jsonText)
+            case "google.com", "microsoft.com":
+                let (clientID, secret) = providerID == "google.com"
+                    ? (credentials.google.webClientID, credentials.google.webClientSecret)
+                    : (credentials.microsoft.clientID, credentials.microsoft.clientSecret)
+                secrets = [secret]
+                let body = JSONValue.object(["enabled": .bool(true), "clientId": .string(clientID), "clientSecret": .string(secret)])
+                stored = try await client.send(.post, "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs?idpId=\(providerID)", body.jsonText)
+            default:
+                let oidc = try #require(live.sandbox.oidcClient("sandbox"))
+                secrets = [oidc.clientSecret]
+                let body = JSONValue.object([
+                    "enabled": .bool(true), "clientId": .string(oidc.clientID), "clientSecret": .string(oidc.clientSecret),
+                    "issuer": .string(live.sandbox.oidcIssuer("sandbox")), "displayName": .string("Sandbox OIDC"),
+                ])
+                stored = try await client.send(.post, "/v2/projects/\(live.projectID)/oauthIdpConfigs?oauthIdpConfigId=oidc.sandbox", body.jsonText)
+            }
+            #expect(stored.status == .ok, "\(stored.text)")
+
+            // Nothing the admin API answers shows a secret.
+            let collection = providerID.hasPrefix("oidc.") ? "oauthIdpConfigs" : "defaultSupportedIdpConfigs"
+            let fetched = try await client.send(.get, "/v2/projects/\(live.projectID)/\(collection)/\(providerID)", nil)
+            let listed = try await client.send(.get, "/v2/projects/\(live.projectID)/\(collection)", nil)
+            #expect(fetched.status == .ok && listed.status == .ok)
+            for answer in [stored, fetched, listed] {
+                #expect(answer["clientSecret"] == nil)
+                for secret in secrets { #expect(!answer.text.contains(secret)) }
+                #expect(!answer.text.contains("PRIVATE KEY"))
+            }
+            if providerID == "apple.com" {
+                #expect(fetched.json["appleSignInConfig"]?.jsonText.contains(credentials.apple.teamID) == true)
+            }
+
+            // The browser flow now runs: the sandbox's token endpoint checks the client secret (Apple: the
+            // ES256 JWT Hearth signs with the stored team id, key id and key) before it hands out tokens.
+            let subject = switch providerID {
+            case "apple.com": SandboxIdentity.appleAlice.subject
+            case "google.com": SandboxIdentity.googleGmail.subject
+            case "microsoft.com": SandboxIdentity.microsoftWork.subject
+            default: SandboxIdentity.oidcUser.subject
+            }
+            let started = try await client.createAuthUri(providerID: providerID, continueUri: returnURL, sessionId: "admin-\(providerID)")
+            #expect(started.status == .ok, "\(started.text)")
+            let app = try await browser.approve(try #require(started.string("authUri")), subject: subject)
+            let link = try #require(app.queryValue("link"), "\(app)")
+            let signedIn = try await client.completeBrowserSignIn(
+                requestUri: link, sessionId: "admin-\(providerID)", providerID: providerID, returnIdpCredential: true)
+            #expect(signedIn.status == .ok, "\(signedIn.text)")
+            #expect(signedIn.string("providerId") == providerID)
+            #expect(signedIn.string("oauthIdToken") != nil)
+            #expect(try await live.services.store.countUsers() == 1)
+        }
+    }
 }
 
 extension FirebaseTestClient {

@@ -64,31 +64,38 @@ final class AdministeredIdentityVerifier: IdentityVerifier {
 }
 
 extension ProvidersConfiguration {
-    /// This configuration with each stored setting taking the place of its provider's credentials and
-    /// switch; endpoints, caching and network limits stay.
+    /// This configuration with each stored setting taking the place of its provider's switch and credentials:
+    /// client ids, client secrets, Apple's bundle ids, team id, key id and private key, an OIDC issuer.
+    /// Endpoints, caching and network limits stay as configured.
     func applying(_ settings: [IdentityProviderSetting]) -> ProvidersConfiguration {
         var p = self
         for setting in settings.sorted(by: { $0.providerID < $1.providerID }) {
             let clientIDs = setting.clientID.map { [$0] } ?? []
+            let clientSecret = ProviderSecret(setting.clientSecret ?? "")
             switch setting.providerID {
             case "apple.com":
                 p.apple.enabled = setting.enabled
                 p.apple.bundleIDs = setting.appleBundleIDs ?? []
                 p.apple.serviceIDs = clientIDs
+                p.apple.teamID = setting.appleTeamID ?? ""
+                p.apple.keyID = setting.appleKeyID ?? ""
+                p.apple.privateKey = ProviderSecret(setting.applePrivateKey ?? "")
             case "microsoft.com":
                 p.microsoft.enabled = setting.enabled
                 p.microsoft.clientIDs = clientIDs
+                p.microsoft.clientSecret = clientSecret
             case "twitter.com":
                 p.twitter.enabled = setting.enabled
                 p.twitter.consumerKey = setting.clientID ?? ""
-                p.twitter.consumerSecret = ProviderSecret(setting.clientSecret ?? "")
+                p.twitter.consumerSecret = clientSecret
             case "google.com":
                 p.google.enabled = setting.enabled
                 p.google.clientIDs = clientIDs
+                p.google.clientSecret = clientSecret
             case "facebook.com":
                 p.facebook.enabled = setting.enabled
                 p.facebook.appID = setting.clientID ?? ""
-                p.facebook.appSecret = ProviderSecret(setting.clientSecret ?? "")
+                p.facebook.appSecret = clientSecret
             case "github.com":
                 p.gitHub.enabled = setting.enabled
                 p.gitHub.clientID = setting.clientID
@@ -99,6 +106,7 @@ extension ProvidersConfiguration {
                 var oidc = p.oidc[name] ?? OIDC(issuer: setting.issuer ?? "", clientIDs: clientIDs)
                 oidc.enabled = setting.enabled
                 oidc.clientIDs = clientIDs
+                oidc.clientSecret = clientSecret
                 if let issuer = setting.issuer, issuer != oidc.issuer {
                     oidc.issuer = issuer
                     oidc.discoveryURL = nil
