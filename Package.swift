@@ -189,14 +189,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The Swift client SDK with FirebaseAuth's API (Linux and Apple platforms): wire types and Foundation only,
-        // plus swift-crypto's SHA-256 for Sign in with Apple nonces.
+        // The Swift client SDK with FirebaseAuth's API (Linux and Apple platforms): wire types and Foundation only.
+        // The SHA-256 of Sign in with Apple nonces is CryptoKit's on Apple platforms and its own elsewhere.
         .target(
             name: "HearthAuth",
-            dependencies: [
-                "HearthWire",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            dependencies: ["HearthWire"],
             swiftSettings: swiftSettings
         ),
         // Signs in anonymously against a Hearth server and upgrades the account with an e-mail and password.
@@ -220,9 +217,13 @@ let package = Package(
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         // The client SDK against a live Hearth server on loopback (HearthTesting), seeds' snippets included.
+        // swift-crypto checks the SDK's own SHA-256.
         .testTarget(
             name: "HearthAuthTests",
-            dependencies: ["HearthAuth", "HearthTesting", "HearthSandbox", "HearthCore"],
+            dependencies: [
+                "HearthAuth", "HearthTesting", "HearthSandbox", "HearthCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .testTarget(

@@ -1,5 +1,7 @@
-import Crypto
 import Foundation
+#if canImport(CryptoKit)
+import CryptoKit
+#endif
 
 /// The nonce of a Sign in with Apple (or OpenID Connect) request: send ``sha256Hex(_:)`` of a fresh
 /// ``random(length:)`` to the provider, keep the raw value, and pass it to
@@ -18,9 +20,15 @@ public enum AuthNonce {
         return String((0..<length).map { _ in charset.randomElement(using: &generator)! })
     }
 
-    /// The lowercase hexadecimal SHA-256 of the nonce's UTF-8 bytes.
+    /// The lowercase hexadecimal SHA-256 of the nonce's UTF-8 bytes: CryptoKit's on Apple platforms,
+    /// HearthAuth's own FIPS 180-4 implementation elsewhere.
     public static func sha256Hex(_ input: String) -> String {
-        SHA256.hash(data: Data(input.utf8)).map { byte in
+        #if canImport(CryptoKit)
+        let digest = Array(SHA256.hash(data: Data(input.utf8)))
+        #else
+        let digest = PortableSHA256.hash(input.utf8)
+        #endif
+        return digest.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
