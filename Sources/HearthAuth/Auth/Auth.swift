@@ -181,8 +181,11 @@ public final class Auth: Sendable {
         }
     }
 
-    /// Signs in with a custom token minted by your backend. Fails with ``AuthErrorCode/operationNotAllowed`` on a
-    /// Hearth server that does not implement `accounts:signInWithCustomToken`.
+    /// Signs in with a custom token minted by your backend (`accounts:signInWithCustomToken`): an RS256 token
+    /// signed with a key the server is configured to trust, or, on a server in development mode, an unsigned one
+    /// as the Firebase Admin SDKs mint for the emulator. The account of the token's `uid` is created on first use;
+    /// the token's `claims` appear in every ID token of the session. A token the server cannot verify fails with
+    /// ``AuthErrorCode/invalidCustomToken``.
     public func signIn(withCustomToken token: String, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil) {
         complete(completion) { try await self.signIn(withCustomToken: token) }
     }
