@@ -230,6 +230,81 @@ struct IdpConfigTests {
             #expect(try await live.services.store.countUsers() == 1)
         }
     }
+
+    @Test("Microsoft's tenant rule set through the admin API (microsoftSignInConfig) is enforced on tokens and browser sign-in")
+    func microsoftTenantThroughAdminAPI() async throws {
+        let contoso = SandboxMicrosoftTenant.contoso, fabrikam = SandboxMicrosoftTenant.fabrikam
+        let personalTenant = SandboxMicrosoftTenant.personalAccountsTenantID
+        let contosoDomain = try #require(contoso.domain)
+        try await withBrowser { live, client, _ in
+            let base = "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs"
+            let microsoft = live.sandbox.credentials.microsoft
+            let created = try await client.send(
+                .post, base + "?idpId=microsoft.com",
+                #"{"enabled":true,"clientId":"\#(microsoft.clientID)","clientSecret":"\#(microsoft.clientSecret)","microsoftSignInConfig":{"tenant":"organizations"}}"#)
+            #expect(created.status == .ok, "\(created.text)")
+            #expect(created["microsoftSignInConfig"] == .object(["tenant": .string("organizations")]))
+            func signIn(_ identity: SandboxIdentity) async throws -> WireResult {
+                try await client.signInWithIdp(try live.sandbox.signInCredential(for: identity).postBody)
+            }
+
+            let personal = try await signIn(.microsoftPersonal)
+            #expect(personal.status == .badRequest)
+            #expect(personal.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: personal Microsoft accounts may not sign in to this app.")
+            #expect(try await signIn(.microsoftWork).status == .ok)
+
+            // One tenant, named by its domain (resolved through the tenant's discovery document).
+            let domain = try await client.send(
+                .patch, base + "/microsoft.com?updateMask=microsoftSignInConfig.tenant", #"{"microsoftSignInConfig":{"tenant":"\#(contosoDomain)"}}"#)
+            #expect(domain.status == .ok, "\(domain.text)")
+            let fetched = try await client.send(.get, base + "/microsoft.com", nil)
+            #expect(fetched["microsoftSignInConfig"] == .object(["tenant": .string(contosoDomain)]))
+            let otherTenant = try await signIn(.microsoftUnverifiedEmail)
+            #expect(otherTenant.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(fabrikam.id) may not sign in to this app.")
+            let personalAgain = try await signIn(.microsoftPersonal)
+            #expect(personalAgain.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(personalTenant) may not sign in to this app.")
+            #expect(try await signIn(.microsoftWork).status == .ok)
+
+            // The allow-list on top of it: now no tenant is both contoso and fabrikam.
+            let narrowed = try await client.send(
+                .patch, base + "/microsoft.com?updateMask=microsoftSignInConfig.allowedTenantIds", #"{"microsoftSignInConfig":{"allowedTenantIds":["\#(fabrikam.id)"]}}"#)
+            #expect(narrowed.status == .ok, "\(narrowed.text)")
+            let work = try await signIn(.microsoftWork)
+            #expect(work.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(contoso.id) may not sign in to this app.")
+
+            // The browser flow checks the tenant the app asks for against the same rule.
+            let browser = try await client.createAuthUri(
+                providerID: "microsoft.com", continueUri: BrowserSignInTests.returnURL, customParameter: ["tenant": personalTenant])
+            #expect(browser.errorMessage == "INVALID_PROVIDER_ID : The Microsoft tenant \(personalTenant) is not allowed for this app.")
+            #expect(try await live.services.store.countUsers() == 1)
+
+            // What the admin API refuses.
+            let elsewhere = try await client.send(
+                .post, base + "?idpId=google.com", #"{"enabled":true,"clientId":"c","microsoftSignInConfig":{"tenant":"common"}}"#)
+            #expect(elsewhere.errorMessage == "INVALID_CONFIG : microsoftSignInConfig is only for microsoft.com")
+            let badTenant = try await client.send(
+                .patch, base + "/microsoft.com?updateMask=microsoftSignInConfig.tenant", #"{"microsoftSignInConfig":{"tenant":"not a tenant"}}"#)
+            #expect(badTenant.errorMessage == "INVALID_CONFIG : microsoftSignInConfig.tenant must be common, organizations, consumers, a tenant ID or a domain")
+            let badList = try await client.send(
+                .patch, base + "/microsoft.com?updateMask=microsoftSignInConfig.allowedTenantIds", #"{"microsoftSignInConfig":{"allowedTenantIds":["contoso"]}}"#)
+            #expect(badList.errorMessage == "INVALID_CONFIG : microsoftSignInConfig.allowedTenantIds must be tenant IDs (GUIDs)")
+        }
+    }
+
+    @Test("A stored Microsoft setting without a tenant rule keeps the configuration's rule")
+    func microsoftTenantKeptFromConfiguration() async throws {
+        try await withFederated(providers: { $0.microsoft.tenant = "consumers" }) { live, client in
+            let clientID = live.sandbox.credentials.microsoft.clientID
+            let created = try await client.send(
+                .post, "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs?idpId=microsoft.com", #"{"enabled":true,"clientId":"\#(clientID)"}"#)
+            #expect(created.status == .ok, "\(created.text)")
+            #expect(created["microsoftSignInConfig"] == nil)
+            let work = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .microsoftWork).postBody)
+            #expect(work.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: only personal Microsoft accounts may sign in to this app.")
+            let personal = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .microsoftPersonal).postBody)
+            #expect(personal.status == .ok, "\(personal.text)")
+        }
+    }
 }
 
 extension FirebaseTestClient {

@@ -17,6 +17,11 @@ public struct IdentityProviderSetting: Codable, Sendable, Equatable {
     public var appleKeyID: String?
     /// Apple: the `.p8` private key, PEM.
     public var applePrivateKey: String?
+    /// Microsoft: which accounts may sign in (`common`, `organizations`, `consumers`, a tenant GUID or a
+    /// verified domain). `nil`: the configuration's rule stays.
+    public var microsoftTenant: String?
+    /// Microsoft: tenant GUIDs allowed on top of ``microsoftTenant``. `nil`: the configuration's list stays.
+    public var microsoftAllowedTenantIDs: [String]?
     /// OIDC: the issuer.
     public var issuer: String?
     /// OIDC: a name to show.

@@ -159,6 +159,11 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
             if take("appleSignInConfig.codeFlowConfig.teamId", flow?.teamId) { setting.appleTeamID = flow?.teamId }
             if take("appleSignInConfig.codeFlowConfig.keyId", flow?.keyId) { setting.appleKeyID = flow?.keyId }
             if take("appleSignInConfig.codeFlowConfig.privateKey", flow?.privateKey) { setting.applePrivateKey = flow?.privateKey }
+            let microsoft = body.microsoftSignInConfig
+            if take("microsoftSignInConfig.tenant", microsoft?.tenant) { setting.microsoftTenant = microsoft?.tenant }
+            if take("microsoftSignInConfig.allowedTenantIds", microsoft?.allowedTenantIds) {
+                setting.microsoftAllowedTenantIDs = microsoft?.allowedTenantIds
+            }
         case .oauth:
             let body = try await WireCoding.decode(OAuthIdpConfig.self, from: request, limit: services.configuration.maxBodyBytes)
             if take("enabled", body.enabled) { setting.enabled = body.enabled ?? false }
@@ -181,6 +186,17 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
             }
             return
         }
+        if setting.microsoftTenant != nil || setting.microsoftAllowedTenantIDs != nil {
+            guard setting.providerID == "microsoft.com" else {
+                throw HearthError(.invalidConfig, detail: "microsoftSignInConfig is only for microsoft.com")
+            }
+            if let tenant = setting.microsoftTenant, !Self.isTenant(tenant) {
+                throw HearthError(.invalidConfig, detail: "microsoftSignInConfig.tenant must be common, organizations, consumers, a tenant ID or a domain")
+            }
+            if let allowed = setting.microsoftAllowedTenantIDs, !allowed.allSatisfy(Self.isTenantID) {
+                throw HearthError(.invalidConfig, detail: "microsoftSignInConfig.allowedTenantIds must be tenant IDs (GUIDs)")
+            }
+        }
         guard setting.enabled else { return }
         switch setting.providerID {
         case "apple.com":
@@ -192,6 +208,23 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
             guard present(setting.clientSecret) else { throw HearthError(.invalidConfig, detail: "clientSecret is required") }
         default:
             guard present(setting.clientID) else { throw HearthError(.invalidOAuthClientID, detail: "clientId is required") }
+        }
+    }
+
+    /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hexadecimal digits.
+    static func isTenantID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+
+    /// A Microsoft tenant rule: `common`, `organizations`, `consumers`, a tenant ID, or a domain name.
+    static func isTenant(_ text: String) -> Bool {
+        let value = text.lowercased()
+        if ["common", "organizations", "consumers"].contains(value) || isTenantID(value) { return true }
+        let labels = value.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { label in
+            !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
+                && label.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }
         }
     }
 
@@ -210,6 +243,9 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
             let flow = setting.appleTeamID == nil && setting.appleKeyID == nil
                 ? nil : AppleSignInConfig.CodeFlowConfig(teamId: setting.appleTeamID, keyId: setting.appleKeyID)
             config.appleSignInConfig = AppleSignInConfig(bundleIds: setting.appleBundleIDs, codeFlowConfig: flow)
+        }
+        if setting.microsoftTenant != nil || setting.microsoftAllowedTenantIDs != nil {
+            config.microsoftSignInConfig = MicrosoftSignInConfig(tenant: setting.microsoftTenant, allowedTenantIds: setting.microsoftAllowedTenantIDs)
         }
         return config
     }

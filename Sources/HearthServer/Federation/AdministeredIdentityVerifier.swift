@@ -66,7 +66,8 @@ final class AdministeredIdentityVerifier: IdentityVerifier {
 extension ProvidersConfiguration {
     /// This configuration with each stored setting taking the place of its provider's switch and credentials:
     /// client ids, client secrets, Apple's bundle ids, team id, key id and private key, an OIDC issuer.
-    /// Endpoints, caching and network limits stay as configured.
+    /// Endpoints, caching and network limits stay as configured. Microsoft's tenant rule is replaced only by a
+    /// setting that has one, so storing a client id never widens the tenants the configuration allows.
     func applying(_ settings: [IdentityProviderSetting]) -> ProvidersConfiguration {
         var p = self
         for setting in settings.sorted(by: { $0.providerID < $1.providerID }) {
@@ -84,6 +85,8 @@ extension ProvidersConfiguration {
                 p.microsoft.enabled = setting.enabled
                 p.microsoft.clientIDs = clientIDs
                 p.microsoft.clientSecret = clientSecret
+                if let tenant = setting.microsoftTenant { p.microsoft.tenant = tenant }
+                if let allowed = setting.microsoftAllowedTenantIDs { p.microsoft.allowedTenantIDs = allowed }
             case "twitter.com":
                 p.twitter.enabled = setting.enabled
                 p.twitter.consumerKey = setting.clientID ?? ""

@@ -10,16 +10,32 @@ public struct DefaultSupportedIdpConfig: Codable, Sendable, Equatable {
     public var clientId: String?
     public var clientSecret: String?
     public var appleSignInConfig: AppleSignInConfig?
+    /// Hearth's extension for `microsoft.com` (Firebase has no such field; its SDKs ignore it).
+    public var microsoftSignInConfig: MicrosoftSignInConfig?
 
     public init(
         name: String? = nil, enabled: Bool? = nil, clientId: String? = nil, clientSecret: String? = nil,
-        appleSignInConfig: AppleSignInConfig? = nil
+        appleSignInConfig: AppleSignInConfig? = nil, microsoftSignInConfig: MicrosoftSignInConfig? = nil
     ) {
         self.name = name
         self.enabled = enabled
         self.clientId = clientId
         self.clientSecret = clientSecret
         self.appleSignInConfig = appleSignInConfig
+        self.microsoftSignInConfig = microsoftSignInConfig
+    }
+}
+
+/// Microsoft's allowed-tenant rule (a Hearth extension of `defaultSupportedIdpConfigs/microsoft.com`).
+public struct MicrosoftSignInConfig: Codable, Sendable, Equatable {
+    /// `common`, `organizations`, `consumers`, a tenant GUID, or a tenant's verified domain.
+    public var tenant: String?
+    /// Tenant GUIDs allowed on top of `tenant`.
+    public var allowedTenantIds: [String]?
+
+    public init(tenant: String? = nil, allowedTenantIds: [String]? = nil) {
+        self.tenant = tenant
+        self.allowedTenantIds = allowedTenantIds
     }
 }
 
