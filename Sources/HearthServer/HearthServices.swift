@@ -58,7 +58,7 @@ public struct HearthServices: Sendable {
         } else {
             adjustProviders(&configuration.providers)
         }
-        let store = try await openStore(configuration: configuration, logger: logger)
+        let store = try await openStore(configuration: configuration, logger: logger, servesRequests: true)
         let verifier = identityVerifier ?? AdministeredIdentityVerifier(base: configuration.providers, store: store) { providers in
             ProviderRegistry(
                 configuration: providers, httpClient: HTTPClient.shared, clock: clock, logger: logger,
@@ -77,11 +77,20 @@ public struct HearthServices: Sendable {
     }
 
     /// The configured store, migrated unless `migrate` is false.
-    public static func openStore(configuration: ServerConfiguration, logger: Logger, migrate: Bool = true) async throws -> SQLStore {
+    ///
+    /// With `servesRequests`, a SQLite store keeps up to `storage.userCacheSize` users in memory and so
+    /// holds the file exclusively (a second server on it fails to start); tools such as
+    /// `hearth migrate` open it without either. PostgreSQL stores never keep users: other replicas
+    /// write the same rows.
+    public static func openStore(
+        configuration: ServerConfiguration, logger: Logger, migrate: Bool = true, servesRequests: Bool = false
+    ) async throws -> SQLStore {
         if configuration.usesPostgres, let url = configuration.databaseURL {
             return try await PostgresStorage.open(url: url, logger: logger, migrate: migrate)
         }
-        return try await SQLiteStorage.open(path: configuration.resolvedSQLitePath, logger: logger, migrate: migrate)
+        return try await SQLiteStorage.open(
+            path: configuration.resolvedSQLitePath, logger: logger, migrate: migrate,
+            userCacheCapacity: servesRequests ? configuration.userCacheSize : 0)
     }
 
     /// Builds the services on a store that is already open and migrated.

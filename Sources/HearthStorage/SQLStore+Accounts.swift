@@ -10,6 +10,7 @@ extension SQLStore {
     /// held. Conflicts are reported exactly as ``checkUniqueness(of:replacing:on:)`` orders them (uid,
     /// e-mail, phone number, two links to one provider, a provider identity taken).
     public func createUser(_ user: UserRecord, session: RefreshSessionRecord?) async throws {
+        defer { userCache?.forget(uid: user.uid) }
         try await transactor.write { database in
             try await Self.insertUserRow(user, on: database)
             try Self.checkOneLinkPerProvider(user.providers)
@@ -25,7 +26,8 @@ extension SQLStore {
         uid: String, session: RefreshSessionRecord?,
         _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void
     ) async throws -> UserRecord {
-        try await transactor.write { database in
+        defer { userCache?.forget(uid: uid) }
+        return try await transactor.write { database in
             guard let current = try await Self.loadUsers(where: "uid = \(bind: uid)", on: database, lock: true).first
             else {
                 throw HearthError(.userNotFound, reason: "updateUser: no such user")
@@ -70,7 +72,8 @@ extension SQLStore {
 
     @discardableResult
     public func deleteUser(uid: String) async throws -> Bool {
-        try await transactor.writeSingleStatement { database in
+        defer { userCache?.forget(uid: uid) }
+        return try await transactor.writeSingleStatement { database in
             // provider_links and refresh_sessions go with it (ON DELETE CASCADE).
             try await Self.exists(database, "DELETE FROM users WHERE uid = \(bind: uid) RETURNING uid")
         }
@@ -80,6 +83,17 @@ extension SQLStore {
     // reads one consistent snapshot, so they need no transaction.
 
     public func user(uid: String) async throws -> UserRecord? {
+        guard let userCache else { return try await readUser(uid: uid) }
+        if let user = userCache.user(uid: uid) { return user }
+        // Taken before the read: a write that forgets this user meanwhile moves it, and then the
+        // answer, which may predate that write, is not remembered.
+        let generation = userCache.generation
+        let user = try await readUser(uid: uid)
+        if let user { userCache.remember(user, readAt: generation) }
+        return user
+    }
+
+    private func readUser(uid: String) async throws -> UserRecord? {
         try await transactor.readSingleStatement { database in
             try await Self.selectUsers(where: "users.uid = \(bind: uid)", on: database).first
         }
@@ -164,6 +178,7 @@ extension SQLStore {
     public func scheduleAnonymousDeletion(olderThan age: TimeInterval, notBefore: Date) async throws -> Int {
         let ageMilliseconds = StoredTime.milliseconds(interval: age)
         let notBeforeMilliseconds = StoredTime.milliseconds(notBefore)
+        defer { userCache?.forgetAll() }
         return try await transactor.writeSingleStatement { database in
             // max(created_at + age, notBefore), spelled with CASE: SQLite's max() is PostgreSQL's GREATEST().
             try await Self.rows(
@@ -183,6 +198,7 @@ extension SQLStore {
     public func deleteScheduledAnonymousUsers(now: Date, limit: Int) async throws -> [String] {
         guard limit > 0 else { return [] }
         let nowMilliseconds = StoredTime.milliseconds(now)
+        defer { userCache?.forgetAll() }
         return try await transactor.write { database in
             let candidates = try await Self.rows(
                 database,

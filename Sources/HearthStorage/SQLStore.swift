@@ -16,12 +16,22 @@ public final class SQLStore: HearthStore {
     /// The transactor every unit of work runs through.
     public let transactor: any SQLTransactor
     let logger: Logger
+    /// Users read by uid; `nil` unless this store is the only process writing its database.
+    let userCache: UserCache?
 
     /// Wraps a transactor. Does not touch the database; call ``migrate()`` before first use.
-    public init(transactor: any SQLTransactor, logger: Logger) {
+    ///
+    /// - Parameter userCacheCapacity: how many users read by uid to keep in memory (see
+    ///   ``UserCache``), or 0 for none. Only a store that is the ONLY process writing its database may
+    ///   keep any: a row another process changed would be served stale.
+    public init(transactor: any SQLTransactor, logger: Logger, userCacheCapacity: Int = 0) {
         self.transactor = transactor
         self.logger = logger
+        self.userCache = userCacheCapacity > 0 ? UserCache(capacity: userCacheCapacity) : nil
     }
+
+    /// How many users the store keeps in memory now (0 without a cache); for tests.
+    public var cachedUserCount: Int { userCache?.count ?? 0 }
 
     /// Closes the underlying connections. The store cannot be used afterwards.
     public func close() async throws {

@@ -12,22 +12,32 @@ public enum SQLiteStorage {
     /// and two reader connections in WAL mode, and — unless `migrate` is `false` — brings the schema
     /// up to date.
     ///
+    /// With a `userCacheCapacity` above 0 the store keeps up to that many users read by uid in memory
+    /// (see `SQLStore`), which is exact only while no other process writes the file: it then holds an
+    /// exclusive lock on `<path>.lock` until closed, and a second such store on the same file waits
+    /// up to `lockWait` for it, then fails with `HearthError(.storageUnavailable)` naming the file.
+    ///
     /// Throws ``SQLStoreError/unknownMigration(_:)`` when the file was written by a newer binary, and
     /// `HearthError(.storageUnavailable)` when the file cannot be opened.
-    public static func open(path: String, logger: Logger, migrate: Bool = true) async throws -> SQLStore {
-        let transactor = try await SQLiteTransactor.open(path: path, logger: logger)
-        return try await makeStore(transactor, logger: logger, migrate: migrate)
+    public static func open(
+        path: String, logger: Logger, migrate: Bool = true, userCacheCapacity: Int = 0, lockWait: Duration = .seconds(10)
+    ) async throws -> SQLStore {
+        let transactor = try await SQLiteTransactor.open(
+            path: path, exclusive: userCacheCapacity > 0, lockWait: lockWait, logger: logger)
+        return try await makeStore(transactor, logger: logger, migrate: migrate, userCacheCapacity: userCacheCapacity)
     }
 
     /// Opens a private, empty in-memory database on a single connection, migrated unless `migrate`
     /// is `false`. Its data is gone when the store is closed.
     public static func openInMemory(logger: Logger, migrate: Bool = true) async throws -> SQLStore {
         let transactor = try await SQLiteTransactor.openInMemory(logger: logger)
-        return try await makeStore(transactor, logger: logger, migrate: migrate)
+        return try await makeStore(transactor, logger: logger, migrate: migrate, userCacheCapacity: 0)
     }
 
-    private static func makeStore(_ transactor: SQLiteTransactor, logger: Logger, migrate: Bool) async throws -> SQLStore {
-        let store = SQLStore(transactor: transactor, logger: logger)
+    private static func makeStore(
+        _ transactor: SQLiteTransactor, logger: Logger, migrate: Bool, userCacheCapacity: Int
+    ) async throws -> SQLStore {
+        let store = SQLStore(transactor: transactor, logger: logger, userCacheCapacity: userCacheCapacity)
         guard migrate else { return store }
         do {
             try await store.migrate()

@@ -58,15 +58,25 @@ public final class SQLiteTransactor: SQLTransactor {
     private let readers: [Lane]
     private let nextReader = Atomic<Int>(0)
     private let isClosed = Mutex(false)
+    /// Held while open when this process must be the file's only user (see ``open(path:readers:exclusive:logger:)``).
+    private let fileLock: ExclusiveFileLock?
 
-    private init(writer: Lane, readers: [Lane]) {
+    private init(writer: Lane, readers: [Lane], fileLock: ExclusiveFileLock? = nil) {
         self.writer = writer
         self.readers = readers
+        self.fileLock = fileLock
     }
 
     /// Opens (creating if needed) the database file at `path` with one writer and `readers` reader
     /// connections. Creates the parent directory when it is missing.
-    public static func open(path: String, readers readerCount: Int = 2, logger: Logger) async throws -> SQLiteTransactor {
+    ///
+    /// With `exclusive`, the process first takes an exclusive lock on `<path>.lock` (waiting up to
+    /// `lockWait` for a previous holder to exit) and keeps it until ``close()``: a store that keeps
+    /// users in memory must be the file's only writer.
+    public static func open(
+        path: String, readers readerCount: Int = 2, exclusive: Bool = false, lockWait: Duration = .seconds(10),
+        logger: Logger
+    ) async throws -> SQLiteTransactor {
         if path == ":memory:" { return try await openInMemory(logger: logger) }
         guard !path.isEmpty, !path.hasPrefix("file:") else {
             throw HearthError(.storageUnavailable, reason: "SQLite database path must be a plain file path")
@@ -78,9 +88,16 @@ public final class SQLiteTransactor: SQLTransactor {
             throw HearthError(
                 .storageUnavailable, reason: "cannot create the database directory", underlying: error)
         }
+        let fileLock = exclusive ? try await ExclusiveFileLock.acquire(databasePath: path, wait: lockWait) : nil
         let storage = SQLiteConnection.Storage.file(path: path)
         // The writer first: it switches the file to WAL before any reader opens it.
-        let writer = try await connect(storage, readOnly: false, logger: logger)
+        let writer: Lane
+        do {
+            writer = try await connect(storage, readOnly: false, logger: logger)
+        } catch {
+            fileLock?.release()
+            throw error
+        }
         var readers: [Lane] = []
         do {
             for _ in 0..<max(1, readerCount) {
@@ -89,10 +106,11 @@ public final class SQLiteTransactor: SQLTransactor {
         } catch {
             for lane in readers { try? await lane.close() }
             try? await writer.close()
+            fileLock?.release()
             throw error
         }
-        logger.debug("Opened SQLite database", metadata: ["readers": "\(readers.count)"])
-        return SQLiteTransactor(writer: writer, readers: readers)
+        logger.debug("Opened SQLite database", metadata: ["readers": "\(readers.count)", "exclusive": "\(exclusive)"])
+        return SQLiteTransactor(writer: writer, readers: readers, fileLock: fileLock)
     }
 
     /// Opens a private in-memory database on a single connection (for tests and experiments).
@@ -200,6 +218,7 @@ public final class SQLiteTransactor: SQLTransactor {
                 firstError = firstError ?? error
             }
         }
+        fileLock?.release()
         if let firstError { throw SQLiteFailure.translate(firstError) }
     }
 

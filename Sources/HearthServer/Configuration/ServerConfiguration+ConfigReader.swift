@@ -42,6 +42,7 @@ extension ServerConfiguration {
         maxBodyBytes = try r.int("server.maxBodyBytes", in: 1_024...(64 << 20)) ?? maxBodyBytes
         dataDirectory = try r.string("storage.dataDirectory") ?? dataDirectory
         sqlitePath = try r.string("storage.sqlitePath")
+        userCacheSize = try r.int("storage.userCacheSize", in: 0...1_000_000) ?? userCacheSize
         databaseURL = try r.string("database.url", isSecret: true)
         if let databaseURL {
             if Self.isPostgresURL(databaseURL) {

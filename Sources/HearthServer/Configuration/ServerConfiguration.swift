@@ -48,6 +48,9 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory = "./.hearth"
     /// The SQLite file; defaults to `<dataDirectory>/hearth.sqlite`.
     public var sqlitePath: String?
+    /// How many users read by uid a server on SQLite keeps in memory (0: none). Such a server holds
+    /// its SQLite file exclusively. Never used on PostgreSQL.
+    public var userCacheSize = 4_096
     /// `postgres://user:password@host:port/database`: several replicas share this database.
     /// Unset: the embedded SQLite file. A secret (it may hold a password): never printed.
     public var databaseURL: String?
