@@ -1,8 +1,8 @@
 /// A failure of the PostgreSQL test harness, with a message meant for the person running the tests.
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
+public struct HarnessError: Error, CustomStringConvertible {
+    public let description: String
 
-    init(_ description: String) {
+    public init(_ description: String) {
         self.description = description
     }
 }

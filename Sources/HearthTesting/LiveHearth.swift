@@ -8,7 +8,8 @@ import Logging
 import ServiceLifecycle
 
 /// A real Hearth server for tests and examples: development mode on `127.0.0.1` and a free port, a fresh
-/// temporary SQLite directory, the provider sandbox mounted at `/sandbox` with every provider pointed at
+/// temporary SQLite directory (or, with `HEARTH_TEST_DATABASE=postgres`, a fresh database of a throwaway
+/// PostgreSQL cluster: see ``TestDatabase``), the provider sandbox mounted at `/sandbox` with every provider pointed at
 /// it, and a ``ManualClock`` that the server, the sandbox and the test share.
 ///
 /// ```swift
@@ -72,10 +73,14 @@ public final class LiveHearth: Sendable {
 
         let services: HearthServices
         do {
+            if configuration.databaseURL == nil, configuration.sqlitePath == nil {
+                configuration.databaseURL = try await TestDatabase.url(forDataDirectory: configuration.dataDirectory)
+            }
             services = try await HearthServices.open(
                 configuration: configuration, clock: clock.wallClock, logger: logger, adjustProviders: providers)
         } catch {
             try? FileManager.default.removeItem(at: directory)
+            await TestDatabase.drop(forDataDirectory: configuration.dataDirectory)
             throw error
         }
         let (listening, listeningContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -100,17 +105,19 @@ public final class LiveHearth: Sendable {
             }
             try? await services.store.close()
             try? FileManager.default.removeItem(at: directory)
+            await TestDatabase.drop(forDataDirectory: configuration.dataDirectory)
             throw failure
         }
         return LiveHearth(services: services, clock: clock, directory: directory, group: group, running: running, port: port)
     }
 
-    /// Stops the server, closes the database and removes the directory.
+    /// Stops the server, closes the database and removes the directory (on PostgreSQL, drops the database).
     public func stop() async throws {
         await group.triggerGracefulShutdown()
         let outcome = await running.result
         try? await services.store.close()
         try? FileManager.default.removeItem(at: directory)
+        await TestDatabase.drop(forDataDirectory: services.configuration.dataDirectory)
         try outcome.get()
     }
 }

@@ -31,18 +31,18 @@ import Darwin
 ///
 /// Fault tests stop and restart a server: they must use their own cluster (``startPrivate()``),
 /// because stopping the shared one would break the tests running next to them.
-final class PostgresTestCluster: Sendable {
+public final class PostgresTestCluster: Sendable {
     /// The bootstrap superuser.
-    static let user = "hearth"
+    public static let user = "hearth"
 
     /// Directory of `initdb`, `pg_ctl`, `psql`.
-    let binDirectory: String
+    public let binDirectory: String
     /// The temporary directory: data directory, socket, log, password file.
-    let directory: URL
+    public let directory: URL
     /// The TCP port on 127.0.0.1 (kept across ``restart()``).
-    let port: Int
+    public let port: Int
     /// The superuser's password.
-    let password: String
+    public let password: String
     /// The account the server runs as when this process is root (`nil`: as this process).
     private let serverAccount: ServerAccount?
     private let state = Mutex(State())
@@ -60,10 +60,10 @@ final class PostgresTestCluster: Sendable {
         let gid: gid_t
     }
 
-    var dataDirectory: String { directory.appendingPathComponent("data").path }
-    var logFile: String { directory.appendingPathComponent("server.log").path }
+    public var dataDirectory: String { directory.appendingPathComponent("data").path }
+    public var logFile: String { directory.appendingPathComponent("server.log").path }
     /// Where the server's Unix socket lives (`.s.PGSQL.<port>`).
-    var socketDirectory: String { directory.path }
+    public var socketDirectory: String { directory.path }
 
     private init(binDirectory: String, directory: URL, port: Int, password: String, serverAccount: ServerAccount?) {
         self.binDirectory = binDirectory
@@ -81,41 +81,46 @@ final class PostgresTestCluster: Sendable {
 
     /// The cluster shared by every test of this process, started on first use (thread-safe; callers
     /// wait while it starts). Throws the same error every time when it cannot start.
-    static func shared() throws -> PostgresTestCluster {
+    public static func shared() throws -> PostgresTestCluster {
         try sharedCluster.get()
     }
 
     /// A cluster of its own, for tests that stop or restart the server. Call ``shutdown()`` when done
     /// (the `atexit` hook catches the ones that are not).
-    static func startPrivate() async throws -> PostgresTestCluster {
+    public static func startPrivate() async throws -> PostgresTestCluster {
         try startBlocking()
     }
 
     /// A URL of database `database` for the superuser, over TCP with a password, TLS off.
-    func url(database: String) -> String {
+    public func url(database: String) -> String {
         url(database: database, user: Self.user, password: password)
     }
 
     /// A URL of database `database` for `user` with `password`, over TCP, TLS off.
-    func url(database: String, user: String, password: String) -> String {
+    public func url(database: String, user: String, password: String) -> String {
         "postgres://\(user):\(password)@127.0.0.1:\(port)/\(database)?sslmode=disable"
     }
 
     /// Creates a login role that must authenticate with `password` (SCRAM-SHA-256).
-    func createRole(_ name: String, password: String) async throws {
+    public func createRole(_ name: String, password: String) async throws {
         try await psql("CREATE ROLE \(name) LOGIN PASSWORD '\(password)'")
     }
 
     /// Creates an empty database `test_<random>` and returns its URL.
-    func createDatabase() async throws -> String {
+    public func createDatabase() async throws -> String {
         let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         try await psql("CREATE DATABASE \(name)")
         state.withLock { $0.databases += 1 }
         return url(database: name)
     }
 
+    /// Drops database `name` (made by ``createDatabase()``), cutting any connection still open to it.
+    public func dropDatabase(_ name: String) async throws {
+        try await psql("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
     /// Runs one SQL command as the superuser in database `postgres` (over the Unix socket).
-    func psql(_ command: String, database: String = "postgres") async throws {
+    public func psql(_ command: String, database: String = "postgres") async throws {
         let result = try await Self.runAsync(
             binary("psql"),
             ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", socketDirectory, "-p", "\(port)", "-U", Self.user,
@@ -129,25 +134,25 @@ final class PostgresTestCluster: Sendable {
     // MARK: - Stopping and starting
 
     /// Stops the server at once (`pg_ctl stop -m immediate`): clients see their connections drop.
-    func stop() async throws {
+    public func stop() async throws {
         try await Self.runAsyncChecked(pgCtl(["stop", "-m", "immediate"]), account: serverAccount, in: directory)
         state.withLock { $0.isRunning = false }
     }
 
     /// Starts the stopped server again on the same port and data directory.
-    func start() async throws {
+    public func start() async throws {
         try await Self.runAsyncChecked(pgCtl(startArguments), account: serverAccount, in: directory)
         state.withLock { $0.isRunning = true }
     }
 
     /// ``stop()`` then ``start()``: every connection is cut, the data stays.
-    func restart() async throws {
+    public func restart() async throws {
         try await stop()
         try await start()
     }
 
     /// Stops the server (if running) and deletes the directory. Idempotent.
-    func shutdown() {
+    public func shutdown() {
         let wasShutDown = state.withLock { state in
             defer { state.isShutDown = true }
             return state.isShutDown
@@ -166,7 +171,7 @@ final class PostgresTestCluster: Sendable {
             // fsync=off: commits reach the OS, not the disk — they survive `stop -m immediate` (only
             // an OS crash would lose them). synchronous_commit stays on: with it off, an immediate
             // stop would drop the last commits before the WAL writer wrote them.
-            "-c fsync=off", "-c full_page_writes=off", "-c max_connections=300",
+            "-c fsync=off", "-c full_page_writes=off", "-c max_connections=500",
             "-c shared_buffers=32MB",
         ]
         return ["start", "-w", "-t", "60", "-l", logFile, "-o", options.joined(separator: " ")]
@@ -242,7 +247,7 @@ final class PostgresTestCluster: Sendable {
     }
 
     /// `$HEARTH_PG_BIN`, the newest `/usr/lib/postgresql/<version>/bin`, or a `PATH` entry with the tools.
-    static func locateBinaries() throws -> String {
+    public static func locateBinaries() throws -> String {
         let tools = ["initdb", "pg_ctl", "psql"]
         func hasTools(_ directory: String) -> Bool {
             tools.allSatisfy { FileManager.default.isExecutableFile(atPath: "\(directory)/\($0)") }

@@ -3,6 +3,7 @@ import HearthCore
 @testable import HearthStorage
 @testable import HearthStoragePostgres
 import HearthStorageSQLite
+import HearthTesting
 import Logging
 import SQLKit
 import Testing

@@ -3,6 +3,7 @@ import Foundation
 import HearthCore
 import HearthStorage
 import HearthStoragePostgres
+import HearthTesting
 import Logging
 import NIOCore
 import NIOFoundationCompat

@@ -3,6 +3,7 @@ import HearthCore
 @testable import HearthStorage
 import HearthStoragePostgres
 @testable import HearthStorageSQLite
+import HearthTesting
 import Logging
 import SQLKit
 import Testing

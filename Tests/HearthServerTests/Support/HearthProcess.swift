@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTesting
 #if canImport(Glibc)
 import Glibc
 #endif

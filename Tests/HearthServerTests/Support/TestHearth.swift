@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import HearthCore
 import HearthServer
+import HearthTesting
 import HearthWire
 import Hummingbird
 import HummingbirdTesting
@@ -12,7 +13,10 @@ import NIOHTTP1
 import Testing
 
 /// A Hearth server on a fresh temporary data directory with a clock the test moves by hand.
-/// The SQLite file is real; scrypt runs at a cheap cost so tests stay fast.
+/// The SQLite file is real; scrypt runs at a cheap cost so tests stay fast. With
+/// `HEARTH_TEST_DATABASE=postgres` the data lives in a database of its own in the shared throwaway
+/// PostgreSQL cluster instead, tied to the data directory (``TestDatabase``): making a server again on
+/// the same `directory` finds the same data, as it does on SQLite.
 struct TestHearth: Sendable {
     let services: HearthServices
     let clock: ManualClock
@@ -30,6 +34,9 @@ struct TestHearth: Sendable {
         configuration.port = 0
         configuration.sandboxEnabled = false
         configure(&configuration)
+        if configuration.databaseURL == nil, configuration.sqlitePath == nil {
+            configuration.databaseURL = try await TestDatabase.url(forDataDirectory: configuration.dataDirectory)
+        }
         let services = try await HearthServices.open(configuration: configuration, clock: clock.wallClock, logger: logger)
         return TestHearth(services: services, clock: clock, directory: directory, configuration: configuration)
     }
@@ -44,8 +51,11 @@ struct TestHearth: Sendable {
         try await services.store.close()
     }
 
+    /// Removes the data directory (on PostgreSQL, drops the database in the background).
     func removeFiles() {
         try? FileManager.default.removeItem(at: directory)
+        let dataDirectory = configuration.dataDirectory
+        if configuration.usesPostgres { Task { await TestDatabase.drop(forDataDirectory: dataDirectory) } }
     }
 }
 
