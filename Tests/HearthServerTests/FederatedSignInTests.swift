@@ -13,7 +13,8 @@ import Testing
 struct FederatedSignInTests {
     // MARK: Anonymous upgrade by linking
 
-    @Test("An anonymous user links Google: same uid, no longer anonymous, out of the clean-up schedule")
+    // With clean-up on, see FederatedAccountRulesTests.linkingLeavesTheCleanupSchedule.
+    @Test("An anonymous user links Google: same uid, no longer anonymous")
     func anonymousLinksGoogle() async throws {
         try await withFederated { live, client in
             let anonymous = try await client.signUpAnonymously()
