@@ -17,6 +17,8 @@ import Testing
 /// The default app of the snippets.
 enum SeedApp {
     private static let configured = Mutex(false)
+    /// The app's return URL for browser sign-in (a custom scheme, as an iOS app registers).
+    static let returnURL = "com.example.hearth:/oauth2redirect"
 
     static func prepare(_ live: LiveHearth) throws {
         configured.withLock { done in
@@ -31,6 +33,22 @@ enum SeedApp {
         auth.useEmulator(withHost: live.host, port: live.port)
         // Stands in for the provider's sign-in page: the server's provider sandbox hands out the credential.
         auth.defaultUIDelegate = SandboxConsoleUIDelegate()
+    }
+}
+
+/// Signs in inside the browser step and reports what the sign-in reported, the way the web SDK's popup sign-in
+/// does: the 001 guide's recovery snippet looks for `accountExistsWithDifferentCredential` in
+/// `getCredentialWith`'s completion, where FirebaseAuth's iOS SDK never puts it. When the sign-in succeeds, the
+/// credential the server returned (Twitter's token and secret) is handed on.
+final class SigningInUIDelegate: AuthUIDelegate {
+    let browser: any AuthUIDelegate
+
+    init(_ browser: any AuthUIDelegate) { self.browser = browser }
+
+    func credential(for provider: OAuthProvider) async throws -> AuthCredential {
+        let credential = try await browser.credential(for: provider)
+        let result = try await provider.auth.signIn(with: credential)
+        return result.credential ?? credential
     }
 }
 
@@ -275,7 +293,7 @@ final class Seen: Sendable {
         }
     }
 
-    @Test("001: one account per e-mail: the verbatim recovery snippet, then the recovery itself")
+    @Test("001: one account per e-mail: the verbatim recovery snippet, where the error arrives and where the guide expects it")
     func twitterAccountExists() async throws {
         try await withLiveHearth { live in
             try SeedApp.prepare(live)
@@ -284,7 +302,9 @@ final class Seen: Sendable {
                 provider: .twitter, subject: "777000111", email: "shared@example.com", emailVerified: false,
                 displayName: "Shared Twitter", screenName: "shared_tw")
             live.sandbox.add(identity)
-            Auth.auth().defaultUIDelegate = SandboxConsoleUIDelegate(subject: identity.subject)
+            let browser = ScriptedBrowser(subject: identity.subject)
+            let browserDelegate = BrowserSignInUIDelegate(returnURL: SeedApp.returnURL, presentBrowser: browser.presenter)
+            Auth.auth().defaultUIDelegate = browserDelegate
             let owner = try await Auth.auth().createUser(withEmail: "shared@example.com", password: "owner-pass")
             let ownerUID = owner.user.uid
             try Auth.auth().signOut()
@@ -292,90 +312,88 @@ final class Seen: Sendable {
             let seen = Seen()
             var provider = OAuthProvider(providerID: "twitter.com")
             let password = "owner-pass"
-            _ = password
-            // --- snippet (001 account exists with different credential)
-            // Sign-in with an OAuth credential.
-            provider.getCredentialWith(nil) { credential, error in
-              // An account with the same email already exists.
-              if (error as NSError?)?.code == AuthErrorCode.accountExistsWithDifferentCredential.rawValue {
-                // Get pending credential and email of existing account.
-                let existingAcctEmail = (error! as NSError).userInfo[AuthErrorUserInfoEmailKey] as! String
-                let pendingCred = (error! as NSError).userInfo[AuthErrorUserInfoUpdatedCredentialKey] as! AuthCredential
-                // Lookup existing account identifier by the email.
-                Auth.auth().fetchProviders(forEmail:existingAcctEmail) { providers, error in
-                  // Existing email/password account.
-                  if (providers?.contains(EmailAuthProviderID))! {
-                    // Existing password account for email. Ask user to provide the password of the
-                    // existing account.
-                    // Sign in with existing account.
-                    Auth.auth().signIn(withEmail:existingAcctEmail, password:password) { user, error in
-                      // Successfully signed in.
-                      if user != nil {
-                        // Link pending credential to account.
-                        Auth.auth().currentUser?.linkAndRetrieveData(with: pendingCred) { result, error in
-                          // ...
+            func recoverySnippet() {
+                // --- snippet (001 account exists with different credential)
+                // Sign-in with an OAuth credential.
+                provider.getCredentialWith(nil) { credential, error in
+                  // An account with the same email already exists.
+                  if (error as NSError?)?.code == AuthErrorCode.accountExistsWithDifferentCredential.rawValue {
+                    // Get pending credential and email of existing account.
+                    let existingAcctEmail = (error! as NSError).userInfo[AuthErrorUserInfoEmailKey] as! String
+                    let pendingCred = (error! as NSError).userInfo[AuthErrorUserInfoUpdatedCredentialKey] as! AuthCredential
+                    // Lookup existing account identifier by the email.
+                    Auth.auth().fetchProviders(forEmail:existingAcctEmail) { providers, error in
+                      // Existing email/password account.
+                      if (providers?.contains(EmailAuthProviderID))! {
+                        // Existing password account for email. Ask user to provide the password of the
+                        // existing account.
+                        // Sign in with existing account.
+                        Auth.auth().signIn(withEmail:existingAcctEmail, password:password) { user, error in
+                          // Successfully signed in.
+                          if user != nil {
+                            // Link pending credential to account.
+                            Auth.auth().currentUser?.linkAndRetrieveData(with: pendingCred) { result, error in
+                              // ...
+                              seen.results.append(result)
+                              seen.errors.append(error as NSError?)
+                            }
+                          }
                         }
+                      }
+                    }
+                    return
+                  }
+
+                  // Other errors.
+                  if error != nil {
+                    // handle the error.
+                    return
+                  }
+
+                  // Sign in with the credential.
+                  if credential != nil {
+                    Auth.auth().signInAndRetrieveData(with: credential!) { result, error in
+                      if error != nil {
+                        // handle the error.
+                        seen.errors.append(error as NSError?)
+                        return
                       }
                     }
                   }
                 }
-                return
-              }
-
-              // Other errors.
-              if error != nil {
-                // handle the error.
-                return
-              }
-
-              // Sign in with the credential.
-              if credential != nil {
-                Auth.auth().signInAndRetrieveData(with: credential!) { result, error in
-                  if error != nil {
-                    // handle the error.
-                    seen.errors.append(error as NSError?)
-                    return
-                  }
-                }
-              }
+                // --- end
             }
-            // --- end
-            // getCredentialWith only fetches the credential; the sign-in it feeds meets the existing account.
+
+            // 1. As FirebaseAuth does it: getCredentialWith only runs the browser, so the conflict is reported by
+            // the sign-in it feeds, in signInAndRetrieveData's completion, and the guide's recovery branch is skipped.
+            recoverySnippet()
             await eventually { seen.errors.count == 1 }
             let error = try #require(seen.errors.all.first ?? nil)
             #expect(error.domain == AuthErrorDomain)
             #expect(error.code == AuthErrorCode.accountExistsWithDifferentCredential.rawValue)
             #expect(error.userInfo[AuthErrorUserInfoEmailKey] as? String == "shared@example.com")
             #expect(error.userInfo[AuthErrorUserInfoUpdatedCredentialKey] is OAuthCredential)
+            #expect(seen.results.count == 0)
             #expect(Auth.auth().currentUser == nil)
 
-            // The recovery of the snippet, run where the error really arrives: in signIn(with:)'s completion.
-            let credential = try await provider.credential(with: nil)
-            let done = Recorder<AuthDataResult?>()
-            Auth.auth().signIn(with: credential) { _, error in
-                if (error as NSError?)?.code == AuthErrorCode.accountExistsWithDifferentCredential.rawValue {
-                    let existingAcctEmail = (error! as NSError).userInfo[AuthErrorUserInfoEmailKey] as! String
-                    let pendingCred = (error! as NSError).userInfo[AuthErrorUserInfoUpdatedCredentialKey] as! AuthCredential
-                    Auth.auth().fetchSignInMethods(forEmail: existingAcctEmail) { providers, error in
-                        if (providers?.contains(EmailAuthProviderID))! {
-                            Auth.auth().signIn(withEmail: existingAcctEmail, password: password) { user, error in
-                                if user != nil {
-                                    Auth.auth().currentUser?.link(with: pendingCred) { result, error in
-                                        done.append(result)
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            await eventually { done.count == 1 }
-            let linked = try #require(done.all.first ?? nil)
+            // 2. Where the guide expects the error: a delegate that signs in inside the browser step (as the web
+            // SDK's popup does) reports the conflict from getCredentialWith, and the snippet's own recovery runs:
+            // fetchProviders(forEmail:), the password sign-in and linkAndRetrieveData(with:) on the live server.
+            Auth.auth().defaultUIDelegate = SigningInUIDelegate(browserDelegate)
+            recoverySnippet()
+            await eventually { seen.results.count == 1 }
+            #expect(seen.errors.count == 2)
+            #expect((seen.errors.all.last ?? nil) == nil)
+            let linked = try #require(seen.results.all.first ?? nil)
             #expect(linked.user.uid == ownerUID)
+            #expect(linked.user === Auth.auth().currentUser)
+            #expect(linked.additionalUserInfo?.providerID == "twitter.com")
             #expect(Set(linked.user.providerData.map(\.providerID)) == ["password", "twitter.com"])
+            #expect(browser.visited.all.filter { $0.contains("/sandbox/twitter/") }.count >= 2)
 
-            // The Twitter identity now signs in to the owner's account.
+            // The Twitter identity now signs in to the owner's account, through the browser again.
             try Auth.auth().signOut()
+            Auth.auth().defaultUIDelegate = browserDelegate
             let again = try await Auth.auth().signIn(with: try await provider.credential(with: nil))
             #expect(again.user.uid == ownerUID)
         }

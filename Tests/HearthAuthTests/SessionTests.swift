@@ -125,6 +125,88 @@ import Testing
         }
     }
 
+    @Test("idTokenChanges: the current user now, then every new ID token (sign-in, link, refresh), then nil at sign-out")
+    func idTokenChangesSequence() async throws {
+        try await withLiveHearth { live in
+            let auth = makeAuth(live)
+            var changes = auth.idTokenChanges.makeAsyncIterator()
+            #expect(await changes.next().map { $0 == nil } == true)
+
+            let user = try await auth.signInAnonymously().user
+            let signedIn = await changes.next()
+            #expect(signedIn??.uid == user.uid)
+            let firstToken = try await user.getIDToken()
+
+            _ = try await user.link(with: EmailAuthProvider.credential(withEmail: "stream@example.com", password: "stream-1"))
+            let linked = await changes.next()
+            #expect(linked??.uid == user.uid)
+            #expect(linked??.isAnonymous == false)
+            let linkedToken = try await user.getIDToken()
+            #expect(linkedToken != firstToken)
+
+            // A token that is still fresh is no change; a refresh is.
+            #expect(try await user.getIDToken() == linkedToken)
+            live.clock.advance(by: 3_400)
+            let refreshedToken = try await user.getIDToken()
+            #expect(refreshedToken != linkedToken)
+            let refreshed = await changes.next()
+            #expect(refreshed??.uid == user.uid)
+
+            try auth.signOut()
+            #expect(await changes.next().map { $0 == nil } == true)
+
+            // Each sequence gets the current user first, as a new listener does.
+            let other = try await auth.signIn(withEmail: "stream@example.com", password: "stream-1").user
+            var late = auth.idTokenChanges.makeAsyncIterator()
+            #expect(await late.next()??.uid == other.uid)
+            #expect(await changes.next()??.uid == other.uid)
+        }
+    }
+
+    #if !canImport(Security)
+    @Test("Without a store, the user is kept in $XDG_DATA_HOME/hearth-auth (0700) in a 0600 file, else ~/.local/share/hearth-auth")
+    func defaultPersistenceDirectory() async throws {
+        // The environment is the process's: a unique directory, and the old value restored however the test ends.
+        let saved = ProcessInfo.processInfo.environment["XDG_DATA_HOME"]
+        let dataHome = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-xdg-\(UUID().uuidString)", isDirectory: true)
+        defer {
+            if let saved { setenv("XDG_DATA_HOME", saved, 1) } else { unsetenv("XDG_DATA_HOME") }
+            try? FileManager.default.removeItem(at: dataHome)
+        }
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        let fallback = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share/hearth-auth", isDirectory: true)
+
+        unsetenv("XDG_DATA_HOME")
+        #expect(FileSignedInUserStore.defaultDirectory().standardizedFileURL == fallback.standardizedFileURL)
+        // The XDG spec ignores a relative XDG_DATA_HOME.
+        setenv("XDG_DATA_HOME", "relative/data", 1)
+        #expect(FileSignedInUserStore.defaultDirectory().standardizedFileURL == fallback.standardizedFileURL)
+        setenv("XDG_DATA_HOME", dataHome.path, 1)
+        let directory = dataHome.appendingPathComponent("hearth-auth", isDirectory: true)
+        #expect(FileSignedInUserStore.defaultDirectory().standardizedFileURL == directory.standardizedFileURL)
+
+        try await withLiveHearth { live in
+            let name = "xdg-\(UUID().uuidString)"
+            let auth = makeAuth(live, store: nil, name: name)
+            let uid = try await auth.signInAnonymously().user.uid
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }
+            #expect(files == ["hearth_auth_\(live.projectID)_\(name)_user.json"])
+            let file = directory.appendingPathComponent(try #require(files.first)).path
+            #expect((try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            #expect((try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(text.contains(uid))
+
+            // A new launch with the default store finds the user.
+            await HearthApp.app(name: name)!.delete()
+            let again = makeAuth(live, store: nil, name: name)
+            #expect(again.currentUser?.uid == uid)
+            try again.signOut()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }.isEmpty)
+        }
+    }
+    #endif
+
     @Test("Signed out locally when the server says the account is gone, disabled, or its tokens revoked")
     func signedOutWhenSessionEnds() async throws {
         try await withLiveHearth { live in
