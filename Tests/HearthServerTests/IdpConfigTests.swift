@@ -119,8 +119,12 @@ struct IdpConfigTests {
             // Google with a client id the sandbox's tokens are not for: their audience no longer matches.
             let created = try await client.send(.post, base + "?idpId=google.com", #"{"enabled":true,"clientId":"another-app.apps.googleusercontent.com"}"#)
             #expect(created.status == .ok, "\(created.text)")
-            let refused = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .googleGmail).postBody)
-            #expect(refused.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE : ") == true, "\(refused.text)")
+            let credential = try live.sandbox.signInCredential(for: .googleGmail)
+            let audience = jwtClaims(try #require(credential.idToken))["aud"]?.jsonText.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            let refused = try await client.signInWithIdp(credential.postBody)
+            #expect(
+                refused.errorMessage == "INVALID_IDP_RESPONSE : Invalid Google id_token: the audience in ID Token [\(audience ?? "")] does not match the expected audience.",
+                "\(refused.text)")
 
             let clientID = live.sandbox.credentials.google.webClientID
             let fixed = try await client.send(.patch, base + "/google.com?updateMask=clientId", #"{"clientId":"\#(clientID)"}"#)
