@@ -100,4 +100,50 @@ final class ScriptedBrowser: NSObject, URLSessionTaskDelegate, @unchecked Sendab
             #expect(await authError { _ = try await microsoft.credential(with: closing) } == .webContextCancelled)
         }
     }
+
+    @Test("Microsoft tenants through the SDK: a tenant the rule refuses, the allowed tenant's own page, an account of another tenant")
+    func microsoftTenantRejection() async throws {
+        let contoso = SandboxMicrosoftTenant.contoso.id
+        let fabrikam = SandboxMicrosoftTenant.fabrikam.id
+        try await withLiveHearth(providers: { $0.microsoft.allowedTenantIDs = [contoso] }) { live in
+            let auth = makeAuth(live)
+            let returnURL = "com.example.hearth:/oauth2redirect"
+            let microsoft = OAuthProvider(providerID: "microsoft.com", auth: auth)
+
+            // A tenant the rule refuses: refused by createAuthUri, before the browser opens.
+            let unused = ScriptedBrowser(subject: SandboxIdentity.microsoftUnverifiedEmail.subject)
+            microsoft.customParameters = ["tenant": fabrikam]
+            let refused = try #require(await nsError {
+                _ = try await microsoft.credential(with: BrowserSignInUIDelegate(returnURL: returnURL, presentBrowser: unused.presenter))
+            })
+            #expect(refused.domain == AuthErrorDomain)
+            #expect(refused.code == AuthErrorCode.invalidProviderID.rawValue)
+            #expect(refused.userInfo[AuthErrorUserInfoNameKey] as? String == "ERROR_INVALID_PROVIDER_ID")
+            #expect(refused.localizedDescription == "The Microsoft tenant \(fabrikam) is not allowed for this app.")
+            #expect(refused.userInfo["HearthAuthServerMessageKey"] as? String
+                == "INVALID_PROVIDER_ID : The Microsoft tenant \(fabrikam) is not allowed for this app.")
+            #expect(unused.visited.count == 0)
+
+            // The allowed tenant: the browser goes to that tenant's page, and its account signs in.
+            let work = ScriptedBrowser(subject: SandboxIdentity.microsoftWork.subject)
+            microsoft.customParameters = ["tenant": contoso]
+            let signedIn = try await auth.signIn(
+                with: microsoft, uiDelegate: BrowserSignInUIDelegate(returnURL: returnURL, presentBrowser: work.presenter))
+            #expect(signedIn.user.email == SandboxIdentity.microsoftWork.email)
+            #expect(work.visited.all.first?.contains("/sandbox/microsoft/\(contoso)/oauth2/v2.0/authorize?") == true)
+            try auth.signOut()
+
+            // No tenant (`common` at Microsoft), and the person picks an account of a tenant the rule refuses:
+            // the browser step succeeds, the sign-in it feeds is refused, and nobody is signed in.
+            let guest = ScriptedBrowser(subject: SandboxIdentity.microsoftUnverifiedEmail.subject)
+            microsoft.customParameters = nil
+            let credential = try await microsoft.credential(with: BrowserSignInUIDelegate(returnURL: returnURL, presentBrowser: guest.presenter))
+            let rejected = try #require(await nsError { _ = try await auth.signIn(with: credential) })
+            #expect(rejected.code == AuthErrorCode.invalidCredential.rawValue)
+            #expect(rejected.localizedDescription == "Invalid Microsoft id_token: accounts of tenant \(fabrikam) may not sign in to this app.")
+            #expect(rejected.userInfo["HearthAuthServerMessageKey"] as? String
+                == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(fabrikam) may not sign in to this app.")
+            #expect(auth.currentUser == nil)
+        }
+    }
 }

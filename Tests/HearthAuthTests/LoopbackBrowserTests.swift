@@ -79,7 +79,8 @@ import Testing
 /// Sign in with Apple through the SDK: Apple answers the consent with an auto-submitting `form_post` page,
 /// which this "browser" submits the way a browser runs its `onload` script.
 @Suite struct LoopbackAppleTests {
-    static func formPostingBrowser(subject: String) -> @Sendable (URL) throws -> Void {
+    /// - Parameter posted: receives the names of the fields each `form_post` sent back to the handler.
+    static func formPostingBrowser(subject: String, posted: Recorder<[String]>? = nil) -> @Sendable (URL) throws -> Void {
         { url in
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
             components.queryItems = (components.queryItems ?? []) + [
@@ -91,6 +92,7 @@ import Testing
                 let page = String(decoding: data, as: UTF8.self)
                 guard let action = Self.firstMatch(#"<form method="post" action="([^"]*)""#, in: page).first else { return }
                 let pairs = Self.allMatches(#"<input type="hidden" name="([^"]*)" value="([^"]*)">"#, in: page)
+                posted?.append(pairs.compactMap(\.first))
                 var allowed = CharacterSet.alphanumerics
                 allowed.insert(charactersIn: "-._~")
                 let body = pairs.map { pair in
@@ -123,22 +125,46 @@ import Testing
         }
     }
 
-    @Test("Apple through the browser: form_post back to the handler; the name on the first sign-in only")
+    @Test("Apple through the browser: form_post back to the handler; the name on the first sign-in only, kept after the second")
     func apple() async throws {
         try await withLiveHearth { live in
             let auth = makeAuth(live)
             let apple = OAuthProvider(providerID: "apple.com", auth: auth)
             apple.scopes = ["email", "name"]
-            let delegate = try LoopbackBrowser.delegate(openBrowser: Self.formPostingBrowser(subject: SandboxIdentity.appleAlice.subject))
+            let posted = Recorder<[String]>()
+            let delegate = try LoopbackBrowser.delegate(
+                openBrowser: Self.formPostingBrowser(subject: SandboxIdentity.appleAlice.subject, posted: posted))
             let first = try await auth.signIn(with: apple, uiDelegate: delegate)
             #expect(first.additionalUserInfo?.providerID == "apple.com")
             #expect(first.additionalUserInfo?.isNewUser == true)
-            #expect(first.user.displayName?.isEmpty == false)
             #expect(first.user.email == SandboxIdentity.appleAlice.email)
+            // Apple posts the name (the `user` JSON) the first time only; Hearth stores it on the account.
+            #expect(posted.all.first?.contains("user") == true)
+            let name = try #require(first.user.displayName)
+            #expect(name == "Alice Appleseed")
+            #expect(first.user.providerData.first { $0.providerID == "apple.com" }?.displayName == name)
+            let uid = first.user.uid
             try auth.signOut()
+
             let second = try await auth.signIn(with: apple, uiDelegate: delegate)
-            #expect(second.user.uid == first.user.uid)
+            #expect(second.user.uid == uid)
             #expect(second.additionalUserInfo?.isNewUser == false)
+            // The second time Apple sends no name, and the SDK reports none: the profile is the ID token's
+            // claims, which never carry a name, and the credential has no name either.
+            #expect(posted.count == 2)
+            #expect(posted.all.last?.contains("user") == false)
+            let profile = try #require(second.additionalUserInfo?.profile)
+            #expect(profile["sub"] as? String == SandboxIdentity.appleAlice.subject)
+            for key in ["name", "given_name", "family_name", "firstName", "lastName", "displayName", "fullName"] {
+                #expect(profile[key] == nil, "profile has \(key)")
+            }
+            #expect(first.additionalUserInfo?.profile?["name"] == nil)
+            // The name stored at the first sign-in stays, on the user, on its Apple identity, and in the ID token.
+            #expect(second.user.displayName == name)
+            #expect(second.user.providerData.first { $0.providerID == "apple.com" }?.displayName == name)
+            try await second.user.reload()
+            #expect(second.user.displayName == name)
+            #expect(try await second.user.getIDTokenResult().claims["name"] as? String == name)
         }
     }
 }

@@ -13,6 +13,11 @@ import Testing
 //
 // The snippets use the default app, so these tests run one at a time; each points the default app at its own
 // server with `useEmulator(withHost:port:)`, the way Firebase apps point at an emulator.
+//
+// `getCredentialWith(nil)` runs the server's whole browser sign-in (createAuthUri, the provider's consent page,
+// /__/auth/handler, the app's return URL, signInWithIdp): the app's default delegate is a
+// `BrowserSignInUIDelegate` whose "browser" is `ScriptedBrowser`, a person approving at the sandbox's consent page.
+// So the custom parameters the snippets set (`lang`, `tenant`, `prompt`) travel to the provider as they would.
 
 /// The default app of the snippets.
 enum SeedApp {
@@ -20,7 +25,11 @@ enum SeedApp {
     /// The app's return URL for browser sign-in (a custom scheme, as an iOS app registers).
     static let returnURL = "com.example.hearth:/oauth2redirect"
 
-    static func prepare(_ live: LiveHearth) throws {
+    /// Points the default app at `live`, signed out, with a browser in which the person approves as the sandbox
+    /// identity `subject` (nobody in particular when nil: the consent page then shows the identities to pick from).
+    /// - Returns: the scripted browser, which records the pages it visited.
+    @discardableResult
+    static func prepare(_ live: LiveHearth, signInAs subject: String? = nil) throws -> ScriptedBrowser {
         configured.withLock { done in
             guard !done else { return }
             var options = HearthOptions(apiKey: live.apiKey, projectID: live.projectID, serverURL: live.baseURL)
@@ -31,8 +40,9 @@ enum SeedApp {
         let auth = Auth.auth()
         try auth.signOut()
         auth.useEmulator(withHost: live.host, port: live.port)
-        // Stands in for the provider's sign-in page: the server's provider sandbox hands out the credential.
-        auth.defaultUIDelegate = SandboxConsoleUIDelegate()
+        let browser = ScriptedBrowser(subject: subject ?? "")
+        auth.defaultUIDelegate = BrowserSignInUIDelegate(returnURL: returnURL, presentBrowser: browser.presenter)
+        return browser
     }
 }
 
@@ -169,10 +179,10 @@ final class Seen: Sendable {
 
     // MARK: 001 — Twitter on Apple platforms
 
-    @Test("001: Twitter sign-in through getCredentialWith, link, reauthenticate, sign out")
+    @Test("001: Twitter sign-in through getCredentialWith and the browser (lang reaches Twitter), link, reauthenticate, sign out")
     func twitter() async throws {
         try await withLiveHearth { live in
-            try SeedApp.prepare(live)
+            let browser = try SeedApp.prepare(live, signInAs: SandboxIdentity.twitterUser.subject)
             let seen = Seen()
 
             // --- snippet (001 step 2)
@@ -217,6 +227,10 @@ final class Seen: Sendable {
             #expect(signedIn.additionalUserInfo?.profile?["screen_name"] as? String == "sandbox_jack")
             #expect(signedIn.credential?.accessToken?.isEmpty == false)
             #expect(signedIn.credential?.secret?.isEmpty == false)
+            // Step 3's `lang` went to Twitter's authenticate page with the request token.
+            #expect(live.sandbox.lastAuthorizationRequest(.twitter)?["lang"] == "fr")
+            #expect(live.sandbox.lastAuthorizationRequest(.twitter)?["oauth_token"]?.isEmpty == false)
+            #expect(browser.visited.all.first?.contains("lang=fr") == true)
             let twitterUID = signedIn.user.uid
 
             // Link a Twitter credential to another (anonymous) user: a second Twitter identity.
@@ -401,10 +415,10 @@ final class Seen: Sendable {
 
     // MARK: 004 — Microsoft on Apple platforms
 
-    @Test("004: Microsoft sign-in through getCredentialWith, link, reauthenticate, sign out")
+    @Test("004: Microsoft sign-in through getCredentialWith and the browser (prompt, tenant, scopes reach the provider), link, reauthenticate, sign out")
     func microsoft() async throws {
         try await withLiveHearth { live in
-            try SeedApp.prepare(live)
+            let browser = try SeedApp.prepare(live, signInAs: SandboxIdentity.microsoftWork.subject)
             let seen = Seen()
 
             // --- snippet (004 step 2)
@@ -416,6 +430,56 @@ final class Seen: Sendable {
               "login_hint": "user@firstadd.onmicrosoft.com"
             ]
             // --- end
+            // --- snippet (004 step 4)
+            provider.scopes = ["mail.read", "calendars.read"]
+            // --- end
+            #expect(provider.scopes == ["mail.read", "calendars.read"])
+            func step6() {
+                // --- snippet (004 step 6)
+                // Replace nil with the custom class that conforms to AuthUIDelegate
+                // you created in last step to use a customized web view.
+                provider.getCredentialWith(nil) { credential, error in
+                  if error != nil {
+                    // Handle error.
+                    seen.errors.append(error as NSError?)
+                  }
+                  if credential != nil {
+                    Auth().signIn(with: credential) { authResult, error in
+                      if error != nil {
+                        // Handle error.
+                        seen.errors.append(error as NSError?)
+                      }
+                      // User is signed in.
+                      seen.results.append(authResult)
+                      // IdP data available in authResult.additionalUserInfo.profile.
+                      // OAuth access token can also be retrieved:
+                      // (authResult.credential as? OAuthCredential)?.accessToken
+                      // OAuth ID token can also be retrieved:
+                      // (authResult.credential as? OAuthCredential)?.idToken
+                    }
+                  }
+                }
+                // --- end
+            }
+
+            // With step 3's parameters: they and the scopes reach Microsoft's authorization page.
+            step6()
+            await eventually { seen.results.count == 1 }
+            #expect(seen.errors.count == 0)
+            let signedIn = try #require(seen.results.all.first ?? nil)
+            #expect(signedIn.additionalUserInfo?.providerID == "microsoft.com")
+            #expect(signedIn.user.email == SandboxIdentity.microsoftWork.email)
+            #expect(signedIn.credential?.idToken?.isEmpty == false)
+            #expect(signedIn.user.photoURL == nil)
+            let microsoftUID = signedIn.user.uid
+            let atMicrosoft = try #require(live.sandbox.lastAuthorizationRequest(.microsoft))
+            #expect(atMicrosoft["prompt"] == "consent")
+            #expect(atMicrosoft["login_hint"] == "user@firstadd.onmicrosoft.com")
+            let scopes = Set((atMicrosoft["scope"] ?? "").split(separator: " ").map(String.init))
+            #expect(scopes.isSuperset(of: ["openid", "mail.read", "calendars.read"]))
+            #expect(browser.visited.all.first?.contains("/sandbox/microsoft/common/oauth2/v2.0/authorize?") == true)
+            try Auth.auth().signOut()
+
             // --- snippet (004 step 3, tenant)
             provider.customParameters = [
               // Optional "tenant" parameter in case you are using an Azure AD
@@ -425,42 +489,29 @@ final class Seen: Sendable {
               "tenant": "TENANT_ID"
             ]
             // --- end
-            // --- snippet (004 step 4)
-            provider.scopes = ["mail.read", "calendars.read"]
-            // --- end
-            #expect(provider.scopes == ["mail.read", "calendars.read"])
-            // --- snippet (004 step 6)
-            // Replace nil with the custom class that conforms to AuthUIDelegate
-            // you created in last step to use a customized web view.
-            provider.getCredentialWith(nil) { credential, error in
-              if error != nil {
-                // Handle error.
-                seen.errors.append(error as NSError?)
-              }
-              if credential != nil {
-                Auth().signIn(with: credential) { authResult, error in
-                  if error != nil {
-                    // Handle error.
-                    seen.errors.append(error as NSError?)
-                  }
-                  // User is signed in.
-                  seen.results.append(authResult)
-                  // IdP data available in authResult.additionalUserInfo.profile.
-                  // OAuth access token can also be retrieved:
-                  // (authResult.credential as? OAuthCredential)?.accessToken
-                  // OAuth ID token can also be retrieved:
-                  // (authResult.credential as? OAuthCredential)?.idToken
-                }
-              }
-            }
-            // --- end
-            await eventually { seen.results.count == 1 }
-            #expect(seen.errors.count == 0)
-            let signedIn = try #require(seen.results.all.first ?? nil)
-            #expect(signedIn.additionalUserInfo?.providerID == "microsoft.com")
-            #expect(signedIn.credential?.idToken?.isEmpty == false)
-            #expect(signedIn.user.photoURL == nil)
-            let microsoftUID = signedIn.user.uid
+            // Taken literally, the guide's placeholder is no tenant: refused before any browser opens.
+            let pagesBefore = browser.visited.count
+            step6()
+            await eventually { seen.errors.count == 1 }
+            let refused = try #require(seen.errors.all.first ?? nil)
+            #expect(refused.code == AuthErrorCode.invalidProviderID.rawValue)
+            #expect(refused.localizedDescription == "The Microsoft tenant tenant_id is not allowed for this app.")
+            #expect(refused.userInfo["HearthAuthServerMessageKey"] as? String
+                == "INVALID_PROVIDER_ID : The Microsoft tenant tenant_id is not allowed for this app.")
+            #expect(browser.visited.count == pagesBefore)
+            #expect(Auth.auth().currentUser == nil)
+
+            // With the placeholder filled in as the guide asks (the sandbox's Contoso tenant), the tenant reaches
+            // Microsoft: its authorization page is the tenant's own, which lists only that tenant's accounts.
+            provider.customParameters?["tenant"] = SandboxMicrosoftTenant.contoso.domain
+            step6()
+            await eventually { seen.results.count == 2 }
+            #expect(seen.errors.count == 1)
+            let again = try #require(seen.results.all.last ?? nil)
+            #expect(again.user.uid == microsoftUID)
+            #expect(again.additionalUserInfo?.isNewUser == false)
+            #expect(browser.visited.all[pagesBefore].contains("/sandbox/microsoft/contoso.onmicrosoft.com/oauth2/v2.0/authorize?"))
+            #expect(live.sandbox.lastAuthorizationRequest(.microsoft)?["tenant"] == nil)
 
             // Link a Microsoft credential (personal account) to an anonymous user.
             try Auth.auth().signOut()
@@ -482,8 +533,8 @@ final class Seen: Sendable {
               // (authResult.credential as? OAuthCredential)?.idToken
             }
             // --- end
-            await eventually { seen.results.count == 2 }
-            #expect(seen.errors.count == 0)
+            await eventually { seen.results.count == 3 }
+            #expect(seen.errors.count == 1)
             let linked = try #require(seen.results.all.last ?? nil)
             #expect(linked.user.uid != microsoftUID)
             #expect(linked.user.providerData.first { $0.providerID == "microsoft.com" }?.uid == "fde926f844473904")
@@ -509,8 +560,8 @@ final class Seen: Sendable {
                 }
                 // --- end
             }
-            await eventually { seen.results.count == 3 }
-            #expect(seen.errors.count == 0)
+            await eventually { seen.results.count == 4 }
+            #expect(seen.errors.count == 1)
             #expect((seen.results.all.last ?? nil)?.user.uid == linked.user.uid)
 
             // --- snippet (004 sign out)

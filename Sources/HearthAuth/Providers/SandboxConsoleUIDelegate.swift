@@ -6,7 +6,9 @@ import FoundationNetworking
 /// An ``AuthUIDelegate`` for development: instead of showing the provider's sign-in page, it asks the provider
 /// sandbox of a Hearth server in development mode (`GET /sandbox/credentials/<provider>`) for the credential
 /// that provider's SDK would hand the app, the way the Firebase emulator's fake sign-in page stands in for real
-/// providers. A production server does not serve the sandbox: use a real delegate there.
+/// providers. No provider page is visited, so ``OAuthProvider/customParameters`` and ``OAuthProvider/scopes``
+/// are not sent anywhere; use ``BrowserSignInUIDelegate`` to run the real flow. A production server does not serve
+/// the sandbox: use a real delegate there.
 ///
 /// ```swift
 /// Auth.auth().defaultUIDelegate = SandboxConsoleUIDelegate()
