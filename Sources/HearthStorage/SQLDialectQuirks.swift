@@ -23,6 +23,15 @@ enum SQLDialectQuirks {
         database.dialect.name == "postgresql"
     }
 
+    /// Whether table `name` exists (in the current schema on PostgreSQL), without touching it.
+    static func tableExists(_ name: String, on database: any SQLDatabase) async throws -> Bool {
+        let query: SQLQueryString =
+            isPostgreSQL(database)
+            ? "SELECT 1 AS present FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = \(bind: name)"
+            : "SELECT 1 AS present FROM sqlite_master WHERE type = 'table' AND name = \(bind: name)"
+        return try await !database.raw(query).all().isEmpty
+    }
+
     /// Takes `lock` for the rest of the current write transaction (waiting for another holder to
     /// commit or roll back). Must be called inside ``SQLTransactor/write(_:)``.
     static func takeTransactionLock(_ lock: TransactionLock, on database: any SQLDatabase) async throws {

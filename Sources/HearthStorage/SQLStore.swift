@@ -80,10 +80,16 @@ public final class SQLStore: HearthStore {
 
     /// Names of the migrations ``migrate()`` would apply, oldest first.
     ///
-    /// Throws ``SQLStoreError/unknownMigration(_:)`` like ``migrate()``. Creates the empty
-    /// `schema_migrations` bookkeeping table if the database has none yet.
+    /// Only reads (`hearth migrate` without `--apply` must change nothing): a database without the
+    /// `schema_migrations` bookkeeping table has every migration pending. Throws
+    /// ``SQLStoreError/unknownMigration(_:)`` like ``migrate()``.
     public func pendingMigrations() async throws -> [String] {
-        let applied = try await appliedMigrations()
+        let names = try await transactor.read { database in
+            guard try await SQLDialectQuirks.tableExists("schema_migrations", on: database) else { return [String]() }
+            return try await Self.rows(database, "SELECT name FROM schema_migrations ORDER BY name")
+                .map { try $0.text("name") }
+        }
+        let applied = try Self.checkKnown(names)
         return HearthSchema.migrations.map(\.name).filter { !applied.contains($0) }
     }
 
@@ -97,6 +103,11 @@ public final class SQLStore: HearthStore {
             return try await Self.rows(database, "SELECT name FROM schema_migrations ORDER BY name")
                 .map { try $0.text("name") }
         }
+        return try Self.checkKnown(names)
+    }
+
+    /// `names` as a set, after checking that this binary knows every one of them.
+    private static func checkKnown(_ names: [String]) throws -> Set<String> {
         let known = Set(HearthSchema.migrations.map(\.name))
         if let unknown = names.first(where: { !known.contains($0) }) {
             throw SQLStoreError.unknownMigration(unknown)

@@ -8,7 +8,7 @@ import Logging
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Show the database migrations that are pending; apply them with --apply.")
+        abstract: "Show the database migrations that are pending (writing nothing); apply them with --apply.")
 
     @OptionGroup var options: CommonOptions
     @Flag(help: "Apply the pending migrations.") var apply = false
@@ -22,6 +22,13 @@ struct MigrateCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let logger = Logger(label: "hearth.migrate")
+        // Without --apply nothing is written: a SQLite file that does not exist yet (or is empty) is not
+        // opened, which would create it, and on an existing database only reads run.
+        if !apply, !configuration.usesPostgres, Self.isMissingOrEmpty(configuration.resolvedSQLitePath) {
+            print("\(configuration.resolvedSQLitePath): no database yet (serve or migrate --apply creates it)")
+            print("pending (run with --apply):\n" + SQLStore.knownMigrations.map { "  \($0)" }.joined(separator: "\n"))
+            return
+        }
         let store = try await HearthServices.openStore(configuration: configuration, logger: logger, migrate: false)
         let pending: [String]
         do {
@@ -40,5 +47,10 @@ struct MigrateCommand: AsyncParsableCommand {
             print("pending (run with --apply):\n" + pending.map { "  \($0)" }.joined(separator: "\n"))
         }
         try await store.close()
+    }
+
+    private static func isMissingOrEmpty(_ path: String) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return true }
+        return (attributes[.size] as? NSNumber)?.intValue == 0
     }
 }

@@ -14,7 +14,9 @@ struct MigrateDataCommand: AsyncParsableCommand {
         abstract: "Copy users, provider links, sessions, signing keys and settings into another database.",
         discussion: """
             Stop the servers that write to the source first. The copy upserts by primary key, so running it \
-            again duplicates nothing; afterwards the row counts of both sides are compared.
+            again duplicates nothing; afterwards the row counts of both sides are compared: equal for a target \
+            that was empty, and for one that already had rows, at least the source's and no more than its own \
+            plus the source's.
             """)
 
     @Option(help: "The source: a SQLite file path (or sqlite:PATH) or a postgres:// URL.") var from: String
@@ -32,6 +34,7 @@ struct MigrateDataCommand: AsyncParsableCommand {
             throw error
         }
         do {
+            let before = try await target.counts()
             let copied = try await source.copy(to: target, batchSize: batchSize) { table, done, total in
                 let width = 30
                 let filled = total == 0 ? width : min(width, done * width / max(total, 1))
@@ -41,20 +44,43 @@ struct MigrateDataCommand: AsyncParsableCommand {
             }
             let sourceCounts = try await source.counts()
             let targetCounts = try await target.counts()
-            var mismatches: [String] = []
-            print("table               copied   source   target")
+            // A target that was empty must now hold exactly the source's rows. One that already had rows
+            // (an earlier run, or data of its own) keeps them: the copy upserts by primary key, so it holds
+            // at least the source's rows and at most those plus what it had.
+            var problems: [String] = []
+            var hadRows: [String] = []
+            print("table               before   copied   source   target")
             for table in TransferTable.copiedCountKeys {
-                let line = "\(table.padding(toLength: 18, withPad: " ", startingAt: 0)) \(String(copied[table] ?? 0).leftPadded(7))  \(String(sourceCounts[table] ?? 0).leftPadded(7))  \(String(targetCounts[table] ?? 0).leftPadded(7))"
-                print(line)
-                if (targetCounts[table] ?? 0) < (sourceCounts[table] ?? 0) { mismatches.append(table) }
+                let (earlier, source, now) = (before[table] ?? 0, sourceCounts[table] ?? 0, targetCounts[table] ?? 0)
+                print(
+                    table.padding(toLength: 18, withPad: " ", startingAt: 0) + " "
+                        + [earlier, copied[table] ?? 0, source, now].map { String($0).leftPadded(7) }.joined(separator: "  "))
+                if earlier == 0 {
+                    if now != source { problems.append("\(table): \(now) rows in the target, \(source) in the source") }
+                } else {
+                    hadRows.append(table)
+                    if now < source { problems.append("\(table): \(now) rows in the target, fewer than the \(source) of the source") }
+                    if now > earlier + source {
+                        problems.append("\(table): \(now) rows in the target, more than its \(earlier) before plus the \(source) copied")
+                    }
+                }
             }
             try await source.close()
             try await target.close()
-            if !mismatches.isEmpty {
-                FileHandle.standardError.write(Data("hearth: the target has fewer rows than the source in: \(mismatches.joined(separator: ", "))\n".utf8))
+            if !problems.isEmpty {
+                FileHandle.standardError.write(Data("hearth: the counts do not match:\n\(problems.map { "  \($0)" }.joined(separator: "\n"))\n".utf8))
                 throw ExitCode(1)
             }
-            print("verified: every table of the source is in the target")
+            if hadRows.isEmpty {
+                print("verified: the target holds exactly the source's rows")
+            } else {
+                print(
+                    """
+                    verified: the target holds every row of the source. It already had rows in \(hadRows.joined(separator: ", ")) \
+                    before this copy (an earlier run, or data of its own): rows with the source's keys were \
+                    overwritten, the others kept, so its counts may exceed the source's.
+                    """)
+            }
         } catch {
             try? await source.close()
             try? await target.close()

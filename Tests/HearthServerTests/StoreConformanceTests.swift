@@ -547,6 +547,8 @@ struct StoreConformanceTests {
 
         let fresh = try await fixture.open(migrate: false)
         #expect(try await fresh.pendingMigrations() == SQLStore.knownMigrations)
+        let bookkeeping = try await fresh.transactor.read { try await SQLDialectQuirks.tableExists("schema_migrations", on: $0) }
+        #expect(!bookkeeping, "pendingMigrations() only reads: it made schema_migrations")
         try await fresh.migrate()
         #expect(try await fresh.pendingMigrations() == [])
         try await fresh.migrate()

@@ -34,6 +34,45 @@ final class HearthProcess: @unchecked Sendable {
         return path
     }
 
+    /// What a `hearth` command that ran to its end said.
+    struct CommandResult: Sendable {
+        let status: Int32
+        let standardOutput: String
+        let standardError: String
+    }
+
+    /// Runs `hearth <arguments>` to its end with `environment` added (the test process's own `HEARTH_*`
+    /// variables removed), waiting without blocking a concurrency thread.
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 120) async throws -> CommandResult {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-command-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outputs = [directory.appendingPathComponent("stdout"), directory.appendingPathComponent("stderr")]
+        for output in outputs { FileManager.default.createFile(atPath: output.path, contents: nil) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try executable())
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
+        env.merge(environment) { $1 }
+        process.environment = env
+        let handles = try outputs.map { try FileHandle(forWritingTo: $0) }
+        defer { for handle in handles { try? handle.close() } }
+        process.standardOutput = handles[0]
+        process.standardError = handles[1]
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            guard Date() < deadline else {
+                process.terminate()
+                throw HarnessError("hearth \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let texts = try outputs.map { String(decoding: try Data(contentsOf: $0), as: UTF8.self) }
+        return CommandResult(status: process.terminationStatus, standardOutput: texts[0], standardError: texts[1])
+    }
+
     /// Starts `hearth serve` on a free port with `environment` added, and waits until it listens.
     static func start(environment: [String: String], timeout: TimeInterval = 60) async throws -> HearthProcess {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-replica-\(UUID().uuidString)")
