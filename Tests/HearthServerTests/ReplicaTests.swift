@@ -1,6 +1,9 @@
 import AsyncHTTPClient
 import Foundation
 import HearthCore
+import HearthProviders
+import HearthSandbox
+import HearthServer
 import HearthStorage
 import HearthStoragePostgres
 import HearthTesting
@@ -177,6 +180,74 @@ struct ReplicaTests {
             ]) else { Issue.record("survivor unreachable"); continue }
             #expect(code == 200)
         }
+    }
+
+    @Test("two replicas on one database: a pending credential from A links on B; a browser sign-in started on A completes on B")
+    func crossReplicaFlows() async throws {
+        let url = try await PostgresTestCluster.shared().createDatabase()
+        let clock = ManualClock()
+        let a = try await LiveHearth.start(clock: clock, providers: { _ in }, { $0.databaseURL = url })
+        let b: LiveHearth
+        do {
+            // Both replicas talk to the same identity providers (here A's sandbox), as real replicas share the
+            // real ones; the redirect URI registered with them is A's handler (the load balancer's, in a deployment).
+            let endpoints = a.sandbox.endpoints()
+            b = try await LiveHearth.start(
+                clock: clock,
+                providers: { providers in
+                    var shared = ProvidersConfiguration()
+                    shared.browserSignIn = providers.browserSignIn
+                    providers = shared.fillingDisabled(from: .sandbox(endpoints))
+                }, { $0.databaseURL = url })
+        } catch {
+            try? await a.stop()
+            throw error
+        }
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        do {
+            let (clientA, clientB) = (FirebaseTestClient(baseURL: a.baseURL), FirebaseTestClient(baseURL: b.baseURL))
+
+            // needConfirmation on A; the password sign-in and the link of the pending credential on B.
+            let email = try #require(SandboxIdentity.facebookUser.email)
+            let existing = try await clientA.signUp(email: email, password: "correct horse")
+            let conflict = try await clientA.signInWithIdp(try a.sandbox.signInCredential(for: .facebookUser).postBody)
+            #expect(conflict["needConfirmation"] == .bool(true), "\(conflict.text)")
+            let pending = try #require(conflict.string("pendingToken"))
+            let password = try await clientB.signIn(email: email)
+            let linked = try await clientB.signInWithIdp(nil, idToken: try #require(password.string("idToken")), pendingToken: pending)
+            #expect(linked.status == .ok, "\(linked.text)")
+            #expect(linked.string("localId") == existing.localId)
+            #expect(try await a.services.store.user(uid: existing.localId)?.providers.map(\.providerID) == ["facebook.com"])
+
+            // Browser sign-in: createAuthUri on A, consent at the provider, which sends the browser to the
+            // handler; the load balancer hands that request, and the app's signInWithIdp, to B.
+            let started = try await clientA.createAuthUri(providerID: "google.com", continueUri: BrowserSignInTests.returnURL, sessionId: "cross-replica")
+            #expect(started.status == .ok, "\(started.text)")
+            let authUri = try #require(started.string("authUri"))
+            let consent = try await TestBrowser(client: http, baseURL: a.baseURL)
+                .get(authUri + "&sandbox_subject=\(formEncoded(SandboxIdentity.googleGmail.subject))&sandbox_decision=approve")
+            let toHandler = try #require(consent.location)
+            #expect(toHandler.hasPrefix(a.baseURL + "/__/auth/handler?"), "\(toHandler)")
+            let browserB = TestBrowser(client: http, baseURL: b.baseURL)
+            let app = try await browserB.follow(try await browserB.get(b.baseURL + toHandler.dropFirst(a.baseURL.count)))
+            let link = try #require(app.queryValue("link"), "\(app)")
+            let signedIn = try await clientB.completeBrowserSignIn(requestUri: link, sessionId: "cross-replica", providerID: "google.com")
+            #expect(signedIn.status == .ok, "\(signedIn.text)")
+            #expect(signedIn.string("providerId") == "google.com")
+            #expect(signedIn.string("email") == SandboxIdentity.googleGmail.email)
+            let uid = try #require(signedIn.string("localId"))
+            // A sees the account B made, and B's refresh token works on A.
+            #expect(try await a.services.store.user(uid: uid)?.providers.map(\.providerID) == ["google.com"])
+            #expect(try await clientA.refresh(try #require(signedIn.string("refreshToken"))).status == .ok)
+        } catch {
+            try? await http.shutdown()
+            try? await b.stop()
+            try? await a.stop()
+            throw error
+        }
+        try await http.shutdown()
+        try await b.stop()
+        try await a.stop()
     }
 
     @Test("a database restart mid-load: clear errors while it is down, success after, no restart of Hearth")
