@@ -366,6 +366,38 @@ struct BrowserSignInTests {
         }
     }
 
+    // MARK: The provider refuses Hearth's client
+
+    @Test(
+        "A token endpoint that refuses Hearth's client secret reaches the app as firebaseError auth/invalid-oauth-client-id; nothing is created",
+        arguments: [
+            ("google.com", SandboxIdentity.googleGmail.subject, "invalid_client: Client authentication failed."),
+            ("microsoft.com", SandboxIdentity.microsoftWork.subject, "invalid_client: AADSTS7000215: Invalid client secret provided. Client authentication failed."),
+            ("github.com", SandboxIdentity.githubUser.subject, "incorrect_client_credentials: Client authentication failed."),
+        ])
+    func wrongClientSecretAtTheHandler(providerID: String, subject: String, detail: String) async throws {
+        let wrong = "hearth-test-wrong-client-secret"
+        try await withBrowser(providers: { providers in
+            providers.google.clientSecret = ProviderSecret(wrong)
+            providers.microsoft.clientSecret = ProviderSecret(wrong)
+            providers.gitHub.clientSecret = ProviderSecret(wrong)
+        }) { live, client, browser in
+            let started = try await client.createAuthUri(providerID: providerID, continueUri: Self.returnURL, sessionId: "wrong-secret")
+            #expect(started.status == .ok, "\(started.text)")
+            let app = try await browser.approve(try #require(started.string("authUri")), subject: subject)
+            #expect(app.absoluteString.hasPrefix(Self.returnURL + "?firebaseError="))
+            #expect(app.queryValue("link") == nil)
+            let error = try #require(app.queryValue("firebaseError"))
+            let object = try #require(JSONValue.object(fromJSON: error))
+            #expect(object == [
+                "code": .string("auth/invalid-oauth-client-id"),
+                "message": .string("The OAuth client ID provided is either invalid or does not match the specified API key. \(detail)"),
+            ])
+            #expect(!error.contains(wrong))
+            #expect(try await live.services.store.countUsers() == 0)
+        }
+    }
+
     // MARK: Link
 
     @Test("Link through the browser: an anonymous user adds GitHub with the session")

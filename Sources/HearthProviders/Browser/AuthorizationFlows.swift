@@ -250,7 +250,10 @@ public struct AuthorizationFlows: Sendable {
         }
         if let error = fields["error"] {
             let detail = [error, fields["error_description"]].compactMap { $0 }.joined(separator: ": ")
-            if error == "invalid_client" || error == "unauthorized_client" { throw AuthorizationFailure.invalidClient(detail) }
+            // GitHub names a wrong client id or secret `incorrect_client_credentials` (with HTTP 200).
+            if ["invalid_client", "unauthorized_client", "incorrect_client_credentials"].contains(error) {
+                throw AuthorizationFailure.invalidClient(detail)
+            }
             throw AuthorizationFailure.refused("\(provider): \(detail)")
         }
         guard response.isSuccess else { throw AuthorizationFailure.refused("\(provider) answered HTTP \(response.status).") }
