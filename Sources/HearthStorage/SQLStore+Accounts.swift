@@ -142,6 +142,15 @@ extension SQLStore {
     /// The session and its user (with links) in ONE statement: `refresh_sessions` LEFT JOIN `users`
     /// LEFT JOIN `provider_links`, so a refresh costs one read instead of two.
     public func sessionWithUser(tokenHash: String) async throws -> (session: RefreshSessionRecord, user: UserRecord?)? {
+        guard let userCache else { return try await readSessionWithUser(tokenHash: tokenHash) }
+        if let found = userCache.sessionWithUser(tokenHash: tokenHash) { return (found.session, found.user) }
+        let generation = userCache.generation
+        let found = try await readSessionWithUser(tokenHash: tokenHash)
+        if let found, let user = found.user { userCache.remember(found.session, of: user, readAt: generation) }
+        return found
+    }
+
+    private func readSessionWithUser(tokenHash: String) async throws -> (session: RefreshSessionRecord, user: UserRecord?)? {
         try await transactor.readSingleStatement { database in
             let rows = try await Self.rows(
                 database,

@@ -16,22 +16,26 @@ public final class SQLStore: HearthStore {
     /// The transactor every unit of work runs through.
     public let transactor: any SQLTransactor
     let logger: Logger
-    /// Users read by uid; `nil` unless this store is the only process writing its database.
-    let userCache: UserCache?
+    /// Users read by uid and sessions by token hash; `nil` unless this store is the only process
+    /// writing its database.
+    let userCache: AccountCache?
 
     /// Wraps a transactor. Does not touch the database; call ``migrate()`` before first use.
     ///
-    /// - Parameter userCacheCapacity: how many users read by uid to keep in memory (see
-    ///   ``UserCache``), or 0 for none. Only a store that is the ONLY process writing its database may
+    /// - Parameter userCacheCapacity: how many users read by uid (and as many refresh sessions) to
+    ///   keep in memory (see ``AccountCache``), or 0 for none. Only a store that is the ONLY process writing its database may
     ///   keep any: a row another process changed would be served stale.
     public init(transactor: any SQLTransactor, logger: Logger, userCacheCapacity: Int = 0) {
         self.transactor = transactor
         self.logger = logger
-        self.userCache = userCacheCapacity > 0 ? UserCache(capacity: userCacheCapacity) : nil
+        self.userCache = userCacheCapacity > 0 ? AccountCache(capacity: userCacheCapacity) : nil
     }
 
     /// How many users the store keeps in memory now (0 without a cache); for tests.
-    public var cachedUserCount: Int { userCache?.count ?? 0 }
+    public var cachedUserCount: Int { userCache?.counts.users ?? 0 }
+
+    /// How many refresh sessions the store keeps in memory now (0 without a cache); for tests.
+    public var cachedSessionCount: Int { userCache?.counts.sessions ?? 0 }
 
     /// Closes the underlying connections. The store cannot be used afterwards.
     public func close() async throws {

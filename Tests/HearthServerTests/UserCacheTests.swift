@@ -5,10 +5,10 @@ import HearthStorageSQLite
 import Logging
 import Testing
 
-/// The users a server on SQLite keeps in memory (`storage.userCacheSize`): every change is seen at
-/// once, a read racing a write never brings back the replaced row, memory is bounded, and the file is
-/// held by one server at a time.
-@Suite("User cache on SQLite")
+/// The users and refresh sessions a server on SQLite keeps in memory (`storage.userCacheSize`): every
+/// change is seen at once, a read racing a write never brings back the replaced row, memory is
+/// bounded, and the file is held by one server at a time.
+@Suite("User and session cache on SQLite")
 struct UserCacheTests {
     private static let logger = Logger(label: "hearth.tests.user-cache")
 
@@ -106,6 +106,60 @@ struct UserCacheTests {
                 }
                 // After the write returned, whatever the readers remembered, the next read is current.
                 #expect(try await store.user(uid: "u1")?.displayName == "round \(round)")
+            }
+        }
+    }
+
+    @Test("a remembered session ends with its user: deletion, revocation, disabling and imports are seen at once")
+    func sessionsFollowTheirUser() async throws {
+        try await withCachingStore { store, _ in
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let issued = RefreshSessionRecord.issue(uid: "u1", signInProvider: "anonymous", authTime: now, now: now)
+            try await store.createUser(user("u1", at: now), session: issued.record)
+            let hash = issued.record.tokenHash
+
+            #expect(try await store.sessionWithUser(tokenHash: hash)?.user?.uid == "u1")
+            #expect(store.cachedSessionCount == 1)
+            // Served from memory now, and still the same answer.
+            #expect(try await store.sessionWithUser(tokenHash: hash)?.session == issued.record)
+
+            // Revocation moves validSince: the next read carries the new value.
+            try await store.updateUser(uid: "u1", session: nil) { $0.validSince = now.addingTimeInterval(10) }
+            #expect(try await store.sessionWithUser(tokenHash: hash)?.user?.validSince == now.addingTimeInterval(10))
+            try await store.updateUser(uid: "u1", session: nil) { $0.disabled = true }
+            #expect(try await store.sessionWithUser(tokenHash: hash)?.user?.disabled == true)
+
+            // An import that replaces the session row is seen.
+            var replaced = issued.record
+            replaced.signInProvider = "password"
+            try await store.importBatch(.sessions([replaced]))
+            #expect(try await store.sessionWithUser(tokenHash: hash)?.session.signInProvider == "password")
+
+            // Deleting the user deletes its sessions (ON DELETE CASCADE); memory must not outlive them,
+            // not even when a user with the same uid comes back.
+            #expect(try await store.deleteUser(uid: "u1"))
+            #expect(try await store.sessionWithUser(tokenHash: hash) == nil)
+            try await store.createUser(user("u1", at: now.addingTimeInterval(60)), session: nil)
+            #expect(try await store.sessionWithUser(tokenHash: hash) == nil)
+            #expect(store.cachedSessionCount == 0)
+        }
+    }
+
+    @Test("sessions are bounded by the capacity too")
+    func sessionsBounded() async throws {
+        try await withCachingStore(capacity: 2) { store, _ in
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            var hashes: [String] = []
+            for index in 0..<6 {
+                let issued = RefreshSessionRecord.issue(uid: "u\(index)", signInProvider: "anonymous", authTime: now, now: now)
+                try await store.createUser(user("u\(index)", at: now), session: issued.record)
+                hashes.append(issued.record.tokenHash)
+                _ = try await store.sessionWithUser(tokenHash: issued.record.tokenHash)
+                #expect(store.cachedSessionCount <= 2)
+                #expect(store.cachedUserCount <= 2)
+            }
+            for (index, hash) in hashes.enumerated() {
+                #expect(try await store.sessionWithUser(tokenHash: hash)?.user?.uid == "u\(index)")
             }
         }
     }
