@@ -363,15 +363,25 @@ struct FederatedSignInTests {
         }
     }
 
-    @Test("Signing out (the refresh token revoked by a validSince change) keeps the account and its links")
+    @Test("Signing out is the client forgetting its tokens (Firebase's signOut calls no server); the next sign-in finds the same account and its links")
     func signOutKeepsTheAccount() async throws {
         try await withFederated { live, client in
             let signedIn = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .appleAlice).postBody)
-            let refreshToken = try #require(signedIn.string("refreshToken"))
+            let uid = try #require(signedIn.string("localId"))
+            let linked = try await client.signInWithIdp(
+                try live.sandbox.signInCredential(for: .githubUser).postBody, idToken: try #require(signedIn.string("idToken")))
+            #expect(linked.status == .ok, "\(linked.text)")
+            let refreshToken = try #require(linked.string("refreshToken"))
+
+            // signOut() sends nothing: the server revokes nothing, so a refresh token the app kept still works.
+            // (Revoking is the admin's revokeRefreshTokens or a password change, tested elsewhere.)
             #expect(try await client.refresh(refreshToken).status == .ok)
-            // Signing out is the client forgetting its tokens; the next sign-in finds the same account.
+
             let again = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .appleAlice).postBody)
-            #expect(again.string("localId") == signedIn.string("localId"))
+            #expect(again.string("localId") == uid)
+            #expect(again["isNewUser"] == nil)
+            let user = try #require(try await live.services.store.user(uid: uid))
+            #expect(user.providers.map(\.providerID).sorted() == ["apple.com", "github.com"])
         }
     }
 
