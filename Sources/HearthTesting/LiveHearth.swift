@@ -80,7 +80,6 @@ public final class LiveHearth: Sendable {
                 configuration: configuration, clock: clock.wallClock, logger: logger, adjustProviders: providers)
         } catch {
             try? FileManager.default.removeItem(at: directory)
-            await TestDatabase.drop(forDataDirectory: configuration.dataDirectory)
             throw error
         }
         let (listening, listeningContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -105,19 +104,17 @@ public final class LiveHearth: Sendable {
             }
             try? await services.store.close()
             try? FileManager.default.removeItem(at: directory)
-            await TestDatabase.drop(forDataDirectory: configuration.dataDirectory)
             throw failure
         }
         return LiveHearth(services: services, clock: clock, directory: directory, group: group, running: running, port: port)
     }
 
-    /// Stops the server, closes the database and removes the directory (on PostgreSQL, drops the database).
+    /// Stops the server, closes the database and removes the directory.
     public func stop() async throws {
         await group.triggerGracefulShutdown()
         let outcome = await running.result
         try? await services.store.close()
         try? FileManager.default.removeItem(at: directory)
-        await TestDatabase.drop(forDataDirectory: services.configuration.dataDirectory)
         try outcome.get()
     }
 }

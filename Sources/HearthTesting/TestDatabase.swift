@@ -11,7 +11,9 @@ import Synchronization
 /// ```
 ///
 /// A server's database is tied to its data directory: a test that stops a server and opens another
-/// one on the same directory (a restart) finds its data on PostgreSQL too.
+/// one on the same directory (a restart) finds its data on PostgreSQL too. The databases are not
+/// dropped one by one (`DROP DATABASE … WITH (FORCE)` would cut a pool that is still closing); they go
+/// with the cluster when the test process exits.
 public enum TestDatabase {
     /// The backends the test servers can use.
     public enum Backend: String, Sendable {
@@ -47,13 +49,6 @@ public enum TestDatabase {
             try? await PostgresTestCluster.shared().dropDatabase(name)
         }
         return chosen
-    }
-
-    /// Drops the database of `directory`, if ``url(forDataDirectory:)`` made one. Its servers must be
-    /// closed; connections still open are cut. Whatever is not dropped goes with the cluster at exit.
-    public static func drop(forDataDirectory directory: String) async {
-        guard let url = databases.withLock({ $0.removeValue(forKey: directory) }), let name = databaseName(url) else { return }
-        try? await PostgresTestCluster.shared().dropDatabase(name)
     }
 
     /// Which backend the test servers use, for a test's log line or a skip message.

@@ -51,11 +51,9 @@ struct TestHearth: Sendable {
         try await services.store.close()
     }
 
-    /// Removes the data directory (on PostgreSQL, drops the database in the background).
+    /// Removes the data directory. (A PostgreSQL database goes with the test cluster at exit.)
     func removeFiles() {
         try? FileManager.default.removeItem(at: directory)
-        let dataDirectory = configuration.dataDirectory
-        if configuration.usesPostgres { Task { await TestDatabase.drop(forDataDirectory: dataDirectory) } }
     }
 }
 
