@@ -129,7 +129,7 @@ public struct HearthServices: Sendable {
         var bound = configuration
         bound.port = port
         sandbox.baseURL = "\(bound.baseURL)/sandbox"
-        try await (identityVerifier as? AdministeredIdentityVerifier)?.rebase(sandboxProviders(sandbox))
+        (identityVerifier as? AdministeredIdentityVerifier)?.rebase(sandboxProviders(sandbox))
     }
 
     /// Hashes a password on the blocking thread pool, never on an event loop.

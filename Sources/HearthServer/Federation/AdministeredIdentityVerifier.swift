@@ -45,17 +45,22 @@ final class AdministeredIdentityVerifier: IdentityVerifier {
 
     func refresh() async throws {
         let stored = try await store.settings(withPrefix: IdentityProviderSetting.storagePrefix)
-        guard stored != state.withLock({ $0.stored }) else { return }
-        let base = state.withLock { $0.base }
-        let rebuilt = makeVerifier(base.applying(Self.settings(stored)))
-        state.withLock { $0.stored = stored; $0.verifier = rebuilt }
+        // Built under the lock from the base in effect then: a rebase meanwhile is never undone.
+        state.withLock { state in
+            guard stored != state.stored else { return }
+            state.stored = stored
+            state.verifier = makeVerifier(state.base.applying(Self.settings(stored)))
+        }
     }
 
-    /// Replaces the configuration the stored settings are laid over (the sandbox's URLs once the port is known).
-    func rebase(_ base: ProvidersConfiguration) async throws {
-        let stored = try await store.settings(withPrefix: IdentityProviderSetting.storagePrefix)
-        let rebuilt = makeVerifier(base.applying(Self.settings(stored)))
-        state.withLock { $0 = State(base: base, stored: stored, verifier: rebuilt) }
+    /// Replaces the configuration the stored settings are laid over (the sandbox's URLs once the port is
+    /// known), keeping the settings last read: it reads nothing, so it cannot fail (a failure here once
+    /// left a development server pointing at port 0 when its database was slow to answer at start).
+    func rebase(_ base: ProvidersConfiguration) {
+        state.withLock { state in
+            state.base = base
+            state.verifier = makeVerifier(base.applying(Self.settings(state.stored)))
+        }
     }
 
     private static func settings(_ stored: [String: String]) -> [IdentityProviderSetting] {
