@@ -71,6 +71,10 @@ public final class PostgresTransactor: SQLTransactor {
         url: String, options: PostgresStorageOptions = PostgresStorageOptions(), logger: Logger
     ) async throws -> PostgresTransactor {
         let endpoint = try PostgresEndpoint(url: url)
+        var options = options
+        // A pool that has no connection yet needs at least one connection attempt: a URL's longer
+        // `connect_timeout` lengthens the wait for a connection too.
+        options.acquireTimeout = max(options.acquireTimeout, endpoint.connectTimeout ?? .zero)
         // The driver logs bound values and row data at trace/debug level; keep it to info and above.
         var background = logger
         background.logLevel = max(logger.logLevel, .info)
