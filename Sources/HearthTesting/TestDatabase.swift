@@ -38,9 +38,7 @@ public enum TestDatabase {
     public static func url(forDataDirectory directory: String) async throws -> String? {
         guard backend == .postgres else { return nil }
         if let known = databases.withLock({ $0[directory] }) { return known }
-        // Dozens of servers open pools at once on two cores while the suite runs: a first connection can
-        // take longer than the production default of 5 s without anything being wrong.
-        let url = try await PostgresTestCluster.shared().createDatabase() + "&connect_timeout=30"
+        let url = try await PostgresTestCluster.shared().createDatabase()
         // Two servers opened at once on one new directory: the first database made wins.
         let chosen = databases.withLock { databases in
             if let earlier = databases[directory] { return earlier }

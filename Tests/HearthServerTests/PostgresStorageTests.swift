@@ -197,7 +197,7 @@ struct PostgresStorageTests {
     func openOnStoppedServer() async throws {
         let cluster = try await PostgresTestCluster.startPrivate()
         defer { cluster.shutdown() }
-        let url = try await cluster.createDatabase()
+        let url = try await cluster.createDatabase(connectTimeout: nil)
         try await cluster.stop()
 
         let started = ContinuousClock.now
@@ -223,7 +223,7 @@ struct PostgresStorageTests {
     func recoversAfterRestart() async throws {
         let cluster = try await PostgresTestCluster.startPrivate()
         defer { cluster.shutdown() }
-        let url = try await cluster.createDatabase()
+        let url = try await cluster.createDatabase(connectTimeout: nil)
         let store = try await PostgresStorage.open(url: url, options: quickOptions, logger: testLogger)
         do {
             try await store.createUser(UserRecord(uid: "u1", createdAt: t0, validSince: t0), session: nil)

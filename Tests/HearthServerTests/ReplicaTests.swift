@@ -254,7 +254,7 @@ struct ReplicaTests {
     func databaseRestart() async throws {
         let cluster = try await PostgresTestCluster.startPrivate()
         defer { cluster.shutdown() }
-        let url = try await cluster.createDatabase()
+        let url = try await cluster.createDatabase(connectTimeout: nil)
         let replica = try await HearthProcess.start(environment: ["HEARTH_DATABASE_URL": url])
         defer { replica.stop() }
 
