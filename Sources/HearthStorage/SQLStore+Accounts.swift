@@ -10,7 +10,7 @@ extension SQLStore {
     /// held. Conflicts are reported exactly as ``checkUniqueness(of:replacing:on:)`` orders them (uid,
     /// e-mail, phone number, two links to one provider, a provider identity taken).
     public func createUser(_ user: UserRecord, session: RefreshSessionRecord?) async throws {
-        defer { userCache?.forget(uid: user.uid) }
+        defer { accountCache?.forget(uid: user.uid) }
         try await transactor.write { database in
             try await Self.insertUserRow(user, on: database)
             try Self.checkOneLinkPerProvider(user.providers)
@@ -26,7 +26,7 @@ extension SQLStore {
         uid: String, session: RefreshSessionRecord?,
         _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void
     ) async throws -> UserRecord {
-        defer { userCache?.forget(uid: uid) }
+        defer { accountCache?.forget(uid: uid) }
         return try await transactor.write { database in
             guard let current = try await Self.loadUsers(where: "uid = \(bind: uid)", on: database, lock: true).first
             else {
@@ -72,7 +72,7 @@ extension SQLStore {
 
     @discardableResult
     public func deleteUser(uid: String) async throws -> Bool {
-        defer { userCache?.forget(uid: uid) }
+        defer { accountCache?.forget(uid: uid) }
         return try await transactor.writeSingleStatement { database in
             // provider_links and refresh_sessions go with it (ON DELETE CASCADE).
             try await Self.exists(database, "DELETE FROM users WHERE uid = \(bind: uid) RETURNING uid")
@@ -83,13 +83,13 @@ extension SQLStore {
     // reads one consistent snapshot, so they need no transaction.
 
     public func user(uid: String) async throws -> UserRecord? {
-        guard let userCache else { return try await readUser(uid: uid) }
-        if let user = userCache.user(uid: uid) { return user }
+        guard let accountCache else { return try await readUser(uid: uid) }
+        if let user = accountCache.user(uid: uid) { return user }
         // Taken before the read: a write that forgets this user meanwhile moves it, and then the
         // answer, which may predate that write, is not remembered.
-        let generation = userCache.generation
+        let generation = accountCache.generation
         let user = try await readUser(uid: uid)
-        if let user { userCache.remember(user, readAt: generation) }
+        if let user { accountCache.remember(user, readAt: generation) }
         return user
     }
 
@@ -142,11 +142,11 @@ extension SQLStore {
     /// The session and its user (with links) in ONE statement: `refresh_sessions` LEFT JOIN `users`
     /// LEFT JOIN `provider_links`, so a refresh costs one read instead of two.
     public func sessionWithUser(tokenHash: String) async throws -> (session: RefreshSessionRecord, user: UserRecord?)? {
-        guard let userCache else { return try await readSessionWithUser(tokenHash: tokenHash) }
-        if let found = userCache.sessionWithUser(tokenHash: tokenHash) { return (found.session, found.user) }
-        let generation = userCache.generation
+        guard let accountCache else { return try await readSessionWithUser(tokenHash: tokenHash) }
+        if let found = accountCache.sessionWithUser(tokenHash: tokenHash) { return (found.session, found.user) }
+        let generation = accountCache.generation
         let found = try await readSessionWithUser(tokenHash: tokenHash)
-        if let found, let user = found.user { userCache.remember(found.session, of: user, readAt: generation) }
+        if let found, let user = found.user { accountCache.remember(found.session, of: user, readAt: generation) }
         return found
     }
 
@@ -187,7 +187,7 @@ extension SQLStore {
     public func scheduleAnonymousDeletion(olderThan age: TimeInterval, notBefore: Date) async throws -> Int {
         let ageMilliseconds = StoredTime.milliseconds(interval: age)
         let notBeforeMilliseconds = StoredTime.milliseconds(notBefore)
-        defer { userCache?.forgetAll() }
+        defer { accountCache?.forgetAll() }
         return try await transactor.writeSingleStatement { database in
             // max(created_at + age, notBefore), spelled with CASE: SQLite's max() is PostgreSQL's GREATEST().
             try await Self.rows(
@@ -207,7 +207,7 @@ extension SQLStore {
     public func deleteScheduledAnonymousUsers(now: Date, limit: Int) async throws -> [String] {
         guard limit > 0 else { return [] }
         let nowMilliseconds = StoredTime.milliseconds(now)
-        defer { userCache?.forgetAll() }
+        defer { accountCache?.forgetAll() }
         return try await transactor.write { database in
             let candidates = try await Self.rows(
                 database,

@@ -59,7 +59,7 @@ extension SQLStore {
     /// replaced by the batch's.
     public func importBatch(_ batch: TransferBatch) async throws {
         guard batch.count > 0 else { return }
-        defer { userCache?.forgetAll() }
+        defer { accountCache?.forgetAll() }
         try await transactor.write { database in
             switch batch {
             case .users(let users):

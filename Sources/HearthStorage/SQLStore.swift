@@ -18,7 +18,7 @@ public final class SQLStore: HearthStore {
     let logger: Logger
     /// Users read by uid and sessions by token hash; `nil` unless this store is the only process
     /// writing its database.
-    let userCache: AccountCache?
+    let accountCache: AccountCache?
 
     /// Wraps a transactor. Does not touch the database; call ``migrate()`` before first use.
     ///
@@ -28,14 +28,14 @@ public final class SQLStore: HearthStore {
     public init(transactor: any SQLTransactor, logger: Logger, userCacheCapacity: Int = 0) {
         self.transactor = transactor
         self.logger = logger
-        self.userCache = userCacheCapacity > 0 ? AccountCache(capacity: userCacheCapacity) : nil
+        self.accountCache = userCacheCapacity > 0 ? AccountCache(capacity: userCacheCapacity) : nil
     }
 
     /// How many users the store keeps in memory now (0 without a cache); for tests.
-    public var cachedUserCount: Int { userCache?.counts.users ?? 0 }
+    public var cachedUserCount: Int { accountCache?.counts.users ?? 0 }
 
     /// How many refresh sessions the store keeps in memory now (0 without a cache); for tests.
-    public var cachedSessionCount: Int { userCache?.counts.sessions ?? 0 }
+    public var cachedSessionCount: Int { accountCache?.counts.sessions ?? 0 }
 
     /// Closes the underlying connections. The store cannot be used afterwards.
     public func close() async throws {
