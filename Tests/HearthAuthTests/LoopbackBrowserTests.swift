@@ -1,8 +1,14 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import HearthAuth
+import HearthCore
 import HearthSandbox
 import HearthTesting
 import Testing
@@ -51,6 +57,54 @@ import Testing
             #expect(await authError { _ = try await OAuthProvider(providerID: "github.com", auth: auth).credential(with: nobody) } == .webContextCancelled)
         }
     }
+}
+
+extension LoopbackBrowserTests {
+    @Test("a connection to the loopback listener that never sends a request does not hold up the sign-in")
+    func silentConnection() async throws {
+        try await withLiveHearth { live in
+            let auth = makeAuth(live)
+            let holder = LockedBox<Int32>(-1)
+            let browser = Self.scriptedBrowser(subject: SandboxIdentity.githubUser.subject)
+            let delegateBox = LockedBox<BrowserSignInUIDelegate?>(nil)
+            let delegate = try LoopbackBrowser.delegate(openBrowser: { url in
+                // Connect first and say nothing (a port scanner, a browser's speculative connection), then
+                // let the browser come back.
+                guard let port = delegateBox.withLock({ $0 }).flatMap({ URLComponents(string: $0.returnURL)?.port }) else {
+                    throw CancellationError()
+                }
+                holder.withLock { $0 = (try? connectSilently(port: port)) ?? -1 }
+                try browser(url)
+            })
+            delegateBox.withLock { $0 = delegate }
+            defer { holder.withLock { if $0 >= 0 { close($0) } } }
+            let result = try await auth.signIn(with: OAuthProvider(providerID: "github.com", auth: auth), uiDelegate: delegate)
+            #expect(result.additionalUserInfo?.providerID == "github.com")
+            #expect(holder.withLock { $0 } >= 0, "the silent connection was made")
+        }
+    }
+}
+
+/// Opens a TCP connection to 127.0.0.1:`port` and sends nothing.
+private func connectSilently(port: Int) throws -> Int32 {
+    #if canImport(Darwin)
+    let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #else
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #endif
+    guard fd >= 0 else { throw CancellationError() }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(fd)
+        throw CancellationError()
+    }
+    return fd
 }
 
 /// Every provider whose sandbox answers the scripted consent with redirects, through the SDK and a loopback

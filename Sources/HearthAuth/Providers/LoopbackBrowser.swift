@@ -72,6 +72,7 @@ final class LoopbackListener: Sendable {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard fd >= 0 else { throw Self.failure("socket") }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // not inherited by the browser the app opens
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -118,6 +119,7 @@ final class LoopbackListener: Sendable {
             let connection = Glue.accept(descriptor)
             guard connection >= 0 else { continue }
             defer { close(connection) }
+            Self.prepare(connection)
             guard let target = Self.requestTarget(connection) else { continue }
             let targetPath = target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? target
             guard targetPath == path, let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
@@ -129,6 +131,16 @@ final class LoopbackListener: Sendable {
                 connection, status: "200 OK",
                 body: failed ? "Sign-in did not complete. You can close this window." : "Signed in. You can close this window and return to the app.")
             return url
+        }
+    }
+
+    /// Not inherited by child processes, and a peer that connects and then says nothing (a port scanner,
+    /// a browser's speculative connection) gives up the listener after a few seconds instead of holding it.
+    private static func prepare(_ connection: Int32) {
+        _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+        var limit = timeval(tv_sec: 5, tv_usec: 0)
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            _ = setsockopt(connection, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
         }
     }
 
