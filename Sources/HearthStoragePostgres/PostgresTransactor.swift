@@ -162,7 +162,31 @@ public final class PostgresTransactor: SQLTransactor {
             try? await Task.sleep(for: .milliseconds(10))
         }
         runner.cancel()
-        await runner.value
+        // The pool closes its connections when cancelled; a connection whose close never completes must
+        // not hold up the process that is shutting down.
+        if await !Self.finishes(runner, within: options.closeGracePeriod) {
+            logger.warning(
+                "The PostgreSQL connection pool did not stop within the grace period; leaving it behind",
+                metadata: ["grace_period": "\(options.closeGracePeriod)"])
+        }
+    }
+
+    /// Whether `task` ends within `limit`. Returns at the limit even if it does not (awaiting a task's
+    /// value cannot be cancelled, so the wait happens in a task of its own).
+    private static func finishes(_ task: Task<Void, Never>, within limit: Duration) async -> Bool {
+        let outcome = FirstOutcome()
+        return await withCheckedContinuation { continuation in
+            outcome.install(continuation)
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                outcome.resume(false)
+            }
+            Task {
+                await task.value
+                outcome.resume(true)
+                timer.cancel()
+            }
+        }
     }
 
     // MARK: - Transactions
@@ -399,5 +423,29 @@ public final class PostgresTransactor: SQLTransactor {
             }
             throw HearthError(.storageUnavailable, reason: "cannot connect to \(endpoint)", underlying: translated)
         }
+    }
+}
+
+/// Resumes a continuation with whichever answer comes first.
+private final class FirstOutcome: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Bool, Never>?, answer: Bool?)>((nil, nil))
+
+    func install(_ continuation: CheckedContinuation<Bool, Never>) {
+        let early = state.withLock { state -> Bool? in
+            if let answer = state.answer { return answer }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    func resume(_ answer: Bool) {
+        let waiting = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            guard state.answer == nil else { return nil }
+            state.answer = answer
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        waiting?.resume(returning: answer)
     }
 }

@@ -87,7 +87,10 @@ public final class LiveHearth: Sendable {
             listeningContinuation.yield(port)
             listeningContinuation.finish()
         }
-        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: logger)
+        var groupConfiguration = ServiceGroupConfiguration(services: [app], logger: logger)
+        // A connection that never finishes must not hold a test forever: after 20 s the server is cancelled.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(20)
+        let group = ServiceGroup(configuration: groupConfiguration)
         let running = Task {
             defer { listeningContinuation.finish() }
             try await group.run()
