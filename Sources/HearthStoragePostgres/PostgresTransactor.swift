@@ -154,7 +154,8 @@ public final class PostgresTransactor: SQLTransactor {
     }
 
     /// Refuses new work, waits up to ``PostgresStorageOptions/closeGracePeriod`` for work in flight,
-    /// then stops the pool (closing every connection) and waits for it. Idempotent.
+    /// then stops the pool (closing every connection) and waits for it, again at most the grace period.
+    /// Idempotent.
     public func close() async throws {
         guard work.close() else { return }
         let deadline = ContinuousClock.now.advanced(by: options.closeGracePeriod)
