@@ -175,16 +175,15 @@ public final class PostgresTransactor: SQLTransactor {
     /// Whether `task` ends within `limit`. Returns at the limit even if it does not (awaiting a task's
     /// value cannot be cancelled, so the wait happens in a task of its own).
     private static func finishes(_ task: Task<Void, Never>, within limit: Duration) async -> Bool {
-        let outcome = FirstOutcome()
-        return await withCheckedContinuation { continuation in
-            outcome.install(continuation)
+        await withCheckedContinuation { continuation in
+            let answer = OneAnswer(continuation)
             let timer = Task {
                 try? await Task.sleep(for: limit)
-                outcome.resume(false)
+                answer.give(false)
             }
             Task {
                 await task.value
-                outcome.resume(true)
+                answer.give(true)
                 timer.cancel()
             }
         }
@@ -427,26 +426,15 @@ public final class PostgresTransactor: SQLTransactor {
     }
 }
 
-/// Resumes a continuation with whichever answer comes first.
-private final class FirstOutcome: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<Bool, Never>?, answer: Bool?)>((nil, nil))
+/// A continuation resumed by whichever answer comes first; later answers are dropped.
+private final class OneAnswer: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Bool, Never>?>
 
-    func install(_ continuation: CheckedContinuation<Bool, Never>) {
-        let early = state.withLock { state -> Bool? in
-            if let answer = state.answer { return answer }
-            state.continuation = continuation
-            return nil
-        }
-        if let early { continuation.resume(returning: early) }
+    init(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation = Mutex(continuation)
     }
 
-    func resume(_ answer: Bool) {
-        let waiting = state.withLock { state -> CheckedContinuation<Bool, Never>? in
-            guard state.answer == nil else { return nil }
-            state.answer = answer
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        waiting?.resume(returning: answer)
+    func give(_ answer: Bool) {
+        continuation.withLock { $0.take() }?.resume(returning: answer)
     }
 }
