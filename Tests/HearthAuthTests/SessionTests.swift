@@ -166,34 +166,31 @@ import Testing
     #if !canImport(Security)
     @Test("Without a store, the user is kept in $XDG_DATA_HOME/hearth-auth (0700) in a 0600 file, else ~/.local/share/hearth-auth")
     func defaultPersistenceDirectory() async throws {
-        // The environment is the process's: a unique directory, and the old value restored however the test ends.
-        let saved = ProcessInfo.processInfo.environment["XDG_DATA_HOME"]
+        // The environment is passed in, never changed: setenv while other tests start processes
+        // corrupts their copy of it.
         let dataHome = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-xdg-\(UUID().uuidString)", isDirectory: true)
-        defer {
-            if let saved { setenv("XDG_DATA_HOME", saved, 1) } else { unsetenv("XDG_DATA_HOME") }
-            try? FileManager.default.removeItem(at: dataHome)
-        }
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        let home = "/home/someone"
         let fallback = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share/hearth-auth", isDirectory: true)
-
-        unsetenv("XDG_DATA_HOME")
-        #expect(FileSignedInUserStore.defaultDirectory().standardizedFileURL == fallback.standardizedFileURL)
+        #expect(FileSignedInUserStore.defaultDirectory(environment: ["HOME": home]) == fallback)
         // The XDG spec ignores a relative XDG_DATA_HOME.
-        setenv("XDG_DATA_HOME", "relative/data", 1)
-        #expect(FileSignedInUserStore.defaultDirectory().standardizedFileURL == fallback.standardizedFileURL)
-        setenv("XDG_DATA_HOME", dataHome.path, 1)
-        let directory = dataHome.appendingPathComponent("hearth-auth", isDirectory: true)
-        #expect(FileSignedInUserStore.defaultDirectory().standardizedFileURL == directory.standardizedFileURL)
+        #expect(FileSignedInUserStore.defaultDirectory(environment: ["HOME": home, "XDG_DATA_HOME": "relative/data"]) == fallback)
+        #expect(
+            FileSignedInUserStore.defaultDirectory(environment: ["HOME": home, "XDG_DATA_HOME": dataHome.path])
+                == dataHome.appendingPathComponent("hearth-auth", isDirectory: true))
 
+        // Without a store, the SDK uses the default directory of this process's environment.
+        let directory = FileSignedInUserStore.defaultDirectory()
+        let existedBefore = FileManager.default.fileExists(atPath: directory.path)
+        defer { if !existedBefore { try? FileManager.default.removeItem(at: directory) } }
         try await withLiveHearth { live in
             let name = "xdg-\(UUID().uuidString)"
             let auth = makeAuth(live, store: nil, name: name)
             let uid = try await auth.signInAnonymously().user.uid
-            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }
-            #expect(files == ["hearth_auth_\(live.projectID)_\(name)_user.json"])
-            let file = directory.appendingPathComponent(try #require(files.first)).path
+            let file = directory.appendingPathComponent("hearth_auth_\(live.projectID)_\(name)_user.json").path
             #expect((try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-            #expect((try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+            if !existedBefore {
+                #expect((try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+            }
             let text = try String(contentsOfFile: file, encoding: .utf8)
             #expect(text.contains(uid))
 
@@ -202,7 +199,7 @@ import Testing
             let again = makeAuth(live, store: nil, name: name)
             #expect(again.currentUser?.uid == uid)
             try again.signOut()
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: file))
         }
     }
     #endif

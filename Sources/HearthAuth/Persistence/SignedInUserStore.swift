@@ -51,9 +51,9 @@ public struct FileSignedInUserStore: SignedInUserStore {
         self.init(directory: Self.defaultDirectory())
     }
 
-    /// `$XDG_DATA_HOME/hearth-auth`, or `~/.local/share/hearth-auth`.
-    public static func defaultDirectory() -> URL {
-        let environment = ProcessInfo.processInfo.environment
+    /// `$XDG_DATA_HOME/hearth-auth`, or `~/.local/share/hearth-auth`, read from `environment` (the
+    /// process's own by default). A relative `XDG_DATA_HOME` is ignored, as the XDG spec says.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("hearth-auth", isDirectory: true)
         }
