@@ -19,7 +19,10 @@ public protocol SQLTransactor: Sendable {
 
     /// Runs a unit of work that may write, on an exclusive session, between `BEGIN` and `COMMIT`
     /// (`ROLLBACK` when `body` throws).
-    func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    ///
+    /// `body` escapes: a backend may hand it to whichever caller is running the writes of the
+    /// moment (SQLite's group commit). It still runs exactly once, before this call returns.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
 
     /// Runs a read-only unit of work that issues exactly ONE statement.
     ///
@@ -33,7 +36,7 @@ public protocol SQLTransactor: Sendable {
     ///
     /// A single statement is atomic on its own (its cascades and `RETURNING` included), so a backend
     /// may run it without an explicit transaction. The default runs `body` through ``write(_:)``.
-    func writeSingleStatement<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    func writeSingleStatement<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
 
     /// Waits for work in flight and closes every connection. Later calls fail.
     func close() async throws
@@ -56,7 +59,7 @@ extension SQLTransactor {
 
     /// Runs `body` in a write transaction.
     public func writeSingleStatement<T: Sendable>(
-        _ body: @Sendable (any SQLDatabase) async throws -> T
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         try await write(body)
     }

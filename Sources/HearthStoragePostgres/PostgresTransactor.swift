@@ -117,7 +117,7 @@ public final class PostgresTransactor: SQLTransactor {
     }
 
     /// Runs `body` in a read-committed transaction on one connection; `ROLLBACK` when it throws.
-    public func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await transaction(begin: "BEGIN ISOLATION LEVEL READ COMMITTED", body)
     }
 

@@ -11,12 +11,14 @@ import Synchronization
 
 /// SQLite behind the ``SQLTransactor`` discipline: one writer, a few readers, WAL.
 ///
-/// - Writes go through ONE connection whose use is serialized by an ``AsyncMutex`` (FIFO); each
-///   `write` holds it from `BEGIN IMMEDIATE` to `COMMIT`, so writers never meet `SQLITE_BUSY`
-///   inside the process.
+/// - Writes go through ONE connection whose use is serialized by an ``AsyncMutex``, held from
+///   `BEGIN IMMEDIATE` to `COMMIT`, so writers never meet `SQLITE_BUSY` inside the process.
+/// - Writes that queue while the writer is busy are committed together (``WriteQueue``): one
+///   transaction, a savepoint per unit of work, callers answered after the `COMMIT`. A lone write
+///   runs in a transaction of its own, exactly as without the queue.
 /// - A unit of work of ONE statement (``readSingleStatement(_:)``, ``writeSingleStatement(_:)``)
-///   runs in autocommit mode, without `BEGIN`/`COMMIT`: a single statement is atomic and reads one
-///   snapshot by itself.
+///   runs in autocommit mode, without `BEGIN`/`COMMIT`, when it is alone: a single statement is
+///   atomic and reads one snapshot by itself.
 /// - Reads go to a reader connection (two by default; an idle one when there is one, else the next
 ///   in turn), each also serialized by its own ``AsyncMutex``: a read transaction (``read(_:)``)
 ///   inside a deferred transaction, which WAL gives a consistent snapshot of committed data while
@@ -54,6 +56,9 @@ public final class SQLiteTransactor: SQLTransactor {
     }
 
     private let writer: Lane
+    private let writeQueue: WriteQueue
+    /// Transactions (and autocommit writes) the writer has committed, for tests and diagnostics.
+    private let commits = Atomic<Int>(0)
     /// Empty for an in-memory database: reads then use the writer.
     private let readers: [Lane]
     private let nextReader = Atomic<Int>(0)
@@ -61,8 +66,12 @@ public final class SQLiteTransactor: SQLTransactor {
     /// Held while open when this process must be the file's only user (see ``open(path:readers:exclusive:logger:)``).
     private let fileLock: ExclusiveFileLock?
 
+    /// The most writes one transaction commits together.
+    static let maximumWriteBatch = 64
+
     private init(writer: Lane, readers: [Lane], fileLock: ExclusiveFileLock? = nil) {
         self.writer = writer
+        self.writeQueue = WriteQueue(maximumBatch: Self.maximumWriteBatch)
         self.readers = readers
         self.fileLock = fileLock
     }
@@ -184,22 +193,23 @@ public final class SQLiteTransactor: SQLTransactor {
         }
     }
 
-    /// Runs `body` on the writer connection between `BEGIN IMMEDIATE` and `COMMIT`, holding the
-    /// writer lock throughout; rolls back and rethrows when `body` throws.
-    public func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await withLock(on: writer) { lane in
-            try await run(on: lane, begin: "BEGIN IMMEDIATE", body)
-        }
+    /// Runs `body` on the writer connection inside a transaction; rolls its work back and rethrows
+    /// when `body` throws. Returns only after the `COMMIT` that made its work durable.
+    ///
+    /// Writes that arrive while the writer is busy share one transaction (group commit, see
+    /// ``WriteQueue``): each body runs in a savepoint of its own, after the ones queued before it,
+    /// so it sees their changes and is undone alone when it throws. When the `COMMIT` itself fails,
+    /// every write of that transaction fails.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await submit(isSingleStatement: false, body)
     }
 
-    /// Runs `body`, which issues one statement, on the writer connection in autocommit mode, holding
-    /// the writer lock.
+    /// Runs `body`, which issues one statement, on the writer connection: in autocommit mode when
+    /// no other write is waiting, else in the shared transaction like ``write(_:)``.
     public func writeSingleStatement<T: Sendable>(
-        _ body: @Sendable (any SQLDatabase) async throws -> T
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
-        try await withLock(on: writer) { lane in
-            try await run(on: lane, begin: nil, body)
-        }
+        try await submit(isSingleStatement: true, body)
     }
 
     /// Waits for the work in flight on each connection, then closes them all and stops their
@@ -220,6 +230,135 @@ public final class SQLiteTransactor: SQLTransactor {
         }
         fileLock?.release()
         if let firstError { throw SQLiteFailure.translate(firstError) }
+    }
+
+    /// How many commits the writer has made (a batch of writes counts once).
+    var commitCount: Int {
+        commits.load(ordering: .relaxed)
+    }
+
+    /// Writes queued and not yet taken into a transaction (for tests).
+    var queuedWriteCount: Int {
+        writeQueue.count
+    }
+
+    /// The writer connection's lock (for tests that hold the writer to make writes queue).
+    var writerMutex: AsyncMutex {
+        writer.mutex
+    }
+
+    // MARK: - Group commit
+
+    /// Queues `body` and waits until it ran and its transaction committed, running the batch of
+    /// queued writes itself when its turn to lead comes.
+    private func submit<T: Sendable>(
+        isSingleStatement: Bool, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        let slot = ResultSlot<T>()
+        let job = WriteJob(isSingleStatement: isSingleStatement) { database in
+            slot.store(try await body(database))
+        }
+        if !writeQueue.enqueue(job) {
+            switch await job.wait() {
+            case .finished(let result):
+                try result.get()
+                return try Self.value(from: slot)
+            case .lead:
+                break
+            }
+        }
+        try await withTaskExecutorPreference(writer.thread) {
+            try await lead(job)
+        }.get()
+        return try Self.value(from: slot)
+    }
+
+    private static func value<T>(from slot: ResultSlot<T>) throws -> T {
+        guard let value = slot.take() else {
+            throw HearthError(.internalError, reason: "a committed write left no result")
+        }
+        return value
+    }
+
+    /// One turn of the leader whose job is `own`: takes the batch (`own` first), runs it holding
+    /// the writer lock, answers the other callers and hands the turn on. Returns `own`'s outcome.
+    private func lead(_ own: WriteJob) async -> Result<Void, any Error> {
+        do {
+            try await writer.mutex.lock()
+        } catch {
+            // Cancelled while waiting for the lock (held only by in-memory reads or close()).
+            writeQueue.withdraw(own)?.signal(.lead)
+            return .failure(error)
+        }
+        let batch = writeQueue.takeBatch()
+        assert(batch.first === own, "a leader runs its own job first")
+        let (results, unrun) = await runBatch(batch)
+        writer.mutex.unlock()
+        writeQueue.endTurn(returning: unrun)?.signal(.lead)
+        for (job, result) in zip(batch, results).dropFirst() {
+            job.signal(.finished(result))
+        }
+        return results[0]
+    }
+
+    /// Runs `batch` on the writer, whose lock the caller holds. Returns the outcome of each job that
+    /// ran (a prefix of `batch`, in order) and the jobs that did not run because the transaction was
+    /// lost before their turn; they go back to the queue.
+    private func runBatch(_ batch: [WriteJob]) async -> (results: [Result<Void, any Error>], unrun: [WriteJob]) {
+        let database = writer.database
+        guard !isClosed.withLock({ $0 }) else {
+            let closed = HearthError(.storageUnavailable, reason: "the SQLite store is closed")
+            return (batch.map { _ in .failure(closed) }, [])
+        }
+        if batch.count == 1, let job = batch.first {
+            do {
+                try await run(on: writer, begin: job.isSingleStatement ? nil : "BEGIN IMMEDIATE", job.body)
+                commits.add(1, ordering: .relaxed)
+                return ([.success(())], [])
+            } catch {
+                return ([.failure(error)], [])
+            }
+        }
+        do {
+            try await database.raw("BEGIN IMMEDIATE").run()
+        } catch {
+            let failure = SQLiteFailure.translate(error)
+            return (batch.map { _ in .failure(failure) }, [])
+        }
+        var results: [Result<Void, any Error>] = []
+        results.reserveCapacity(batch.count)
+        for (index, job) in batch.enumerated() {
+            do {
+                try await database.raw("SAVEPOINT hearth_write").run()
+                do {
+                    try await job.body(database)
+                    try await database.raw("RELEASE hearth_write").run()
+                    results.append(.success(()))
+                } catch {
+                    results.append(.failure(SQLiteFailure.translate(error)))
+                    try await database.raw("ROLLBACK TO hearth_write").run()
+                    try await database.raw("RELEASE hearth_write").run()
+                }
+            } catch {
+                // The transaction is in an unknown state (SQLite may have rolled it back already):
+                // give it up. Jobs that had succeeded lose their work; jobs not run yet go back.
+                try? await database.raw("ROLLBACK").run()
+                let lost = HearthError(
+                    .storageUnavailable, reason: "the shared write transaction was rolled back",
+                    underlying: SQLiteFailure.translate(error))
+                if results.count == index { results.append(.failure(SQLiteFailure.translate(error))) }
+                return (results.map { $0.flatMap { .failure(lost) } }, Array(batch[(index + 1)...]))
+            }
+        }
+        do {
+            try await database.raw("COMMIT").run()
+            commits.add(1, ordering: .relaxed)
+        } catch {
+            try? await database.raw("ROLLBACK").run()
+            let failure = SQLiteFailure.translate(error)
+            return (results.map { $0.flatMap { .failure(failure) } }, [])
+        }
+        return (results, [])
     }
 
     // MARK: - Lanes
