@@ -49,8 +49,12 @@ struct AccountsController<Context: RequestContext>: Sendable {
                 uid: UserRecord.makeUID(), createdAt: now, lastLoginAt: now, validSince: now,
                 scheduledDeletionAt: configuration.anonymousCleanup.enabled ? now.addingTimeInterval(configuration.anonymousCleanup.maxAge) : nil)
             let session = RefreshSessionRecord.issue(uid: user.uid, signInProvider: "anonymous", authTime: now, now: now)
+            // The token is signed while the user is being written: the signature does not depend on
+            // the write, and the write (queued behind others on the single SQLite writer) does not
+            // hold up the CPU work. The token leaves only once the user is stored.
+            async let signed = services.tokens.mintIDToken(for: user, signInProvider: "anonymous", authTime: now)
             try await createUser(user, session: session.record)
-            let idToken = try await services.tokens.mintIDToken(for: user, signInProvider: "anonymous", authTime: now)
+            let idToken = try await signed
             return WireCoding.response(SignUpResponse(localId: user.uid, email: nil, displayName: nil, idToken: idToken, refreshToken: session.token, expiresIn: expiresIn))
         }
 
