@@ -28,8 +28,9 @@ import Synchronization
 ///   that thread once and off once instead of twice per statement, and a connection's lock is
 ///   released on that thread, never held while the unit waits for a Swift concurrency thread.
 /// - Every connection runs `journal_mode=WAL`, `synchronous=NORMAL`, `foreign_keys=ON`,
-///   `temp_store=MEMORY`, `busy_timeout=5000`. (No `mmap_size` or larger `cache_size`: on this workload they did not
-///   measurably help, and mapped or cached pages count against the server's memory target.)
+///   `temp_store=MEMORY`, `busy_timeout=5000`. (No `mmap_size` or larger `cache_size`: on this
+///   workload they did not measurably help, and mapped or cached pages count against the server's
+///   memory target.)
 /// - I/O-type SQLite failures become `HearthError(.storageUnavailable)`; everything else passes
 ///   through unchanged. Queries are not logged (bound values must never reach logs).
 ///

@@ -1005,6 +1005,33 @@ struct SQLiteStorageTests {
         }
     }
 
+    @Test("under concurrent sign-ups that fight over e-mails, exactly one user per e-mail is created")
+    func groupCommitUnderContention() async throws {
+        try await withStore(.sqlite) { store, _ in
+            let created = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<200 {
+                    group.addTask {
+                        let uid = "user-\(index)"
+                        do {
+                            try await store.createUser(
+                                makeUser(uid, email: "e\(index % 50)@example.com"), session: makeSession("s-\(index)", uid: uid))
+                            return true
+                        } catch StoreConflict.email {
+                            return false
+                        }
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(created == 50)
+            #expect(try await store.countUsers() == 50)
+            #expect(try await count("refresh_sessions", in: store) == 50)
+            for index in 0..<50 {
+                #expect(try await store.user(email: "e\(index)@example.com") != nil)
+            }
+        }
+    }
+
     @Test("the database file uses WAL and enforces foreign keys")
     func pragmas() async throws {
         try await withStore(.sqlite) { store, _ in
