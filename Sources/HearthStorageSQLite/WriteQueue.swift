@@ -117,11 +117,7 @@ final class WriteQueue: Sendable {
     func endTurn(returning unrun: [WriteJob] = []) -> WriteJob? {
         state.withLock { state in
             for job in unrun.reversed() { state.jobs.prepend(job) }
-            guard let next = state.jobs.first else {
-                state.isLeading = false
-                return nil
-            }
-            return next
+            return Self.nextLeader(&state)
         }
     }
 
@@ -132,12 +128,17 @@ final class WriteQueue: Sendable {
             if let index = state.jobs.firstIndex(where: { $0 === job }) {
                 state.jobs.remove(at: index)
             }
-            guard let next = state.jobs.first else {
-                state.isLeading = false
-                return nil
-            }
-            return next
+            return Self.nextLeader(&state)
         }
+    }
+
+    /// The first queued job, whose caller leads next; with none, nobody leads any more.
+    private static func nextLeader(_ state: inout State) -> WriteJob? {
+        guard let next = state.jobs.first else {
+            state.isLeading = false
+            return nil
+        }
+        return next
     }
 }
 
