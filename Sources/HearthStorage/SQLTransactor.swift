@@ -21,7 +21,7 @@ public protocol SQLTransactor: Sendable {
     /// (`ROLLBACK` when `body` throws).
     ///
     /// `body` escapes: a backend may hand it to whichever caller is running the writes of the
-    /// moment (SQLite's group commit). It still runs exactly once, before this call returns.
+    /// moment (SQLite's group commit). It still runs at most once, and before this call returns.
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
 
     /// Runs a read-only unit of work that issues exactly ONE statement.
