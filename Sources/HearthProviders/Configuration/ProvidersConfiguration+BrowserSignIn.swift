@@ -8,12 +8,14 @@ extension ProvidersConfiguration {
         /// (`https://auth.example.com/__/auth/handler`). `nil`: `<server base URL>/__/auth/handler`, which is
         /// right for development mode and a server reached directly.
         public var handlerURL: URL?
-        /// The app return URLs (`continueUri` of `createAuthUri`) the handler may send the browser back to, as
-        /// prefixes: `com.example.app:/oauth`, `com.googleusercontent.apps.123:/`, `https://app.example.com/auth/`.
-        /// Loopback addresses (`http://127.0.0.1:PORT/…`, `http://[::1]:PORT/…`, `http://localhost:PORT/…`) are
-        /// always accepted, on any port, for desktop and command-line apps (RFC 8252 §7.3).
+        /// The app return URLs (`continueUri` of `createAuthUri`) the handler may send the browser back to:
+        /// `com.example.app:/oauth`, `com.googleusercontent.apps.123:/`, `https://app.example.com/auth`. A return URL
+        /// matches one when scheme, host and port are the same and its path is the same or below it on a segment
+        /// boundary (see ``ReturnURL``). Loopback addresses (`http://127.0.0.1:PORT/…`, `http://[::1]:PORT/…`,
+        /// `http://localhost:PORT/…`) are always accepted, on any port, for desktop and command-line apps (RFC 8252 §7.3).
         public var returnURLs: [String]
-        /// Whether any custom-scheme return URL is accepted without being listed (development mode turns it on).
+        /// Whether any app scheme (reverse-domain `com.example.app:`, or Firebase's `app-1-…-ios-…:`) is accepted
+        /// without being listed. Development mode turns it on; schemes browsers handle themselves never are.
         public var acceptsAnyCustomScheme: Bool
         /// How long a started sign-in (the `state`) and a finished one (the `requestUri` the app receives) stay
         /// usable, in seconds.
@@ -27,16 +29,12 @@ extension ProvidersConfiguration {
             self.sessionLifetime = sessionLifetime
         }
 
-        /// Whether the handler may send the browser to `url` (see ``returnURLs``).
-        public func acceptsReturnURL(_ url: URL) -> Bool {
-            guard let scheme = url.scheme?.lowercased() else { return false }
-            if scheme == "http", let host = url.host?.lowercased(), ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host) {
-                return true
-            }
-            let text = url.absoluteString
-            if returnURLs.contains(where: { !$0.isEmpty && text.hasPrefix($0) }) { return true }
-            return acceptsAnyCustomScheme && scheme != "http" && scheme != "https" && scheme != "javascript" && scheme != "data"
-                && scheme != "file"
+        /// Whether the handler may send the browser to `continueUri` (see ``returnURLs``).
+        public func acceptsReturnURL(_ continueUri: String) -> Bool {
+            guard let candidate = ReturnURL(continueUri) else { return false }
+            if candidate.isLoopback { return true }
+            if returnURLs.contains(where: { ReturnURL($0)?.admits(candidate) == true }) { return true }
+            return acceptsAnyCustomScheme && candidate.hasAppScheme
         }
 
         /// The settings.

@@ -61,9 +61,11 @@ struct BrowserSignIn: Sendable {
             throw HearthError(.invalidProviderID, detail: "Provider Id is not supported.")
         }
         guard let continueUri = input.continueUri, !continueUri.isEmpty else { throw HearthError(.missingContinueURI) }
-        guard let continueURL = URL(string: continueUri), continueURL.scheme != nil else { throw HearthError(.invalidContinueURI) }
-        guard settings.acceptsReturnURL(continueURL) else {
-            throw HearthError(.unauthorizedDomain, detail: "Domain not whitelisted by project", reason: "return URL scheme \(continueURL.scheme ?? "") host \(continueURL.host ?? "") is not registered")
+        guard let continueURL = ReturnURL(continueUri), URL(string: continueUri) != nil else { throw HearthError(.invalidContinueURI) }
+        guard settings.acceptsReturnURL(continueUri) else {
+            throw HearthError(
+                .unauthorizedDomain, detail: "Domain not whitelisted by project",
+                reason: "return URL scheme \(continueURL.scheme) host \(continueURL.host ?? "") is not registered")
         }
         try await services.identityVerifier.refresh()
         let authorization = flows(providers)

@@ -24,8 +24,10 @@ extension ServerConfiguration {
 
         p.browserSignIn.handlerURL = try url("browserSignIn.handlerURL") ?? p.browserSignIn.handlerURL
         p.browserSignIn.returnURLs = try r.stringArray("browserSignIn.returnURLs") ?? p.browserSignIn.returnURLs
-        for returnURL in p.browserSignIn.returnURLs where URL(string: returnURL)?.scheme == nil {
-            throw ConfigurationError(key: "browserSignIn.returnURLs", problem: "\(returnURL) is not an absolute URL (scheme:…)")
+        for returnURL in p.browserSignIn.returnURLs where ReturnURL(returnURL) == nil {
+            throw ConfigurationError(
+                key: "browserSignIn.returnURLs",
+                problem: "\(returnURL) is not an absolute URL Hearth can compare (scheme:…, no user info, backslashes, dot segments or spaces)")
         }
         if let seconds = try r.int("browserSignIn.sessionLifetimeSeconds", in: 30...3_600) {
             p.browserSignIn.sessionLifetime = TimeInterval(seconds)
