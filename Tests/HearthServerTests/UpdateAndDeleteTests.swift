@@ -50,6 +50,63 @@ struct UpdateAndDeleteTests {
         }
     }
 
+    @Test("signUp with an ID token meets the same recent-sign-in rule as update: no e-mail or password replaced with an old token")
+    func signUpWithStaleToken() async throws {
+        try await withHearth { hearth, client async throws in
+            let victim = try await client.signUp(email: "ada@example.com")
+            hearth.clock.advance(by: 3_000)
+            let stale = try #require(try await client.refresh(victim.refreshToken!).string("id_token"))
+            let viaSignUp = try await client.post("/v1/accounts:signUp", [
+                "idToken": .string(stale), "email": .string("attacker@example.com"), "password": .string("attacker-password"),
+            ])
+            #expect(viaSignUp.errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+            let viaUpdate = try await client.post("/v1/accounts:update", [
+                "idToken": .string(stale), "email": .string("attacker@example.com"), "password": .string("attacker-password"),
+            ])
+            #expect(viaUpdate.errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+            // Same e-mail, new password: still a replaced password.
+            let samePassword = try await client.post("/v1/accounts:signUp", [
+                "idToken": .string(stale), "email": .string("ada@example.com"), "password": .string("attacker-password"),
+            ])
+            #expect(samePassword.errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+            #expect(try await client.signIn(email: "ada@example.com").status == .ok)
+            #expect(try await client.signIn(email: "attacker@example.com").errorMessage == "EMAIL_NOT_FOUND")
+
+            // A fresh sign-in may replace them through either endpoint.
+            let fresh = try #require(try await client.signIn(email: "ada@example.com").string("idToken"))
+            let replaced = try await client.post("/v1/accounts:signUp", [
+                "idToken": .string(fresh), "email": .string("ada2@example.com"), "password": .string("new password"),
+            ])
+            #expect(replaced.status == .ok, "\(replaced.text)")
+            #expect(replaced.string("localId") == victim.localId)
+        }
+    }
+
+    @Test("adding an e-mail and password to a provider-only account needs a recent sign-in; an anonymous upgrade does not")
+    func addingCredentials() async throws {
+        try await withHearth { hearth, client async throws in
+            // A provider-only account (custom-token sign-in), an hour after it signed in.
+            let token = CustomTokenTests.unsigned(["uid": .string("backend-user")], now: hearth.clock.now)
+            let signedIn = try await client.post("/v1/accounts:signInWithCustomToken", ["token": .string(token), "returnSecureToken": .bool(true)])
+            let refreshToken = try #require(signedIn.string("refreshToken"))
+            hearth.clock.advance(by: 3_600)
+            let stale = try #require(try await client.refresh(refreshToken).string("id_token"))
+            for path in ["/v1/accounts:signUp", "/v1/accounts:update"] {
+                let added = try await client.post(path, ["idToken": .string(stale), "email": .string("eve@example.com"), "password": .string("eve's password")])
+                #expect(added.errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "\(path)")
+            }
+            #expect(try await hearth.services.store.user(uid: "backend-user")?.passwordHash == nil)
+
+            // An anonymous account has no other way in: its ID token alone upgrades it, however old.
+            let anonymous = try await client.signUpAnonymously()
+            hearth.clock.advance(by: 3_000)
+            let old = try #require(try await client.refresh(anonymous.refreshToken!).string("id_token"))
+            let upgraded = try await client.post("/v1/accounts:signUp", ["idToken": .string(old), "email": .string("anon@example.com"), "password": .string("anon password")])
+            #expect(upgraded.status == .ok, "\(upgraded.text)")
+            #expect(upgraded.string("localId") == anonymous.localId)
+        }
+    }
+
     @Test("update errors: INVALID_REQ_TYPE, INSUFFICIENT_PERMISSION, OPERATION_NOT_ALLOWED, INVALID_EMAIL, WEAK_PASSWORD, EMAIL_EXISTS")
     func errors() async throws {
         try await withHearth { _, client async throws in

@@ -67,7 +67,9 @@ struct AccountsController<Context: RequestContext>: Sendable {
         let user: UserRecord
         let session: (token: String, record: RefreshSessionRecord)
         if let idToken = input.idToken {
-            let (_, current) = try await authenticate(idToken)
+            let (claims, current) = try await authenticate(idToken)
+            try CredentialChange(email: email, setsPassword: true)
+                .check(current, authTime: claims.authTime, now: now, window: configuration.recentLoginWindow)
             if let owner = try await store.user(email: email), owner.uid != current.uid { throw HearthError(.emailExists) }
             let hash = try await services.hashPassword(password)
             session = RefreshSessionRecord.issue(uid: current.uid, signInProvider: "password", authTime: now, now: now)
@@ -173,8 +175,9 @@ struct AccountsController<Context: RequestContext>: Sendable {
             email = nil
         }
         if let password = input.password, password.count < 6 { throw HearthError(.weakPassword) }
-        let changesCredentials = (email != nil && email != current.email) || input.password != nil
-        if changesCredentials, !current.isAnonymous { try requireRecentLogin(claims, now: now) }
+        let change = CredentialChange(email: email, setsPassword: input.password != nil)
+        let changesCredentials = change.alters(current)
+        try change.check(current, authTime: claims.authTime, now: now, window: configuration.recentLoginWindow)
         if let email, let owner = try await store.user(email: email), owner.uid != current.uid { throw HearthError(.emailExists) }
         let hash = try await input.password.asyncMap { try await services.hashPassword($0) }
 
@@ -239,7 +242,9 @@ struct AccountsController<Context: RequestContext>: Sendable {
         let input = try await body(DeleteAccountRequest.self, request)
         guard let idToken = input.idToken else { throw HearthError(.missingIDToken) }
         let (claims, user) = try await authenticate(idToken)
-        if !user.isAnonymous { try requireRecentLogin(claims, now: services.clock.now) }
+        if !user.isAnonymous {
+            try RecentSignIn.require(authTime: claims.authTime, now: services.clock.now, window: configuration.recentLoginWindow)
+        }
         try await store.deleteUser(uid: user.uid)
         return WireCoding.response(DeleteAccountResponse())
     }
@@ -279,11 +284,6 @@ struct AccountsController<Context: RequestContext>: Sendable {
     /// Verifies an ID token and loads its user, with Firebase's checks in Firebase's order.
     func authenticate(_ idToken: String) async throws -> (IDTokenClaims, UserRecord) {
         try await services.authenticate(idToken)
-    }
-
-    private func requireRecentLogin(_ claims: IDTokenClaims, now: Date) throws {
-        let age = now.timeIntervalSince1970 - TimeInterval(claims.authTime)
-        guard age <= configuration.recentLoginWindow else { throw HearthError(.credentialTooOldLoginAgain) }
     }
 
     private func createUser(_ user: UserRecord, session: RefreshSessionRecord) async throws {
