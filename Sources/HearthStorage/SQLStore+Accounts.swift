@@ -38,6 +38,7 @@ extension SQLStore {
                 throw HearthError(.internalError, reason: "updateUser: mutate must not change the uid")
             }
             updated.providers = Self.ordered(updated.providers)
+            try Self.checkStorable(updated)
             try await Self.checkUniqueness(of: updated, replacing: current, on: database)
             try await Self.exec(
                 database,
@@ -265,6 +266,22 @@ extension SQLStore {
         """
     }
 
+    /// Throws `INVALID_ARGUMENT` when a text of `user` or of its links holds a NUL: PostgreSQL refuses it
+    /// and SQLite's driver would read the value back cut at the NUL (a uid `victim\0x` as `victim`), so
+    /// nothing is written that would not come back whole. The controllers refuse such input first; this
+    /// is the floor under them.
+    static func checkStorable(_ user: UserRecord) throws {
+        let texts: [String?] = [user.uid, user.email, user.displayName, user.photoURL, user.phoneNumber, user.passwordHash, user.customAttributes]
+        let linkTexts: [String?] = user.providers.flatMap { link in
+            [link.providerID, link.rawID, link.email, link.displayName, link.photoURL, link.phoneNumber, link.screenName]
+        }
+        for text in texts + linkTexts {
+            if let text, !UserText.isStorable(text) {
+                throw HearthError(.invalidArgument, detail: "a text value contains a NUL character", reason: "NUL in a user's text")
+            }
+        }
+    }
+
     /// The values of ``userColumns`` after `uid`.
     static func userValues(_ user: UserRecord) -> [any Encodable & Sendable] {
         [
@@ -420,6 +437,7 @@ extension SQLStore {
     /// phone number), whichever constraint the database happened to trip: `ON CONFLICT DO NOTHING`
     /// leaves the transaction usable on both dialects, so the rules are then checked in order.
     static func insertUserRow(_ user: UserRecord, on database: any SQLDatabase) async throws {
+        try checkStorable(user)
         let inserted = try await exists(
             database,
             """

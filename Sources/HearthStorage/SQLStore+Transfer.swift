@@ -134,6 +134,7 @@ extension SQLStore {
 
     /// Inserts or replaces the user row, then replaces its links.
     static func upsertUser(_ user: UserRecord, on database: any SQLDatabase) async throws {
+        try checkStorable(user)
         try await exec(
             database,
             """

@@ -105,8 +105,10 @@ public struct CustomTokenVerifier: Sendable {
         case .bool(let flag)?: uid = String(flag)
         default: throw HearthError(.missingIdentifier)
         }
-        guard !uid.isEmpty, uid.utf8.count <= 128 else {
-            throw HearthError(.invalidCustomToken, detail: "((The uid must be a non-empty string of at most 128 characters.))", reason: "bad uid")
+        guard UserText.isValidUID(uid) else {
+            throw HearthError(
+                .invalidCustomToken, detail: "((The uid must be a non-empty string of at most 128 printable characters.))",
+                reason: "bad uid")
         }
         guard let claimsValue = payload["claims"], claimsValue != .null else { return Verified(uid: uid, claims: [:]) }
         guard case .object(let claims) = claimsValue else { throw HearthError(.invalidClaims) }

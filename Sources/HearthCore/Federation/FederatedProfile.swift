@@ -36,6 +36,21 @@ public struct FederatedProfile: Sendable, Equatable, Codable {
         self.rawUserInfo = rawUserInfo
     }
 
+    /// The profile as Hearth keeps it. An id with control characters, or a NUL anywhere it would be stored,
+    /// fails the sign-in with `INVALID_IDP_RESPONSE`; a display name or photo URL Hearth would refuse from
+    /// the user is left out (see ``UserText``).
+    public func storable() throws -> FederatedProfile {
+        guard !rawID.isEmpty, rawID.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }),
+            [providerID, email, screenName, firstName, lastName].allSatisfy({ $0.map(UserText.isStorable) ?? true })
+        else {
+            throw HearthError(.invalidIDPResponse, detail: "The provider's user id or e-mail has characters Hearth cannot keep.")
+        }
+        var profile = self
+        profile.displayName = UserText.fromProvider(displayName: displayName)
+        profile.photoURL = UserText.fromProvider(photoURL: photoURL)
+        return profile
+    }
+
     /// The link stored on the user.
     public var link: ProviderLink {
         ProviderLink(providerID: providerID, rawID: rawID, email: email, displayName: displayName, photoURL: photoURL, screenName: screenName)

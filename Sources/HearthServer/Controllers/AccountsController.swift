@@ -63,6 +63,7 @@ struct AccountsController<Context: RequestContext>: Sendable {
         guard configuration.signIn.passwordEnabled else { throw HearthError(.operationNotAllowed) }
         guard let email = EmailAddress.normalize(rawEmail) else { throw HearthError(.invalidEmail) }
         guard password.count >= 6 else { throw HearthError(.weakPassword) }
+        let displayName = try input.displayName.map(UserText.displayName)
 
         let user: UserRecord
         let session: (token: String, record: RefreshSessionRecord)
@@ -81,13 +82,13 @@ struct AccountsController<Context: RequestContext>: Sendable {
                 user.validSince = now
                 user.lastLoginAt = now
                 user.scheduledDeletionAt = nil
-                if let name = input.displayName { user.displayName = name }
+                if let displayName { user.displayName = displayName }
             }
         } else {
             if try await store.user(email: email) != nil { throw HearthError(.emailExists) }
             let hash = try await services.hashPassword(password)
             let created = UserRecord(
-                uid: UserRecord.makeUID(), email: email, displayName: input.displayName, passwordHash: hash,
+                uid: UserRecord.makeUID(), email: email, displayName: displayName, passwordHash: hash,
                 passwordUpdatedAt: now, createdAt: now, lastLoginAt: now, validSince: now)
             session = RefreshSessionRecord.issue(uid: created.uid, signInProvider: "password", authTime: now, now: now)
             try await createUser(created, session: session.record)
@@ -175,6 +176,8 @@ struct AccountsController<Context: RequestContext>: Sendable {
             email = nil
         }
         if let password = input.password, password.count < 6 { throw HearthError(.weakPassword) }
+        let displayName = try input.displayName.map(UserText.displayName)
+        let photoURL = try input.photoUrl.map(UserText.photoURL)
         let change = CredentialChange(email: email, setsPassword: input.password != nil)
         let changesCredentials = change.alters(current)
         try change.check(current, authTime: claims.authTime, now: now, window: configuration.recentLoginWindow)
@@ -196,8 +199,8 @@ struct AccountsController<Context: RequestContext>: Sendable {
                 user.passwordUpdatedAt = now
                 user.validSince = now
             }
-            if let name = input.displayName { user.displayName = name }
-            if let photo = input.photoUrl { user.photoURL = photo }
+            if let displayName { user.displayName = displayName }
+            if let photoURL { user.photoURL = photoURL }
             if deleteAttributes.contains("DISPLAY_NAME") { user.displayName = nil }
             if deleteAttributes.contains("PHOTO_URL") { user.photoURL = nil }
             if deleteAttributes.contains("EMAIL") { user.email = nil; user.emailVerified = false }

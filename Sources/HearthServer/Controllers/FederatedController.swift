@@ -23,7 +23,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
         var credential: FederatedCredential?
         var fromBrowser = false
         if let pendingToken = input.pendingToken, input.postBody == nil {
-            profile = try await services.tokens.verifyPendingToken(pendingToken)
+            profile = try await services.tokens.verifyPendingToken(pendingToken).storable()
             guard services.identityVerifier.isEnabled(profile.providerID) else { throw HearthError(.operationNotAllowed) }
         } else {
             // A browser sign-in (requestUri from the redirect handler, with the sessionId of createAuthUri), else
@@ -36,7 +36,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
                 if Self.isKnownProvider(parsed.providerID) { throw HearthError(.operationNotAllowed) }
                 throw HearthError(.invalidCredentialOrProviderID, detail: "Invalid IdP response/credential: \(requestURI)")
             }
-            profile = try await services.identityVerifier.verify(parsed)
+            profile = try await services.identityVerifier.verify(parsed).storable()
             credential = parsed
         }
 

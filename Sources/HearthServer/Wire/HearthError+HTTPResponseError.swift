@@ -20,6 +20,8 @@ extension HearthError {
         case .missingContinueURI: return business(M.missingContinueURI)
         case .invalidContinueURI: return business(M.invalidContinueURI)
         case .unauthorizedDomain: return business(detail.map { "UNAUTHORIZED_DOMAIN : \($0)" } ?? "UNAUTHORIZED_DOMAIN")
+        case .invalidDisplayName: return business(M.invalidDisplayName)
+        case .invalidPhotoURL: return business(M.invalidPhotoURL)
         case .missingIDToken: return business(M.missingIDToken)
         case .missingRefreshToken: return business(M.missingRefreshToken)
         case .missingGrantType: return business(M.missingGrantType)

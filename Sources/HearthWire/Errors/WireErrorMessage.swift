@@ -14,6 +14,8 @@ public enum WireErrorMessage {
     public static let missingIdentifier = "MISSING_IDENTIFIER"
     public static let missingContinueURI = "MISSING_CONTINUE_URI"
     public static let invalidContinueURI = "INVALID_CONTINUE_URI"
+    public static let invalidDisplayName = "INVALID_DISPLAY_NAME"
+    public static let invalidPhotoURL = "INVALID_PHOTO_URL"
     public static let missingIDToken = "MISSING_ID_TOKEN"
     public static let invalidIDToken = "INVALID_ID_TOKEN"
     public static let tokenExpired = "TOKEN_EXPIRED"
