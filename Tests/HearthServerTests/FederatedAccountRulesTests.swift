@@ -70,6 +70,41 @@ struct FederatedAccountRulesTests {
         }
     }
 
+    @Test("Pre-registration hijack: a verified provider claiming an unverified account unlinks everything the first owner added and ends its sessions")
+    func preRegistrationHijack() async throws {
+        try await withFederated { live, client in
+            // The attacker registers Ada's address (never verified) and links their own GitHub account to it.
+            let email = try #require(SandboxIdentity.googleWorkspace.email)
+            let attacker = try await client.signUp(email: email, password: "attacker's password")
+            let attackerGitHub = try live.sandbox.signInCredential(for: .githubUser)
+            let linked = try await client.signInWithIdp(attackerGitHub.postBody, idToken: attacker.idToken)
+            #expect(linked.status == .ok, "\(linked.text)")
+            _ = try await client.post("/v1/accounts:update", ["idToken": .string(attacker.idToken!), "displayName": .string("Not Ada")])
+
+            // A minute later Ada signs in with Google, which vouches for the address: the account becomes hers.
+            live.clock.advance(by: 60)
+            let ada = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .googleWorkspace).postBody)
+            #expect(ada.status == .ok, "\(ada.text)")
+            #expect(ada.string("localId") == attacker.localId)
+            let user = try #require(try await live.services.store.user(uid: attacker.localId))
+            #expect(user.providers.map(\.providerID) == ["google.com"])
+            #expect(user.passwordHash == nil)
+            #expect(user.emailVerified)
+            #expect(user.displayName == SandboxIdentity.googleWorkspace.displayName)
+
+            // Nothing the attacker had still opens it: not GitHub (a new account), not the password, not their tokens.
+            let gitHubAgain = try await client.signInWithIdp(attackerGitHub.postBody)
+            #expect(gitHubAgain.status == .ok)
+            #expect(gitHubAgain.string("localId") != attacker.localId)
+            #expect(try await client.signIn(email: email, password: "attacker's password").errorMessage == "INVALID_PASSWORD")
+            #expect(try await client.refresh(attacker.refreshToken!).errorMessage == "TOKEN_EXPIRED")
+            #expect(try await client.refresh(try #require(linked.string("refreshToken"))).errorMessage == "TOKEN_EXPIRED")
+            #expect(try await client.post("/v1/accounts:lookup", ["idToken": .string(attacker.idToken!)]).errorMessage == "TOKEN_EXPIRED")
+            // Ada's own session works.
+            #expect(try await client.refresh(try #require(ada.string("refreshToken"))).status == .ok)
+        }
+    }
+
     @Test("needConfirmation names the providers that can prove the account (verifiedProvider), and the pending credential links after signing in with one")
     func needConfirmationWithVerifiedProvider() async throws {
         try await withFederated { live, client in

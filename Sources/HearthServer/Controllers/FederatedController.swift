@@ -136,14 +136,19 @@ struct FederatedController<Context: RequestContext>: Sendable {
             guard profile.emailVerified else { return .needsConfirmation(owner: emailOwner) }
             if emailOwner.disabled { throw HearthError(.userDisabled) }
             // The provider vouches for the address: the account is this person's. If the account's own
-            // claim to the address was never verified, its password and phone could belong to someone who
-            // registered the address first; they go (Firebase's anti-takeover rule).
+            // claim to the address was never verified, everything it signs in with could belong to someone
+            // who registered the address first: its password, its phone and every provider it linked go,
+            // its sessions end (validSince), and its profile becomes the provider's (Firebase's
+            // anti-takeover rule).
             let session = session(for: emailOwner.uid)
             let user = try await updateUser(emailOwner.uid, session: session.record) { user in
                 if !user.emailVerified {
                     user.passwordHash = nil
                     user.passwordUpdatedAt = nil
                     user.phoneNumber = nil
+                    user.providers.removeAll()
+                    user.displayName = profile.displayName
+                    user.photoURL = profile.photoURL
                     user.validSince = now
                 }
                 user.emailVerified = true
