@@ -138,6 +138,7 @@ let package = Package(
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
                 "HearthProviders", "HearthSandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -39,6 +39,13 @@ struct IdpConfigTests {
             #expect(owner.json["error"]?.jsonText.contains("UNAUTHENTICATED") == true)
             let wrong = try await client.raw(path, method: .get, headers: [.authorization: "Bearer \(token)x"])
             #expect(wrong.status == .unauthorized)
+            // The real token followed by 256 more characters: the length difference once wrapped to 0 in a UInt8.
+            for extra in [256, 512, 1] {
+                let longer = try await client.raw(path, method: .get, headers: [.authorization: "Bearer \(token)\(String(repeating: "a", count: extra))"])
+                #expect(longer.status == .unauthorized, "\(extra) extra characters")
+            }
+            let prefix = try await client.raw(path, method: .get, headers: [.authorization: "Bearer \(token.dropLast())"])
+            #expect(prefix.status == .unauthorized)
             let right = try await client.raw(path, method: .get, headers: [.authorization: "Bearer \(token)"])
             #expect(right.status == .ok, "\(right.text)")
             let otherProject = try await client.raw("/v2/projects/someone-else/oauthIdpConfigs", method: .get, headers: [.authorization: "Bearer \(token)"])

@@ -107,6 +107,38 @@ struct UpdateAndDeleteTests {
         }
     }
 
+    @Test("an ID token of an older sign-in, minted in the very second of a password change, is refused (auth_time against validSince)")
+    func sameSecondRevocation() async throws {
+        try await withHearth { hearth, client async throws in
+            let created = try await client.signUp(email: "ada@example.com")
+            hearth.clock.advance(by: 100.2)
+            // Within one second: the old session mints a token, then a fresh sign-in changes the password.
+            let minted = try #require(try await client.refresh(created.refreshToken!).string("id_token"))
+            let fresh = try #require(try await client.signIn(email: "ada@example.com").string("idToken"))
+            hearth.clock.advance(by: 0.5)
+            let changed = try await client.post("/v1/accounts:update", ["idToken": .string(fresh), "password": .string("new password")])
+            #expect(changed.status == .ok, "\(changed.text)")
+            #expect(jwtClaims(minted)["iat"] == jwtClaims(try #require(changed.string("idToken")))["iat"])
+            #expect(try await client.post("/v1/accounts:lookup", ["idToken": .string(minted)]).errorMessage == "TOKEN_EXPIRED")
+            #expect(try await client.refresh(created.refreshToken!).errorMessage == "TOKEN_EXPIRED")
+            #expect(try await client.post("/v1/accounts:lookup", ["idToken": .string(try #require(changed.string("idToken")))]).status == .ok)
+        }
+    }
+
+    @Test("a user created in the last half millisecond of a second keeps its first ID token after a restart")
+    func validSinceIsNeverRoundedUp() async throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000.9996))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-valid-since-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try await TestHearth.make(directory: directory, clock: clock)
+        let created = try await first.withClient { try await $0.signUpAnonymously() }
+        try await first.close()
+        let again = try await TestHearth.make(directory: directory, clock: clock)
+        let lookup = try await again.withClient { try await $0.post("/v1/accounts:lookup", ["idToken": .string(created.idToken!)]) }
+        try await again.close()
+        #expect(lookup.status == .ok, "\(lookup.text)")
+    }
+
     @Test("update errors: INVALID_REQ_TYPE, INSUFFICIENT_PERMISSION, OPERATION_NOT_ALLOWED, INVALID_EMAIL, WEAK_PASSWORD, EMAIL_EXISTS")
     func errors() async throws {
         try await withHearth { _, client async throws in

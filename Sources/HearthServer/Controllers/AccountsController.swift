@@ -308,13 +308,18 @@ struct AccountsController<Context: RequestContext>: Sendable {
 
 extension HearthServices {
     /// Verifies an ID token and loads its user: `INVALID_ID_TOKEN`, `TOKEN_EXPIRED`, `USER_NOT_FOUND`,
-    /// `USER_DISABLED`, and `TOKEN_EXPIRED` again for a token issued before the user's `validSince`.
+    /// `USER_DISABLED`, and `TOKEN_EXPIRED` again for a token of a sign-in before the user's `validSince`.
+    ///
+    /// Revocation is judged by `auth_time`, as the Firebase Admin SDKs judge it: a token minted from an old
+    /// session in the very second of a password change has an `iat` equal to `validSince`, but the sign-in
+    /// it carries is older, so it is refused. Sessions started by the change itself sign in at `validSince`.
     func authenticate(_ idToken: String) async throws -> (IDTokenClaims, UserRecord) {
         let claims = try await tokens.verifyIDToken(idToken)
         guard let user = try await store.user(uid: claims.userID) else { throw HearthError(.userNotFound) }
         if user.disabled { throw HearthError(.userDisabled) }
-        if claims.issuedAt < Int64(user.validSince.timeIntervalSince1970.rounded(.down)) {
-            throw HearthError(.tokenExpired, reason: "issued before validSince")
+        let validSince = Int64(user.validSince.timeIntervalSince1970.rounded(.down))
+        if claims.authTime < validSince || claims.issuedAt < validSince {
+            throw HearthError(.tokenExpired, reason: "signed in before validSince")
         }
         return (claims, user)
     }
