@@ -20,6 +20,7 @@ public func buildApplication(
     let router = buildRouter(services: services)
     var app = Application(
         router: router,
+        server: .http1(configuration: .init(additionalChannelHandlers: [MalformedRequestResponder()])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port

@@ -20,7 +20,7 @@ struct BrowserSignInController<Context: RequestContext>: Sendable {
     @Sendable func handler(_ request: Request, context: Context) async throws -> Response {
         var parameters = Self.form(request.uri.query ?? "")
         if request.method == .post, Self.isForm(request) {
-            let buffer = try await request.body.collect(upTo: Self.maximumBodySize)
+            let buffer = try await WireCoding.body(of: request, limit: Self.maximumBodySize)
             // Form fields win over the query, as the provider posted them.
             parameters.merge(Self.form(String(buffer: buffer))) { _, posted in posted }
         }

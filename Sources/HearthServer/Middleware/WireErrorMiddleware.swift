@@ -1,5 +1,6 @@
 import HearthCore
 import Hummingbird
+import NIOCore
 import Logging
 
 /// Turns every error into Firebase's error JSON. Unknown errors are logged by type only and answered
@@ -18,6 +19,8 @@ struct WireErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as StoreConflict {
             context.logger.warning("unmapped store conflict", metadata: ["conflict": "\(error)"])
             return HearthError(.internalError).response()
+        } catch let error as NIOTooManyBytesError {
+            return RequestError.payloadTooLarge(limit: error.maxBytes ?? 0).response()
         } catch let error as HTTPError {
             switch error.status {
             case .notFound: return RequestError.notFound.response()

@@ -95,7 +95,12 @@ struct RequestError: Error {
         RequestError(status: .contentTooLarge, message: "Request payload size exceeds the limit: \(limit) bytes.", statusName: "INVALID_ARGUMENT", reason: "badRequest")
     }
 
+    /// The envelope of this error.
+    var envelope: WireErrorResponse {
+        WireErrorResponse(code: Int(status.code), message: message, reason: reason, status: statusName)
+    }
+
     func response() -> Response {
-        WireCoding.response(WireErrorResponse(code: Int(status.code), message: message, reason: reason, status: statusName), status: status)
+        WireCoding.response(envelope, status: status)
     }
 }

@@ -13,6 +13,22 @@ enum WireCoding {
         return encoder
     }()
 
+    /// The JSON envelope of a request-level failure, for answers written below the router.
+    static func encodedBody(_ failure: RequestError) -> ByteBuffer {
+        ByteBuffer(bytes: (try? encoder.encode(failure.envelope)) ?? Data("{}".utf8))
+    }
+
+    /// The request body, at most `limit` bytes; more is `413` with Google's envelope.
+    static func body(of request: Request, limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw RequestError.payloadTooLarge(limit: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw RequestError.payloadTooLarge(limit: limit)
+        }
+    }
+
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=UTF-8"
@@ -23,14 +39,7 @@ enum WireCoding {
     /// Decodes a JSON or form-encoded body into `T`. Keys may be camelCase or snake_case; unknown keys
     /// are ignored; an empty body is `{}`. Problems become `INVALID_ARGUMENT` errors that say what is wrong.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw RequestError.payloadTooLarge(limit: limit)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw RequestError.payloadTooLarge(limit: limit)
-        }
+        let buffer = try await body(of: request, limit: limit)
         var data = Data(buffer.readableBytesView)
         let contentType = request.headers[.contentType]?.lowercased() ?? ""
         let looksLikeJSON = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{")
@@ -47,6 +56,9 @@ enum WireCoding {
         do {
             guard let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }), first == UInt8(ascii: "{") else {
                 throw HearthError(.invalidArgument, detail: "Expected a JSON object.")
+            }
+            if let key = DuplicateKeyScanner.firstDuplicate(in: data) {
+                throw HearthError(.invalidArgument, detail: "Duplicate key \"\(key.prefix(64))\".")
             }
             return try decoder.decode(T.self, from: data)
         } catch let error as HearthError {
@@ -81,12 +93,14 @@ enum WireCoding {
     }
 
     /// `a=1&b=two` → `{"a":"1","b":"two"}`; `returnSecureToken=true` style booleans become JSON booleans.
+    /// A name given twice is refused, as duplicate JSON keys are: servers and proxies disagree on which wins.
     private static func formToJSON(_ data: Data) throws -> Data {
         var object: [String: JSONValue] = [:]
         for pair in String(decoding: data, as: UTF8.self).split(separator: "&") {
             let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
             guard let rawKey = kv.first else { continue }
             let key = decodeFormComponent(rawKey)
+            if object[key] != nil { throw HearthError(.invalidArgument, detail: "Duplicate key \"\(key.prefix(64))\".") }
             let value = kv.count > 1 ? decodeFormComponent(kv[1]) : ""
             object[key] = (value == "true" || value == "false") ? .bool(value == "true") : .string(value)
         }
