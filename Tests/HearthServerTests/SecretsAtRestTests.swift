@@ -505,6 +505,44 @@ struct SecretsCommandLineTests {
         try await target.close()
     }
 
+    @Test("serve with another key than the database's stops at once, naming both key ids and never a key")
+    func serveWithWrongKey() async throws {
+        let scratch = try Scratch()
+        defer { try? FileManager.default.removeItem(at: scratch.directory) }
+        let store = try await SQLiteStorage.open(path: scratch.sqlitePath, logger: secretsLogger, sealer: SecretSealer(key: scratch.oldKey))
+        try await store.insertSigningKey(Self.key("k1"))
+        try await store.close()
+
+        let result = try await HearthProcess.run(
+            ["serve", "--port", "0", "--data-dir", scratch.directory.path], environment: ["HEARTH_SECRETS_KEY": scratch.newKey.base64])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.contains(
+                "hearth: cannot open the stored secrets: the value stored for signing-key/k1 was sealed with key-encryption key "
+                    + "\(scratch.oldKey.id), but the configured key is \(scratch.newKey.id)"),
+            "\(result.standardError)")
+        for text in [result.standardOutput, result.standardError] {
+            #expect(!text.contains(scratch.oldKey.base64) && !text.contains(scratch.newKey.base64))
+        }
+    }
+
+    @Test("hearth serve makes its database files and development key 0600, and never prints the key")
+    func servePrivateFiles() async throws {
+        let replica = try await HearthProcess.start(environment: [:])
+        defer { replica.stop() }
+        let directory = replica.dataDirectory.path
+        for name in ["secrets.key", "hearth.sqlite", "hearth.sqlite-wal", "hearth.sqlite-shm", "hearth.sqlite.lock"] {
+            #expect(PrivateFiles.mode(ofPath: directory + "/" + name) == 0o600, "\(name)")
+        }
+        let key = try KeyEncryptionKey(contentsOfFile: directory + "/secrets.key")
+        #expect(!replica.log.contains(key.base64))
+        // The harness made the directory with the test process's umask: when that lets others in, the server says so.
+        if let mode = PrivateFiles.mode(ofPath: directory), mode & 0o077 != 0 {
+            #expect(replica.log.contains("(the database directory) is accessible to other users"), "\(replica.log)")
+            #expect(replica.log.contains("run: chmod 700 \(directory)"))
+        }
+    }
+
     @Test("serve in production mode without a key refuses to start, naming both settings")
     func productionWithoutKey() async throws {
         let scratch = try Scratch()
