@@ -18,11 +18,19 @@ final class ServerFleet {
         count: Int, executable: String, databaseURL: String, environment: [String: String], startupTimeout: Duration
     ) async throws -> ServerFleet {
         var started: [ServerProcess] = []
+        // Replicas share one key-encryption key: each would otherwise make its own in its data directory,
+        // and all but the first would find the signing key sealed with another.
+        var shared = ["HEARTH_DATABASE_URL": databaseURL]
+        let inherited = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        if inherited["HEARTH_SECRETS_KEY"] == nil, inherited["HEARTH_SECRETS_KEY_FILE"] == nil {
+            var random = SystemRandomNumberGenerator()
+            shared["HEARTH_SECRETS_KEY"] = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) }).base64EncodedString()
+        }
         do {
             for _ in 0..<count {
                 let server = try await ServerProcess.launch(
                     executable: executable,
-                    environment: environment.merging(["HEARTH_DATABASE_URL": databaseURL]) { _, new in new },
+                    environment: environment.merging(shared) { _, new in new },
                     startupTimeout: startupTimeout)
                 started.append(server)
                 SignalTrap.guardServers(started.map { ($0.pid, $0.directoryPath) })

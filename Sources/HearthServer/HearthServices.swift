@@ -29,7 +29,8 @@ public struct HearthServices: Sendable {
     public let logger: Logger
 
     /// Opens the database (PostgreSQL when `database.url` says so, else the embedded SQLite file),
-    /// applies pending migrations, and loads or creates the signing keys.
+    /// applies pending migrations, checks that the key-encryption key opens the stored secrets (sealing
+    /// those an earlier version left in plain text), and loads or creates the signing keys.
     ///
     /// When the configuration serves the provider sandbox, it is made here, and every provider the
     /// configuration does not switch on is pointed at it. With port 0 the sandbox's URLs are known only once
@@ -58,7 +59,19 @@ public struct HearthServices: Sendable {
         } else {
             adjustProviders(&configuration.providers)
         }
-        let store = try await openStore(configuration: configuration, logger: logger, servesRequests: true)
+        let sealer = try configuration.keyEncryptionKey(logger: logger).map(SecretSealer.init(key:))
+        let store = try await openStore(configuration: configuration, logger: logger, servesRequests: true, sealer: sealer)
+        do {
+            let sealed = try await store.sealStoredSecrets()
+            if sealed.total > 0 {
+                logger.notice(
+                    "Sealed secrets an earlier version stored in plain text",
+                    metadata: ["signingKeys": "\(sealed.signingKeys)", "settings": "\(sealed.settings)"])
+            }
+        } catch {
+            try? await store.close()
+            throw error
+        }
         let verifier = identityVerifier ?? AdministeredIdentityVerifier(base: configuration.providers, store: store) { providers in
             ProviderRegistry(
                 configuration: providers, httpClient: HTTPClient.shared, clock: clock, logger: logger,
@@ -82,15 +95,17 @@ public struct HearthServices: Sendable {
     /// holds the file exclusively (a second server on it fails to start); tools such as
     /// `hearth migrate` open it without either. PostgreSQL stores never keep users: other replicas
     /// write the same rows.
+    /// With a `sealer` the store seals secrets at rest (``ServerConfiguration/keyEncryptionKey(logger:createInDevelopment:)``).
     public static func openStore(
-        configuration: ServerConfiguration, logger: Logger, migrate: Bool = true, servesRequests: Bool = false
+        configuration: ServerConfiguration, logger: Logger, migrate: Bool = true, servesRequests: Bool = false,
+        sealer: SecretSealer? = nil
     ) async throws -> SQLStore {
         if configuration.usesPostgres, let url = configuration.databaseURL {
-            return try await PostgresStorage.open(url: url, logger: logger, migrate: migrate)
+            return try await PostgresStorage.open(url: url, logger: logger, migrate: migrate, sealer: sealer)
         }
         return try await SQLiteStorage.open(
             path: configuration.resolvedSQLitePath, logger: logger, migrate: migrate,
-            userCacheCapacity: servesRequests ? configuration.userCacheSize : 0)
+            userCacheCapacity: servesRequests ? configuration.userCacheSize : 0, sealer: sealer)
     }
 
     /// Builds the services on a store that is already open and migrated.

@@ -4,15 +4,19 @@ import SQLKit
 // MARK: - SettingStore
 
 extension SQLStore {
+    /// The value stored under `name`; one named by ``SecretSealer/sealedSettingPrefixes`` is opened.
     public func setting(_ name: String) async throws -> String? {
-        try await transactor.readSingleStatement { database in
+        let stored = try await transactor.readSingleStatement { database in
             try await Self.rows(database, "SELECT value FROM settings WHERE name = \(bind: name)")
                 .first?.text("value")
         }
+        return try stored.map { try openedSetting(name, $0) }
     }
 
-    /// Stores `value` under `name`, replacing any previous value; `nil` removes the setting.
+    /// Stores `value` under `name`, replacing any previous value; `nil` removes the setting. A setting
+    /// named by ``SecretSealer/sealedSettingPrefixes`` is sealed.
     public func setSetting(_ name: String, to value: String?) async throws {
+        let value = try value.map { try sealedSetting(name, $0) }
         try await transactor.writeSingleStatement { database in
             if let value {
                 try await Self.exec(
@@ -28,7 +32,8 @@ extension SQLStore {
     }
 
     public func insertSetting(_ name: String, value: String) async throws -> Bool {
-        try await transactor.writeSingleStatement { database in
+        let value = try sealedSetting(name, value)
+        return try await transactor.writeSingleStatement { database in
             let inserted = try await Self.rows(
                 database,
                 """
@@ -47,9 +52,22 @@ extension SQLStore {
                 "SELECT name, value FROM settings WHERE substr(name, 1, CAST(\(bind: prefix.count) AS INTEGER)) = \(bind: prefix)")
             var result: [String: String] = [:]
             for row in rows {
-                result[try row.text("name")] = try row.text("value")
+                let name = try row.text("name")
+                result[name] = try self.openedSetting(name, try row.text("value"))
             }
             return result
         }
+    }
+
+    /// `value` as the row for `name` keeps it: sealed when the name says so and there is a ``sealer``.
+    func sealedSetting(_ name: String, _ value: String) throws -> String {
+        guard SecretSealer.isSealedSetting(name) else { return value }
+        return try sealer.seal(value, context: SecretSealer.settingContext(name: name))
+    }
+
+    /// The value of the row for `name`, opened when sealed.
+    func openedSetting(_ name: String, _ stored: String) throws -> String {
+        guard SecretSealer.isSealedSetting(name) else { return stored }
+        return try sealer.open(stored, context: SecretSealer.settingContext(name: name))
     }
 }

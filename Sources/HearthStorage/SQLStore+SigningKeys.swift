@@ -7,14 +7,16 @@ import SQLKit
 extension SQLStore {
     /// All stored keys, ordered by activation time (then kid).
     public func signingKeys() async throws -> [SigningKeyRecord] {
-        try await transactor.readSingleStatement { database in
+        let stored = try await transactor.readSingleStatement { database in
             try await Self.loadSigningKeys(on: database)
         }
+        return try stored.map(opened)
     }
 
     public func insertSigningKey(_ key: SigningKeyRecord) async throws {
+        let sealed = try sealed(key)
         try await transactor.writeSingleStatement { database in
-            try await Self.insertSigningKeyRow(key, on: database)
+            try await Self.insertSigningKeyRow(sealed, on: database)
         }
     }
 
@@ -48,10 +50,10 @@ extension SQLStore {
     ) async throws -> SigningKeyChange? {
         try await transactor.write { database in
             try await SQLDialectQuirks.takeTransactionLock(.signingKeys, on: database)
-            let keys = try await Self.loadSigningKeys(on: database)
+            let keys = try await Self.loadSigningKeys(on: database).map { try self.opened($0) }
             guard let decided = try change(keys), !decided.isEmpty else { return nil }
             if let key = decided.insert {
-                try await Self.insertSigningKeyRow(key, on: database)
+                try await Self.insertSigningKeyRow(try self.sealed(key), on: database)
             }
             if let retirement = decided.retire {
                 try await Self.retireSigningKeyRow(
@@ -63,6 +65,24 @@ extension SQLStore {
     }
 }
 
+// MARK: - Sealing
+
+extension SQLStore {
+    /// `key` with its private key sealed by ``sealer`` (as it is without one).
+    func sealed(_ key: SigningKeyRecord) throws -> SigningKeyRecord {
+        var key = key
+        key.privateKeyPEM = try sealer.seal(key.privateKeyPEM, context: SecretSealer.signingKeyContext(kid: key.kid))
+        return key
+    }
+
+    /// `key` as read from its row, with its private key opened.
+    func opened(_ key: SigningKeyRecord) throws -> SigningKeyRecord {
+        var key = key
+        key.privateKeyPEM = try sealer.open(key.privateKeyPEM, context: SecretSealer.signingKeyContext(kid: key.kid))
+        return key
+    }
+}
+
 // MARK: - Rows
 
 extension SQLStore {
@@ -71,7 +91,7 @@ extension SQLStore {
         kid, algorithm, private_key_pem, certificate_pem, created_at, activates_at, retires_at, expires_at
         """
 
-    /// All keys, ordered by activation time (then kid).
+    /// All keys as their rows hold them (private keys sealed), ordered by activation time (then kid).
     static func loadSigningKeys(on database: any SQLDatabase) async throws -> [SigningKeyRecord] {
         try await rows(database, "SELECT \(signingKeyColumns) FROM signing_keys ORDER BY activates_at, kid")
             .map(signingKey(from:))

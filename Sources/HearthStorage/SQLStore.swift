@@ -19,15 +19,21 @@ public final class SQLStore: HearthStore {
     /// Users read by uid and sessions by token hash; `nil` unless this store is the only process
     /// writing its database.
     let accountCache: AccountCache?
+    /// Seals the secrets the store keeps (signing keys' private keys, identity-provider settings) before
+    /// they reach a row, and opens them when read; `nil`: they are written in plain text (see
+    /// ``SecretSealer`` for how plain text and sealed values are told apart).
+    public let sealer: SecretSealer?
 
     /// Wraps a transactor. Does not touch the database; call ``migrate()`` before first use.
     ///
     /// - Parameter userCacheCapacity: how many users read by uid (and as many refresh sessions) to
     ///   keep in memory (see ``AccountCache``), or 0 for none. Only a store that is the ONLY process writing its database may
     ///   keep any: a row another process changed would be served stale.
-    public init(transactor: any SQLTransactor, logger: Logger, userCacheCapacity: Int = 0) {
+    /// - Parameter sealer: seals secrets at rest (see ``sealer``).
+    public init(transactor: any SQLTransactor, logger: Logger, userCacheCapacity: Int = 0, sealer: SecretSealer? = nil) {
         self.transactor = transactor
         self.logger = logger
+        self.sealer = sealer
         self.accountCache = userCacheCapacity > 0 ? AccountCache(capacity: userCacheCapacity) : nil
     }
 

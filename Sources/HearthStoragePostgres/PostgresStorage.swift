@@ -1,3 +1,4 @@
+import HearthCore
 import HearthStorage
 import Logging
 
@@ -19,16 +20,17 @@ public enum PostgresStorage {
     /// Throws `HearthError(.storageUnavailable)` when the database cannot be reached or refuses the
     /// connection, and ``SQLStoreError/unknownMigration(_:)`` when its schema is newer than this
     /// binary.
-    public static func open(url: String, logger: Logger, migrate: Bool = true) async throws -> SQLStore {
-        try await open(url: url, options: PostgresStorageOptions(), logger: logger, migrate: migrate)
+    /// With a `sealer`, signing keys and identity-provider settings are sealed at rest (see `SQLStore.sealer`).
+    public static func open(url: String, logger: Logger, migrate: Bool = true, sealer: SecretSealer? = nil) async throws -> SQLStore {
+        try await open(url: url, options: PostgresStorageOptions(), logger: logger, migrate: migrate, sealer: sealer)
     }
 
     /// ``open(url:logger:migrate:)`` with explicit pool and timeout options.
     public static func open(
-        url: String, options: PostgresStorageOptions, logger: Logger, migrate: Bool = true
+        url: String, options: PostgresStorageOptions, logger: Logger, migrate: Bool = true, sealer: SecretSealer? = nil
     ) async throws -> SQLStore {
         let transactor = try await PostgresTransactor.open(url: url, options: options, logger: logger)
-        let store = SQLStore(transactor: transactor, logger: logger)
+        let store = SQLStore(transactor: transactor, logger: logger, sealer: sealer)
         guard migrate else { return store }
         do {
             try await store.migrate()

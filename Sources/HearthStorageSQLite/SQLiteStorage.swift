@@ -1,3 +1,4 @@
+import HearthCore
 import HearthStorage
 import Logging
 
@@ -17,27 +18,32 @@ public enum SQLiteStorage {
     /// exclusive lock on `<path>.lock` until closed, and a second such store on the same file waits
     /// up to `lockWait` for it, then fails with `HearthError(.storageUnavailable)` naming the file.
     ///
+    /// With a `sealer`, signing keys and identity-provider settings are sealed at rest (see `SQLStore.sealer`).
+    /// A new file and directory are made readable by their owner only (0600, 0700); existing ones that
+    /// others may read are logged as a warning.
+    ///
     /// Throws ``SQLStoreError/unknownMigration(_:)`` when the file was written by a newer binary, and
     /// `HearthError(.storageUnavailable)` when the file cannot be opened.
     public static func open(
-        path: String, logger: Logger, migrate: Bool = true, userCacheCapacity: Int = 0, lockWait: Duration = .seconds(10)
+        path: String, logger: Logger, migrate: Bool = true, userCacheCapacity: Int = 0, lockWait: Duration = .seconds(10),
+        sealer: SecretSealer? = nil
     ) async throws -> SQLStore {
         let transactor = try await SQLiteTransactor.open(
             path: path, exclusive: userCacheCapacity > 0, lockWait: lockWait, logger: logger)
-        return try await makeStore(transactor, logger: logger, migrate: migrate, userCacheCapacity: userCacheCapacity)
+        return try await makeStore(transactor, logger: logger, migrate: migrate, userCacheCapacity: userCacheCapacity, sealer: sealer)
     }
 
     /// Opens a private, empty in-memory database on a single connection, migrated unless `migrate`
     /// is `false`. Its data is gone when the store is closed.
-    public static func openInMemory(logger: Logger, migrate: Bool = true) async throws -> SQLStore {
+    public static func openInMemory(logger: Logger, migrate: Bool = true, sealer: SecretSealer? = nil) async throws -> SQLStore {
         let transactor = try await SQLiteTransactor.openInMemory(logger: logger)
-        return try await makeStore(transactor, logger: logger, migrate: migrate, userCacheCapacity: 0)
+        return try await makeStore(transactor, logger: logger, migrate: migrate, userCacheCapacity: 0, sealer: sealer)
     }
 
     private static func makeStore(
-        _ transactor: SQLiteTransactor, logger: Logger, migrate: Bool, userCacheCapacity: Int
+        _ transactor: SQLiteTransactor, logger: Logger, migrate: Bool, userCacheCapacity: Int, sealer: SecretSealer?
     ) async throws -> SQLStore {
-        let store = SQLStore(transactor: transactor, logger: logger, userCacheCapacity: userCacheCapacity)
+        let store = SQLStore(transactor: transactor, logger: logger, userCacheCapacity: userCacheCapacity, sealer: sealer)
         guard migrate else { return store }
         do {
             try await store.migrate()

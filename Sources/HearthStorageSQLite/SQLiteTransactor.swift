@@ -91,12 +91,14 @@ public final class SQLiteTransactor: SQLTransactor {
         guard !path.isEmpty, !path.hasPrefix("file:") else {
             throw HearthError(.storageUnavailable, reason: "SQLite database path must be a plain file path")
         }
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // Owner only: the file holds the (sealed) signing keys and everything about every user.
+            try PrivateFiles.createDirectory(atPath: directory)
+            try PrivateFiles.createFile(atPath: path)
         } catch {
             throw HearthError(
-                .storageUnavailable, reason: "cannot create the database directory", underlying: error)
+                .storageUnavailable, reason: "cannot create the database file or its directory", underlying: error)
         }
         let fileLock = exclusive ? try await ExclusiveFileLock.acquire(databasePath: path, wait: lockWait) : nil
         let storage = SQLiteConnection.Storage.file(path: path)
@@ -120,7 +122,18 @@ public final class SQLiteTransactor: SQLTransactor {
             throw error
         }
         logger.debug("Opened SQLite database", metadata: ["readers": "\(readers.count)", "exclusive": "\(exclusive)"])
+        warnIfShared(path: path, directory: directory, logger: logger)
         return SQLiteTransactor(writer: writer, readers: readers, fileLock: fileLock)
+    }
+
+    /// Warns about each of the database's directory, file, `-wal`, `-shm` and `.lock` that others may
+    /// read. SQLite gives `-wal` and `-shm` the mode of the database file, which is 0600 when this
+    /// transactor created it.
+    private static func warnIfShared(path: String, directory: String, logger: Logger) {
+        PrivateFiles.warnIfShared(directory, holding: "the database directory", logger: logger)
+        for suffix in ["", "-wal", "-shm", ".lock"] {
+            PrivateFiles.warnIfShared(path + suffix, holding: "the database", logger: logger)
+        }
     }
 
     /// Opens a private in-memory database on a single connection (for tests and experiments).

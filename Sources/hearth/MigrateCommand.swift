@@ -14,6 +14,8 @@ struct MigrateCommand: AsyncParsableCommand {
     @Flag(help: "Apply the pending migrations.") var apply = false
 
     func run() async throws {
+        // A database this makes is for its owner only (the storage layer also makes the file 0600).
+        umask(0o077)
         let configuration: ServerConfiguration
         do {
             configuration = try await options.loadConfiguration()

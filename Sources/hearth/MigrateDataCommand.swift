@@ -24,6 +24,8 @@ struct MigrateDataCommand: AsyncParsableCommand {
     @Option(help: "Rows per transaction.") var batchSize = 500
 
     func run() async throws {
+        // A database this makes is for its owner only (the storage layer also makes the file 0600).
+        umask(0o077)
         let logger = Logger(label: "hearth.migrate-data")
         let source = try await Self.open(from, logger: logger)
         let target: SQLStore

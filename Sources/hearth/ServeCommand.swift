@@ -13,6 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: String = "info"
 
     func run() async throws {
+        // Everything this process creates (database, journals, key file) is for its owner only.
+        umask(0o077)
         let configuration: ServerConfiguration
         do {
             configuration = try await options.loadConfiguration()
@@ -30,7 +32,16 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "hearth")
-        let services = try await HearthServices.open(configuration: configuration, logger: logger)
+        let services: HearthServices
+        do {
+            services = try await HearthServices.open(configuration: configuration, logger: logger)
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+            throw ExitCode(2)
+        } catch let error as SecretSealerError {
+            FileHandle.standardError.write(Data("hearth: cannot open the stored secrets: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
         let app = buildApplication(services: services) { port in
             Banner.print(configuration: services.configuration, port: port, servesSandbox: services.sandbox != nil)
         }

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import HearthCore
 import HearthServer
 import SystemPackage
 import Testing
@@ -47,6 +48,7 @@ struct ConfigurationTests {
             "project.id": .init(.string("acme"), isSecret: false),
             "project.apiKeys": .init(.stringArray(["AIzaSyTestKeyForHearth01"]), isSecret: true),
             "server.host": .init(.string("0.0.0.0"), isSecret: false),
+            "secrets.key": .init(.string(KeyEncryptionKey.generate().base64), isSecret: true),
         ], defaultMode: .production)
         #expect(ok.mode == .production)
         #expect(ok.apiKeys == ["AIzaSyTestKeyForHearth01"])
@@ -55,9 +57,16 @@ struct ConfigurationTests {
     @Test("a YAML file sets nested keys")
     func yamlFile() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-\(UUID().uuidString).yaml").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let keyPath = path + ".key"
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: keyPath)
+        }
+        try KeyEncryptionKey.generate().base64.write(toFile: keyPath, atomically: true, encoding: .utf8)
         try """
         mode: production
+        secrets:
+          keyFile: \(keyPath)
         project:
           id: acme-prod
           apiKeys: ["AIzaSyTestKeyForHearth01"]
@@ -80,5 +89,6 @@ struct ConfigurationTests {
         #expect(configuration.signIn.emailEnumerationProtection)
         #expect(configuration.anonymousCleanup.enabled)
         #expect(configuration.anonymousCleanup.maxAge == 10 * 86_400)
+        #expect(configuration.secrets.keyFile == keyPath)
     }
 }

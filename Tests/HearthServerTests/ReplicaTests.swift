@@ -58,9 +58,13 @@ struct ReplicaTests {
     func killOneOfThree() async throws {
         let cluster = try PostgresTestCluster.shared()
         let url = try await cluster.createDatabase()
-        // All three start at once: migrations and the first key are made once.
+        // All three start at once: migrations and the first key are made once. Replicas share one
+        // key-encryption key (each would otherwise make its own in its data directory).
+        let secretsKey = KeyEncryptionKey.generate().base64
         let replicas = try await withThrowingTaskGroup(of: HearthProcess.self) { group in
-            for _ in 0..<3 { group.addTask { try await HearthProcess.start(environment: ["HEARTH_DATABASE_URL": url]) } }
+            for _ in 0..<3 {
+                group.addTask { try await HearthProcess.start(environment: ["HEARTH_DATABASE_URL": url, "HEARTH_SECRETS_KEY": secretsKey]) }
+            }
             return try await group.reduce(into: [HearthProcess]()) { $0.append($1) }
         }
         defer { replicas.forEach { $0.stop() } }
@@ -186,7 +190,8 @@ struct ReplicaTests {
     func crossReplicaFlows() async throws {
         let url = try await PostgresTestCluster.shared().createDatabase()
         let clock = ManualClock()
-        let a = try await LiveHearth.start(clock: clock, providers: { _ in }, { $0.databaseURL = url })
+        let secretsKey = KeyEncryptionKey.generate().base64
+        let a = try await LiveHearth.start(clock: clock, providers: { _ in }, { $0.databaseURL = url; $0.secrets.key = secretsKey })
         let b: LiveHearth
         do {
             // Both replicas talk to the same identity providers (here A's sandbox), as real replicas share the
@@ -198,7 +203,7 @@ struct ReplicaTests {
                     var shared = ProvidersConfiguration()
                     shared.browserSignIn = providers.browserSignIn
                     providers = shared.fillingDisabled(from: .sandbox(endpoints))
-                }, { $0.databaseURL = url })
+                }, { $0.databaseURL = url; $0.secrets.key = secretsKey })
         } catch {
             try? await a.stop()
             throw error

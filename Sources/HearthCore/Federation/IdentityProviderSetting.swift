@@ -2,7 +2,8 @@
 /// the configuration file's settings for that provider; endpoints stay as configured.
 ///
 /// Stored as JSON in the settings table under ``storageName(for:)``, one row per provider, so that
-/// replicas see a change on their next federated sign-in.
+/// replicas see a change on their next federated sign-in. The row is sealed at rest as a whole (it holds
+/// ``clientSecret`` and ``applePrivateKey``; see ``SecretSealer/sealedSettingPrefixes``).
 public struct IdentityProviderSetting: Codable, Sendable, Equatable {
     /// `apple.com`, `microsoft.com`, `twitter.com`, `google.com`, `facebook.com`, `github.com` or `oidc.<name>`.
     public var providerID: String

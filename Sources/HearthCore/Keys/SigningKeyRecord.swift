@@ -6,7 +6,7 @@ public struct SigningKeyRecord: Sendable, Equatable {
     public var kid: String
     /// `RS256`.
     public var algorithm: String
-    /// PKCS#8 PEM. A secret: never logged, never in a response.
+    /// PKCS#8 PEM. A secret: never logged, never in a response; sealed at rest (``SecretSealer``).
     public var privateKeyPEM: String
     /// Self-signed X.509 certificate (PEM) of the public key, for the `x509` publication.
     public var certificatePEM: String

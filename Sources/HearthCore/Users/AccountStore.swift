@@ -59,7 +59,8 @@ public enum StoreConflict: Error, Sendable, Equatable {
     case providerIdentity
 }
 
-/// Token-signing keys.
+/// Token-signing keys. Records come and go with their private keys in plain text; a store given a
+/// ``SecretSealer`` keeps them sealed at rest.
 public protocol SigningKeyStore: Sendable {
     func signingKeys() async throws -> [SigningKeyRecord]
     func insertSigningKey(_ key: SigningKeyRecord) async throws
@@ -84,6 +85,8 @@ public protocol SigningKeyStore: Sendable {
 }
 
 /// Small named values the server keeps across restarts (for example when clean-up was switched on).
+/// Values named by ``SecretSealer/sealedSettingPrefixes`` hold secrets: a store given a ``SecretSealer``
+/// keeps them sealed at rest, and callers always see plain text.
 public protocol SettingStore: Sendable {
     func setting(_ name: String) async throws -> String?
     func setSetting(_ name: String, to value: String?) async throws

@@ -80,6 +80,7 @@ extension ServerConfiguration {
         providers = try Self.readProviders(r)
         sandboxEnabled = try r.bool("sandbox.enabled")
         passwordFailureWindow = TimeInterval(try r.int("security.passwordFailureWindowSeconds", in: 1...86_400) ?? Int(passwordFailureWindow))
+        secrets = try Self.readSecrets(r)
         try validate()
     }
 
@@ -105,6 +106,9 @@ extension ServerConfiguration {
             }
             if sandboxEnabled == true {
                 throw ConfigurationError(key: "sandbox.enabled", problem: "the provider sandbox exists in development mode only")
+            }
+            if secrets.keyFile == nil, secrets.key == nil {
+                throw ConfigurationError(key: "secrets.keyFile", problem: Self.missingKeyProblem)
             }
         }
     }

@@ -30,6 +30,17 @@ public struct ServerConfiguration: Sendable {
         public init() {}
     }
 
+    /// The key-encryption key that seals signing keys and provider secrets at rest: at most one of
+    /// the two. Neither: development mode keeps one in `<dataDirectory>/secrets.key`; production refuses
+    /// to start (see ``keyEncryptionKey(logger:createInDevelopment:)``).
+    public struct Secrets: Sendable {
+        /// `secrets.keyFile`: a file holding the key, 32 bytes in base64.
+        public var keyFile: String?
+        /// `secrets.key` (`HEARTH_SECRETS_KEY`): the key itself, 32 bytes in base64. A secret: never printed.
+        public var key: String?
+        public init() {}
+    }
+
     public var mode: Mode = .development
     public var projectID = "demo-hearth"
     /// Keys accepted in `?key=` / `x-goog-api-key`. In development any key is accepted.
@@ -72,6 +83,7 @@ public struct ServerConfiguration: Sendable {
     /// `/sandbox` and point every provider that `providers` does not switch on at it. On by default in
     /// development mode; production refuses it.
     public var sandboxEnabled: Bool?
+    public var secrets = Secrets()
 
     /// Whether the sandbox is served: ``sandboxEnabled``, or by default in development mode.
     public var servesSandbox: Bool { sandboxEnabled ?? (mode == .development) }

@@ -23,6 +23,10 @@ struct TestHearth: Sendable {
     let directory: URL
     let configuration: ServerConfiguration
 
+    /// The key-encryption key of production-mode test servers that configure none (development mode
+    /// makes one in the data directory).
+    static let productionKey = KeyEncryptionKey.generate()
+
     static func make(
         directory: URL? = nil, clock: ManualClock = ManualClock(), logger: Logger = Logger(label: "hearth.test"),
         _ configure: (inout ServerConfiguration) -> Void = { _ in }
@@ -34,6 +38,9 @@ struct TestHearth: Sendable {
         configuration.port = 0
         configuration.sandboxEnabled = false
         configure(&configuration)
+        if configuration.mode == .production, configuration.secrets.key == nil, configuration.secrets.keyFile == nil {
+            configuration.secrets.key = Self.productionKey.base64
+        }
         if configuration.databaseURL == nil, configuration.sqlitePath == nil {
             configuration.databaseURL = try await TestDatabase.url(forDataDirectory: configuration.dataDirectory)
         }

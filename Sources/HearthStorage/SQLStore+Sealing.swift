@@ -1,0 +1,70 @@
+import HearthCore
+import SQLKit
+
+// MARK: - Secrets at rest
+
+extension SQLStore {
+    /// How many stored secrets a pass over the store changed: private keys of signing keys, and
+    /// settings named by ``SecretSealer/sealedSettingPrefixes``.
+    public struct ResealedSecrets: Sendable, Equatable {
+        public var signingKeys = 0
+        public var settings = 0
+        public var total: Int { signingKeys + settings }
+        public init() {}
+    }
+
+    /// Checks that every sealed secret opens with ``sealer``, and seals the ones an earlier version left
+    /// in plain text, in one write transaction. Servers call it at start.
+    ///
+    /// Throws ``SecretSealerError`` (``SecretSealerError/Code/wrongKey`` names both key ids) when a value
+    /// does not open: the database was sealed with another key.
+    @discardableResult
+    public func sealStoredSecrets() async throws -> ResealedSecrets {
+        guard let sealer else {
+            throw SecretSealerError(.noKey, "no key-encryption key given: set secrets.keyFile or HEARTH_SECRETS_KEY")
+        }
+        return try await reseal { stored, context in
+            let plaintext = try sealer.open(stored, context: context)
+            return SecretSealer.isSealed(stored) ? nil : try sealer.seal(plaintext, context: context)
+        }
+    }
+
+    /// Opens every stored secret with ``sealer`` (plain text as it is) and seals it with `newSealer`, in
+    /// one write transaction: afterwards only `newSealer`'s key opens them.
+    @discardableResult
+    public func rewrapStoredSecrets(to newSealer: SecretSealer) async throws -> ResealedSecrets {
+        let current = sealer
+        return try await reseal { stored, context in
+            try newSealer.seal(try current.open(stored, context: context), context: context)
+        }
+    }
+
+    /// Reads every stored secret in one write transaction (under the signing keys' lock, so key rotation
+    /// on another replica waits) and writes back what `change` returns for it (`nil`: unchanged).
+    private func reseal(
+        _ change: @escaping @Sendable (_ stored: String, _ context: String) throws -> String?
+    ) async throws -> ResealedSecrets {
+        try await transactor.write { database in
+            try await SQLDialectQuirks.takeTransactionLock(.signingKeys, on: database)
+            var counts = ResealedSecrets()
+            for key in try await Self.loadSigningKeys(on: database) {
+                guard let value = try change(key.privateKeyPEM, SecretSealer.signingKeyContext(kid: key.kid)) else { continue }
+                try await Self.exec(
+                    database, "UPDATE signing_keys SET private_key_pem = \(bind: value) WHERE kid = \(bind: key.kid)")
+                counts.signingKeys += 1
+            }
+            for prefix in SecretSealer.sealedSettingPrefixes {
+                let rows = try await Self.rows(
+                    database,
+                    "SELECT name, value FROM settings WHERE substr(name, 1, CAST(\(bind: prefix.count) AS INTEGER)) = \(bind: prefix)")
+                for row in rows {
+                    let name = try row.text("name")
+                    guard let value = try change(try row.text("value"), SecretSealer.settingContext(name: name)) else { continue }
+                    try await Self.exec(database, "UPDATE settings SET value = \(bind: value) WHERE name = \(bind: name)")
+                    counts.settings += 1
+                }
+            }
+            return counts
+        }
+    }
+}
