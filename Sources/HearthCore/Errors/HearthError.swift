@@ -34,6 +34,8 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A value the wire message may carry after `" : "` (for example the claim name of `FORBIDDEN_CLAIM`).
     public let detail: String?
     public let underlying: (any Error)?
+    /// Seconds the client should wait before trying again (sent as `Retry-After`), for abuse limits.
+    public let retryAfter: Int?
     public let file: String
     public let line: Int
 
@@ -42,6 +44,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         detail: String? = nil,
         reason: String? = nil,
         underlying: (any Error)? = nil,
+        retryAfter: Int? = nil,
         file: String = #fileID,
         line: Int = #line
     ) {
@@ -49,6 +52,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         self.detail = detail
         self.reason = reason
         self.underlying = underlying
+        self.retryAfter = retryAfter
         self.file = file
         self.line = line
     }
