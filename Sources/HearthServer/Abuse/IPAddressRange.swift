@@ -14,7 +14,10 @@ struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     init?(_ text: some StringProtocol) {
         var text = String(text).trimmingCharacters(in: .whitespaces)
         if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
-        guard !text.isEmpty, text.utf8.count <= 64, !text.contains("%") else { return nil }
+        // Hex digits, dots and colons only: no zone index, and nothing a C string would cut short (NUL).
+        guard !text.isEmpty, text.utf8.count <= 64,
+              text.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") || ($0 < 128 && Character(Unicode.Scalar($0)).isHexDigit) })
+        else { return nil }
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
             bytes = withUnsafeBytes(of: &v4) { Array($0) }
