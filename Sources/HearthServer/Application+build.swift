@@ -34,7 +34,8 @@ public func buildApplication(
     )
     app.addServices(
         KeyRotationService(keyRing: services.keyRing, logger: services.logger),
-        AnonymousCleanupService(services: services))
+        AnonymousCleanupService(services: services),
+        AbusePruningService(services: services))
     return app
 }
 

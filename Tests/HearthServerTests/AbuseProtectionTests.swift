@@ -339,3 +339,100 @@ struct EnumerationProtectionTests {
         }
     }
 }
+
+@Suite("Abuse protection settings")
+struct AbuseConfigurationTests {
+    func read(_ values: [String: String]) throws -> ServerConfiguration {
+        let provider = InMemoryProvider(values: Dictionary(uniqueKeysWithValues: values.map {
+            (AbsoluteConfigKey(stringLiteral: $0.key), ConfigValue(.string($0.value), isSecret: false))
+        }))
+        return try ServerConfiguration(reader: ConfigReader(provider: provider), defaultMode: .development)
+    }
+
+    func problem(_ values: [String: String]) -> String? {
+        do {
+            _ = try read(values)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("every abuse key is read")
+    func keys() throws {
+        let configuration = try read([
+            "abuse.limits.enabled": "true",
+            "abuse.limits.newAccounts.limit": "7", "abuse.limits.newAccounts.windowSeconds": "60",
+            "abuse.limits.anonymousSignUps.limit": "0",
+            "abuse.limits.passwordSignIns.limit": "50",
+            "abuse.limits.createAuthUri.windowSeconds": "86400",
+            "abuse.limits.mailSending.limit": "3",
+            "abuse.trustedProxies": "10.0.0.0/8, fd00::/8, 192.0.2.7",
+            "abuse.lockout.accountFailures": "5", "abuse.lockout.addressFailures": "0",
+            "abuse.lockout.waitIncrementSeconds": "30", "abuse.lockout.maxWaitSeconds": "600",
+            "abuse.lockout.failureResetSeconds": "3600",
+            "abuse.lockout.quickFailureMilliseconds": "1000", "abuse.lockout.quickFailureWaitSeconds": "45",
+            "abuse.lockout.ownerFromNewIP": "false",
+        ])
+        let abuse = configuration.abuse
+        #expect(abuse.limitsEnabled)
+        #expect(abuse.limits.newAccounts == RateLimit("new-accounts", limit: 7, window: 60))
+        #expect(!abuse.limits.anonymousSignUps.isEnabled)
+        #expect(abuse.limits.passwordSignIns.limit == 50)
+        #expect(abuse.limits.createAuthUri == RateLimit("create-auth-uri", limit: 300, window: 86_400))
+        #expect(abuse.limits.mailSending.limit == 3)
+        #expect(abuse.trustedProxies == ["10.0.0.0/8", "fd00::/8", "192.0.2.7"])
+        #expect(abuse.lockout.account == LockoutPolicy(
+            failuresBeforeWait: 5, waitIncrement: 30, maxWait: 600, failureReset: 3_600, quickFailureInterval: 1, quickFailureWait: 45))
+        #expect(abuse.lockout.address.failuresBeforeWait == 0)
+        #expect(!abuse.lockout.address.successForgivesEarlierFailures)
+        #expect(!abuse.lockout.ownerFromNewAddress)
+
+        let defaults = try read([:]).abuse
+        #expect(defaults.limits.newAccounts == RateLimit("new-accounts", limit: 100, window: 3_600))
+        #expect(defaults.lockout.account.failuresBeforeWait == 10)
+        #expect(defaults.lockout.address.failuresBeforeWait == 100)
+        #expect(defaults.lockout.ownerFromNewAddress)
+    }
+
+    @Test("wrong values are refused with a message naming the key")
+    func refused() {
+        #expect(problem(["abuse.trustedProxies": "10.0.0.0/8, proxy.example.com"])
+            == "invalid configuration: abuse.trustedProxies: proxy.example.com is not an IP address or CIDR block (e.g. 10.0.0.0/8, fd00::/8)")
+        #expect(problem(["abuse.trustedProxies": "10.0.0.0/40"])?.contains("abuse.trustedProxies") == true)
+        #expect(problem(["abuse.lockout.accountFailures": "0"]) == "invalid configuration: abuse.lockout.accountFailures: 0 is outside 1...10000")
+        #expect(problem(["abuse.lockout.maxWaitSeconds": "30"]) == "invalid configuration: abuse.lockout.maxWaitSeconds: must be at least abuse.lockout.waitIncrementSeconds (60)")
+        #expect(problem(["abuse.limits.newAccounts.limit": "-1"])?.contains("abuse.limits.newAccounts.limit") == true)
+        #expect(problem(["abuse.limits.enabled": "perhaps"]) == "invalid configuration: abuse.limits.enabled: expected true or false, got perhaps")
+        #expect(problem(["security.passwordFailureLimit": "5"])
+            == "invalid configuration: security.passwordFailureLimit: replaced by the abuse.lockout.* keys (see docs/configuration.md)")
+    }
+
+    @Test("with addressFailures 0 no address is counted, and an account that waits refuses every address")
+    func noAddressCounting() async throws {
+        try await withLiveSocket({
+            $0.abuse.trustedProxies = ["127.0.0.0/8"]
+            $0.abuse.lockout.account.failuresBeforeWait = 2
+            $0.abuse.lockout.address.failuresBeforeWait = 0
+        }) { hearth, client async throws in
+            _ = try await client.signUp(email: "owner@example.com", password: "owner-pass")
+            for _ in 0..<2 { _ = try await signIn(client, "owner@example.com", "guess-it", from: "203.0.113.1") }
+            #expect(try await signIn(client, "owner@example.com", "owner-pass", from: "198.51.100.7").errorMessage == accountLockedMessage)
+            #expect(try await hearth.services.store.loginFailures(["address:203.0.113.1", "address:198.51.100.7"]).isEmpty)
+        }
+    }
+
+    @Test("the pruning service deletes forgotten lockout records and ended counter windows")
+    func pruning() async throws {
+        try await withHearth({ $0.abuse.lockout.account.failuresBeforeWait = 2 }) { hearth, client async throws in
+            for _ in 0..<2 { _ = try await client.signIn(email: "someone@example.com", password: "guess-it") }
+            let service = AbusePruningService(services: hearth.services)
+            #expect(try await service.runOnce() == 0)  // the account waits, the address failed just now
+            hearth.clock.advance(by: 43_200)
+            #expect(try await service.runOnce() == 0)  // forgotten only after more than the reset time
+            hearth.clock.advance(by: 1)
+            #expect(try await service.runOnce() == 2)
+            #expect(try await hearth.services.store.loginFailures(["account:someone@example.com", "address:unknown"]).isEmpty)
+        }
+    }
+}

@@ -41,10 +41,15 @@ struct AbuseGuard: Sendable {
         let now = services.clock.now
         let accountSubject = PasswordLockout.accountSubject(email: email)
         let addressSubject = PasswordLockout.addressSubject(address)
-        let decision = try await services.store.updateLoginFailures([accountSubject, addressSubject]) { records in
-            let outcome = lockout.attempt(account: records[accountSubject], address: records[addressSubject], hasAddress: true, now: now)
+        let countsAddress = Self.countsAddress(lockout)
+        let subjects = countsAddress ? [accountSubject, addressSubject] : [accountSubject]
+        let decision = try await services.store.updateLoginFailures(subjects) { records in
+            let outcome = lockout.attempt(
+                account: records[accountSubject], address: records[addressSubject], hasAddress: countsAddress, now: now)
             guard case .allowed = outcome.decision else { return ([:], outcome.decision) }
-            return ([accountSubject: outcome.account, addressSubject: outcome.address], outcome.decision)
+            var changes: [String: LoginFailureRecord?] = [accountSubject: outcome.account]
+            if countsAddress { changes[addressSubject] = outcome.address }
+            return (changes, outcome.decision)
         }
         switch decision {
         case .allowed(let reservation):
@@ -63,10 +68,19 @@ struct AbuseGuard: Sendable {
         let lockout = abuse.lockout
         let accountSubject = PasswordLockout.accountSubject(email: email)
         let addressSubject = PasswordLockout.addressSubject(address)
-        try await services.store.updateLoginFailures([accountSubject, addressSubject]) { records in
+        let countsAddress = Self.countsAddress(lockout)
+        try await services.store.updateLoginFailures(countsAddress ? [accountSubject, addressSubject] : [accountSubject]) { records in
             let settled = lockout.succeeded(reservation, account: records[accountSubject], address: records[addressSubject])
-            return ([accountSubject: settled.account, addressSubject: settled.address], ())
+            var changes: [String: LoginFailureRecord?] = [accountSubject: settled.account]
+            if countsAddress { changes[addressSubject] = settled.address }
+            return (changes, ())
         }
+    }
+
+    /// Whether failures are counted per address at all (`abuse.lockout.addressFailures` 0: not, and then
+    /// no address is new to an account that waits).
+    private static func countsAddress(_ lockout: PasswordLockout) -> Bool {
+        lockout.address.failuresBeforeWait > 0
     }
 
     private static func seconds(from now: Date, to until: Date) -> Int {

@@ -44,7 +44,7 @@ extension ServerConfiguration {
         var account = abuse.lockout.account
         var address = abuse.lockout.address
         account.failuresBeforeWait = try r.int("abuse.lockout.accountFailures", in: 1...10_000) ?? account.failuresBeforeWait
-        address.failuresBeforeWait = try r.int("abuse.lockout.addressFailures", in: 1...1_000_000) ?? address.failuresBeforeWait
+        address.failuresBeforeWait = try r.int("abuse.lockout.addressFailures", in: 0...1_000_000) ?? address.failuresBeforeWait
         let increment = TimeInterval(try r.int("abuse.lockout.waitIncrementSeconds", in: 1...86_400) ?? Int(account.waitIncrement))
         let maxWait = TimeInterval(try r.int("abuse.lockout.maxWaitSeconds", in: 1...(31 * 86_400)) ?? Int(account.maxWait))
         guard maxWait >= increment else {
