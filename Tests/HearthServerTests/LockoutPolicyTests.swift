@@ -155,5 +155,13 @@ struct RateLimitAndAddressTests {
         #expect(resolver.resolve(peer: "127.0.0.1", headers: headers("10.9.9.9")) == "10.9.9.9")
         #expect(resolver.resolve(peer: "127.0.0.1", headers: [:]) == "127.0.0.1")
         #expect(resolver.resolve(peer: nil, headers: headers("203.0.113.9")) == "unknown")
+        // IPv6 clients count per /64: a fresh address in the same /64 is the same client.
+        #expect(resolver.resolve(peer: "2001:db8:1:2:aaaa::1", headers: [:]) == "2001:db8:1:2::/64")
+        #expect(resolver.resolve(peer: "127.0.0.1", headers: headers("2001:db8:1:2:ffff::9")) == "2001:db8:1:2::/64")
+        #expect(resolver.resolve(peer: "::ffff:198.51.100.1", headers: [:]) == "198.51.100.1")
+        #expect(LockoutSubjects.address("2001:DB8:1:2::77") == "address:2001:db8:1:2::/64")
+        #expect(LockoutSubjects.address("2001:db8:1:2::/64") == "address:2001:db8:1:2::/64")
+        #expect(LockoutSubjects.address("192.0.2.1") == "address:192.0.2.1")
+        #expect(LockoutSubjects.address("nope") == nil)
     }
 }

@@ -16,10 +16,11 @@ struct ClientAddressResolver: Sendable {
         trustedProxies.contains { $0.contains(address) }
     }
 
-    /// The client address of a request whose peer is `peer` (text form), as a counter key.
+    /// The client address of a request whose peer is `peer` (text form), as a counter key
+    /// (``IPAddress/limitKey``: IPv6 clients count per /64).
     func resolve(peer: String?, headers: HTTPFields) -> String {
         guard let peerText = peer, let peerAddress = IPAddress(peerText) else { return Self.unknown }
-        guard isTrusted(peerAddress) else { return peerAddress.description }
+        guard isTrusted(peerAddress) else { return peerAddress.limitKey }
         // Every X-Forwarded-For line, in order, split at commas: the right-most entry was added last.
         let hops = headers[values: Self.forwardedFor].flatMap { $0.split(separator: ",") }
         var client = peerAddress
@@ -28,7 +29,7 @@ struct ClientAddressResolver: Sendable {
             client = address
             if !isTrusted(address) { break }
         }
-        return client.description
+        return client.limitKey
     }
 
     func resolve(_ request: Request, context: some RequestContext) -> String {

@@ -33,7 +33,17 @@ struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The canonical text form (`inet_ntop`), the key the limits count under.
+    /// What the limits count under: an IPv4 address itself; for IPv6 its /64 network (written
+    /// `2001:db8:1:2::/64`), since one subscriber usually holds a whole /64 and could otherwise take a
+    /// fresh address for every request.
+    var limitKey: String {
+        guard bytes.count == 16 else { return description }
+        return "\(IPAddress(bytes: Array(bytes[0..<8]) + Array(repeating: 0, count: 8)))/64"
+    }
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The canonical text form (`inet_ntop`).
     var description: String {
         var buffer = [CChar](repeating: 0, count: 64)
         var raw = bytes

@@ -7,8 +7,9 @@ public enum LockoutSubjects {
         EmailAddress.normalize(email).map { PasswordLockout.accountSubject(email: $0) }
     }
 
-    /// The subject of the client address `text` (IPv4 or IPv6, any spelling); `nil` when it is none.
+    /// The subject of the client address `text` (IPv4 or IPv6, any spelling; IPv6 addresses count per
+    /// /64); `nil` when it is none.
     public static func address(_ text: String) -> String? {
-        IPAddress(text).map { PasswordLockout.addressSubject($0.description) }
+        IPAddress(text.hasSuffix("/64") ? String(text.dropLast(3)) : text).map { PasswordLockout.addressSubject($0.limitKey) }
     }
 }
