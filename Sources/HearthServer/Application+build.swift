@@ -35,14 +35,15 @@ public func buildApplication(
     )
     app.addServices(
         KeyRotationService(keyRing: services.keyRing, logger: services.logger),
-        AnonymousCleanupService(services: services))
+        AnonymousCleanupService(services: services),
+        AbusePruningService(services: services))
     return app
 }
 
 /// The router alone, for tests and benchmarks that need no background services.
-public func buildRouter(services: HearthServices) -> Router<BasicRequestContext> {
+public func buildRouter(services: HearthServices) -> Router<HearthRequestContext> {
     let configuration = services.configuration
-    let router = Router(context: BasicRequestContext.self)
+    let router = Router(context: HearthRequestContext.self)
     // CORS outermost, so that error answers carry the CORS headers a browser needs to read them.
     router.add(middleware: FirebaseCORSMiddleware())
     router.add(middleware: WireErrorMiddleware())
@@ -50,11 +51,11 @@ public func buildRouter(services: HearthServices) -> Router<BasicRequestContext>
     WellKnownController(services: services, baseURL: configuration.baseURL).addRoutes(to: router)
     // Development mode: the identity providers' stand-ins, which the providers are pointed at.
     services.sandbox?.addRoutes(to: router.group("/sandbox"))
-    BrowserSignInController<BasicRequestContext>(services: services).addRoutes(to: router)
+    BrowserSignInController<HearthRequestContext>(services: services).addRoutes(to: router)
 
-    let apiKeys = APIKeyMiddleware<BasicRequestContext>(acceptsAnyKey: configuration.mode == .development, keys: Set(configuration.apiKeys))
-    let accounts = AccountsController<BasicRequestContext>(services: services)
-    let secureToken = SecureTokenController<BasicRequestContext>(services: services)
+    let apiKeys = APIKeyMiddleware<HearthRequestContext>(acceptsAnyKey: configuration.mode == .development, keys: Set(configuration.apiKeys))
+    let accounts = AccountsController<HearthRequestContext>(services: services)
+    let secureToken = SecureTokenController<HearthRequestContext>(services: services)
     // The bare paths, then the host-prefixed paths Firebase SDKs use in emulator mode, then the legacy v3 names.
     for prefix in ["/v1", "/identitytoolkit.googleapis.com/v1"] {
         accounts.addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys), names: .v1)
@@ -63,9 +64,9 @@ public func buildRouter(services: HearthServices) -> Router<BasicRequestContext>
         accounts.addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys), names: .legacyV3)
     }
     // The admin API: an administrator's bearer token, no API key.
-    let admin = AdminAuthMiddleware<BasicRequestContext>(acceptsOwner: configuration.mode == .development, tokens: configuration.adminTokens)
+    let admin = AdminAuthMiddleware<HearthRequestContext>(acceptsOwner: configuration.mode == .development, tokens: configuration.adminTokens)
     for prefix in ["/v2/projects/:project", "/identitytoolkit.googleapis.com/v2/projects/:project"] {
-        IdpConfigController<BasicRequestContext>(services: services).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: admin))
+        IdpConfigController<HearthRequestContext>(services: services).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: admin))
     }
     for path in ["/v1/token", "/securetoken.googleapis.com/v1/token"] {
         router.group(RouterPath(path)).add(middleware: apiKeys).post(use: secureToken.token)

@@ -27,6 +27,8 @@ public struct HearthServices: Sendable {
     private var sandboxProviders: (@Sendable (Sandbox) -> ProvidersConfiguration)?
     public let clock: WallClock
     public let logger: Logger
+    /// How many password checks ran, and how many of them against the decoy hash.
+    public let passwordChecks = PasswordCheckCounter()
 
     /// Opens the database (PostgreSQL when `database.url` says so, else the embedded SQLite file),
     /// applies pending migrations, checks that the key-encryption key opens the stored secrets (sealing
@@ -156,6 +158,7 @@ public struct HearthServices: Sendable {
     /// Verifies a password on the blocking thread pool.
     func verifyPassword(_ password: String, against hash: String) async throws -> Bool {
         let hasher = passwords
+        passwordChecks.count(decoy: false)
         return try await NIOThreadPool.singleton.runIfActive { hasher.verify(password, against: hash) }
     }
 }

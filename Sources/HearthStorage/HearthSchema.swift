@@ -147,5 +147,21 @@ enum HearthSchema {
             // Pruning deletes by expiry.
             "CREATE INDEX auth_sessions_expires_at ON auth_sessions (expires_at)",
         ]),
+        SchemaMigration("2026-11-24-create-login-failures", [
+            // login_failures: the password lockout's memory, one row per subject ('account:<e-mail>' or
+            // 'address:<client address>'), shared by replicas. `failures` counts attempts not taken back
+            // by a success; `last_failure_at` and `locked_until` (NULL: no wait) are ms since 1970.
+            """
+            CREATE TABLE login_failures (
+                subject TEXT NOT NULL,
+                failures BIGINT NOT NULL,
+                last_failure_at BIGINT NOT NULL,
+                locked_until BIGINT,
+                CONSTRAINT login_failures_pkey PRIMARY KEY (subject)
+            )
+            """,
+            // Pruning deletes by last failure.
+            "CREATE INDEX login_failures_last_failure_at ON login_failures (last_failure_at)",
+        ]),
     ]
 }

@@ -16,6 +16,11 @@ enum SQLDialectQuirks {
         case migrations = 0x4865_6172_7468_0001
         /// Signing-key updates (``SQLStore/updateSigningKeys(_:)``).
         case signingKeys = 0x4865_6172_7468_0002
+        /// Login-failure records, one lock per subject (``SQLStore/updateLoginFailures(_:_:)``): the
+        /// two-key form `pg_advisory_xact_lock(int4, int4)` with this class and `hashtext(subject)`,
+        /// a key space apart from the one-key locks. Two subjects with the same hash merely wait for
+        /// each other.
+        case loginFailures = 0x4846
     }
 
     /// Whether `database` speaks PostgreSQL.
@@ -37,6 +42,13 @@ enum SQLDialectQuirks {
     static func takeTransactionLock(_ lock: TransactionLock, on database: any SQLDatabase) async throws {
         guard isPostgreSQL(database) else { return }
         try await database.raw("SELECT pg_advisory_xact_lock(\(bind: lock.rawValue))").run()
+    }
+
+    /// Takes the lock of `key` in the class `lock` for the rest of the current write transaction
+    /// (PostgreSQL; nothing on SQLite, whose writer is single). Must be called inside ``SQLTransactor/write(_:)``.
+    static func takeTransactionLock(_ lock: TransactionLock, key: String, on database: any SQLDatabase) async throws {
+        guard isPostgreSQL(database) else { return }
+        try await database.raw("SELECT pg_advisory_xact_lock(\(bind: Int32(truncatingIfNeeded: lock.rawValue)), hashtext(\(bind: key)))").run()
     }
 
     /// `FOR UPDATE` where the dialect has row locks (PostgreSQL); nothing on SQLite, whose write

@@ -142,7 +142,7 @@ import Testing
     func configurationErrors() async throws {
         try await withLiveHearth({ configuration in
             configuration.signIn.anonymousEnabled = false
-            configuration.passwordFailureLimit = 2
+            configuration.abuse.lockout.account.failuresBeforeWait = 2
         }) { live in
             let auth = makeAuth(live)
             #expect(await authError { _ = try await auth.signInAnonymously() } == .adminRestrictedOperation)

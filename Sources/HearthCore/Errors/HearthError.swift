@@ -35,6 +35,8 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A value the wire message may carry after `" : "` (for example the claim name of `FORBIDDEN_CLAIM`).
     public let detail: String?
     public let underlying: (any Error)?
+    /// Seconds the client should wait before trying again (sent as `Retry-After`), for abuse limits.
+    public let retryAfter: Int?
     public let file: String
     public let line: Int
 
@@ -43,6 +45,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         detail: String? = nil,
         reason: String? = nil,
         underlying: (any Error)? = nil,
+        retryAfter: Int? = nil,
         file: String = #fileID,
         line: Int = #line
     ) {
@@ -50,6 +53,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         self.detail = detail
         self.reason = reason
         self.underlying = underlying
+        self.retryAfter = retryAfter
         self.file = file
         self.line = line
     }

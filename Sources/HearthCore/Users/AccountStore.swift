@@ -144,7 +144,7 @@ public protocol TransferStore: Sendable {
 
 /// Everything the server keeps, behind one value.
 public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCounterStore, LeaderLockStore,
-    TransferStore, AuthSessionStore
+    TransferStore, AuthSessionStore, LoginFailureStore
 {
     func close() async throws
 }

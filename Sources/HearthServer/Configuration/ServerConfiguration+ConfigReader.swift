@@ -70,16 +70,16 @@ extension ServerConfiguration {
         scryptLogN = try r.int("passwords.scryptLogN", in: 1...20) ?? scryptLogN
         signIn.anonymousEnabled = try r.bool("signIn.anonymous.enabled") ?? signIn.anonymousEnabled
         signIn.passwordEnabled = try r.bool("signIn.password.enabled") ?? signIn.passwordEnabled
-        signIn.emailEnumerationProtection = try r.bool("signIn.emailEnumerationProtection") ?? signIn.emailEnumerationProtection
+        // On by default for production (as for Firebase projects created since September 2023).
+        signIn.emailEnumerationProtection = try r.bool("signIn.emailEnumerationProtection") ?? (mode == .production)
         signIn.oneAccountPerEmail = try r.bool("signIn.oneAccountPerEmail") ?? signIn.oneAccountPerEmail
         anonymousCleanup.enabled = try r.bool("anonymousCleanup.enabled") ?? anonymousCleanup.enabled
         anonymousCleanup.maxAge = TimeInterval(try r.int("anonymousCleanup.maxAgeDays", in: 1...3_650) ?? 30) * 86_400
         anonymousCleanup.checkInterval = TimeInterval(try r.int("anonymousCleanup.checkIntervalSeconds", in: 1...86_400) ?? 3_600)
         recentLoginWindow = TimeInterval(try r.int("security.recentLoginSeconds", in: 1...86_400) ?? 300)
-        passwordFailureLimit = try r.int("security.passwordFailureLimit", in: 1...10_000) ?? passwordFailureLimit
+        abuse = try Self.readAbuse(r, mode: mode)
         providers = try Self.readProviders(r)
         sandboxEnabled = try r.bool("sandbox.enabled")
-        passwordFailureWindow = TimeInterval(try r.int("security.passwordFailureWindowSeconds", in: 1...86_400) ?? Int(passwordFailureWindow))
         secrets = try Self.readSecrets(r)
         try validate()
     }

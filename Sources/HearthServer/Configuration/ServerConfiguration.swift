@@ -14,7 +14,9 @@ public struct ServerConfiguration: Sendable {
     public struct SignIn: Sendable {
         public var anonymousEnabled = true
         public var passwordEnabled = true
-        /// Password sign-in failures say `INVALID_LOGIN_CREDENTIALS` and `createAuthUri` says nothing.
+        /// Password sign-in failures say `INVALID_LOGIN_CREDENTIALS`, `createAuthUri` says nothing, and
+        /// `accounts:update` refuses e-mail changes. The configuration reader turns it on in production
+        /// mode unless `signIn.emailEnumerationProtection` says otherwise.
         public var emailEnumerationProtection = false
         /// One account per e-mail address (Firebase's default): a provider identity whose e-mail another
         /// account owns is linked to it when the provider vouches for the address, and needs confirmation
@@ -74,9 +76,8 @@ public struct ServerConfiguration: Sendable {
     public var anonymousCleanup = AnonymousCleanup()
     /// How recent `auth_time` must be for e-mail/password changes and account deletion.
     public var recentLoginWindow: TimeInterval = 300
-    /// Wrong passwords allowed per e-mail within `passwordFailureWindow` before `TOO_MANY_ATTEMPTS_TRY_LATER`.
-    public var passwordFailureLimit = 10
-    public var passwordFailureWindow: TimeInterval = 300
+    /// Per-address limits, the password lockout and the trusted proxies (see ``Abuse``).
+    public var abuse = Abuse()
     /// Identity providers for `signInWithIdp`; none is on by default.
     public var providers = ProvidersConfiguration()
     /// Development mode only: serve HearthSandbox (offline stand-ins for every identity provider) at

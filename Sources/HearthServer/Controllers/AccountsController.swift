@@ -45,6 +45,10 @@ struct AccountsController<Context: RequestContext>: Sendable {
 
         guard input.idToken != nil || input.email != nil || input.password != nil else {
             guard configuration.signIn.anonymousEnabled else { throw HearthError(.adminOnlyOperation) }
+            let abuse = AbuseGuard(services: services)
+            let address = abuse.clientAddress(request, context: context)
+            try await abuse.count(\.anonymousSignUps, address: address)
+            try await abuse.count(\.newAccounts, address: address)
             let user = UserRecord(
                 uid: UserRecord.makeUID(), createdAt: now, lastLoginAt: now, validSince: now,
                 scheduledDeletionAt: configuration.anonymousCleanup.enabled ? now.addingTimeInterval(configuration.anonymousCleanup.maxAge) : nil)
@@ -85,6 +89,9 @@ struct AccountsController<Context: RequestContext>: Sendable {
                 if let displayName { user.displayName = displayName }
             }
         } else {
+            // Counted before the e-mail check, so that probing for EMAIL_EXISTS is limited too.
+            let abuse = AbuseGuard(services: services)
+            try await abuse.count(\.newAccounts, address: abuse.clientAddress(request, context: context))
             if try await store.user(email: email) != nil { throw HearthError(.emailExists) }
             let hash = try await services.hashPassword(password)
             let created = UserRecord(
@@ -109,29 +116,28 @@ struct AccountsController<Context: RequestContext>: Sendable {
         let protected = configuration.signIn.emailEnumerationProtection
         let now = services.clock.now
 
-        // Guessing is throttled per e-mail; the counter lives in the database, so replicas share it.
-        let failures = "password-failures:\(email)"
-        let window = configuration.passwordFailureWindow
-        if try await store.counter(failures, window: window, now: now) >= configuration.passwordFailureLimit {
-            throw HearthError(.tooManyAttempts)
-        }
-        func failed(_ code: HearthError.Code) async throws -> HearthError {
-            _ = try await store.incrementCounter(failures, window: window, now: now)
-            return HearthError(code)
-        }
+        // The attempt is counted (per address, and by the lockout per account and address) BEFORE the
+        // password is checked: parallel guesses cannot all pass a check that counts finished ones.
+        let abuse = AbuseGuard(services: services)
+        let address = abuse.clientAddress(request, context: context)
+        try await abuse.count(\.passwordSignIns, address: address)
+        let reservation = try await abuse.reservePasswordAttempt(email: email, address: address)
 
         guard let found = try await store.user(email: email) else {
-            if protected {
-                // Spend the time a real check takes, so timing does not tell which e-mails exist.
-                _ = try await services.verifyPassword(password, against: Self.decoyHash(services.passwords))
-                throw try await failed(.invalidLoginCredentials)
-            }
-            throw try await failed(.emailNotFound)
+            // Spend the time a real check takes, so timing does not tell which e-mails exist.
+            _ = try await services.verifyDecoyPassword(password)
+            throw HearthError(protected ? .invalidLoginCredentials : .emailNotFound)
         }
         if found.disabled { throw HearthError(.userDisabled) }
-        guard let hash = found.passwordHash, try await services.verifyPassword(password, against: hash) else {
-            throw try await failed(protected ? .invalidLoginCredentials : .invalidPassword)
+        guard let hash = found.passwordHash else {
+            // No password: as long as a wrong one, so timing does not tell such accounts apart either.
+            _ = try await services.verifyDecoyPassword(password)
+            throw HearthError(protected ? .invalidLoginCredentials : .invalidPassword)
         }
+        guard try await services.verifyPassword(password, against: hash) else {
+            throw HearthError(protected ? .invalidLoginCredentials : .invalidPassword)
+        }
+        try await abuse.passwordAttemptSucceeded(reservation, email: email, address: address)
         let session = RefreshSessionRecord.issue(uid: found.uid, signInProvider: "password", authTime: now, now: now)
         let user = try await updateUser(found.uid, session: session.record) { user in
             user.lastLoginAt = now
@@ -141,8 +147,6 @@ struct AccountsController<Context: RequestContext>: Sendable {
             localId: user.uid, email: email, displayName: user.displayName ?? "", profilePicture: user.photoURL,
             idToken: idToken, refreshToken: session.token, expiresIn: expiresIn))
     }
-
-    private static func decoyHash(_ hasher: PasswordHasher) -> String { DecoyHash.for(hasher) }
 
     // MARK: accounts:lookup
 
@@ -181,6 +185,11 @@ struct AccountsController<Context: RequestContext>: Sendable {
         let change = CredentialChange(email: email, setsPassword: input.password != nil)
         let changesCredentials = change.alters(current)
         try change.check(current, authTime: claims.authTime, now: now, window: configuration.recentLoginWindow)
+        if configuration.signIn.emailEnumerationProtection, let email, email != current.email {
+            // Firebase: with protection on, an e-mail changes only through a verified link, so that
+            // EMAIL_EXISTS cannot tell which addresses have accounts.
+            throw HearthError(.operationNotAllowed, detail: WireErrorMessage.verifyNewEmailFirst)
+        }
         if let email, let owner = try await store.user(email: email), owner.uid != current.uid { throw HearthError(.emailExists) }
         let hash = try await input.password.asyncMap { try await services.hashPassword($0) }
 
@@ -265,6 +274,8 @@ struct AccountsController<Context: RequestContext>: Sendable {
         guard let continueUri = input.continueUri else { throw HearthError(.missingContinueURI) }
         guard let url = URL(string: continueUri), url.scheme != nil, url.host != nil else { throw HearthError(.invalidContinueURI) }
         guard let email = EmailAddress.normalize(identifier) else { throw HearthError(.invalidIdentifier) }
+        let abuse = AbuseGuard(services: services)
+        try await abuse.count(\.createAuthUri, address: abuse.clientAddress(request, context: context))
         let sessionID = input.sessionId ?? Self.randomSessionID()
         if configuration.signIn.emailEnumerationProtection {
             return WireCoding.response(CreateAuthUriResponse(registered: nil, allProviders: nil, signinMethods: nil, sessionId: sessionID))
@@ -329,20 +340,5 @@ extension Optional {
     func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
         guard let value = self else { return nil }
         return try await transform(value)
-    }
-}
-
-/// A hash of a random password at the hasher's cost, verified against when an e-mail is unknown so that
-/// the answer takes as long as a real check.
-private enum DecoyHash {
-    static let cache = LockedBox<[Int: String]>([:])
-
-    static func `for`(_ hasher: PasswordHasher) -> String {
-        cache.withLock { cache in
-            if let hash = cache[hasher.logN] { return hash }
-            let hash = (try? hasher.hash(UUID().uuidString)) ?? ""
-            cache[hasher.logN] = hash
-            return hash
-        }
     }
 }

@@ -50,7 +50,8 @@ struct FederatedController<Context: RequestContext>: Sendable {
         }
 
         do {
-            let outcome = try await decide(profile: profile, linkTo: input.idToken, autoCreate: input.autoCreate ?? true)
+            let address = AbuseGuard(services: services).clientAddress(request, context: context)
+            let outcome = try await decide(profile: profile, linkTo: input.idToken, autoCreate: input.autoCreate ?? true, address: address)
             switch outcome {
             case .needsConfirmation(let owner):
                 response.needConfirmation = true
@@ -87,7 +88,8 @@ struct FederatedController<Context: RequestContext>: Sendable {
 
     /// The account rules: link to the signed-in user, sign in the identity's user, take over a verified
     /// e-mail's account, ask for confirmation, or create a user.
-    func decide(profile: FederatedProfile, linkTo idToken: String?, autoCreate: Bool) async throws -> Outcome {
+    /// - Parameter address: the client's address, counted against the new-accounts limit when a user is created.
+    func decide(profile: FederatedProfile, linkTo idToken: String?, autoCreate: Bool, address: String) async throws -> Outcome {
         let now = services.clock.now
         // The session of the sign-in is written in the same transaction as the user.
         func session(for uid: String) -> (token: String, record: RefreshSessionRecord) {
@@ -160,6 +162,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
         }
 
         guard autoCreate else { throw HearthError(.userNotFound) }
+        try await AbuseGuard(services: services).count(\.newAccounts, address: address)
         let user = UserRecord(
             uid: UserRecord.makeUID(),
             email: oneAccountPerEmail ? profile.email : nil,

@@ -39,7 +39,7 @@ extension HearthError {
         case .invalidLoginCredentials: return business(M.invalidLoginCredentials)
         case .userDisabled: return business(M.userDisabled)
         case .userNotFound: return business(M.userNotFound)
-        case .operationNotAllowed: return business(M.operationNotAllowed)
+        case .operationNotAllowed: return business(detail.map { "\(M.operationNotAllowed) : \($0)" } ?? M.operationNotAllowed)
         case .adminOnlyOperation: return business(M.adminOnlyOperation)
         case .passwordLoginDisabled: return business(M.passwordLoginDisabled)
         case .credentialTooOldLoginAgain: return business(M.credentialTooOldLoginAgain)
@@ -47,7 +47,7 @@ extension HearthError {
         case .invalidIDToken: return business(M.invalidIDToken)
         case .tokenExpired: return business(M.tokenExpired)
         case .invalidRefreshToken: return business(M.invalidRefreshToken)
-        case .tooManyAttempts: return business(M.tooManyAttempts)
+        case .tooManyAttempts: return business(detail.map { "\(M.tooManyAttempts) : \($0)" } ?? M.tooManyAttempts)
         case .invalidIDPResponse: return business(detail.map { "\(M.invalidIDPResponse) : \($0)" } ?? M.invalidIDPResponse)
         case .missingOrInvalidNonce: return business(detail.map { "\(M.missingOrInvalidNonce) : \($0)" } ?? M.missingOrInvalidNonce)
         case .invalidCredentialOrProviderID: return business(detail.map { "\(M.invalidCredentialOrProviderID) : \($0)" } ?? M.invalidCredentialOrProviderID)
@@ -76,7 +76,9 @@ extension HearthError {
         let wire = self.wire
         var body = WireErrorResponse(code: Int(wire.status.code), message: wire.message, reason: wire.reason, status: wire.statusName)
         if code == .invalidArgument { body.error.message = wire.message.trimmingCharacters(in: .whitespaces) }
-        return WireCoding.response(body, status: wire.status)
+        var response = WireCoding.response(body, status: wire.status)
+        if let retryAfter { response.headers[.retryAfter] = String(max(1, retryAfter)) }
+        return response
     }
 }
 

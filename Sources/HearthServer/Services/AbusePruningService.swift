@@ -1,0 +1,47 @@
+import Foundation
+import HearthCore
+import Logging
+import ServiceLifecycle
+
+/// Deletes abuse records nobody needs any more, once an hour: per-address counters of windows that
+/// ended, and lockout records whose failures are forgotten and whose wait is over.
+public struct AbusePruningService: Service {
+    private let store: any HearthStore
+    private let lockout: PasswordLockout
+    private let clock: WallClock
+    private let logger: Logger
+    private let interval: TimeInterval
+
+    public init(services: HearthServices, interval: TimeInterval = 3_600) {
+        self.store = services.store
+        self.lockout = services.configuration.abuse.lockout
+        self.clock = services.clock
+        self.logger = services.logger
+        self.interval = interval
+    }
+
+    public func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    // One replica at a time; the others skip this round.
+                    _ = try await store.withLeaderLock("abuse-pruning") { try await runOnce() }
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.error("abuse record pruning failed", metadata: ["error": "\(String(describing: type(of: error)))"])
+                }
+                try await Task.sleep(for: .seconds(interval))
+            }
+        }
+    }
+
+    /// One pass. Returns how many lockout records it deleted.
+    @discardableResult
+    public func runOnce() async throws -> Int {
+        let now = clock.now
+        try await store.pruneCounters(before: now)
+        let forgetAfter = max(lockout.account.failureReset, lockout.address.failureReset)
+        return try await store.pruneLoginFailures(lastFailureBefore: now.addingTimeInterval(-forgetAfter), now: now)
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import HearthCore
+import HearthServer
+import HearthStorage
+import Logging
+
+/// `hearth users …`: account administration from the command line, until the admin API has it.
+struct UsersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users",
+        abstract: "Administer accounts.",
+        subcommands: [UnlockCommand.self])
+
+    /// `hearth users unlock --email … [--ip …]`: ends the password lockout's waits at once.
+    struct UnlockCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "unlock",
+            abstract: "End the password lockout of an account (and of client addresses), clearing its failures.",
+            discussion: """
+                On SQLite, stop the server first: a running server holds the file exclusively. On PostgreSQL the \
+                unlock takes effect on every replica at once.
+                """)
+
+        @OptionGroup var options: CommonOptions
+        @Option(name: .long, help: "The account's e-mail address.") var email: String?
+        @Option(name: .long, help: "A client address whose failures to clear (repeatable).") var ip: [String] = []
+
+        func validate() throws {
+            guard email != nil || !ip.isEmpty else { throw ValidationError("give --email, --ip or both") }
+        }
+
+        func run() async throws {
+            let configuration: ServerConfiguration
+            do {
+                configuration = try await options.loadConfiguration()
+            } catch let error as ConfigurationError {
+                FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+            var subjects: [String] = []
+            if let email {
+                guard let subject = LockoutSubjects.account(email: email) else {
+                    FileHandle.standardError.write(Data("hearth: --email: not an e-mail address\n".utf8))
+                    throw ExitCode(2)
+                }
+                subjects.append(subject)
+            }
+            for address in ip {
+                guard let subject = LockoutSubjects.address(address) else {
+                    FileHandle.standardError.write(Data("hearth: --ip: \(address) is not an IP address\n".utf8))
+                    throw ExitCode(2)
+                }
+                subjects.append(subject)
+            }
+            let store = try await HearthServices.openStore(configuration: configuration, logger: Logger(label: "hearth.users"))
+            do {
+                let cleared = try await store.deleteLoginFailures(subjects)
+                try await store.close()
+                print(cleared == 0 ? "nothing to unlock" : "unlocked (\(cleared) record(s) cleared)")
+            } catch {
+                try? await store.close()
+                FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+
+    }
+}
