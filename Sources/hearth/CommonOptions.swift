@@ -20,6 +20,17 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: "development or production.")
     var mode: String?
 
+    /// ``loadConfiguration()`` for a command: an invalid configuration is one line on standard error
+    /// naming the key, and exit code 2.
+    func configurationOrExit() async throws -> ServerConfiguration {
+        do {
+            return try await loadConfiguration()
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
     func loadConfiguration() async throws -> ServerConfiguration {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
         if let host { flags["server.host"] = .init(.string(host), isSecret: false) }

@@ -16,13 +16,7 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         // A database this makes is for its owner only (the storage layer also makes the file 0600).
         umask(0o077)
-        let configuration: ServerConfiguration
-        do {
-            configuration = try await options.loadConfiguration()
-        } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
+        let configuration = try await options.configurationOrExit()
         let logger = Logger(label: "hearth.migrate")
         // Without --apply nothing is written: a SQLite file that does not exist yet (or is empty) is not
         // opened, which would create it, and on an existing database only reads run.

@@ -15,13 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Everything this process creates (database, journals, key file) is for its owner only.
         umask(0o077)
-        let configuration: ServerConfiguration
-        do {
-            configuration = try await options.loadConfiguration()
-        } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
+        let configuration = try await options.configurationOrExit()
         guard let level = Logger.Level(rawValue: logLevel) else {
             FileHandle.standardError.write(Data("hearth: invalid configuration: --log-level: unknown level \(logLevel)\n".utf8))
             throw ExitCode(2)

@@ -31,13 +31,7 @@ struct UsersCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let configuration: ServerConfiguration
-            do {
-                configuration = try await options.loadConfiguration()
-            } catch let error as ConfigurationError {
-                FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
-                throw ExitCode(2)
-            }
+            let configuration = try await options.configurationOrExit()
             var subjects: [String] = []
             if let email {
                 guard let subject = LockoutSubjects.account(email: email) else {
