@@ -76,7 +76,7 @@ echo "== server at $BASE (pid $SERVER_PID)"
 echo "== schemathesis: $MAX_EXAMPLES examples per operation, $WORKERS workers, ${TIMEOUT}s per request, seed $SEED"
 START=$(date +%s)
 set +e
-HEARTH_FUZZ_URL="$BASE" HEARTH_FUZZ_COUNTS="$OUT/counts.json" PYTHONPATH="$ROOT/scripts" SCHEMATHESIS_HOOKS=fuzz_hooks \
+HEARTH_FUZZ_URL="$BASE" HEARTH_FUZZ_SEED="$SEED" HEARTH_FUZZ_COUNTS="$OUT/counts.json" PYTHONPATH="$ROOT/scripts" SCHEMATHESIS_HOOKS=fuzz_hooks \
     "$VENV/bin/schemathesis" --config-file "$ROOT/scripts/fuzz.toml" run "$ROOT/docs/openapi.yaml" \
     --url "$BASE" \
     --checks not_a_server_error \

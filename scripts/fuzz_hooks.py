@@ -25,12 +25,15 @@ COUNTS_FILE = os.environ["HEARTH_FUZZ_COUNTS"]
 ACCOUNT_EMAIL = "fuzz-known@example.com"
 ACCOUNT_PASSWORD = "fuzz-known-password"
 
+# Hypothesis seeds the global `random` the same way before every test case: the hooks draw from their own.
+_rng = random.Random(os.environ.get("HEARTH_FUZZ_SEED"))
 _lock = threading.Lock()
 _responses = Counter()  # (operation, status) -> count
 _network_errors = Counter()  # (operation, kind) -> count
 _setup = Counter()  # what the hooks sent themselves, by outcome
 _tokens = []  # (idToken, refreshToken) of anonymous users
 _server_errors = []  # the first 5xx answers, with a curl command each
+_substituted = Counter()  # operation -> requests the hooks put real values into
 _messages = Counter()  # (operation, status, error message) -> count, to see how deep the requests got
 
 
@@ -55,20 +58,20 @@ def _post(path, body, content_type="application/json"):
         return status, None
 
 
-def _real_tokens():
-    """The tokens of a real anonymous user: mostly one of a small pool, sometimes a new one."""
+def _real_tokens(fresh=False):
+    """The tokens of a real anonymous user: a new one, or one of a small pool that nothing changes."""
     with _lock:
-        reuse = len(_tokens) >= 16 and random.random() > 0.1
-        if reuse:
-            return random.choice(_tokens)
+        if not fresh and len(_tokens) >= 16 and _rng.random() > 0.1:
+            return _rng.choice(_tokens)
     status, body = _post("/v1/accounts:signUp", {"returnSecureToken": True})
     if status != 200 or not body:
         return None
     pair = (body["idToken"], body["refreshToken"])
-    with _lock:
-        _tokens.append(pair)
-        if len(_tokens) > 32:
-            _tokens.pop(0)
+    if not fresh:
+        with _lock:
+            _tokens.append(pair)
+            if len(_tokens) > 32:
+                _tokens.pop(0)
     return pair
 
 
@@ -84,7 +87,7 @@ def _known_account():
 
 def _pending_state():
     """The state of a browser sign-in started now with a sandbox provider."""
-    provider = random.choice(["google.com", "apple.com", "microsoft.com", "github.com", "facebook.com", "twitter.com"])
+    provider = _rng.choice(["google.com", "apple.com", "microsoft.com", "github.com", "facebook.com", "twitter.com"])
     status, body = _post("/v1/accounts:createAuthUri", {"providerId": provider, "continueUri": "com.example.fuzz:/callback"})
     if status != 200 or not body or "authUri" not in body:
         return None
@@ -95,7 +98,7 @@ def _pending_state():
 
 def _sandbox_credential():
     """A signInWithIdp body from the development server's provider sandbox."""
-    provider = random.choice(["google.com", "apple.com", "microsoft.com", "github.com", "facebook.com", "twitter.com"])
+    provider = _rng.choice(["google.com", "apple.com", "microsoft.com", "github.com", "facebook.com", "twitter.com"])
     request = urllib.request.Request(f"{BASE}/sandbox/credentials/{provider}?as=request&nonce=fuzz-nonce")
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
@@ -117,51 +120,69 @@ def _operation(case):
 def before_call(context, case, kwargs):
     label = _operation(case)
     body = case.body if isinstance(case.body, dict) else None
-    if label.startswith("GET /v2/") or label.startswith("POST /v2/") or label.startswith("PATCH /v2/") or label.startswith("DELETE /v2/"):
-        if isinstance(case.path_parameters, dict) and random.random() < 0.85:
+    substituted = True
+    if " /v2/projects/" in label:
+        if isinstance(case.path_parameters, dict) and _rng.random() < 0.85:
             case.path_parameters["project"] = PROJECT
-        return
-    if label.endswith("/__/auth/handler"):
-        if random.random() < 0.4 and (label.startswith("GET") or body is not None or case.body is None):
-            state = _pending_state()
-            if state is not None and label.startswith("GET"):
-                case.query = dict(case.query or {}, state=state)
-            elif state is not None:
-                case.body = dict(body or {}, state=state)
-        return
-    if body is None:
-        return
-    if label.endswith(":signInWithIdp") and random.random() < 0.4:
+        else:
+            substituted = False
+    elif label.endswith("/__/auth/handler"):
+        state = _pending_state() if _rng.random() < 0.4 and (label.startswith("GET") or body is not None or case.body is None) else None
+        if state is not None and label.startswith("GET"):
+            case.query = dict(case.query or {}, state=state)
+        elif state is not None:
+            case.body = dict(body or {}, state=state)
+        else:
+            substituted = False
+    elif body is None:
+        substituted = False
+    elif label.endswith(":signInWithIdp") and _rng.random() < 0.4:
         credential = _sandbox_credential()
         if credential:
             # The real credential, with some of the generated fields kept.
-            kept = {k: v for k, v in body.items() if random.random() < 0.3}
+            kept = {k: v for k, v in body.items() if _rng.random() < 0.3 and k not in ("postBody", "requestUri")}
             body.clear()
             body.update(credential)
-            body.update({k: v for k, v in kept.items() if k not in ("postBody", "requestUri")})
-            if random.random() < 0.3:
+            body.update(kept)
+            if _rng.random() < 0.3:
                 tokens = _real_tokens()
                 if tokens:
                     body["idToken"] = tokens[0]
-    elif label.endswith((":lookup", ":update", ":delete", ":signUp", ":signInWithIdp")) and random.random() < 0.5:
+        substituted = credential is not None
+    elif label.endswith((":update", ":delete", ":signUp")) and _rng.random() < 0.5:
+        # These change or delete the user: a new one each time, so that the pool's tokens stay valid.
+        tokens = _real_tokens(fresh=True)
+        if tokens:
+            body["idToken"] = tokens[0]
+        substituted = tokens is not None
+    elif label.endswith((":lookup", ":signInWithIdp")) and _rng.random() < 0.5:
         tokens = _real_tokens()
         if tokens:
             body["idToken"] = tokens[0]
-    elif label.endswith("/v1/token") and random.random() < 0.5:
+        substituted = tokens is not None
+    elif label.endswith("/v1/token") and _rng.random() < 0.5:
         tokens = _real_tokens()
         if tokens:
             key = "refresh_token" if "refresh_token" in body or "grant_type" in body else "refreshToken"
             body[key] = tokens[1]
-    elif label.endswith(":signInWithPassword") and random.random() < 0.3:
+        substituted = tokens is not None
+    elif label.endswith(":signInWithPassword") and _rng.random() < 0.3:
         _known_account()
         body["email"] = ACCOUNT_EMAIL
-        if random.random() < 0.3:
+        if _rng.random() < 0.3:
             body["password"] = ACCOUNT_PASSWORD
-    elif label.endswith(":signInWithCustomToken") and random.random() < 0.4:
-        token = {"uid": body.get("token") if isinstance(body.get("token"), str) and body.get("token") else "fuzz-uid"}
-        if random.random() < 0.5:
+    elif label.endswith(":signInWithCustomToken") and _rng.random() < 0.4:
+        # Development mode accepts a bare JSON custom token, as the Admin SDKs send to an emulator.
+        generated = body.get("token")
+        token = {"uid": generated if isinstance(generated, str) and generated else "fuzz-uid"}
+        if _rng.random() < 0.5:
             token["claims"] = {k: v for k, v in body.items() if k != "token"}
         body["token"] = json.dumps(token)
+    else:
+        substituted = False
+    if substituted:
+        with _lock:
+            _substituted[label] += 1
 
 
 @schemathesis.hook
@@ -198,6 +219,7 @@ def _write_counts():
             "responses": [{"operation": op, "status": status, "count": n} for (op, status), n in sorted(_responses.items())],
             "network_errors": [{"operation": op, "kind": kind, "count": n} for (op, kind), n in sorted(_network_errors.items())],
             "setup": dict(_setup),
+            "substituted": dict(_substituted),
             "server_errors": list(_server_errors),
             "messages": [{"operation": op, "status": status, "message": m, "count": n} for (op, status, m), n in sorted(_messages.items())],
         }
