@@ -10,7 +10,8 @@
 #   HEARTH_BIN           the hearth binary (default: build it, then .build/debug/hearth)
 #   FUZZ_MAX_EXAMPLES    test cases per operation and phase (default 600)
 #   FUZZ_MIN_REQUESTS    fail unless at least this many requests were sent (default 10000)
-#   FUZZ_WORKERS         concurrent schemathesis workers (default 2)
+#   FUZZ_WORKERS         concurrent schemathesis workers (default 1: with more, schemathesis 4.32 skipped
+#                        some operations once the hooks rewrote requests)
 #   FUZZ_TIMEOUT         seconds a request may take before it counts as a hang (default 10)
 #   FUZZ_SEED            schemathesis' random seed (default: a new one each run, printed)
 #   FUZZ_VENV            where schemathesis is installed (default .build-fuzz/venv)
@@ -22,7 +23,7 @@ cd "$ROOT"
 
 MAX_EXAMPLES="${FUZZ_MAX_EXAMPLES:-600}"
 MIN_REQUESTS="${FUZZ_MIN_REQUESTS:-10000}"
-WORKERS="${FUZZ_WORKERS:-2}"
+WORKERS="${FUZZ_WORKERS:-1}"
 TIMEOUT="${FUZZ_TIMEOUT:-10}"
 SEED="${FUZZ_SEED:-$(python3 -c 'import random; print(random.randrange(1, 2**31))')}"
 VENV="${FUZZ_VENV:-$ROOT/.build-fuzz/venv}"

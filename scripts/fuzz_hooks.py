@@ -118,12 +118,17 @@ def _operation(case):
 
 @schemathesis.hook
 def before_call(context, case, kwargs):
+    _substitute(case)
+
+
+def _substitute(case):
     label = _operation(case)
-    body = case.body if isinstance(case.body, dict) else None
+    # A copy: the generated value itself stays as Hypothesis made it.
+    body = dict(case.body) if isinstance(case.body, dict) else None
     substituted = True
     if " /v2/projects/" in label:
         if isinstance(case.path_parameters, dict) and _rng.random() < 0.85:
-            case.path_parameters["project"] = PROJECT
+            case.path_parameters = dict(case.path_parameters, project=PROJECT)
         else:
             substituted = False
     elif label.endswith("/__/auth/handler"):
@@ -131,7 +136,7 @@ def before_call(context, case, kwargs):
         if state is not None and label.startswith("GET"):
             case.query = dict(case.query or {}, state=state)
         elif state is not None:
-            case.body = dict(body or {}, state=state)
+            body = dict(body or {}, state=state)
         else:
             substituted = False
     elif body is None:
@@ -181,6 +186,8 @@ def before_call(context, case, kwargs):
     else:
         substituted = False
     if substituted:
+        if body is not None:
+            case.body = body
         with _lock:
             _substituted[label] += 1
 
