@@ -77,6 +77,8 @@ echo "== server at $BASE (pid $SERVER_PID)"
 echo "== schemathesis: $MAX_EXAMPLES examples per operation, $WORKERS workers, ${TIMEOUT}s per request, seed $SEED"
 START=$(date +%s)
 set +e
+# From $OUT, where schemathesis keeps its cache (.schemathesis/).
+cd "$OUT"
 HEARTH_FUZZ_URL="$BASE" HEARTH_FUZZ_SEED="$SEED" HEARTH_FUZZ_COUNTS="$OUT/counts.json" PYTHONPATH="$ROOT/scripts" SCHEMATHESIS_HOOKS=fuzz_hooks \
     "$VENV/bin/schemathesis" --config-file "$ROOT/scripts/fuzz.toml" run "$ROOT/docs/openapi.yaml" \
     --url "$BASE" \
@@ -91,6 +93,7 @@ HEARTH_FUZZ_URL="$BASE" HEARTH_FUZZ_SEED="$SEED" HEARTH_FUZZ_COUNTS="$OUT/counts
     >"$OUT/schemathesis.txt" 2>&1
 SCHEMATHESIS_STATUS=$?
 set -e
+cd "$ROOT"
 ELAPSED=$(( $(date +%s) - START ))
 
 # Still alive and answering?
