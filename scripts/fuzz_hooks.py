@@ -3,8 +3,8 @@
 Counts every request schemathesis sends (per operation and status, network errors and time-outs apart) and
 writes the counts to $HEARTH_FUZZ_COUNTS when the run ends. So that the fuzzer gets past the first checks
 of each handler, it also puts real values into part of the generated requests: the project id on the admin
-routes, ID and refresh tokens of real users, a known account's e-mail, development-mode custom tokens and a
-pending browser sign-in's state. The requests made to obtain those values are counted apart ("setup").
+routes, ID and refresh tokens of real users, the provider sandbox's credentials, a known account's e-mail,
+development-mode custom tokens and a pending browser sign-in's state. The requests made to obtain those values are counted apart ("setup").
 """
 
 import atexit
