@@ -93,6 +93,22 @@ struct FederatedSignInTests {
         }
     }
 
+    @Test("Apple: NUL characters in the first-time name are dropped (they were a 500 on PostgreSQL)")
+    func appleNameWithNUL() async throws {
+        try await withFederated { live, client in
+            let credential = try live.sandbox.signInCredential(for: .appleAlice, rawNonce: "a raw nonce from the app")
+            let user = #"{"name":{"firstName":"Al\u0000ice","lastName":"\u0000"},"email":"ignored@example.com"}"#
+            let first = try await client.signInWithIdp(credential.postBody + "&user=" + formEncoded(user))
+            #expect(first.status == .ok, "\(first.text)")
+            #expect(first.string("displayName") == "Alice")
+            #expect(first.string("firstName") == "Alice")
+            #expect(first["lastName"] == nil)
+            let uid = try #require(first.string("localId"))
+            let stored = try #require(try await live.services.store.user(uid: uid))
+            #expect(stored.displayName == "Alice")
+        }
+    }
+
     @Test("Apple: a nonce that does not match, or none at all, is MISSING_OR_INVALID_NONCE and creates nothing")
     func appleNonceRejected() async throws {
         try await withFederated { live, client in

@@ -1,0 +1,234 @@
+"""Schemathesis hooks for scripts/fuzz.sh.
+
+Counts every request schemathesis sends (per operation and status, network errors and time-outs apart) and
+writes the counts to $HEARTH_FUZZ_COUNTS when the run ends. So that the fuzzer gets past the first checks
+of each handler, it also puts real values into part of the generated requests: the project id on the admin
+routes, ID and refresh tokens of real users, the provider sandbox's credentials, a known account's e-mail,
+development-mode custom tokens and a pending browser sign-in's state. The requests made to obtain those values are counted apart ("setup").
+"""
+
+import atexit
+import json
+import os
+import random
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections import Counter
+
+import schemathesis
+
+BASE = os.environ["HEARTH_FUZZ_URL"]
+PROJECT = os.environ.get("HEARTH_FUZZ_PROJECT", "demo-hearth")
+COUNTS_FILE = os.environ["HEARTH_FUZZ_COUNTS"]
+ACCOUNT_EMAIL = "fuzz-known@example.com"
+ACCOUNT_PASSWORD = "fuzz-known-password"
+
+# Hypothesis seeds the global `random` the same way before every test case: the hooks draw from their own.
+_rng = random.Random(os.environ.get("HEARTH_FUZZ_SEED"))
+_lock = threading.Lock()
+_responses = Counter()  # (operation, status) -> count
+_network_errors = Counter()  # (operation, kind) -> count
+_setup = Counter()  # what the hooks sent themselves, by outcome
+_tokens = []  # (idToken, refreshToken) of anonymous users
+_server_errors = []  # the first 5xx answers, with a curl command each
+_substituted = Counter()  # operation -> requests the hooks put real values into
+_messages = Counter()  # (operation, status, error message) -> count, to see how deep the requests got
+
+
+def _post(path, body, content_type="application/json"):
+    """A request of the hooks' own: (status, parsed JSON or None)."""
+    data = json.dumps(body).encode() if content_type == "application/json" else urllib.parse.urlencode(body).encode()
+    request = urllib.request.Request(BASE + path, data=data, headers={"content-type": content_type, "x-goog-api-key": "fuzz"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            status, text = response.status, response.read()
+    except urllib.error.HTTPError as error:
+        status, text = error.code, error.read()
+    except OSError:
+        with _lock:
+            _setup["network-error"] += 1
+        return None, None
+    with _lock:
+        _setup[f"{status // 100}xx"] += 1
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, None
+
+
+def _real_tokens(fresh=False):
+    """The tokens of a real anonymous user: a new one, or one of a small pool that nothing changes."""
+    with _lock:
+        if not fresh and len(_tokens) >= 16 and _rng.random() > 0.1:
+            return _rng.choice(_tokens)
+    status, body = _post("/v1/accounts:signUp", {"returnSecureToken": True})
+    if status != 200 or not body:
+        return None
+    pair = (body["idToken"], body["refreshToken"])
+    if not fresh:
+        with _lock:
+            _tokens.append(pair)
+            if len(_tokens) > 32:
+                _tokens.pop(0)
+    return pair
+
+
+_known_account_ready = False
+
+
+def _known_account():
+    global _known_account_ready
+    if not _known_account_ready:
+        _post("/v1/accounts:signUp", {"email": ACCOUNT_EMAIL, "password": ACCOUNT_PASSWORD, "returnSecureToken": True})
+        _known_account_ready = True
+
+
+def _pending_state():
+    """The state of a browser sign-in started now with a sandbox provider."""
+    provider = _rng.choice(["google.com", "apple.com", "microsoft.com", "github.com", "facebook.com", "twitter.com"])
+    status, body = _post("/v1/accounts:createAuthUri", {"providerId": provider, "continueUri": "com.example.fuzz:/callback"})
+    if status != 200 or not body or "authUri" not in body:
+        return None
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(body["authUri"]).query)
+    values = query.get("state") or query.get("oauth_token")
+    return values[0] if values else None
+
+
+def _sandbox_credential():
+    """A signInWithIdp body from the development server's provider sandbox."""
+    provider = _rng.choice(["google.com", "apple.com", "microsoft.com", "github.com", "facebook.com", "twitter.com"])
+    request = urllib.request.Request(f"{BASE}/sandbox/credentials/{provider}?as=request&nonce=fuzz-nonce")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            text = response.read()
+        with _lock:
+            _setup["2xx"] += 1
+        return json.loads(text)
+    except (OSError, ValueError):
+        with _lock:
+            _setup["sandbox-failure"] += 1
+        return None
+
+
+def _operation(case):
+    return case.operation.label
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    _substitute(case)
+
+
+def _substitute(case):
+    label = _operation(case)
+    # A copy: the generated value itself stays as Hypothesis made it.
+    body = dict(case.body) if isinstance(case.body, dict) else None
+    substituted = True
+    if " /v2/projects/" in label:
+        if isinstance(case.path_parameters, dict) and _rng.random() < 0.85:
+            case.path_parameters = dict(case.path_parameters, project=PROJECT)
+        else:
+            substituted = False
+    elif label.endswith("/__/auth/handler"):
+        state = _pending_state() if _rng.random() < 0.4 and (label.startswith("GET") or body is not None or case.body is None) else None
+        if state is not None and label.startswith("GET"):
+            case.query = dict(case.query or {}, state=state)
+        elif state is not None:
+            body = dict(body or {}, state=state)
+        else:
+            substituted = False
+    elif body is None:
+        substituted = False
+    elif label.endswith(":signInWithIdp") and _rng.random() < 0.4:
+        credential = _sandbox_credential()
+        if credential:
+            # The real credential, with some of the generated fields kept.
+            kept = {k: v for k, v in body.items() if _rng.random() < 0.3 and k not in ("postBody", "requestUri")}
+            body.clear()
+            body.update(credential)
+            body.update(kept)
+            if _rng.random() < 0.3:
+                tokens = _real_tokens()
+                if tokens:
+                    body["idToken"] = tokens[0]
+        substituted = credential is not None
+    elif label.endswith((":update", ":delete", ":signUp")) and _rng.random() < 0.5:
+        # These change or delete the user: a new one each time, so that the pool's tokens stay valid.
+        tokens = _real_tokens(fresh=True)
+        if tokens:
+            body["idToken"] = tokens[0]
+        substituted = tokens is not None
+    elif label.endswith((":lookup", ":signInWithIdp")) and _rng.random() < 0.5:
+        tokens = _real_tokens()
+        if tokens:
+            body["idToken"] = tokens[0]
+        substituted = tokens is not None
+    elif label.endswith("/v1/token") and _rng.random() < 0.5:
+        tokens = _real_tokens()
+        if tokens:
+            key = "refresh_token" if "refresh_token" in body or "grant_type" in body else "refreshToken"
+            body[key] = tokens[1]
+        substituted = tokens is not None
+    elif label.endswith(":signInWithPassword") and _rng.random() < 0.3:
+        _known_account()
+        body["email"] = ACCOUNT_EMAIL
+        if _rng.random() < 0.3:
+            body["password"] = ACCOUNT_PASSWORD
+    elif label.endswith(":signInWithCustomToken") and _rng.random() < 0.4:
+        # Development mode accepts a bare JSON custom token, as the Admin SDKs send to an emulator.
+        generated = body.get("token")
+        token = {"uid": generated if isinstance(generated, str) and generated else "fuzz-uid"}
+        if _rng.random() < 0.5:
+            token["claims"] = {k: v for k, v in body.items() if k != "token"}
+        body["token"] = json.dumps(token)
+    else:
+        substituted = False
+    if substituted:
+        if body is not None:
+            case.body = body
+        with _lock:
+            _substituted[label] += 1
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    with _lock:
+        _responses[(_operation(case), response.status_code)] += 1
+        if response.status_code >= 400:
+            try:
+                message = json.loads(response.content)["error"]["message"][:100]
+            except Exception:  # not the error envelope (the handler's pages)
+                message = response.content[:60].decode("utf-8", "replace")
+            _messages[(_operation(case), response.status_code, message)] += 1
+        if response.status_code >= 500 and len(_server_errors) < 50:
+            try:
+                curl = case.as_curl_command(headers=dict(response.request.headers))
+            except Exception:  # the command is a courtesy; the count is what matters
+                curl = None
+            _server_errors.append({"operation": _operation(case), "status": response.status_code, "curl": curl, "body": response.content[:1000].decode("utf-8", "replace")})
+
+
+@schemathesis.hook
+def after_network_error(context, case, request):
+    import sys
+
+    kind = type(sys.exc_info()[1]).__name__ if sys.exc_info()[1] is not None else "error"
+    with _lock:
+        _network_errors[(_operation(case), kind)] += 1
+
+
+@atexit.register
+def _write_counts():
+    with _lock:
+        result = {
+            "responses": [{"operation": op, "status": status, "count": n} for (op, status), n in sorted(_responses.items())],
+            "network_errors": [{"operation": op, "kind": kind, "count": n} for (op, kind), n in sorted(_network_errors.items())],
+            "setup": dict(_setup),
+            "substituted": dict(_substituted),
+            "server_errors": list(_server_errors),
+            "messages": [{"operation": op, "status": status, "message": m, "count": n} for (op, status, m), n in sorted(_messages.items())],
+        }
+    with open(COUNTS_FILE, "w") as file:
+        json.dump(result, file, indent=1)
