@@ -109,7 +109,7 @@ public final class ProviderRegistry: IdentityVerifier {
             guard !profile.rawID.isEmpty, !profile.rawID.utf8.contains(0) else {
                 throw ProviderFailure.invalid("The \(providerID) credential names no user.")
             }
-            return Self.withoutNUL(profile)
+            return profile
         } catch let error as HearthError {
             logger.debug(
                 "credential rejected",
@@ -131,30 +131,6 @@ public final class ProviderRegistry: IdentityVerifier {
     }
 
     private func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
-
-    /// The profile without NUL characters, which no store keeps (PostgreSQL refuses them in text): dropped from
-    /// names, photo and screen name (Apple's first-time name is whatever the client posts), and an e-mail that
-    /// has one is no e-mail, since without it the address could be another account's.
-    static func withoutNUL(_ profile: FederatedProfile) -> FederatedProfile {
-        func clean(_ text: String?) -> String? {
-            guard let text, text.utf8.contains(0) else { return text }
-            var scalars = String.UnicodeScalarView()
-            scalars.append(contentsOf: text.unicodeScalars.filter { $0 != "\u{0}" })
-            let cleaned = String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
-            return cleaned.isEmpty ? nil : cleaned
-        }
-        var profile = profile
-        if profile.email?.utf8.contains(0) == true {
-            profile.email = nil
-            profile.emailVerified = false
-        }
-        profile.displayName = clean(profile.displayName)
-        profile.firstName = clean(profile.firstName)
-        profile.lastName = clean(profile.lastName)
-        profile.photoURL = clean(profile.photoURL)
-        profile.screenName = clean(profile.screenName)
-        return profile
-    }
 
     private static func missingCredentialDetail(_ providerID: String, adapter: ProviderAdapters) -> String {
         switch (adapter.idToken != nil, adapter.accessToken != nil) {

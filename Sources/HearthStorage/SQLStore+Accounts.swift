@@ -277,7 +277,7 @@ extension SQLStore {
         }
         for text in texts + linkTexts {
             if let text, !UserText.isStorable(text) {
-                throw HearthError(.invalidArgument, detail: "a text value contains a NUL character", reason: "NUL in a user's text")
+                throw HearthError(.invalidArgument, detail: "Text values must not contain NUL characters.", reason: "NUL in a user's text")
             }
         }
     }

@@ -10,9 +10,19 @@ enum PostgresFailure {
     static func translate(_ error: any Error) -> any Error {
         guard let driverError = error as? PSQLError else { return error }
         let sanitized = PostgresDatabaseError(driverError)
+        if let state = sanitized.sqlState, refusedTextStates.contains(state) {
+            // A NUL in a bound text (character_not_in_repertoire, untranslatable_character): the client's
+            // input, not the database's failure. SQLite would keep such text and read it back cut.
+            return HearthError(
+                .invalidArgument, detail: "Text values must not contain NUL characters.", reason: "PostgreSQL refused a text value",
+                underlying: sanitized)
+        }
         guard isUnavailability(driverError) else { return sanitized }
         return HearthError(.storageUnavailable, reason: "PostgreSQL: \(explanation(driverError))", underlying: sanitized)
     }
+
+    /// SQLSTATEs of text PostgreSQL cannot hold.
+    static let refusedTextStates: Set<String> = ["22021", "22P05"]
 
     /// Lost or refused connections, authentication failures, a missing database, a server shutting
     /// down or out of resources, and statement or lock timeouts.

@@ -110,10 +110,6 @@ public struct CustomTokenVerifier: Sendable {
                 .invalidCustomToken, detail: "((The uid must be a non-empty string of at most 128 printable characters.))",
                 reason: "bad uid")
         }
-        // No store can keep a NUL in a key (PostgreSQL refuses it in text), so no user could have this uid.
-        guard !uid.utf8.contains(0) else {
-            throw HearthError(.invalidCustomToken, detail: "((The uid must not contain NUL characters.))", reason: "NUL in uid")
-        }
         guard let claimsValue = payload["claims"], claimsValue != .null else { return Verified(uid: uid, claims: [:]) }
         guard case .object(let claims) = claimsValue else { throw HearthError(.invalidClaims) }
         if let reserved = claims.keys.sorted().first(where: IDTokenClaims.reservedNames.contains) {

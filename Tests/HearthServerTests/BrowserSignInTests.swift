@@ -495,6 +495,29 @@ struct BrowserSignInTests {
         }
     }
 
+    @Test("NUL bytes in a state, a sessionId, a return URL or a result id are refused the same way on both backends (found by the fuzz run)")
+    func nulBytes() async throws {
+        try await withBrowser { live, client, browser in
+            let viaGET = try await browser.get(live.baseURL + "/__/auth/handler?state=a%00b")
+            #expect(viaGET.status == .badRequest)
+            #expect(viaGET.text.contains("This sign-in link is not valid"))
+            let viaPOST = try await browser.post(live.baseURL + "/__/auth/handler", form: [("state", "\u{0}\u{B0}\u{16}")])
+            #expect(viaPOST.status == .badRequest)
+            #expect(viaPOST.text.contains("This sign-in link is not valid"))
+
+            let session = try await client.createAuthUri(providerID: "google.com", continueUri: Self.returnURL, sessionId: "s\u{0}x")
+            #expect(session.errorMessage == "Invalid JSON payload received. /sessionId must be 1 to 512 printable ASCII characters")
+            let long = try await client.createAuthUri(providerID: "google.com", continueUri: Self.returnURL, sessionId: String(repeating: "s", count: 513))
+            #expect(long.errorMessage == "Invalid JSON payload received. /sessionId must be 1 to 512 printable ASCII characters")
+            let returnURL = try await client.createAuthUri(providerID: "google.com", continueUri: "com.example.app:/c\u{0}b")
+            #expect(returnURL.errorMessage == "INVALID_CONTINUE_URI")
+
+            let result = try await client.completeBrowserSignIn(requestUri: "http://localhost/?authResult=a%00b", sessionId: "s", providerID: "google.com")
+            #expect(result.errorMessage == "INVALID_IDP_RESPONSE : The browser sign-in result is unknown or was already used.")
+            #expect(try await live.services.store.countUsers() == 0)
+        }
+    }
+
     // MARK: createAuthUri input
 
     @Test("createAuthUri refuses unknown providers, missing and unregistered return URLs")

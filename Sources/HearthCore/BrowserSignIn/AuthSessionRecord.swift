@@ -53,6 +53,21 @@ public struct AuthSessionRecord: Sendable, Equatable {
         self.values = values
     }
 
+    /// Whether `id` has the form of ``makeID()``: 43 base64url characters. Anything else names no sign-in
+    /// and need not be looked up.
+    public static func isWellFormedID(_ id: String) -> Bool {
+        id.utf8.count == 43 && id.utf8.allSatisfy { byte in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+    }
+
+    /// Whether `sessionID` (the client's `sessionId` of `createAuthUri`) can be kept: 1 to 512 bytes of
+    /// printable ASCII.
+    public static func isValidSessionID(_ sessionID: String) -> Bool {
+        !sessionID.isEmpty && sessionID.utf8.count <= 512 && sessionID.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
+
     /// A random key: 32 bytes, base64url without padding (43 characters).
     public static func makeID() -> String {
         var generator = SystemRandomNumberGenerator()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A provider identity after its credential was verified, normalised the way Firebase maps it into a user.
 public struct FederatedProfile: Sendable, Equatable, Codable {
     public var providerID: String
@@ -36,17 +38,31 @@ public struct FederatedProfile: Sendable, Equatable, Codable {
         self.rawUserInfo = rawUserInfo
     }
 
-    /// The profile as Hearth keeps it. An id with control characters, or a NUL anywhere it would be stored,
-    /// fails the sign-in with `INVALID_IDP_RESPONSE`; a display name or photo URL Hearth would refuse from
-    /// the user is left out (see ``UserText``).
+    /// The profile as Hearth keeps it, whatever the provider (or, for Apple's first-time name, the client)
+    /// sent. An id with control characters fails the sign-in with `INVALID_IDP_RESPONSE`. NUL characters,
+    /// which no store keeps, are dropped from names and the screen name; an e-mail with a control character
+    /// is no e-mail, since without it the address could be another account's. A display name or photo URL
+    /// Hearth would refuse from the user is left out (see ``UserText``).
     public func storable() throws -> FederatedProfile {
-        guard !rawID.isEmpty, rawID.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }),
-            [providerID, email, screenName, firstName, lastName].allSatisfy({ $0.map(UserText.isStorable) ?? true })
-        else {
-            throw HearthError(.invalidIDPResponse, detail: "The provider's user id or e-mail has characters Hearth cannot keep.")
+        func isPrintable(_ text: String) -> Bool { text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } }
+        func withoutNUL(_ text: String?) -> String? {
+            guard let text, text.utf8.contains(0) else { return text }
+            let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != "\u{0}" }))
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            return cleaned.isEmpty ? nil : cleaned
+        }
+        guard !rawID.isEmpty, isPrintable(rawID), isPrintable(providerID) else {
+            throw HearthError(.invalidIDPResponse, detail: "The \(providerID) credential names no user Hearth can keep.")
         }
         var profile = self
-        profile.displayName = UserText.fromProvider(displayName: displayName)
+        if let email, !isPrintable(email) {
+            profile.email = nil
+            profile.emailVerified = false
+        }
+        profile.displayName = UserText.fromProvider(displayName: withoutNUL(displayName))
+        profile.firstName = withoutNUL(firstName)
+        profile.lastName = withoutNUL(lastName)
+        profile.screenName = withoutNUL(screenName)
         profile.photoURL = UserText.fromProvider(photoURL: photoURL)
         return profile
     }

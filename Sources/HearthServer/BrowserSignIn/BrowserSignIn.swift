@@ -76,6 +76,9 @@ struct BrowserSignIn: Sendable {
             throw HearthError(.invalidProviderID, detail: "Provider Id is not supported.")
         }
         let sessionID = input.sessionId.flatMap { $0.isEmpty ? nil : $0 } ?? AuthSessionRecord.makeID()
+        guard AuthSessionRecord.isValidSessionID(sessionID) else {
+            throw HearthError(.invalidArgument, detail: "/sessionId must be 1 to 512 printable ASCII characters")
+        }
         let state = AuthSessionRecord.makeID()
         let scopes = (input.oauthScope ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         let handlerURL = handlerURL(authority: authority)
@@ -114,6 +117,10 @@ struct BrowserSignIn: Sendable {
     func handle(_ parameters: [String: String]) async throws -> HandlerOutcome {
         guard let state = parameters["state"], !state.isEmpty else {
             return .page(.missingState)
+        }
+        guard AuthSessionRecord.isWellFormedID(state) else {
+            services.logger.notice("browser sign-in refused: malformed state")
+            return .page(.unknownState)
         }
         guard let pending = try await services.store.consumeAuthSession(id: state, kind: .pending) else {
             services.logger.notice("browser sign-in refused: unknown or used state")
@@ -169,7 +176,9 @@ struct BrowserSignIn: Sendable {
         guard let sessionID, !sessionID.isEmpty else {
             throw HearthError(.invalidIDPResponse, detail: "The browser sign-in needs the sessionId of createAuthUri.")
         }
-        guard let completed = try await services.store.consumeAuthSession(id: resultID, kind: .completed) else {
+        guard AuthSessionRecord.isWellFormedID(resultID),
+            let completed = try await services.store.consumeAuthSession(id: resultID, kind: .completed)
+        else {
             throw HearthError(.invalidIDPResponse, detail: "The browser sign-in result is unknown or was already used.")
         }
         guard completed.expiresAt > services.clock.now else {
