@@ -35,11 +35,21 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as SecretSealerError {
             FileHandle.standardError.write(Data("hearth: cannot open the stored secrets: \(error)\n".utf8))
             throw ExitCode(1)
+        } catch {
+            FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
+            throw ExitCode(1)
         }
         let app = buildApplication(services: services) { port in
             Banner.print(configuration: services.configuration, port: port, servesSandbox: services.sandbox != nil)
         }
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            // The database is closed on every way out: a port that is taken must not leave it open.
+            try? await services.store.close()
+            FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
+            throw ExitCode(1)
+        }
         try await services.store.close()
     }
 }

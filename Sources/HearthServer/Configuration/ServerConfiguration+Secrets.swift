@@ -72,7 +72,10 @@ extension ServerConfiguration {
         } catch let error as SecretSealerError {
             throw ConfigurationError(key: "secrets.keyFile", problem: "development mode's key file \(error.message)")
         } catch {
-            throw ConfigurationError(key: "secrets.keyFile", problem: "cannot write development mode's key file \(path): \(error.localizedDescription)")
+            throw ConfigurationError(
+                key: "storage.dataDirectory",
+                problem: "cannot write development mode's key file \(path): the data directory cannot be created or written "
+                    + "(check --data-dir and its permissions)")
         }
     }
 }
