@@ -424,9 +424,11 @@ public final class PostgresTestCluster: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        try closeInheritedDescriptors(&actions)
+        // Only descriptors 0, 1 and 2 reach the child (see ``ChildProcess``): a postmaster outlasts the test
+        // that started it, and must not keep other tests' sockets open.
+        try ChildProcess.closeInheritedDescriptors(&actions)
 
-        var attributes = try spawnAttributes()
+        var attributes = try ChildProcess.spawnAttributes()
         defer { posix_spawnattr_destroy(&attributes) }
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -437,46 +439,6 @@ public final class PostgresTestCluster: Sendable {
         }
         return Child(pid: pid, output: output)
     }
-
-    // Only descriptors 0, 1 and 2 reach the child. Everything else the test process has open at that
-    // moment (other tests' listening and accepted sockets, event loops, the pipe `swift test` reads,
-    // output files of commands running in parallel) would otherwise live on in the postmaster, which
-    // outlasts the test that started it: a socket a server has closed would never be closed, and its
-    // peer would wait for the end of a connection that never comes.
-    #if canImport(Darwin)
-    private static func spawnAttributes() throws -> posix_spawnattr_t? {
-        var attributes: posix_spawnattr_t? = nil
-        posix_spawnattr_init(&attributes)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
-        return attributes
-    }
-
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t?) throws {}
-    #else
-    private static func spawnAttributes() throws -> posix_spawnattr_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        return attributes
-    }
-
-    /// glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`, looked up at run time because the
-    /// `Glibc` module does not export it.
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    private static let addCloseFrom: AddCloseFrom? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-            return nil
-        }
-        return unsafeBitCast(symbol, to: AddCloseFrom.self)
-    }()
-
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
-        guard let addCloseFrom else {
-            throw HarnessError("posix_spawn_file_actions_addclosefrom_np is missing: glibc 2.34 or newer is needed")
-        }
-        let status = addCloseFrom(&actions, 3)
-        guard status == 0 else { throw HarnessError("posix_spawn_file_actions_addclosefrom_np failed: errno \(status)") }
-    }
-    #endif
 
     /// The exit status of a child that has ended, or `nil` while it runs.
     private static func exitStatus(of child: Child, blocking: Bool) throws -> Int32? {

@@ -5,21 +5,23 @@ import HearthTesting
 import Glibc
 #endif
 
-/// A `hearth serve` process of its own, for tests that need replicas to kill.
+/// A `hearth serve` process of its own, for tests that need replicas to kill. Started with
+/// ``ChildProcess`` (`posix_spawn`), never Foundation's `Process`, whose `run()` faults now and then on Linux.
 final class HearthProcess: @unchecked Sendable {
-    let process: Process
+    let child: ChildProcess
     let port: Int
     let dataDirectory: URL
-    private let output: LockedBox<String>
+    private let outputFile: URL
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
-    var log: String { output.withLock { $0 } }
+    var log: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+    var isRunning: Bool { child.isRunning }
 
-    private init(process: Process, port: Int, dataDirectory: URL, output: LockedBox<String>) {
-        self.process = process
+    private init(child: ChildProcess, port: Int, dataDirectory: URL, outputFile: URL) {
+        self.child = child
         self.port = port
         self.dataDirectory = dataDirectory
-        self.output = output
+        self.outputFile = outputFile
     }
 
     /// The `hearth` executable `swift test` built next to the tests.
@@ -41,6 +43,13 @@ final class HearthProcess: @unchecked Sendable {
         let standardError: String
     }
 
+    /// The test process's environment without its own `HEARTH_*` variables, with `environment` added.
+    private static func environment(adding environment: [String: String]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
+        env.merge(environment) { $1 }
+        return env
+    }
+
     /// Runs `hearth <arguments>` to its end with `environment` added (the test process's own `HEARTH_*`
     /// variables removed), waiting without blocking a concurrency thread.
     static func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 120) async throws -> CommandResult {
@@ -48,80 +57,60 @@ final class HearthProcess: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outputs = [directory.appendingPathComponent("stdout"), directory.appendingPathComponent("stderr")]
-        for output in outputs { FileManager.default.createFile(atPath: output.path, contents: nil) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executable())
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
-        env.merge(environment) { $1 }
-        process.environment = env
-        let handles = try outputs.map { try FileHandle(forWritingTo: $0) }
-        defer { for handle in handles { try? handle.close() } }
-        process.standardOutput = handles[0]
-        process.standardError = handles[1]
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            guard Date() < deadline else {
-                process.terminate()
-                throw HarnessError("hearth \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        let child = try ChildProcess.start(
+            [try executable()] + arguments, environment: Self.environment(adding: environment), output: outputs[0], errorOutput: outputs[1])
+        guard let status = try await child.wait(timeout: timeout) else {
+            child.send(SIGKILL)
+            _ = try await child.wait(timeout: 5)
+            throw HarnessError("hearth \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
         }
-        let texts = try outputs.map { String(decoding: try Data(contentsOf: $0), as: UTF8.self) }
-        return CommandResult(status: process.terminationStatus, standardOutput: texts[0], standardError: texts[1])
+        let texts = outputs.map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" }
+        return CommandResult(status: status, standardOutput: texts[0], standardError: texts[1])
     }
 
     /// Starts `hearth serve` on a free port with `environment` added, and waits until it listens.
     static func start(environment: [String: String], timeout: TimeInterval = 60) async throws -> HearthProcess {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-replica-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executable())
-        process.arguments = ["serve", "--port", "0", "--data-dir", directory.path, "--log-level", "warning"]
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
+        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-replica-\(UUID().uuidString).log")
+        var env = Self.environment(adding: [:])
         env["HEARTH_PASSWORDS_SCRYPT_LOG_N"] = "4"
         env.merge(environment) { $1 }
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let output = LockedBox("")
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; return }
-            output.withLock { $0 += String(decoding: data, as: UTF8.self) }
-        }
-        try process.run()
+        let child = try ChildProcess.start(
+            [try executable(), "serve", "--port", "0", "--data-dir", directory.path, "--log-level", "warning"],
+            environment: env, output: outputFile)
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let text = output.withLock { $0 }
+            let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
             if let range = text.range(of: #"Hearth is listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
                 let port = Int(text[range].split(separator: ":").last ?? "") ?? 0
-                return HearthProcess(process: process, port: port, dataDirectory: directory, output: output)
+                return HearthProcess(child: child, port: port, dataDirectory: directory, outputFile: outputFile)
             }
-            guard process.isRunning else { throw HarnessError("hearth exited before listening:\n\(text)") }
+            guard child.isRunning else { throw HarnessError("hearth exited before listening:\n\(text)") }
             try await Task.sleep(for: .milliseconds(50))
         }
-        process.terminate()
-        throw HarnessError("hearth did not start within \(timeout) s:\n\(output.withLock { $0 })")
+        child.send(SIGKILL)
+        throw HarnessError("hearth did not start within \(timeout) s:\n\((try? String(contentsOf: outputFile, encoding: .utf8)) ?? "")")
     }
 
     /// SIGKILL: no shutdown, no goodbye. Waits (without blocking a concurrency thread) until it is gone.
     func kill() async {
-        if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
-        for _ in 0..<200 where process.isRunning { try? await Task.sleep(for: .milliseconds(25)) }
+        child.send(SIGKILL)
+        _ = try? await child.wait(timeout: 5)
     }
 
     /// SIGTERM, the graceful way, SIGKILL if it lingers, then clean up. Never blocks for long:
     /// it is called from `defer`.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            for _ in 0..<100 where process.isRunning { usleep(20_000) }
-            if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+        if child.isRunning {
+            child.send(SIGTERM)
+            for _ in 0..<100 where child.isRunning { usleep(20_000) }
+            if child.isRunning {
+                child.send(SIGKILL)
+                for _ in 0..<50 where child.isRunning { usleep(20_000) }
+            }
         }
         try? FileManager.default.removeItem(at: dataDirectory)
+        try? FileManager.default.removeItem(at: outputFile)
     }
 }

@@ -1,0 +1,153 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child process started with `posix_spawn` and reaped with `waitpid`, for tests that run `hearth`
+/// and PostgreSQL's tools.
+///
+/// Not Foundation's `Process`, for two reasons. On Linux `Process.run()` reads `/proc/self/fd` with a
+/// 256-byte copy of each directory entry, which faults now and then when an entry ends a page (a test
+/// process with hundreds of descriptors open hit it: swift-corelibs-foundation #5472). And it learns of
+/// a child's exit through a descriptor every descendant inherits, so a command whose own child keeps
+/// running (`pg_ctl start`) would never be seen to end.
+///
+/// Only descriptors 0, 1 and 2 reach the child: everything else the test process has open (other tests'
+/// sockets, event loops, the pipe `swift test` reads) would otherwise live on in children that outlast
+/// the test that started them.
+public final class ChildProcess: @unchecked Sendable {
+    public let pid: pid_t
+    private let ended = LockedStatus()
+
+    private init(pid: pid_t) {
+        self.pid = pid
+    }
+
+    /// Starts `arguments[0]` (an absolute path) with `arguments`, standard input from /dev/null, standard
+    /// output into `output` and standard error into `errorOutput` (into `output` when `nil`).
+    /// - Parameter environment: the whole environment of the child; `nil` passes the test process's own.
+    public static func start(
+        _ arguments: [String], environment: [String: String]? = nil, output: URL, errorOutput: URL? = nil
+    ) throws -> ChildProcess {
+        guard let executable = arguments.first else { throw HarnessError("empty command") }
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let errorOutput {
+            posix_spawn_file_actions_addopen(&actions, 2, errorOutput.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        try closeInheritedDescriptors(&actions)
+
+        var attributes = try spawnAttributes()
+        defer { posix_spawnattr_destroy(&attributes) }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var envp: [UnsafeMutablePointer<CChar>?]? = environment.map { variables in
+            variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        }
+        defer { for pointer in envp ?? [] { free(pointer) } }
+        var pid: pid_t = 0
+        let status: Int32
+        if envp != nil {
+            status = envp!.withUnsafeMutableBufferPointer { posix_spawn(&pid, executable, &actions, &attributes, &argv, $0.baseAddress) }
+        } else {
+            status = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+        }
+        guard status == 0 else { throw HarnessError("cannot start \(executable): errno \(status)") }
+        return ChildProcess(pid: pid)
+    }
+
+    /// The exit status once the child has ended (128 + the signal when a signal ended it), else `nil`.
+    public func exitStatus() throws -> Int32? {
+        if let status = ended.value { return status }
+        var raw: Int32 = 0
+        while true {
+            let result = waitpid(pid, &raw, WNOHANG)
+            if result == pid { break }
+            if result == 0 { return nil }
+            if errno == EINTR { continue }
+            throw HarnessError("waitpid failed: errno \(errno)")
+        }
+        // WIFEXITED / WEXITSTATUS, spelled out (they are macros).
+        let status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        ended.value = status
+        return status
+    }
+
+    /// Whether the child is still running.
+    public var isRunning: Bool { ((try? exitStatus()) ?? nil) == nil }
+
+    /// Waits, polling without blocking a concurrency thread, until the child ends or `timeout` passes;
+    /// the exit status, or `nil` at the time-out.
+    public func wait(timeout: TimeInterval) async throws -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let status = try exitStatus() { return status }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return try exitStatus()
+    }
+
+    /// Sends `signal` (SIGTERM, SIGKILL, …) unless the child has ended.
+    public func send(_ signal: Int32) {
+        if isRunning { _ = kill(pid, signal) }
+    }
+
+    // MARK: posix_spawn details
+
+    #if canImport(Darwin)
+    static func spawnAttributes() throws -> posix_spawnattr_t? {
+        var attributes: posix_spawnattr_t? = nil
+        posix_spawnattr_init(&attributes)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
+        return attributes
+    }
+
+    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t?) throws {}
+    #else
+    static func spawnAttributes() throws -> posix_spawnattr_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        return attributes
+    }
+
+    /// glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`, looked up at run time because the
+    /// `Glibc` module does not export it.
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let addCloseFrom: AddCloseFrom? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            return nil
+        }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)
+    }()
+
+    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
+        guard let addCloseFrom else {
+            throw HarnessError("posix_spawn_file_actions_addclosefrom_np is missing: glibc 2.34 or newer is needed")
+        }
+        let status = addCloseFrom(&actions, 3)
+        guard status == 0 else { throw HarnessError("posix_spawn_file_actions_addclosefrom_np failed: errno \(status)") }
+    }
+    #endif
+}
+
+/// The exit status of a reaped child, shared between threads.
+private final class LockedStatus: @unchecked Sendable {
+    private let lock = NSLock()
+    private var status: Int32?
+
+    var value: Int32? {
+        get { lock.withLock { status } }
+        set { lock.withLock { status = newValue } }
+    }
+}
