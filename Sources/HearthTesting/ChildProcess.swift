@@ -106,16 +106,16 @@ public final class ChildProcess: @unchecked Sendable {
     // MARK: posix_spawn details
 
     #if canImport(Darwin)
-    static func spawnAttributes() throws -> posix_spawnattr_t? {
+    private static func spawnAttributes() throws -> posix_spawnattr_t? {
         var attributes: posix_spawnattr_t? = nil
         posix_spawnattr_init(&attributes)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
         return attributes
     }
 
-    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t?) throws {}
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t?) throws {}
     #else
-    static func spawnAttributes() throws -> posix_spawnattr_t {
+    private static func spawnAttributes() throws -> posix_spawnattr_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         return attributes
@@ -131,7 +131,7 @@ public final class ChildProcess: @unchecked Sendable {
         return unsafeBitCast(symbol, to: AddCloseFrom.self)
     }()
 
-    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
         guard let addCloseFrom else {
             throw HarnessError("posix_spawn_file_actions_addclosefrom_np is missing: glibc 2.34 or newer is needed")
         }

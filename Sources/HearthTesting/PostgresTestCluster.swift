@@ -398,9 +398,10 @@ public final class PostgresTestCluster: Sendable {
     /// Starts `command` (as `account` when given, through `runuser`) in `workingDirectory`, with
     /// stdin from /dev/null and stdout/stderr into a file.
     ///
-    /// `posix_spawn` and `waitpid`, not Foundation's `Process`: on Linux `Process` learns of a
-    /// child's exit through a descriptor every descendant inherits, so `pg_ctl start` — whose server
-    /// keeps running — would never be seen to finish.
+    /// ``ChildProcess`` (`posix_spawn`, reaped here with `waitpid`), not Foundation's `Process`: on Linux
+    /// `Process` learns of a child's exit through a descriptor every descendant inherits, so `pg_ctl start`
+    /// — whose server keeps running — would never be seen to finish; and only descriptors 0–2 reach the
+    /// postmaster, which outlasts the test that started it.
     private static func spawn(_ command: [String], account: ServerAccount?, workingDirectory: URL) throws -> Child {
         guard !command.isEmpty else { throw HarnessError("empty command") }
         var arguments = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", workingDirectory.path]
@@ -414,30 +415,8 @@ public final class PostgresTestCluster: Sendable {
         let output = URL(fileURLWithPath: NSTemporaryDirectory())
             .appendingPathComponent("hearth-pg-output-\(UUID().uuidString)")
 
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t? = nil
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Only descriptors 0, 1 and 2 reach the child (see ``ChildProcess``): a postmaster outlasts the test
-        // that started it, and must not keep other tests' sockets open.
-        try ChildProcess.closeInheritedDescriptors(&actions)
-
-        var attributes = try ChildProcess.spawnAttributes()
-        defer { posix_spawnattr_destroy(&attributes) }
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
-        guard status == 0 else {
-            throw HarnessError("cannot start \(command.joined(separator: " ")): errno \(status)")
-        }
-        return Child(pid: pid, output: output)
+        let child = try ChildProcess.start(arguments, output: output)
+        return Child(pid: child.pid, output: output)
     }
 
     /// The exit status of a child that has ended, or `nil` while it runs.
