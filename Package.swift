@@ -125,7 +125,7 @@ let package = Package(
         .target(
             name: "HearthTesting",
             dependencies: [
-                "HearthServer", "HearthCore", "HearthSandbox", "HearthProviders",
+                "HearthServer", "HearthDevelopment", "HearthCore", "HearthSandbox", "HearthProviders",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -137,7 +137,7 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
-                "HearthProviders", "HearthSandbox",
+                "HearthProviders",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -151,10 +151,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Development mode's composition: HearthSandbox given to the server as an extension, every provider the
+        // configuration leaves off pointed at it. Used by the `hearth` command and the test harness only.
+        .target(
+            name: "HearthDevelopment",
+            dependencies: [
+                "HearthServer", "HearthCore", "HearthProviders", "HearthSandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "hearth",
             dependencies: [
-                "HearthServer", "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
+                "HearthServer", "HearthDevelopment", "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -212,7 +223,7 @@ let package = Package(
             name: "HearthServerTests",
             dependencies: [
                 "HearthServer", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
-                "HearthStoragePostgres", "HearthTesting", "HearthSandbox",
+                "HearthStoragePostgres", "HearthTesting", "HearthSandbox", "HearthDevelopment", "HearthProviders",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import HearthCore
-import HearthSandbox
 import HearthTokens
 import Hummingbird
 import Logging
@@ -24,11 +23,7 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
-            do {
-                try await services.serverDidBind(port: port)
-            } catch {
-                services.logger.error("Could not point the providers at the sandbox", metadata: ["error": "\(error)"])
-            }
+            services.serverDidBind(port: port)
             await onServerRunning(port)
         },
         logger: services.logger
@@ -49,8 +44,8 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     router.add(middleware: WireErrorMiddleware())
 
     WellKnownController(services: services, baseURL: configuration.baseURL).addRoutes(to: router)
-    // Development mode: the identity providers' stand-ins, which the providers are pointed at.
-    services.sandbox?.addRoutes(to: router.group("/sandbox"))
+    // Routes given from outside: development mode's identity-provider stand-ins.
+    for serverExtension in services.extensions { serverExtension.addRoutes(to: router) }
     BrowserSignInController<HearthRequestContext>(services: services).addRoutes(to: router)
 
     let apiKeys = APIKeyMiddleware<HearthRequestContext>(acceptsAnyKey: configuration.mode == .development, keys: Set(configuration.apiKeys))

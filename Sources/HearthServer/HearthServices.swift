@@ -2,7 +2,6 @@ import Foundation
 import AsyncHTTPClient
 import HearthCore
 import HearthProviders
-import HearthSandbox
 import HearthStorage
 import HearthStoragePostgres
 import HearthStorageSQLite
@@ -21,10 +20,10 @@ public struct HearthServices: Sendable {
     public let passwords: PasswordHasher
     /// Verifies identity-provider credentials for `signInWithIdp`.
     public let identityVerifier: any IdentityVerifier
-    /// The provider sandbox served at `/sandbox` in development mode (see ``ServerConfiguration/servesSandbox``).
-    public let sandbox: Sandbox?
-    /// The providers for the sandbox at its final URL (see ``serverDidBind(port:)``).
-    private var sandboxProviders: (@Sendable (Sandbox) -> ProvidersConfiguration)?
+    /// Routes and providers given from outside (development mode's provider sandbox).
+    public let extensions: [any ServerExtension]
+    /// The providers at the server's final base URL (see ``serverDidBind(port:)``).
+    private var providersAtBaseURL: (@Sendable (String) -> ProvidersConfiguration)?
     public let clock: WallClock
     public let logger: Logger
     /// How many password checks ran, and how many of them against the decoy hash.
@@ -34,33 +33,25 @@ public struct HearthServices: Sendable {
     /// applies pending migrations, checks that the key-encryption key opens the stored secrets (sealing
     /// those an earlier version left in plain text), and loads or creates the signing keys.
     ///
-    /// When the configuration serves the provider sandbox, it is made here, and every provider the
-    /// configuration does not switch on is pointed at it. With port 0 the sandbox's URLs are known only once
-    /// the server listens: ``serverDidBind(port:)`` sets them then.
-    /// - Parameter adjustProviders: a last change to the providers once the sandbox's are known (tests use
-    ///   it to set, say, Microsoft's allowed tenants on the sandbox's Microsoft).
+    /// - Parameters:
+    ///   - extensions: routes and providers from outside (development mode's sandbox); each replaces the
+    ///     providers in turn. With port 0 the server's URL is known only once it listens:
+    ///     ``serverDidBind(port:)`` asks them again then.
+    ///   - adjustProviders: a last change to the providers once the extensions' are known (tests use it to
+    ///     set, say, Microsoft's allowed tenants on the sandbox's Microsoft).
     public static func open(
         configuration: ServerConfiguration, clock: WallClock = .system, logger: Logger,
-        identityVerifier: (any IdentityVerifier)? = nil,
+        identityVerifier: (any IdentityVerifier)? = nil, extensions: [any ServerExtension] = [],
         adjustProviders: @escaping @Sendable (inout ProvidersConfiguration) -> Void = { _ in }
     ) async throws -> HearthServices {
         var configuration = configuration
-        var sandbox: Sandbox?
-        var sandboxProviders: (@Sendable (Sandbox) -> ProvidersConfiguration)?
-        if configuration.servesSandbox {
-            let made = Sandbox(baseURL: "\(configuration.baseURL)/sandbox", clock: { clock.now }, logger: logger)
-            let configured = configuration.providers
-            let rule: @Sendable (Sandbox) -> ProvidersConfiguration = { sandbox in
-                var providers = configured.fillingDisabled(from: .sandbox(sandbox.endpoints()))
-                adjustProviders(&providers)
-                return providers
-            }
-            configuration.providers = rule(made)
-            sandbox = made
-            sandboxProviders = rule
-        } else {
-            adjustProviders(&configuration.providers)
+        let configured = configuration.providers
+        let providersAtBaseURL: @Sendable (String) -> ProvidersConfiguration = { baseURL in
+            var providers = extensions.reduce(configured) { $1.providers(replacing: $0, baseURL: baseURL) }
+            adjustProviders(&providers)
+            return providers
         }
+        configuration.providers = providersAtBaseURL(configuration.baseURL)
         let sealer = try configuration.keyEncryptionKey(logger: logger).map(SecretSealer.init(key:))
         let store = try await openStore(configuration: configuration, logger: logger, servesRequests: true, sealer: sealer)
         do {
@@ -82,8 +73,9 @@ public struct HearthServices: Sendable {
         do {
             try await verifier.refresh()
             var services = try await open(
-                configuration: configuration, store: store, clock: clock, logger: logger, identityVerifier: verifier, sandbox: sandbox)
-            services.sandboxProviders = sandboxProviders
+                configuration: configuration, store: store, clock: clock, logger: logger, identityVerifier: verifier,
+                extensions: extensions)
+            services.providersAtBaseURL = providersAtBaseURL
             return services
         } catch {
             try? await store.close()
@@ -113,7 +105,7 @@ public struct HearthServices: Sendable {
     /// Builds the services on a store that is already open and migrated.
     public static func open(
         configuration: ServerConfiguration, store: any HearthStore, clock: WallClock, logger: Logger,
-        identityVerifier: any IdentityVerifier = NoIdentityProviders(), sandbox: Sandbox? = nil
+        identityVerifier: any IdentityVerifier = NoIdentityProviders(), extensions: [any ServerExtension] = []
     ) async throws -> HearthServices {
         let keyRing = KeyRing(
             store: store, clock: clock,
@@ -135,18 +127,17 @@ public struct HearthServices: Sendable {
         let customTokens = CustomTokenVerifier(signers: signers, acceptsUnsigned: configuration.mode == .development)
         return HearthServices(
             configuration: configuration, store: store, keyRing: keyRing, tokens: tokens, customTokens: customTokens,
-            passwords: PasswordHasher(logN: configuration.scryptLogN), identityVerifier: identityVerifier, sandbox: sandbox,
+            passwords: PasswordHasher(logN: configuration.scryptLogN), identityVerifier: identityVerifier, extensions: extensions,
             clock: clock, logger: logger)
     }
 
-    /// Called once the server listens. With port 0 and the sandbox served, the sandbox's URLs become known
-    /// only now: they are set, and the providers pointed at them.
-    public func serverDidBind(port: Int) async throws {
-        guard configuration.port == 0, let sandbox, let sandboxProviders else { return }
+    /// Called once the server listens. With port 0 and extensions, the server's URL becomes known only
+    /// now: the extensions are asked for their providers again.
+    public func serverDidBind(port: Int) {
+        guard configuration.port == 0, !extensions.isEmpty, let providersAtBaseURL else { return }
         var bound = configuration
         bound.port = port
-        sandbox.baseURL = "\(bound.baseURL)/sandbox"
-        (identityVerifier as? AdministeredIdentityVerifier)?.rebase(sandboxProviders(sandbox))
+        (identityVerifier as? AdministeredIdentityVerifier)?.rebase(providersAtBaseURL(bound.baseURL))
     }
 
     /// Hashes a password on the blocking thread pool, never on an event loop.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthDevelopment
 import HearthProviders
 import HearthSandbox
 import HearthServer
@@ -36,15 +37,14 @@ public final class LiveHearth: Sendable {
     public var baseURL: String { "http://\(host):\(port)" }
     public var projectID: String { services.configuration.projectID }
     /// The identity providers' stand-ins this server verifies credentials against.
-    public var sandbox: Sandbox {
-        guard let sandbox = services.sandbox else { preconditionFailure("LiveHearth always serves the sandbox") }
-        return sandbox
-    }
+    public let sandbox: Sandbox
 
     private init(
-        services: HearthServices, clock: ManualClock, directory: URL, group: ServiceGroup, running: Task<Void, any Error>, port: Int
+        services: HearthServices, sandbox: Sandbox, clock: ManualClock, directory: URL, group: ServiceGroup,
+        running: Task<Void, any Error>, port: Int
     ) {
         self.services = services
+        self.sandbox = sandbox
         self.port = port
         self.clock = clock
         self.directory = directory
@@ -70,6 +70,7 @@ public final class LiveHearth: Sendable {
         configuration.scryptLogN = 4
         configure(&configuration)
         configuration.sandboxEnabled = true
+        let sandbox = SandboxExtension(clock: clock.wallClock, logger: logger)
 
         let services: HearthServices
         do {
@@ -77,7 +78,8 @@ public final class LiveHearth: Sendable {
                 configuration.databaseURL = try await TestDatabase.url(forDataDirectory: configuration.dataDirectory)
             }
             services = try await HearthServices.open(
-                configuration: configuration, clock: clock.wallClock, logger: logger, adjustProviders: providers)
+                configuration: configuration, clock: clock.wallClock, logger: logger, extensions: [sandbox],
+                adjustProviders: providers)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -109,7 +111,7 @@ public final class LiveHearth: Sendable {
             try? FileManager.default.removeItem(at: directory)
             throw failure
         }
-        return LiveHearth(services: services, clock: clock, directory: directory, group: group, running: running, port: port)
+        return LiveHearth(services: services, sandbox: sandbox.sandbox, clock: clock, directory: directory, group: group, running: running, port: port)
     }
 
     /// Stops the server, closes the database and removes the directory.

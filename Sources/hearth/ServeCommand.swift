@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthCore
+import HearthDevelopment
 import HearthServer
 import Hummingbird
 import Logging
@@ -28,7 +29,10 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "hearth")
         let services: HearthServices
         do {
-            services = try await HearthServices.open(configuration: configuration, logger: logger)
+            // Development mode composes the provider sandbox here; the server itself knows nothing of it.
+            let extensions: [any ServerExtension] =
+                configuration.servesSandbox ? [SandboxExtension(clock: .system, logger: Logger(label: "hearth.sandbox"))] : []
+            services = try await HearthServices.open(configuration: configuration, logger: logger, extensions: extensions)
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
             throw ExitCode(2)
@@ -40,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let app = buildApplication(services: services) { port in
-            Banner.print(configuration: services.configuration, port: port, servesSandbox: services.sandbox != nil)
+            Banner.print(configuration: services.configuration, port: port, servesSandbox: !services.extensions.isEmpty)
         }
         do {
             try await app.runService()

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HearthCore
+import HearthDevelopment
 import HearthProviders
 import HearthSandbox
 import HearthServer

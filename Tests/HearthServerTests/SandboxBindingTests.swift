@@ -1,4 +1,5 @@
 import Foundation
+import HearthDevelopment
 import HearthServer
 import Logging
 import Testing
@@ -17,11 +18,13 @@ struct SandboxBindingTests {
         configuration.sqlitePath = directory.appendingPathComponent("hearth.sqlite").path
         configuration.scryptLogN = 4
         configuration.sandboxEnabled = true
-        let services = try await HearthServices.open(configuration: configuration, logger: Logger(label: "hearth.tests.bind"))
+        let sandbox = SandboxExtension(clock: .system, logger: Logger(label: "hearth.tests.bind"))
+        let services = try await HearthServices.open(
+            configuration: configuration, logger: Logger(label: "hearth.tests.bind"), extensions: [sandbox])
         // The database goes away before the server has bound (as a PostgreSQL pool that cannot hand out a
         // connection in time does): binding still succeeds.
         try await services.store.close()
-        try await services.serverDidBind(port: 48_123)
-        #expect(services.sandbox?.baseURL == "http://127.0.0.1:48123/sandbox")
+        services.serverDidBind(port: 48_123)
+        #expect(sandbox.sandbox.baseURL == "http://127.0.0.1:48123/sandbox")
     }
 }

@@ -1,0 +1,16 @@
+import HearthProviders
+import Hummingbird
+
+/// Routes and identity providers a server is given from outside: development mode's provider sandbox is
+/// one (the `hearth` command and the test harness compose it; HearthServer never knows of it).
+///
+/// The server asks an extension for its providers twice: when the services open, with the configured
+/// base URL, and, when it listens on port 0, again once the port is known.
+public protocol ServerExtension: Sendable {
+    /// The providers to use in place of `configured`, for a server reached at `baseURL`
+    /// (`http://127.0.0.1:9099`).
+    func providers(replacing configured: ProvidersConfiguration, baseURL: String) -> ProvidersConfiguration
+
+    /// Adds the extension's routes.
+    func addRoutes(to router: Router<HearthRequestContext>)
+}
