@@ -63,18 +63,4 @@ extension ProvidersConfiguration {
         p.gitHub.tokenURL = url(endpoints.github.apiBaseURL + "/login/oauth/access_token")
         return p
     }
-
-    /// This configuration, with every provider it does not switch on taken from `fallback`: development mode
-    /// keeps the providers a developer configured and points the others at the sandbox.
-    public func fillingDisabled(from fallback: ProvidersConfiguration) -> ProvidersConfiguration {
-        var merged = self
-        if !apple.enabled { merged.apple = fallback.apple }
-        if !microsoft.enabled { merged.microsoft = fallback.microsoft }
-        if !twitter.enabled { merged.twitter = fallback.twitter }
-        if !google.enabled { merged.google = fallback.google }
-        if !facebook.enabled { merged.facebook = fallback.facebook }
-        if !gitHub.enabled { merged.gitHub = fallback.gitHub }
-        merged.oidc = fallback.oidc.merging(oidc) { _, configured in configured }
-        return merged
-    }
 }

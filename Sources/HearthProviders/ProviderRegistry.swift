@@ -3,7 +3,8 @@ import Foundation
 import HearthCore
 import Logging
 
-/// Hearth's ``IdentityVerifier``: dispatches a credential by provider id to that provider's adapter.
+/// Hearth's ``IdentityVerifier``: dispatches a credential by provider id to the adapters its
+/// ``ProviderDescription`` (in ``ProviderCatalogue``) builds.
 ///
 /// | provider id | ID token | access token |
 /// |---|---|---|
@@ -13,6 +14,7 @@ import Logging
 /// | `facebook.com` | Limited Login | `debug_token` + `/me` |
 /// | `twitter.com` | – | OAuth 1.0a `verify_credentials` (with `tokenSecret`) |
 /// | `github.com` | – | `/user` + `/user/emails` |
+/// | `yahoo.com` | discovery + JWKS (ES256) | – |
 /// | `oidc.<name>` | discovery + JWKS | – |
 ///
 /// When a credential has both, the ID token is used. Errors: ``HearthError/Code/operationNotAllowed`` when the
@@ -21,9 +23,6 @@ import Logging
 /// ``HearthError/Code/missingOrInvalidNonce`` for credentials that do not verify. Every provider call is
 /// bounded by ``ProvidersConfiguration/Network/requestTimeout``.
 public final class ProviderRegistry: IdentityVerifier {
-    /// The well-known provider ids (besides `oidc.<name>`).
-    public static let builtInProviderIDs = ["apple.com", "microsoft.com", "twitter.com", "google.com", "facebook.com", "github.com"]
-
     /// The configuration the registry was built from.
     public let configuration: ProvidersConfiguration
     private let adapters: [String: ProviderAdapters]
@@ -49,36 +48,10 @@ public final class ProviderRegistry: IdentityVerifier {
         let discovery = DiscoveryCache(http: http, clock: clock, policy: configuration.keyCaching, logger: logger)
         let validator = IDTokenValidator(keys: keys, clock: clock, clockSkew: configuration.clockSkew, replayGuard: replayGuard)
 
+        let tools = ProviderTools(http: http, validator: validator, discovery: discovery, clock: clock, clockSkew: configuration.clockSkew)
         var adapters: [String: ProviderAdapters] = [:]
-        if configuration.apple.isUsable {
-            adapters["apple.com"] = ProviderAdapters(idToken: AppleIDTokenVerifier(configuration: configuration.apple, validator: validator))
-        }
-        if configuration.microsoft.isUsable {
-            adapters["microsoft.com"] = ProviderAdapters(
-                idToken: MicrosoftIDTokenVerifier(configuration: configuration.microsoft, validator: validator, discovery: discovery))
-        }
-        if configuration.twitter.isUsable {
-            adapters["twitter.com"] = ProviderAdapters(
-                accessToken: TwitterAccessTokenVerifier(configuration: configuration.twitter, http: http, clock: clock))
-        }
-        if configuration.google.isUsable {
-            adapters["google.com"] = ProviderAdapters(
-                idToken: GoogleIDTokenVerifier(configuration: configuration.google, validator: validator),
-                accessToken: GoogleAccessTokenVerifier(
-                    configuration: configuration.google, http: http, clock: clock, clockSkew: configuration.clockSkew))
-        }
-        if configuration.facebook.isUsable {
-            adapters["facebook.com"] = ProviderAdapters(
-                idToken: FacebookLimitedLoginVerifier(configuration: configuration.facebook, validator: validator),
-                accessToken: FacebookAccessTokenVerifier(configuration: configuration.facebook, http: http, clock: clock))
-        }
-        if configuration.gitHub.isUsable {
-            adapters["github.com"] = ProviderAdapters(accessToken: GitHubAccessTokenVerifier(configuration: configuration.gitHub, http: http))
-        }
-        for (name, provider) in configuration.oidc where provider.isUsable {
-            let id = "oidc.\(name)"
-            adapters[id] = ProviderAdapters(
-                idToken: OIDCIDTokenVerifier(providerID: id, configuration: provider, validator: validator, discovery: discovery))
+        for description in ProviderCatalogue.all {
+            adapters.merge(description.adapters(configuration, tools)) { first, _ in first }
         }
         self.adapters = adapters
     }
@@ -93,7 +66,7 @@ public final class ProviderRegistry: IdentityVerifier {
     public func verify(_ credential: FederatedCredential) async throws -> FederatedProfile {
         let providerID = canonical(credential.providerID)
         guard let adapter = adapters[providerID] else {
-            if Self.isKnown(providerID) { throw ProviderFailure.notAllowed("\(providerID) is switched off or not configured") }
+            if ProviderCatalogue.isKnown(providerID) { throw ProviderFailure.notAllowed("\(providerID) is switched off or not configured") }
             throw ProviderFailure.unknownProvider(credential.providerID)
         }
         do {
@@ -124,10 +97,6 @@ public final class ProviderRegistry: IdentityVerifier {
         let lowered = providerID.lowercased()
         if adapters[lowered] != nil || !lowered.hasPrefix("oidc.") { return lowered }
         return adapters.keys.first { $0.lowercased() == lowered } ?? lowered
-    }
-
-    private static func isKnown(_ providerID: String) -> Bool {
-        builtInProviderIDs.contains(providerID) || (providerID.hasPrefix("oidc.") && providerID.count > 5)
     }
 
     private func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }

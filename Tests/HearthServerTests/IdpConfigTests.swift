@@ -71,7 +71,7 @@ struct IdpConfigTests {
             #expect(again.errorMessage == "CONFIGURATION_EXISTS")
 
             let unknown = try await client.send(.post, base + "?idpId=myspace.com", #"{"enabled":true,"clientId":"1"}"#)
-            #expect(unknown.errorMessage == "INVALID_PROVIDER_ID : expected one of apple.com, facebook.com, github.com, google.com, microsoft.com, twitter.com")
+            #expect(unknown.errorMessage == "INVALID_PROVIDER_ID : expected one of apple.com, facebook.com, github.com, google.com, microsoft.com, twitter.com, yahoo.com")
 
             let noSecret = try await client.send(.post, base + "?idpId=twitter.com", #"{"enabled":true,"clientId":"key"}"#)
             #expect(noSecret.errorMessage == "INVALID_CONFIG : clientSecret is required")

@@ -5,7 +5,7 @@
 /// replicas see a change on their next federated sign-in. The row is sealed at rest as a whole (it holds
 /// ``clientSecret`` and ``applePrivateKey``; see ``SecretSealer/sealedSettingPrefixes``).
 public struct IdentityProviderSetting: Codable, Sendable, Equatable {
-    /// `apple.com`, `microsoft.com`, `twitter.com`, `google.com`, `facebook.com`, `github.com` or `oidc.<name>`.
+    /// A built-in provider's id (`google.com`) or `oidc.<name>` (HearthProviders' catalogue knows which).
     public var providerID: String
     public var enabled: Bool
     /// The OAuth client id (Apple: the services ID; Twitter: the API key; Facebook: the app ID).
@@ -35,9 +35,6 @@ public struct IdentityProviderSetting: Codable, Sendable, Equatable {
         self.providerID = providerID
         self.enabled = enabled
     }
-
-    /// The providers of `defaultSupportedIdpConfigs`.
-    public static let defaultSupportedProviderIDs = ["apple.com", "facebook.com", "github.com", "google.com", "microsoft.com", "twitter.com"]
 
     /// The settings-table prefix of every stored provider setting.
     public static let storagePrefix = "identity-provider/"

@@ -47,15 +47,7 @@ public struct AuthorizationFlows: Sendable {
     /// Whether `providerID` can be signed in with through the browser (switched on, with the secrets the
     /// code exchange needs).
     public func supports(_ providerID: String) -> Bool {
-        switch providerID {
-        case "google.com": configuration.google.supportsBrowserSignIn
-        case "microsoft.com": configuration.microsoft.supportsBrowserSignIn
-        case "apple.com": configuration.apple.supportsBrowserSignIn
-        case "facebook.com": configuration.facebook.supportsBrowserSignIn
-        case "github.com": configuration.gitHub.supportsBrowserSignIn
-        case "twitter.com": configuration.twitter.isUsable
-        default: oidcConfiguration(providerID)?.supportsBrowserSignIn ?? false
-        }
+        ProviderCatalogue.description(of: providerID)?.browserFlow?.supports(configuration, providerID) ?? false
     }
 
     // MARK: Start
@@ -65,66 +57,30 @@ public struct AuthorizationFlows: Sendable {
     /// Throws `INVALID_IDP_RESPONSE` when a provider call fails (Twitter's request token, an OIDC discovery
     /// document) and `INVALID_PROVIDER_ID` for a Microsoft tenant the tenant rule does not allow.
     public func start(_ request: AuthorizationRequest) async throws -> AuthorizationStart {
-        let custom = request.customParameters.filter { !Self.reservedParameters.contains($0.key) }
-        switch request.providerID {
-        case "twitter.com":
-            return try await startTwitter(request, custom: custom)
-        case "apple.com":
-            let apple = configuration.apple
-            let nonce = Self.randomToken()
-            var query: [(String, String)] = [
-                ("client_id", apple.webClientID ?? ""), ("redirect_uri", request.redirectURI.absoluteString),
-                ("response_type", "code"), ("response_mode", "form_post"),
-                ("scope", Self.scopes(["name", "email"], adding: request.scopes).joined(separator: " ")),
-                ("state", request.state), ("nonce", Self.sha256Hex(nonce)),
-            ]
-            query += custom.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-            return AuthorizationStart(url: try url(apple.authorizationURL, query), pendingValues: ["nonce": nonce])
-        case "facebook.com":
-            let facebook = configuration.facebook
-            var query: [(String, String)] = [
-                ("client_id", facebook.appID), ("redirect_uri", request.redirectURI.absoluteString), ("state", request.state),
-                ("response_type", "code"),
-                ("scope", Self.scopes(["email", "public_profile"], adding: request.scopes).joined(separator: ",")),
-            ]
-            query += custom.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-            return AuthorizationStart(url: try url(facebook.dialogURL, query), pendingValues: [:])
-        case "github.com":
-            let gitHub = configuration.gitHub
-            var query: [(String, String)] = [
-                ("client_id", gitHub.clientID ?? ""), ("redirect_uri", request.redirectURI.absoluteString),
-                ("scope", Self.scopes(["read:user", "user:email"], adding: request.scopes).joined(separator: " ")),
-                ("state", request.state),
-            ]
-            query += custom.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-            return AuthorizationStart(url: try url(gitHub.authorizationURL, query), pendingValues: [:])
-        case "google.com":
-            let google = configuration.google
-            return try codeFlowStart(
-                request, endpoint: google.authorizationURL, clientID: google.clientIDs.first ?? "",
-                defaultScopes: ["openid", "email", "profile"], custom: custom, extra: [:])
-        case "microsoft.com":
-            let tenant = try microsoftTenant(request.customParameters["tenant"])
-            let endpoint = try templateURL(configuration.microsoft.authorizationURLTemplate, tenant: tenant)
-            var withoutTenant = custom
-            withoutTenant["tenant"] = nil
-            return try codeFlowStart(
-                request, endpoint: endpoint, clientID: configuration.microsoft.clientIDs.first ?? "",
-                defaultScopes: ["openid", "profile", "email"], custom: withoutTenant, extra: ["tenant": tenant],
-                responseMode: "query")
-        default:
-            guard let oidc = oidcConfiguration(request.providerID) else {
-                throw HearthError(.invalidProviderID, detail: "Provider Id is not supported.")
-            }
-            let endpoints = try await oidcEndpoints(oidc, providerID: request.providerID)
-            return try codeFlowStart(
-                request, endpoint: endpoints.authorization, clientID: oidc.clientIDs.first ?? "",
-                defaultScopes: ["openid", "email", "profile"], custom: custom, extra: [:])
+        guard let flow = ProviderCatalogue.description(of: request.providerID)?.browserFlow else {
+            throw HearthError(.invalidProviderID, detail: "Provider Id is not supported.")
         }
+        let custom = request.customParameters.filter { !Self.reservedParameters.contains($0.key) }
+        return try await flow.start(self, request, custom)
+    }
+
+    /// The start of an OAuth 2.0 code flow without PKCE (Facebook, GitHub): `client_id`, `redirect_uri`,
+    /// `state`, the scopes joined with `separator`, then the custom parameters.
+    func plainCodeFlowStart(
+        _ request: AuthorizationRequest, endpoint: URL, clientID: String, defaultScopes: [String], separator: String,
+        custom: [String: String], extra: [(String, String)] = []
+    ) throws -> AuthorizationStart {
+        var query: [(String, String)] = [
+            ("client_id", clientID), ("redirect_uri", request.redirectURI.absoluteString), ("state", request.state),
+        ]
+        query += extra
+        query.append(("scope", Self.scopes(defaultScopes, adding: request.scopes).joined(separator: separator)))
+        query += custom.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return AuthorizationStart(url: try url(endpoint, query), pendingValues: [:])
     }
 
     /// OAuth 2.0 authorization code with PKCE (S256) and a nonce.
-    private func codeFlowStart(
+    func codeFlowStart(
         _ request: AuthorizationRequest, endpoint: URL, clientID: String, defaultScopes: [String], custom: [String: String],
         extra: [String: String], responseMode: String? = nil
     ) throws -> AuthorizationStart {
@@ -152,80 +108,56 @@ public struct AuthorizationFlows: Sendable {
     public func finish(
         providerID: String, callback: [String: String], pending: [String: String], redirectURI: URL
     ) async throws -> FederatedCredential {
-        if providerID == "twitter.com" {
-            return try await finishTwitter(callback: callback, pending: pending)
+        guard let flow = ProviderCatalogue.description(of: providerID)?.browserFlow else {
+            throw AuthorizationFailure.refused("Unknown provider \(providerID).")
         }
-        if let error = callback["error"] {
+        return try await flow.finish(
+            self, AuthorizationCallback(providerID: providerID, fields: callback, pending: pending, redirectURI: redirectURI))
+    }
+
+    /// The end of an OAuth 2.0 code flow: the provider's error, if it sent one, else `exchange` trades the
+    /// code for tokens.
+    func finishCodeFlow(
+        _ callback: AuthorizationCallback, exchange: (_ code: String) async throws -> (idToken: String?, accessToken: String?)
+    ) async throws -> FederatedCredential {
+        let fields = callback.fields
+        if let error = fields["error"] {
             if ["access_denied", "user_cancelled_authorize", "user_denied", "consent_required"].contains(error) {
                 throw AuthorizationFailure.cancelled
             }
             if error == "invalid_client" || error == "unauthorized_client" {
-                throw AuthorizationFailure.invalidClient(callback["error_description"] ?? error)
+                throw AuthorizationFailure.invalidClient(fields["error_description"] ?? error)
             }
-            throw AuthorizationFailure.refused([error, callback["error_description"]].compactMap { $0 }.joined(separator: ": "))
+            throw AuthorizationFailure.refused([error, fields["error_description"]].compactMap { $0 }.joined(separator: ": "))
         }
-        guard let code = callback["code"], !code.isEmpty else {
+        guard let code = fields["code"], !code.isEmpty else {
             throw AuthorizationFailure.refused("The provider's answer has no authorization code.")
         }
-        let tokens = try await exchange(providerID: providerID, code: code, pending: pending, redirectURI: redirectURI)
+        let tokens = try await exchange(code)
         guard tokens.idToken != nil || tokens.accessToken != nil else {
             throw AuthorizationFailure.refused("The provider's token response has no token.")
         }
         return FederatedCredential(
-            providerID: providerID, idToken: tokens.idToken, accessToken: tokens.accessToken,
-            rawNonce: tokens.idToken == nil ? nil : pending["nonce"],
-            appleUser: providerID == "apple.com" ? callback["user"].flatMap { $0.isEmpty ? nil : $0 } : nil)
+            providerID: callback.providerID, idToken: tokens.idToken, accessToken: tokens.accessToken,
+            rawNonce: tokens.idToken == nil ? nil : callback.pending["nonce"])
     }
 
-    /// The code exchange at the provider's token endpoint.
-    private func exchange(providerID: String, code: String, pending: [String: String], redirectURI: URL) async throws
-        -> (idToken: String?, accessToken: String?)
-    {
+    /// The code exchange at `endpoint`: a form POST of the grant, the code, the `redirect_uri`, the PKCE
+    /// verifier if the start made one, and the client's `credentials`.
+    func exchangeCode(
+        _ code: String, callback: AuthorizationCallback, endpoint: URL, credentials: [(String, String)]
+    ) async throws -> (idToken: String?, accessToken: String?) {
         var form: [(String, String)] = [
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI.absoluteString),
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", callback.redirectURI.absoluteString),
         ]
-        if let verifier = pending["code_verifier"] { form.append(("code_verifier", verifier)) }
-        let endpoint: URL
-        switch providerID {
-        case "google.com":
-            endpoint = configuration.google.tokenURL
-            form += [("client_id", configuration.google.clientIDs.first ?? ""), ("client_secret", configuration.google.clientSecret.value)]
-        case "microsoft.com":
-            endpoint = try failing { try templateURL(configuration.microsoft.tokenURLTemplate, tenant: pending["tenant"] ?? configuration.microsoft.tenant) }
-            form += [
-                ("client_id", configuration.microsoft.clientIDs.first ?? ""),
-                ("client_secret", configuration.microsoft.clientSecret.value),
-            ]
-        case "apple.com":
-            let apple = configuration.apple
-            let clientID = apple.webClientID ?? ""
-            let secret = try failing { try AppleClientSecretSigner.secret(for: apple, clientID: clientID, now: clock.now) }
-            endpoint = apple.tokenURL
-            form += [("client_id", clientID), ("client_secret", secret)]
-        case "facebook.com":
-            let facebook = configuration.facebook
-            let url = facebook.graphURL("/oauth/access_token").appendingQuery([
-                ("client_id", facebook.appID), ("redirect_uri", redirectURI.absoluteString),
-                ("client_secret", facebook.appSecret.value), ("code", code),
-            ])
-            guard let url else { throw AuthorizationFailure.refused("The Facebook token URL is invalid.") }
-            let response = try await call { try await http.get(url, provider: "Facebook") }
-            return try Self.tokens(from: response, provider: "Facebook")
-        case "github.com":
-            endpoint = configuration.gitHub.tokenURL
-            form += [("client_id", configuration.gitHub.clientID ?? ""), ("client_secret", configuration.gitHub.clientSecret?.value ?? "")]
-        default:
-            guard let oidc = oidcConfiguration(providerID) else { throw AuthorizationFailure.refused("Unknown provider \(providerID).") }
-            endpoint = try await failing { try await oidcEndpoints(oidc, providerID: providerID).token }
-            form += [("client_id", oidc.clientIDs.first ?? ""), ("client_secret", oidc.clientSecret.value)]
-        }
-        let body = Data(form.map { OAuth1Signer.percentEncode($0.0) + "=" + OAuth1Signer.percentEncode($0.1) }.joined(separator: "&").utf8)
+        if let verifier = callback.pending["code_verifier"] { form.append(("code_verifier", verifier)) }
+        form += credentials
         let response = try await call {
             try await http.send(
                 .POST, endpoint, headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
-                body: body, provider: providerID)
+                body: Data(Self.formBody(form).utf8), provider: callback.providerID)
         }
-        return try Self.tokens(from: response, provider: providerID)
+        return try Self.tokens(from: response, provider: callback.providerID)
     }
 
     /// Reads `access_token` and `id_token` from a token response (JSON, or GitHub's form encoding), mapping
@@ -258,62 +190,6 @@ public struct AuthorizationFlows: Sendable {
         }
         guard response.isSuccess else { throw AuthorizationFailure.refused("\(provider) answered HTTP \(response.status).") }
         return (fields["id_token"].flatMap { $0.isEmpty ? nil : $0 }, fields["access_token"].flatMap { $0.isEmpty ? nil : $0 })
-    }
-
-    // MARK: Microsoft tenant
-
-    /// The tenant segment of the sign-in: the `tenant` custom parameter, else the configured one; refused
-    /// when the configured rule (``ProvidersConfiguration/Microsoft/tenant`` and
-    /// ``ProvidersConfiguration/Microsoft/allowedTenantIDs``) could never accept its accounts.
-    func microsoftTenant(_ requested: String?) throws -> String {
-        let configured = configuration.microsoft.tenant
-        guard let requested = requested?.trimmingCharacters(in: .whitespaces).lowercased(), !requested.isEmpty else { return configured }
-        func refuse() -> HearthError {
-            HearthError(
-                .invalidProviderID, detail: "The Microsoft tenant \(requested) is not allowed for this app.",
-                reason: "tenant custom parameter \(requested) against tenant rule \(configured)")
-        }
-        guard requested.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }) else { throw refuse() }
-        let requestedRule = MicrosoftTenantRule(requested)
-        let consumers = ProvidersConfiguration.Microsoft.consumersTenantID
-        switch MicrosoftTenantRule(configured) {
-        case .common: break
-        case .organizations:
-            if requestedRule == .consumers { throw refuse() }
-        case .consumers:
-            if requestedRule != .consumers { throw refuse() }
-        case .tenant(let allowed):
-            if requested != allowed { throw refuse() }
-        case .domain(let domain):
-            if requested != domain { throw refuse() }
-        }
-        let allowedTenants = configuration.microsoft.allowedTenantIDs.map { $0.lowercased() }
-        if !allowedTenants.isEmpty {
-            switch requestedRule {
-            case .tenant(let id): if !allowedTenants.contains(id) { throw refuse() }
-            case .consumers: if !allowedTenants.contains(consumers) { throw refuse() }
-            default: break
-            }
-        }
-        return requested
-    }
-
-    // MARK: OIDC
-
-    func oidcConfiguration(_ providerID: String) -> ProvidersConfiguration.OIDC? {
-        guard providerID.hasPrefix("oidc.") else { return nil }
-        return configuration.oidc[String(providerID.dropFirst(5))]
-    }
-
-    /// `authorization_endpoint` and `token_endpoint` from the issuer's discovery document.
-    private func oidcEndpoints(_ oidc: ProvidersConfiguration.OIDC, providerID: String) async throws -> (authorization: URL, token: URL) {
-        guard let discovery = oidc.resolvedDiscoveryURL else { throw ProviderFailure.invalid("The \(providerID) discovery URL is invalid.") }
-        let response = try await http.get(discovery, provider: providerID)
-        guard response.isSuccess, let object = try? response.jsonObject(),
-            case .string(let authorization)? = object["authorization_endpoint"], let authorizationURL = URL(string: authorization),
-            case .string(let token)? = object["token_endpoint"], let tokenURL = URL(string: token)
-        else { throw ProviderFailure.invalid("The \(providerID) discovery document names no authorization and token endpoints.") }
-        return (authorizationURL, tokenURL)
     }
 
     // MARK: Helpers

@@ -19,6 +19,8 @@ public struct ProvidersConfiguration: Sendable, Equatable, CustomStringConvertib
     public var facebook: Facebook
     /// GitHub OAuth apps (`github.com`).
     public var gitHub: GitHub
+    /// Yahoo, OpenID Connect (`yahoo.com`).
+    public var yahoo = Yahoo()
     /// Generic OpenID Connect providers, keyed by the name after `oidc.` in the provider id.
     public var oidc: [String: OIDC]
     /// Timeouts and limits of every outbound call.
@@ -54,7 +56,7 @@ public struct ProvidersConfiguration: Sendable, Equatable, CustomStringConvertib
         return "ProvidersConfiguration("
             + ([
                 "apple: \(apple)", "microsoft: \(microsoft)", "twitter: \(twitter)", "google: \(google)",
-                "facebook: \(facebook)", "gitHub: \(gitHub)",
+                "facebook: \(facebook)", "gitHub: \(gitHub)", "yahoo: \(yahoo)",
             ] + oidcText + ["network: \(network)", "keyCaching: \(keyCaching)", "clockSkew: \(clockSkew)s", "browserSignIn: \(browserSignIn)"]).joined(separator: ", ") + ")"
     }
 

@@ -29,4 +29,16 @@ enum MicrosoftTenantRule: Sendable, Equatable {
         guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return false }
         return groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }
+
+    /// A tenant rule an administrator may store: `common`, `organizations`, `consumers`, a tenant ID, or a
+    /// domain name.
+    static func isValid(_ text: String) -> Bool {
+        let value = text.lowercased()
+        if ["common", "organizations", "consumers"].contains(value) || isGUID(value) { return true }
+        let labels = value.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { label in
+            !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
+                && label.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }
+        }
+    }
 }

@@ -70,7 +70,7 @@ struct BrowserSignIn: Sendable {
         try await services.identityVerifier.refresh()
         let authorization = flows(providers)
         guard authorization.supports(providerID) else {
-            if ProviderRegistry.builtInProviderIDs.contains(providerID) || authorization.configuration.oidc[String(providerID.dropFirst(5))] != nil {
+            if ProviderCatalogue.isKnown(providerID) {
                 throw HearthError(.operationNotAllowed, reason: "\(providerID) is off or has no client secret for the browser flow")
             }
             throw HearthError(.invalidProviderID, detail: "Provider Id is not supported.")

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthProviders
 import HearthTokens
 import HearthWire
 import Hummingbird
@@ -33,7 +34,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
             let parsed = try browser ?? Self.credential(postBody: input.postBody ?? "", requestURI: url)
             fromBrowser = browser != nil
             guard services.identityVerifier.isEnabled(parsed.providerID) else {
-                if Self.isKnownProvider(parsed.providerID) { throw HearthError(.operationNotAllowed) }
+                if ProviderCatalogue.isKnown(parsed.providerID) { throw HearthError(.operationNotAllowed) }
                 throw HearthError(.invalidCredentialOrProviderID, detail: "Invalid IdP response/credential: \(requestURI)")
             }
             profile = try await services.identityVerifier.verify(parsed).storable()
@@ -213,11 +214,6 @@ struct FederatedController<Context: RequestContext>: Sendable {
         response.photoUrl = profile.photoURL
         response.screenName = profile.screenName
         response.rawUserInfo = JSONValue.object(profile.rawUserInfo).jsonText
-    }
-
-    static func isKnownProvider(_ providerID: String) -> Bool {
-        ["apple.com", "microsoft.com", "twitter.com", "google.com", "facebook.com", "github.com"].contains(providerID)
-            || providerID.hasPrefix("oidc.")
     }
 
     /// The `providerId` field of a `postBody`, if any.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthProviders
 import HearthWire
 import Hummingbird
 
@@ -31,18 +32,17 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         /// The query parameter naming the new config on create.
         var idParameter: String { self == .defaultSupported ? "idpId" : "oauthIdpConfigId" }
 
-        func owns(_ providerID: String) -> Bool {
-            switch self {
-            case .defaultSupported: IdentityProviderSetting.defaultSupportedProviderIDs.contains(providerID)
-            case .oauth: providerID.hasPrefix("oidc.")
-            }
-        }
+        /// Where the catalogue puts the providers of this kind.
+        var catalogueCollection: ProviderDescription.AdminCollection { self == .defaultSupported ? .defaultSupported : .oauth }
+
+        func owns(_ providerID: String) -> Bool { ProviderCatalogue.describes(providerID, in: catalogueCollection) }
 
         func validateID(_ id: String) throws {
             switch self {
             case .defaultSupported:
-                guard IdentityProviderSetting.defaultSupportedProviderIDs.contains(id) else {
-                    throw HearthError(.invalidProviderID, detail: "expected one of \(IdentityProviderSetting.defaultSupportedProviderIDs.joined(separator: ", "))")
+                guard owns(id) else {
+                    let known = ProviderCatalogue.builtInProviderIDs.sorted().joined(separator: ", ")
+                    throw HearthError(.invalidProviderID, detail: "expected one of \(known)")
                 }
             case .oauth:
                 guard id.range(of: #"^oidc\.[a-z0-9][a-z0-9._-]{0,62}$"#, options: .regularExpression) != nil else {
@@ -81,7 +81,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         try kind.validateID(id)
         var setting = IdentityProviderSetting(providerID: id, enabled: false)
         try await apply(request, to: &setting, kind: kind, mask: nil)
-        try Self.validate(setting)
+        try ProviderCatalogue.validate(setting)
         // Created only if absent: an existing row makes this write a no-op and the answer CONFIGURATION_EXISTS.
         guard try await services.store.insertSetting(IdentityProviderSetting.storageName(for: id), value: Self.encode(setting)) else {
             throw HearthError(.configurationExists)
@@ -98,7 +98,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
             $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         try await apply(request, to: &setting, kind: kind, mask: mask)
-        try Self.validate(setting)
+        try ProviderCatalogue.validate(setting)
         try await services.store.setSetting(IdentityProviderSetting.storageName(for: id), to: Self.encode(setting))
         try await services.identityVerifier.refresh()
         return respond(setting, kind: kind, project: project)
@@ -173,58 +173,6 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
             if take("displayName", body.displayName) { setting.displayName = body.displayName }
             if take("responseType.idToken", body.responseType?.idToken) { setting.responseTypeIDToken = body.responseType?.idToken }
             if take("responseType.code", body.responseType?.code) { setting.responseTypeCode = body.responseType?.code }
-        }
-    }
-
-    /// What an enabled provider cannot work without.
-    static func validate(_ setting: IdentityProviderSetting) throws {
-        func present(_ value: String?) -> Bool { !(value ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
-        if setting.providerID.hasPrefix("oidc.") {
-            guard present(setting.clientID) else { throw HearthError(.invalidOAuthClientID, detail: "clientId is required") }
-            guard let issuer = setting.issuer, let url = URL(string: issuer), ["https", "http"].contains(url.scheme ?? ""), url.host != nil else {
-                throw HearthError(.invalidConfig, detail: "issuer must be an absolute http(s) URL")
-            }
-            return
-        }
-        if setting.microsoftTenant != nil || setting.microsoftAllowedTenantIDs != nil {
-            guard setting.providerID == "microsoft.com" else {
-                throw HearthError(.invalidConfig, detail: "microsoftSignInConfig is only for microsoft.com")
-            }
-            if let tenant = setting.microsoftTenant, !Self.isTenant(tenant) {
-                throw HearthError(.invalidConfig, detail: "microsoftSignInConfig.tenant must be common, organizations, consumers, a tenant ID or a domain")
-            }
-            if let allowed = setting.microsoftAllowedTenantIDs, !allowed.allSatisfy(Self.isTenantID) {
-                throw HearthError(.invalidConfig, detail: "microsoftSignInConfig.allowedTenantIds must be tenant IDs (GUIDs)")
-            }
-        }
-        guard setting.enabled else { return }
-        switch setting.providerID {
-        case "apple.com":
-            guard present(setting.clientID) || !(setting.appleBundleIDs ?? []).isEmpty else {
-                throw HearthError(.invalidConfig, detail: "Sign in with Apple needs a services ID (clientId) or appleSignInConfig.bundleIds")
-            }
-        case "twitter.com", "facebook.com":
-            guard present(setting.clientID) else { throw HearthError(.invalidOAuthClientID, detail: "clientId is required") }
-            guard present(setting.clientSecret) else { throw HearthError(.invalidConfig, detail: "clientSecret is required") }
-        default:
-            guard present(setting.clientID) else { throw HearthError(.invalidOAuthClientID, detail: "clientId is required") }
-        }
-    }
-
-    /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hexadecimal digits.
-    static func isTenantID(_ text: String) -> Bool {
-        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
-    }
-
-    /// A Microsoft tenant rule: `common`, `organizations`, `consumers`, a tenant ID, or a domain name.
-    static func isTenant(_ text: String) -> Bool {
-        let value = text.lowercased()
-        if ["common", "organizations", "consumers"].contains(value) || isTenantID(value) { return true }
-        let labels = value.split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && labels.allSatisfy { label in
-            !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
-                && label.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }
         }
     }
 

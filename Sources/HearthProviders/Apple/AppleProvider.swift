@@ -1,0 +1,84 @@
+import Foundation
+import HearthCore
+
+extension ProviderDescription {
+    /// Sign in with Apple (`apple.com`): ID tokens for the bundle and services IDs; browser sign-in with a
+    /// client secret Hearth signs with the `.p8` key (`form_post`, the `user` JSON the first time).
+    static let apple = ProviderDescription(
+        id: "apple.com", name: "Apple", isFamily: false, settingsKey: "apple", adminCollection: .defaultSupported,
+        read: { source, p in
+            p.apple.enabled = try source.bool("providers.apple.enabled") ?? p.apple.enabled
+            p.apple.bundleIDs = try source.stringArray("providers.apple.bundleIDs") ?? p.apple.bundleIDs
+            p.apple.serviceIDs = try source.stringArray("providers.apple.serviceIDs") ?? p.apple.serviceIDs
+            p.apple.jwksURL = try source.url("providers.apple.jwksURL") ?? p.apple.jwksURL
+            if p.apple.enabled, p.apple.audiences.isEmpty {
+                throw source.problem("providers.apple.bundleIDs", "Sign in with Apple needs at least one bundle ID or services ID")
+            }
+            p.apple.teamID = try source.string("providers.apple.teamID") ?? p.apple.teamID
+            p.apple.keyID = try source.string("providers.apple.keyID") ?? p.apple.keyID
+            if let pem = try source.secret("providers.apple.privateKey") { p.apple.privateKey = pem }
+            if let path = try source.string("providers.apple.privateKeyFile") {
+                guard let data = FileManager.default.contents(atPath: path), let pem = String(data: data, encoding: .utf8) else {
+                    throw source.problem("providers.apple.privateKeyFile", "cannot read \(path)")
+                }
+                p.apple.privateKey = ProviderSecret(pem)
+            }
+            if let seconds = try source.int("providers.apple.clientSecretLifetimeSeconds", in: 3_600...15_777_000) {
+                p.apple.clientSecretLifetime = TimeInterval(seconds)
+            }
+            p.apple.authorizationURL = try source.url("providers.apple.authorizationURL") ?? p.apple.authorizationURL
+            p.apple.tokenURL = try source.url("providers.apple.tokenURL") ?? p.apple.tokenURL
+            if !p.apple.privateKey.isEmpty, p.apple.teamID.isEmpty || p.apple.keyID.isEmpty {
+                throw source.problem("providers.apple.keyID", "the .p8 key needs the team ID and key ID that go with it")
+            }
+        },
+        isSwitchedOn: { $0.apple.enabled },
+        adopt: { p, other in p.apple = other.apple },
+        adapters: { p, tools in
+            guard p.apple.isUsable else { return [:] }
+            return ["apple.com": ProviderAdapters(idToken: AppleIDTokenVerifier(configuration: p.apple, validator: tools.validator))]
+        },
+        browserFlow: BrowserFlow(
+            supports: { p, _ in p.apple.supportsBrowserSignIn },
+            start: { flows, request, custom in
+                let apple = flows.configuration.apple
+                let nonce = AuthorizationFlows.randomToken()
+                var query: [(String, String)] = [
+                    ("client_id", apple.webClientID ?? ""), ("redirect_uri", request.redirectURI.absoluteString),
+                    ("response_type", "code"), ("response_mode", "form_post"),
+                    ("scope", AuthorizationFlows.scopes(["name", "email"], adding: request.scopes).joined(separator: " ")),
+                    ("state", request.state), ("nonce", AuthorizationFlows.sha256Hex(nonce)),
+                ]
+                query += custom.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+                return AuthorizationStart(url: try flows.url(apple.authorizationURL, query), pendingValues: ["nonce": nonce])
+            },
+            finish: { flows, callback in
+                var credential = try await flows.finishCodeFlow(callback) { code in
+                    let apple = flows.configuration.apple
+                    let clientID = apple.webClientID ?? ""
+                    let secret = try flows.failing {
+                        try AppleClientSecretSigner.secret(for: apple, clientID: clientID, now: flows.clock.now)
+                    }
+                    return try await flows.exchangeCode(
+                        code, callback: callback, endpoint: apple.tokenURL, credentials: [("client_id", clientID), ("client_secret", secret)])
+                }
+                // The person's name, sent once, on the first sign-in only.
+                credential.appleUser = callback.fields["user"].flatMap { $0.isEmpty ? nil : $0 }
+                return credential
+            }),
+        apply: { setting, p in
+            p.apple.enabled = setting.enabled
+            p.apple.bundleIDs = setting.appleBundleIDs ?? []
+            p.apple.serviceIDs = setting.clientID.map { [$0] } ?? []
+            p.apple.teamID = setting.appleTeamID ?? ""
+            p.apple.keyID = setting.appleKeyID ?? ""
+            p.apple.privateKey = ProviderSecret(setting.applePrivateKey ?? "")
+        },
+        validate: { setting in
+            try refuseMicrosoftSettings(setting)
+            guard setting.enabled else { return }
+            guard present(setting.clientID) || !(setting.appleBundleIDs ?? []).isEmpty else {
+                throw HearthError(.invalidConfig, detail: "Sign in with Apple needs a services ID (clientId) or appleSignInConfig.bundleIds")
+            }
+        })
+}

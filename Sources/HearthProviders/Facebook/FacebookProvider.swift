@@ -1,0 +1,56 @@
+import Foundation
+import HearthCore
+
+extension ProviderDescription {
+    /// Facebook (`facebook.com`): Limited Login ID tokens, or classic access tokens checked with
+    /// `debug_token`; browser sign-in with the app secret (code, no PKCE; the exchange is a GET).
+    static let facebook = ProviderDescription(
+        id: "facebook.com", name: "Facebook", isFamily: false, settingsKey: "facebook", adminCollection: .defaultSupported,
+        read: { source, p in
+            p.facebook.enabled = try source.bool("providers.facebook.enabled") ?? p.facebook.enabled
+            p.facebook.appID = try source.string("providers.facebook.appID") ?? p.facebook.appID
+            if let secret = try source.secret("providers.facebook.appSecret") { p.facebook.appSecret = secret }
+            p.facebook.graphBaseURL = try source.url("providers.facebook.graphBaseURL") ?? p.facebook.graphBaseURL
+            p.facebook.limitedLoginJWKSURL = try source.url("providers.facebook.limitedLoginJWKSURL") ?? p.facebook.limitedLoginJWKSURL
+            if p.facebook.enabled, p.facebook.appID.isEmpty {
+                throw source.problem("providers.facebook.appID", "Facebook sign-in needs the app ID (and the app secret for access tokens)")
+            }
+            p.facebook.dialogURL = try source.url("providers.facebook.dialogURL") ?? p.facebook.dialogURL
+        },
+        isSwitchedOn: { $0.facebook.enabled },
+        adopt: { p, other in p.facebook = other.facebook },
+        adapters: { p, tools in
+            guard p.facebook.isUsable else { return [:] }
+            return [
+                "facebook.com": ProviderAdapters(
+                    idToken: FacebookLimitedLoginVerifier(configuration: p.facebook, validator: tools.validator),
+                    accessToken: FacebookAccessTokenVerifier(configuration: p.facebook, http: tools.http, clock: tools.clock))
+            ]
+        },
+        browserFlow: BrowserFlow(
+            supports: { p, _ in p.facebook.supportsBrowserSignIn },
+            start: { flows, request, custom in
+                let facebook = flows.configuration.facebook
+                return try flows.plainCodeFlowStart(
+                    request, endpoint: facebook.dialogURL, clientID: facebook.appID, defaultScopes: ["email", "public_profile"],
+                    separator: ",", custom: custom, extra: [("response_type", "code")])
+            },
+            finish: { flows, callback in
+                try await flows.finishCodeFlow(callback) { code in
+                    let facebook = flows.configuration.facebook
+                    let url = facebook.graphURL("/oauth/access_token").appendingQuery([
+                        ("client_id", facebook.appID), ("redirect_uri", callback.redirectURI.absoluteString),
+                        ("client_secret", facebook.appSecret.value), ("code", code),
+                    ])
+                    guard let url else { throw AuthorizationFailure.refused("The Facebook token URL is invalid.") }
+                    let response = try await flows.call { try await flows.http.get(url, provider: "Facebook") }
+                    return try AuthorizationFlows.tokens(from: response, provider: "Facebook")
+                }
+            }),
+        apply: { setting, p in
+            p.facebook.enabled = setting.enabled
+            p.facebook.appID = setting.clientID ?? ""
+            p.facebook.appSecret = ProviderSecret(setting.clientSecret ?? "")
+        },
+        validate: { try checkCredentials($0, secret: true) })
+}
