@@ -533,6 +533,22 @@ struct BrowserSignInTests {
             #expect(loopback.status == .ok, "\(loopback.text)")
         }
     }
+
+    @Test("createAuthUri and signInWithIdp agree on what a known provider is: one switched off is OPERATION_NOT_ALLOWED in both")
+    func knownProvidersAgree() async throws {
+        try await withBrowser(providers: { $0.yahoo.enabled = false; $0.oidc["sandbox"] = nil }) { _, client, _ in
+            for providerID in ["yahoo.com", "oidc.sandbox"] {
+                let started = try await client.createAuthUri(providerID: providerID, continueUri: Self.returnURL)
+                #expect(started.errorMessage == "OPERATION_NOT_ALLOWED", "\(providerID)")
+                let signedIn = try await client.signInWithIdp("providerId=\(providerID)&id_token=a.b.c")
+                #expect(signedIn.errorMessage == "OPERATION_NOT_ALLOWED", "\(providerID)")
+            }
+            let unknownStart = try await client.createAuthUri(providerID: "myspace.com", continueUri: Self.returnURL)
+            #expect(unknownStart.errorMessage == "INVALID_PROVIDER_ID : Provider Id is not supported.")
+            let unknownSignIn = try await client.signInWithIdp("providerId=myspace.com&access_token=x")
+            #expect(unknownSignIn.errorMessage?.hasPrefix("INVALID_CREDENTIAL_OR_PROVIDER_ID") == true)
+        }
+    }
 }
 
 // MARK: - Helpers
