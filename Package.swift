@@ -233,6 +233,16 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // The store conformance suite, run against real SQLite files and a throwaway PostgreSQL cluster.
+        .testTarget(
+            name: "HearthStorageTests",
+            dependencies: [
+                "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres", "HearthTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         // The client SDK against a live Hearth server on loopback (HearthTesting), seeds' snippets included.
         // swift-crypto checks the SDK's own SHA-256.
         .testTarget(

@@ -66,28 +66,4 @@ struct UserTextTests {
             #expect(kept.string("photoUrl") == "https://example.com/a.png?size=64")
         }
     }
-
-    @Test("the store refuses any text with a NUL instead of keeping a value it would read back cut", arguments: StoreBackend.all)
-    func storeRefusesNUL(_ backend: StoreBackend) async throws {
-        try await withStore(backend) { store, _ in
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
-            let victim = UserRecord(uid: "victim", displayName: "Victim", createdAt: now, lastLoginAt: now, validSince: now)
-            try await store.createUser(victim, session: nil)
-            let forged = UserRecord(uid: "victim\u{0000}x", createdAt: now, lastLoginAt: now, validSince: now)
-            await #expect(throws: HearthError(.invalidArgument)) { try await store.createUser(forged, session: nil) }
-            let named = UserRecord(uid: "other", displayName: "a\u{0000}b", createdAt: now, lastLoginAt: now, validSince: now)
-            await #expect(throws: HearthError(.invalidArgument)) { try await store.createUser(named, session: nil) }
-            await #expect(throws: HearthError(.invalidArgument)) {
-                try await store.updateUser(uid: "victim", session: nil) { $0.displayName = "a\u{0000}b" }
-            }
-            await #expect(throws: HearthError(.invalidArgument)) {
-                try await store.updateUser(uid: "victim", session: nil) {
-                    $0.providers.append(ProviderLink(providerID: "oidc.x", rawID: "id\u{0000}1"))
-                }
-            }
-            #expect(try await store.user(uid: "victim")?.displayName == "Victim")
-            #expect(try await store.user(uid: "victim")?.providers.isEmpty == true)
-            #expect(try await store.countUsers() == 1)
-        }
-    }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import HearthCore
+@testable import HearthStorage
+import HearthStoragePostgres
+@testable import HearthStorageSQLite
+import HearthTesting
+import Logging
+import SQLKit
+import Testing
+
+/// Moving every row between stores (migrate-data) and the import/export pages, on both backends.
+@Suite("Store conformance: copying and exporting")
+struct TransferStoreTests {
+    @Test("copy(to:) copies every row idempotently, page by page, and counts agree", arguments: StoreBackend.all)
+    func copyToAnotherStore(backend: StoreBackend) async throws {
+        let targetFixture = try await StoreFixture(backend)
+        defer { targetFixture.removeFiles() }
+        try await withStore(backend) { source, _ in
+            let users = (0..<5).map { index in
+                makeUser(
+                    "u\(index)", email: "u\(index)@example.com", createdAt: epoch.addingTimeInterval(Double(index)),
+                    passwordHash: index.isMultiple(of: 2) ? "hash-\(index)" : nil,
+                    providers: index == 3
+                        ? [ProviderLink(providerID: "google.com", rawID: "g3", email: "U3@Example.com"),
+                           ProviderLink(providerID: "apple.com", rawID: "a3")]
+                        : [])
+            }
+            for user in users {
+                try await source.createUser(user, session: makeSession("s-\(user.uid)", uid: user.uid, extraClaims: #"{"n":1}"#))
+            }
+            try await source.insertSession(makeSession("s-extra", uid: "u1"))
+            let keys = [makeKey("k1", activates: epoch), makeKey("k2", activates: epoch.addingTimeInterval(oneDay))]
+            for key in keys { try await source.insertSigningKey(key) }
+            try await source.setSetting("cleanup.enabledAt", to: "1800000000")
+            try await source.setSetting("other", to: "")
+            _ = try await source.incrementCounter("not-copied", window: 60, now: epoch)
+
+            let sourceCounts = try await source.counts()
+            #expect(sourceCounts == [
+                "users": 5, "provider_links": 2, "refresh_sessions": 6, "signing_keys": 2, "settings": 2, "rate_counters": 1,
+            ])
+
+            let target = try await targetFixture.open()
+            do {
+                let progressLog = LockedBox<[String]>([])
+                let copied = try await source.copy(to: target, batchSize: 2) { table, done, total in
+                    progressLog.withLock { $0.append("\(table) \(done)/\(total)") }
+                }
+                #expect(copied == ["users": 5, "provider_links": 2, "refresh_sessions": 6, "signing_keys": 2, "settings": 2])
+                #expect(progressLog.withLock { $0 }.contains("users 5/5"))
+                #expect(progressLog.withLock { $0 }.contains("refresh_sessions 6/6"))
+
+                // Twice: upserts, nothing duplicated, the same counts.
+                let again = try await source.copy(to: target, batchSize: 4)
+                #expect(again == copied)
+                let targetCounts = try await target.counts()
+                for key in TransferTable.copiedCountKeys {
+                    #expect(targetCounts[key] == sourceCounts[key], "\(key)")
+                }
+                #expect(targetCounts["rate_counters"] == 0)
+
+                for user in users {
+                    #expect(try await target.user(uid: user.uid) == (try await source.user(uid: user.uid)))
+                }
+                #expect(try await target.user(providerID: "google.com", rawID: "g3")?.uid == "u3")
+                #expect(try await target.session(tokenHash: "s-extra") == makeSession("s-extra", uid: "u1"))
+                #expect(try await target.session(tokenHash: "s-u4") == (try await source.session(tokenHash: "s-u4")))
+                #expect(try await target.signingKeys() == keys)
+                #expect(try await target.setting("cleanup.enabledAt") == "1800000000")
+                #expect(try await target.setting("other") == "")
+
+                // A changed source row replaces the target's on the next run; links follow.
+                try await source.updateUser(uid: "u3", session: nil) { user in
+                    user.displayName = "Three"
+                    user.providers.removeAll { $0.providerID == "apple.com" }
+                }
+                _ = try await source.copy(to: target)
+                #expect(try await target.user(uid: "u3") == (try await source.user(uid: "u3")))
+                #expect(try await target.counts()["provider_links"] == 1)
+            } catch {
+                try? await target.close()
+                throw error
+            }
+            try await target.close()
+        }
+    }
+
+    @Test("exportBatch pages in key order; importBatch refuses to break uniqueness", arguments: StoreBackend.all)
+    func exportAndImport(backend: StoreBackend) async throws {
+        try await withStore(backend) { store, _ in
+            for uid in ["c", "a", "b"] {
+                try await store.createUser(makeUser(uid, email: "\(uid)@example.com"), session: nil)
+            }
+            let first = try await store.exportBatch(.users, after: nil, limit: 2)
+            #expect(first.count == 2)
+            #expect(first.lastKey == "b")
+            let second = try await store.exportBatch(.users, after: first.lastKey, limit: 2)
+            #expect(second.lastKey == "c")
+            #expect(try await store.exportBatch(.users, after: "c", limit: 2) == .users([]))
+            #expect(try await store.exportBatch(.settings, after: nil, limit: 10) == .settings([]))
+
+            // A different user with an existing e-mail is a conflict, and the batch is not applied.
+            await #expect(throws: StoreConflict.email) {
+                try await store.importBatch(.users([makeUser("d"), makeUser("e", email: "a@example.com")]))
+            }
+            #expect(try await store.user(uid: "d") == nil)
+            await #expect(throws: (any Error).self) {
+                try await store.importBatch(.sessions([makeSession("orphan", uid: "nobody")]))
+            }
+            #expect(try await store.session(tokenHash: "orphan") == nil)
+        }
+    }
+}
