@@ -4,7 +4,7 @@ import Hummingbird
 /// What an app would hold after a provider's native sign-in: the tokens, and the `postBody` to send to
 /// `accounts:signInWithIdp` with them.
 public struct SandboxSignInCredential: Sendable, Hashable, Codable {
-    /// `apple.com`, `microsoft.com`, …, `oidc.<name>`.
+    /// `apple.com`, `microsoft.com`, …, `yahoo.com`, `oidc.<name>`.
     public var providerId: String
     /// The subject of the identity the tokens are for.
     public var subject: String
@@ -19,7 +19,7 @@ public struct SandboxSignInCredential: Sendable, Hashable, Codable {
 }
 
 extension SandboxProvider {
-    /// The provider with this Firebase provider id (`apple.com`, …, `oidc.<name>`).
+    /// The provider with this Firebase provider id (`apple.com`, …, `yahoo.com`, `oidc.<name>`).
     public init?(firebaseProviderID: String) {
         switch firebaseProviderID {
         case "apple.com": self = .apple
@@ -28,6 +28,7 @@ extension SandboxProvider {
         case "facebook.com": self = .facebook
         case "github.com": self = .github
         case "twitter.com": self = .twitter
+        case "yahoo.com": self = .yahoo
         default:
             guard firebaseProviderID.hasPrefix("oidc."), firebaseProviderID.count > 5 else { return nil }
             self = .oidc(String(firebaseProviderID.dropFirst(5)))
@@ -37,7 +38,7 @@ extension SandboxProvider {
 
 extension Sandbox {
     /// The credential the provider's own SDK would hand an app for `identity`: an ID token (Apple, Microsoft,
-    /// Google, OIDC), an access token (Facebook, GitHub) or an OAuth 1.0a token and secret (Twitter).
+    /// Google, Yahoo, OIDC), an access token (Facebook, GitHub) or an OAuth 1.0a token and secret (Twitter).
     ///
     /// Apple's token always carries a nonce (Firebase requires one): `rawNonce`, or a fresh random one, which
     /// the result reports. For the other ID tokens a nonce is added only when `rawNonce` is given.
@@ -54,6 +55,8 @@ extension Sandbox {
             credential.idToken = try microsoftIDToken(for: identity, nonce: nonce)
         case .google:
             credential.idToken = try googleIDToken(for: identity, nonce: nonce)
+        case .yahoo:
+            credential.idToken = try yahooIDToken(for: identity, nonce: nonce)
         case .oidc:
             credential.idToken = try oidcIDToken(for: identity, nonce: nonce)
         case .facebook:
@@ -91,7 +94,7 @@ struct ConsoleRoutes: Sendable {
 
     func credential(_ request: Request, providerID: String) -> Response {
         guard let provider = SandboxProvider(firebaseProviderID: providerID) else {
-            return SandboxHTTP.json(["error": .string("unknown provider \(providerID); use apple.com, microsoft.com, google.com, facebook.com, github.com, twitter.com or oidc.<name>")], status: .notFound)
+            return SandboxHTTP.json(["error": .string("unknown provider \(providerID); use apple.com, microsoft.com, google.com, facebook.com, github.com, twitter.com, yahoo.com or oidc.<name>")], status: .notFound)
         }
         let query = SandboxHTTP.query(request)
         let identities = sandbox.identities(for: provider)
@@ -119,7 +122,7 @@ struct ConsoleRoutes: Sendable {
     func index() -> Response {
         let base = sandbox.baseURL
         var rows = ""
-        for provider in [SandboxProvider.apple, .microsoft, .twitter, .google, .facebook, .github] + oidcProviders() {
+        for provider in [SandboxProvider.apple, .microsoft, .twitter, .google, .facebook, .github, .yahoo] + oidcProviders() {
             for identity in sandbox.identities(for: provider) {
                 let link = "\(base)/credentials/\(provider.firebaseProviderID)?subject=\(FormEncoding.percentEncode(identity.subject))"
                 rows += "<tr><td>\(Self.escape(provider.firebaseProviderID))</td><td>\(Self.escape(identity.displayName ?? "—"))</td>"

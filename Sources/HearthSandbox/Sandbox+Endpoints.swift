@@ -8,6 +8,7 @@ extension Sandbox {
         let google = url(.google)
         let facebook = url(.facebook)
         let twitter = url(.twitter)
+        let yahoo = url(.yahoo)
         let clients = withState { $0.oidcClients }
         return SandboxEndpoints(
             apple: .init(
@@ -33,6 +34,11 @@ extension Sandbox {
             twitter: .init(
                 apiBaseURL: twitter, verifyCredentialsURL: "\(twitter)/1.1/account/verify_credentials.json",
                 credentials: credentials.twitter),
+            yahoo: .init(
+                baseURL: yahoo, issuer: Self.yahooIssuer, discoveryURL: "\(yahoo)/.well-known/openid-configuration",
+                jwksURL: "\(yahoo)/openid/v1/certs", authorizationURL: "\(yahoo)/oauth2/request_auth",
+                tokenURL: "\(yahoo)/oauth2/get_token", userInfoURL: "\(yahoo)/openid/v1/userinfo",
+                credentials: credentials.yahoo),
             oidc: Dictionary(
                 uniqueKeysWithValues: clients.map { name, client in
                     let issuer = "\(base)/\(SandboxProvider.oidc(name).pathPrefix)"

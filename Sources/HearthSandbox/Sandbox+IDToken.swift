@@ -1,5 +1,4 @@
 import Crypto
-import CryptoExtras
 import Foundation
 
 extension Sandbox {
@@ -8,7 +7,8 @@ extension Sandbox {
     /// The `aud` every ``SandboxTokenDefect/wrongAudience`` token carries.
     public static let wrongAudience = "sandbox-wrong-audience.example"
 
-    /// Applies a defect and the test's claim edits to `claims`, then signs them with `provider`'s key.
+    /// Applies a defect and the test's claim edits to `claims`, then signs them with `provider`'s key (RS256, or
+    /// ES256 for Yahoo; the defects work the same for both).
     ///
     /// - Parameters:
     ///   - includeType: whether the header carries `"typ":"JWT"` (Apple's headers do not).
@@ -39,7 +39,7 @@ extension Sandbox {
             return (set.active, forged)
         }
 
-        var header: [String: SandboxJSON] = ["alg": "RS256", "kid": .string(active.kid)]
+        var header: [String: SandboxJSON] = ["alg": .string(active.algorithm.rawValue), "kid": .string(active.kid)]
         if includeType { header["typ"] = "JWT" }
         let payload = SandboxJSON.object(claims)
         switch defect {
@@ -53,7 +53,7 @@ extension Sandbox {
             return SandboxJWT.encode(header: .object(header), claims: payload) { _ in Data() }
         case .hs256WithPublicKey:
             header["alg"] = "HS256"
-            let secret = SymmetricKey(data: Data(active.publicKey.pemRepresentation.utf8))
+            let secret = SymmetricKey(data: Data(active.publicKeyPEM.utf8))
             return SandboxJWT.encode(header: .object(header), claims: payload) {
                 Data(HMAC<SHA256>.authenticationCode(for: $0, using: secret))
             }
@@ -80,15 +80,13 @@ extension Sandbox {
         }
     }
 
-    /// Verifies an RS256 token against `provider`'s published keys and returns its claims when the signature
-    /// is valid and it has not expired (used by Google's tokeninfo).
+    /// Verifies a token against `provider`'s published keys (the `alg` must be the key's) and returns its claims
+    /// when the signature is valid and it has not expired (used by Google's tokeninfo).
     func verifiedClaims(_ token: String, provider: SandboxProvider) -> (header: SandboxJSON, claims: SandboxJSON)? {
-        guard let parsed = SandboxJWT.parse(token), parsed.header["alg"]?.stringValue == "RS256",
-            let kid = parsed.header["kid"]?.stringValue,
+        guard let parsed = SandboxJWT.parse(token), let kid = parsed.header["kid"]?.stringValue,
             let key = withState({ try? $0.keySet(for: provider).key(withID: kid) }),
-            key.publicKey.isValidSignature(
-                _RSA.Signing.RSASignature(rawRepresentation: parsed.signature),
-                for: SHA256.hash(data: parsed.signingInput), padding: .insecurePKCS1v1_5),
+            parsed.header["alg"]?.stringValue == key.algorithm.rawValue,
+            key.isValidSignature(parsed.signature, for: parsed.signingInput),
             let exp = parsed.claims["exp"]?.intValue, exp > Self.seconds(now)
         else { return nil }
         return (parsed.header, parsed.claims)

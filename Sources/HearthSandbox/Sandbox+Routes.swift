@@ -2,7 +2,7 @@ import Hummingbird
 
 extension Sandbox {
     /// A router serving every provider at its prefix: `/apple/…`, `/microsoft/…`, `/google/…`, `/facebook/…`,
-    /// `/github/…`, `/twitter/…`, `/oidc/<name>/…`. Set ``baseURL`` to where it is reachable.
+    /// `/github/…`, `/twitter/…`, `/yahoo/…`, `/oidc/<name>/…`. Set ``baseURL`` to where it is reachable.
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         addRoutes(to: router.group())
@@ -21,9 +21,10 @@ extension Sandbox {
         FacebookRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.facebook.pathPrefix)))
         GitHubRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.github.pathPrefix)))
         TwitterRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.twitter.pathPrefix)))
+        YahooRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.yahoo.pathPrefix)))
         OIDCRoutes(sandbox: self).add(to: group.group("oidc"))
         // The browser flows: authorization/consent pages and code exchanges (Twitter: OAuth 1.0a).
-        for provider in [SandboxProvider.apple, .microsoft, .google, .facebook, .github] {
+        for provider in [SandboxProvider.apple, .microsoft, .google, .facebook, .github, .yahoo] {
             AuthorizationRoutes(sandbox: self, provider: provider).add(to: group.group(RouterPath(provider.pathPrefix)))
         }
         AuthorizationRoutes(sandbox: self, provider: .oidc("")).add(to: group.group("oidc"))

@@ -4,10 +4,10 @@ import Logging
 import Synchronization
 
 /// Offline stand-ins for the identity providers Hearth verifies credentials with: Apple, Microsoft, Google,
-/// Facebook (Graph and Limited Login), GitHub, Twitter (OAuth 1.0a) and generic OpenID Connect issuers.
+/// Facebook (Graph and Limited Login), GitHub, Twitter (OAuth 1.0a), Yahoo and generic OpenID Connect issuers.
 ///
 /// The sandbox serves each provider's real paths under a per-provider prefix (``SandboxProvider/pathPrefix``),
-/// answers in the provider's own formats, and signs with its own fresh RSA 2048 keys. Tests and Hearth's
+/// answers in the provider's own formats, and signs with its own fresh keys (RSA 2048; P-256 for Yahoo's ES256). Tests and Hearth's
 /// development mode point the provider URLs at it (see ``endpoints()``) and mint credentials with the
 /// `…IDToken` / `…AccessToken` methods.
 ///
@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// Besides the endpoints that verify credentials (JWKS, discovery, Apple's token and revoke endpoints, Google
 /// tokeninfo/userinfo, Facebook debug_token and `/me`, GitHub `/user`, `/user/emails` and the token check, Twitter
-/// verify_credentials), every provider has its browser-facing consent page and code exchange
+/// verify_credentials, Yahoo userinfo), every provider has its browser-facing consent page and code exchange
 /// (``AuthorizationRoutes``; Twitter's OAuth 1.0a ``TwitterOAuthRoutes``), so a relying party can run the real
 /// redirect flows. Tests can also mint credentials directly, as a native SDK would hand them over.
 ///
@@ -92,7 +92,7 @@ public final class Sandbox: Sendable {
 
     // MARK: Keys
 
-    /// Makes a new RSA key the one that signs `provider`'s tokens and returns its `kid`. With `keepPrevious`
+    /// Makes a new key (of the provider's kind) the one that signs `provider`'s tokens and returns its `kid`. With `keepPrevious`
     /// (the default, as real providers do) the old keys stay in the JWKS; otherwise they disappear from it and
     /// tokens signed with them no longer verify.
     @discardableResult
@@ -192,7 +192,7 @@ public final class Sandbox: Sendable {
 
     // MARK: Revocation
 
-    /// Makes an access token (Google, Facebook, GitHub, Apple) or Twitter OAuth token unusable from now on,
+    /// Makes an access token (Google, Facebook, GitHub, Apple, Yahoo, …) or Twitter OAuth token unusable from now on,
     /// as if the user removed the app.
     public func revoke(token: String) {
         state.withLock { state in

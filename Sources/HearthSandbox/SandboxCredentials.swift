@@ -81,6 +81,24 @@ public struct SandboxCredentials: Sendable {
         public var otherConsumerSecret: String
     }
 
+    /// A Yahoo app (developer.yahoo.com): the OAuth 2.0 client id and secret, plus another app's.
+    public struct Yahoo: Sendable {
+        /// Client ID (Consumer Key), e.g. `dj0yJmk9…` (base64 of `v=2&i=…&d=…&s=consumersecret&sv=0&x=…`).
+        public var clientID: String
+        /// Client Secret (Consumer Secret): 40 hexadecimal digits.
+        public var clientSecret: String
+        /// Another app, for tokens issued to someone else.
+        public var otherClientID: String
+        public var otherClientSecret: String
+
+        /// A fresh random app.
+        static func generate() -> (id: String, secret: String) {
+            let application = Data("ai=\(SandboxRandom.alphanumeric(8))&pi=0".utf8).base64EncodedString()
+            let inner = "v=2&i=\(SandboxRandom.alphanumeric(12))&d=\(application)&s=consumersecret&sv=0&x=\(SandboxRandom.hex(bytes: 1))"
+            return (Data(inner.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "-"), SandboxRandom.hex(bytes: 20))
+        }
+    }
+
     /// A relying party registered at a generic OIDC issuer.
     public struct OIDCClient: Sendable, Hashable {
         public var clientID: String
@@ -103,12 +121,13 @@ public struct SandboxCredentials: Sendable {
     public var facebook: Facebook
     public var github: GitHub
     public var twitter: Twitter
+    public var yahoo: Yahoo
     /// Generic OIDC issuers by name, with the client registered at each.
     public var oidc: [String: OIDCClient]
 
     public init(
         apple: Apple, microsoft: Microsoft, google: Google, facebook: Facebook, github: GitHub, twitter: Twitter,
-        oidc: [String: OIDCClient]
+        yahoo: Yahoo, oidc: [String: OIDCClient]
     ) {
         self.apple = apple
         self.microsoft = microsoft
@@ -116,6 +135,7 @@ public struct SandboxCredentials: Sendable {
         self.facebook = facebook
         self.github = github
         self.twitter = twitter
+        self.yahoo = yahoo
         self.oidc = oidc
     }
 
@@ -127,6 +147,7 @@ public struct SandboxCredentials: Sendable {
         func googleClient(_ number: String) -> String {
             "\(number)-\(SandboxRandom.string(32, from: lower)).apps.googleusercontent.com"
         }
+        let yahoo = Yahoo.generate(), otherYahoo = Yahoo.generate()
         return SandboxCredentials(
             apple: Apple(
                 teamID: SandboxRandom.string(10, from: upper), servicesID: "com.example.hearth.signin",
@@ -148,6 +169,8 @@ public struct SandboxCredentials: Sendable {
             twitter: Twitter(
                 consumerKey: SandboxRandom.alphanumeric(25), consumerSecret: SandboxRandom.alphanumeric(50),
                 otherConsumerKey: SandboxRandom.alphanumeric(25), otherConsumerSecret: SandboxRandom.alphanumeric(50)),
+            yahoo: Yahoo(
+                clientID: yahoo.id, clientSecret: yahoo.secret, otherClientID: otherYahoo.id, otherClientSecret: otherYahoo.secret),
             oidc: [defaultOIDCIssuerName: .generate()])
     }
 }

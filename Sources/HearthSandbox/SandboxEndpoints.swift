@@ -69,6 +69,24 @@ public struct SandboxEndpoints: Sendable {
         public var credentials: SandboxCredentials.Twitter
     }
 
+    public struct Yahoo: Sendable {
+        /// Stand-in for `https://api.login.yahoo.com`.
+        public var baseURL: String
+        /// `https://api.login.yahoo.com` (tokens carry the real issuer).
+        public var issuer: String
+        /// `<baseURL>/.well-known/openid-configuration`.
+        public var discoveryURL: String
+        /// `<baseURL>/openid/v1/certs`: EC P-256 keys (ES256).
+        public var jwksURL: String
+        /// `<baseURL>/oauth2/request_auth`.
+        public var authorizationURL: String
+        /// `<baseURL>/oauth2/get_token`.
+        public var tokenURL: String
+        /// `<baseURL>/openid/v1/userinfo`.
+        public var userInfoURL: String
+        public var credentials: SandboxCredentials.Yahoo
+    }
+
     public struct OIDC: Sendable {
         /// The name in `oidc.<name>`.
         public var name: String
@@ -85,6 +103,7 @@ public struct SandboxEndpoints: Sendable {
     public var facebook: Facebook
     public var github: GitHub
     public var twitter: Twitter
+    public var yahoo: Yahoo
     /// Generic OIDC issuers by name.
     public var oidc: [String: OIDC]
 
@@ -115,6 +134,10 @@ public struct SandboxEndpoints: Sendable {
             "github.clientSecret": github.credentials.clientSecret,
             "twitter.apiBaseURL": twitter.apiBaseURL, "twitter.consumerKey": twitter.credentials.consumerKey,
             "twitter.consumerSecret": twitter.credentials.consumerSecret,
+            "yahoo.baseURL": yahoo.baseURL, "yahoo.issuer": yahoo.issuer, "yahoo.discoveryURL": yahoo.discoveryURL,
+            "yahoo.jwksURL": yahoo.jwksURL, "yahoo.authorizationURL": yahoo.authorizationURL,
+            "yahoo.tokenURL": yahoo.tokenURL, "yahoo.userInfoURL": yahoo.userInfoURL,
+            "yahoo.clientID": yahoo.credentials.clientID, "yahoo.clientSecret": yahoo.credentials.clientSecret,
         ]
         for (name, issuer) in oidc {
             values["oidc.\(name).issuer"] = issuer.issuer

@@ -95,6 +95,18 @@ extension SandboxIdentity {
         provider: .twitter, subject: "6253282", displayName: "Twitter API Sandbox",
         photoURL: "https://pbs.twimg.com/profile_images/6253282/api_normal.png", screenName: "sandbox_api")
 
+    // MARK: Yahoo
+
+    /// A Yahoo account with a verified `@yahoo.com` address and a full profile.
+    public static let yahooUser = SandboxIdentity(
+        provider: .yahoo, subject: "QX7RJ2M4KZP5WNB3VDLC6TYHEA", email: "yvonne.sandbox@yahoo.com", emailVerified: true,
+        displayName: "Yvonne Yodel", givenName: "Yvonne", familyName: "Yodel",
+        photoURL: "https://s.yimg.com/ag/images/default_user_profile_pic_192sq.jpg", screenName: "Yvonne", locale: "en-US")
+    /// A Yahoo account whose sign-in carries no email (the `email` scope not granted or no address on file).
+    public static let yahooNoEmail = SandboxIdentity(
+        provider: .yahoo, subject: "B3HN6FQ2TLW8XKCE4PZRUJ7M5D", displayName: "Yusuf Nomail", givenName: "Yusuf",
+        familyName: "Nomail", screenName: "Yusuf", locale: "en-GB")
+
     // MARK: Generic OIDC
 
     /// A user of the default generic OIDC issuer (``SandboxCredentials/defaultOIDCIssuerName``).
@@ -107,6 +119,6 @@ extension SandboxIdentity {
     public static let presets: [SandboxIdentity] = [
         appleAlice, appleRelay, appleNoEmail, microsoftWork, microsoftPersonal, microsoftUnverifiedEmail,
         googleGmail, googleWorkspace, googleUnverified, facebookUser, facebookNoEmail, githubUser, githubUnverified,
-        twitterUser, twitterNoEmail, oidcUser,
+        twitterUser, twitterNoEmail, yahooUser, yahooNoEmail, oidcUser,
     ]
 }

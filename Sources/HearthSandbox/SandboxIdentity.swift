@@ -2,14 +2,14 @@ import Foundation
 
 /// A user account at one provider, as the sandbox reports it in tokens and profile answers.
 ///
-/// `subject` is the provider's own user id: Apple, Google and OIDC `sub`; Microsoft `oid` (the token's `sub` is
+/// `subject` is the provider's own user id: Apple, Google, Yahoo and OIDC `sub`; Microsoft `oid` (the token's `sub` is
 /// derived per application, as Microsoft does); Facebook's app-scoped id; GitHub's numeric `id`; Twitter's `id_str`.
 /// Ready-made accounts are in ``SandboxIdentity/presets``; build others with the memberwise initializer.
 public struct SandboxIdentity: Sendable, Hashable {
     public var provider: SandboxProvider
     public var subject: String
     public var email: String?
-    /// Apple `email_verified`, Google/OIDC `email_verified`, GitHub `verified` of the primary address,
+    /// Apple `email_verified`, Google/Yahoo/OIDC `email_verified`, GitHub `verified` of the primary address,
     /// Microsoft `xms_edov`. Facebook and Twitter have no such field.
     public var emailVerified: Bool
     /// `name`
@@ -20,7 +20,7 @@ public struct SandboxIdentity: Sendable, Hashable {
     public var familyName: String?
     /// Google/OIDC `picture`, Facebook picture URL, GitHub `avatar_url`, Twitter `profile_image_url_https`.
     public var photoURL: String?
-    /// Twitter `screen_name`, GitHub `login`.
+    /// Twitter `screen_name`, GitHub `login`, Yahoo `nickname`.
     public var screenName: String?
     /// Apple: the email is a `@privaterelay.appleid.com` relay (`is_private_email`).
     public var isPrivateEmail: Bool

@@ -6,11 +6,13 @@ public enum SandboxProvider: Sendable, Hashable, CustomStringConvertible {
     case facebook
     case github
     case twitter
+    /// Yahoo: OpenID Connect at `https://api.login.yahoo.com`, ID tokens signed ES256.
+    case yahoo
     /// A generic OpenID Connect issuer, by the name in Firebase's `oidc.<name>` provider id.
     case oidc(String)
 
     /// The Firebase provider id: `apple.com`, `microsoft.com`, `google.com`, `facebook.com`, `github.com`,
-    /// `twitter.com` or `oidc.<name>`.
+    /// `twitter.com`, `yahoo.com` or `oidc.<name>`.
     public var firebaseProviderID: String {
         switch self {
         case .apple: "apple.com"
@@ -19,6 +21,7 @@ public enum SandboxProvider: Sendable, Hashable, CustomStringConvertible {
         case .facebook: "facebook.com"
         case .github: "github.com"
         case .twitter: "twitter.com"
+        case .yahoo: "yahoo.com"
         case .oidc(let name): "oidc.\(name)"
         }
     }
@@ -32,6 +35,7 @@ public enum SandboxProvider: Sendable, Hashable, CustomStringConvertible {
         case .facebook: "facebook"
         case .github: "github"
         case .twitter: "twitter"
+        case .yahoo: "yahoo"
         case .oidc(let name): "oidc/\(name)"
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an OAuth 2.0 authorization code issued by a sandbox consent page stands for (Google, Microsoft,
-/// Facebook, GitHub, generic OIDC; Apple's codes are ``AppleGrant``s).
+/// Facebook, GitHub, Yahoo, generic OIDC; Apple's codes are ``AppleGrant``s).
 struct AuthorizationGrant: Sendable {
     let provider: SandboxProvider
     let identity: SandboxIdentity

@@ -14,6 +14,7 @@ import Logging
 /// | Apple | `auth/authorize` (`form_post` with `user` JSON the first time) | the existing `auth/token` (ES256 client secret) |
 /// | Facebook | `[vXX.X/]dialog/oauth` | `[vXX.X/]oauth/access_token` (app secret) |
 /// | GitHub | `login/oauth/authorize` | `login/oauth/access_token` (errors with HTTP 200) |
+/// | Yahoo | `oauth2/request_auth` | `oauth2/get_token` (client secret post or basic, PKCE) |
 /// | OIDC | `oidc/<name>/authorize` | `oidc/<name>/token` |
 ///
 /// Codes are single-use and live ten minutes; `redirect_uri` must repeat the authorization request's; a
@@ -55,6 +56,10 @@ struct AuthorizationRoutes: Sendable {
             router.on("login/oauth/authorize", method: .get) { request, _ in await self.authorize(request, tenant: nil) }
             router.on("login/oauth/authorize", method: .post) { request, _ in await self.authorize(request, tenant: nil) }
             router.post("login/oauth/access_token") { request, _ in await self.token(request, tenant: nil) }
+        case .yahoo:
+            router.on("oauth2/request_auth", method: .get) { request, _ in await self.authorize(request, tenant: nil) }
+            router.on("oauth2/request_auth", method: .post) { request, _ in await self.authorize(request, tenant: nil) }
+            router.post("oauth2/get_token") { request, _ in await self.token(request, tenant: nil) }
         case .twitter:
             break
         case .oidc:
@@ -84,6 +89,7 @@ struct AuthorizationRoutes: Sendable {
         case .facebook: "Facebook"
         case .github: "GitHub"
         case .twitter: "Twitter"
+        case .yahoo: "Yahoo"
         case .oidc(let name): "OIDC (\(name))"
         }
     }
@@ -96,6 +102,7 @@ struct AuthorizationRoutes: Sendable {
         case .facebook: "#1877f2"
         case .github: "#24292f"
         case .twitter: "#1d9bf0"
+        case .yahoo: "#6001d2"
         case .oidc: "#5b4fc4"
         }
     }
@@ -114,6 +121,8 @@ struct AuthorizationRoutes: Sendable {
             return sandbox.facebookApp(clientID)?.secret
         case .github:
             return sandbox.githubSecret(clientID)
+        case .yahoo:
+            return sandbox.yahooSecret(clientID)
         case .twitter:
             return nil
         case .oidc(let name):
@@ -324,6 +333,14 @@ struct AuthorizationRoutes: Sendable {
             return SandboxHTTP.json([
                 "access_token": .string(accessToken), "token_type": "Bearer", "expires_in": 3600, "id_token": .string(idToken),
                 "scope": .string(scope),
+            ])
+        case .yahoo:
+            let accessToken = try sandbox.yahooAccessToken(for: grant.identity, clientID: grant.clientID, scopes: grant.scopes)
+            let idToken = try sandbox.yahooIDToken(for: grant.identity, clientID: grant.clientID, nonce: nonce, accessToken: accessToken)
+            return SandboxHTTP.json([
+                "access_token": .string(accessToken), "token_type": "bearer", "expires_in": 3600,
+                "refresh_token": .string(SandboxRandom.base64URL(bytes: 48)), "xoauth_yahoo_guid": .string(grant.identity.subject),
+                "id_token": .string(idToken),
             ])
         case .facebook:
             let accessToken = try sandbox.facebookAccessToken(for: grant.identity, appID: grant.clientID, scopes: grant.scopes)

@@ -4,12 +4,15 @@ import Foundation
 /// used to forge tokens for rejection tests.
 struct SandboxKeySet: Sendable {
     let style: SandboxSigningKey.KeyIDStyle
+    /// RS256 for most providers, ES256 for Yahoo; every key of the set, the unpublished one included, uses it.
+    let algorithm: SandboxSigningKey.Algorithm
     private(set) var published: [SandboxSigningKey]
     private var unpublishedKey: SandboxSigningKey?
 
-    init(style: SandboxSigningKey.KeyIDStyle) throws {
+    init(style: SandboxSigningKey.KeyIDStyle, algorithm: SandboxSigningKey.Algorithm = .rs256) throws {
         self.style = style
-        published = [try SandboxSigningKey(style: style)]
+        self.algorithm = algorithm
+        published = [try SandboxSigningKey(style: style, algorithm: algorithm)]
     }
 
     /// The key new tokens are signed with.
@@ -18,7 +21,7 @@ struct SandboxKeySet: Sendable {
     /// A key that never appears in the JWKS, created on first use.
     mutating func unpublished() throws -> SandboxSigningKey {
         if let unpublishedKey { return unpublishedKey }
-        let key = try SandboxSigningKey(style: style)
+        let key = try SandboxSigningKey(style: style, algorithm: algorithm)
         unpublishedKey = key
         return key
     }
@@ -26,7 +29,7 @@ struct SandboxKeySet: Sendable {
     /// Makes a new key the active one. The previous keys stay published when `keepPrevious` (as the real
     /// providers do during a rotation), otherwise only the new key is published.
     mutating func rotate(keepPrevious: Bool) throws -> SandboxSigningKey {
-        let key = try SandboxSigningKey(style: style)
+        let key = try SandboxSigningKey(style: style, algorithm: algorithm)
         published = keepPrevious ? [key] + published : [key]
         return key
     }

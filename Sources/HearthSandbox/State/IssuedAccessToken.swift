@@ -4,7 +4,7 @@ import Foundation
 struct IssuedAccessToken: Sendable {
     let provider: SandboxProvider
     let identity: SandboxIdentity
-    /// Google client id, Facebook app id, GitHub client id or Apple client id the token was issued to.
+    /// Google client id, Facebook app id, GitHub, Yahoo or Apple client id the token was issued to.
     let clientID: String
     let scopes: [String]
     let issuedAt: Date

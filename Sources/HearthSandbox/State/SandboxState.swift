@@ -9,7 +9,7 @@ struct SandboxState: Sendable {
     var identities: [SandboxIdentity] = []
     var microsoftTenants: [SandboxMicrosoftTenant] = [.contoso, .fabrikam]
     var oidcClients: [String: SandboxCredentials.OIDCClient]
-    /// Opaque access tokens of Google, Facebook, GitHub and Apple, by token.
+    /// Opaque access tokens of Google, Facebook, GitHub, Apple, Microsoft, Yahoo and OIDC issuers, by token.
     var accessTokens: [String: IssuedAccessToken] = [:]
     /// Twitter OAuth 1.0a tokens, by `oauth_token`.
     var twitterTokens: [String: IssuedTwitterToken] = [:]
@@ -33,9 +33,10 @@ struct SandboxState: Sendable {
             case .apple: .short
             case .microsoft: .thumbprint
             case .google, .facebook: .hex40
+            case .yahoo: .hex32
             case .github, .twitter, .oidc: .uuid
             }
-        let set = try SandboxKeySet(style: style)
+        let set = try SandboxKeySet(style: style, algorithm: provider == .yahoo ? .es256 : .rs256)
         keySets[provider] = set
         return set
     }
