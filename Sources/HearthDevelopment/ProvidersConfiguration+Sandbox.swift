@@ -39,6 +39,11 @@ extension ProvidersConfiguration {
         p.gitHub.enabled = true
         p.gitHub.apiBaseURL = url(endpoints.github.apiBaseURL)
 
+        p.yahoo = Yahoo(
+            enabled: true, clientIDs: [endpoints.yahoo.credentials.clientID],
+            clientSecret: ProviderSecret(endpoints.yahoo.credentials.clientSecret), issuer: endpoints.yahoo.issuer,
+            discoveryURL: url(endpoints.yahoo.discoveryURL))
+
         for (name, oidc) in endpoints.oidc where oidcNames.isEmpty || oidcNames.contains(name) {
             p.oidc[name] = OIDC(issuer: oidc.issuer, clientIDs: [oidc.client.clientID], discoveryURL: url(oidc.discoveryURL))
             p.oidc[name]?.clientSecret = ProviderSecret(oidc.client.clientSecret)

@@ -101,6 +101,29 @@ final class ScriptedBrowser: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         }
     }
 
+    @Test("OAuthProvider(providerID: \"yahoo.com\") signs in through the browser, and Yahoo's ID token signs in directly")
+    func yahoo() async throws {
+        try await withLiveHearth { live in
+            let auth = makeAuth(live)
+            let browser = ScriptedBrowser(subject: SandboxIdentity.yahooUser.subject)
+            let delegate = BrowserSignInUIDelegate(returnURL: "com.example.hearth:/oauth2redirect", presentBrowser: browser.presenter)
+            let yahoo = OAuthProvider(providerID: "yahoo.com", auth: auth)
+            let credential = try await yahoo.credential(with: delegate)
+            #expect(credential.provider == "yahoo.com")
+            let signedIn = try await auth.signIn(with: credential)
+            #expect(signedIn.additionalUserInfo?.providerID == "yahoo.com")
+            #expect(signedIn.user.email == SandboxIdentity.yahooUser.email)
+            #expect(signedIn.user.providerData.map(\.providerID) == ["yahoo.com"])
+            try auth.signOut()
+
+            // An app that has Yahoo's ID token itself (its own OAuth library) hands it over with the raw nonce.
+            let nonce = "yahoo-raw-nonce"
+            let token = try live.sandbox.yahooIDToken(for: .yahooUser, nonce: .raw(nonce))
+            let direct = try await auth.signIn(with: OAuthProvider.credential(providerID: .custom("yahoo.com"), idToken: token, rawNonce: nonce))
+            #expect(direct.user.uid == signedIn.user.uid)
+        }
+    }
+
     @Test("Microsoft tenants through the SDK: a tenant the rule refuses, the allowed tenant's own page, an account of another tenant")
     func microsoftTenantRejection() async throws {
         let contoso = SandboxMicrosoftTenant.contoso.id

@@ -28,6 +28,7 @@ struct BrowserSignInTests {
             ("facebook.com", SandboxIdentity.facebookUser.subject, SandboxIdentity.facebookUser.subject),
             ("github.com", SandboxIdentity.githubUser.subject, SandboxIdentity.githubUser.subject),
             ("twitter.com", SandboxIdentity.twitterUser.subject, SandboxIdentity.twitterUser.subject),
+            ("yahoo.com", SandboxIdentity.yahooUser.subject, SandboxIdentity.yahooUser.subject),
             ("oidc.sandbox", SandboxIdentity.oidcUser.subject, SandboxIdentity.oidcUser.subject),
         ])
     func roundTrip(providerID: String, subject: String, federatedID: String) async throws {

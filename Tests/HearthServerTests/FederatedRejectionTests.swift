@@ -16,7 +16,7 @@ import Testing
 struct FederatedRejectionTests {
     /// The ID-token providers besides Google (FederatedSignInTests covers Google).
     enum TokenProvider: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case apple, microsoft, facebookLimitedLogin, oidc, google
+        case apple, microsoft, facebookLimitedLogin, oidc, google, yahoo
 
         var providerID: String {
             switch self {
@@ -25,6 +25,7 @@ struct FederatedRejectionTests {
             case .facebookLimitedLogin: "facebook.com"
             case .oidc: "oidc.sandbox"
             case .google: "google.com"
+            case .yahoo: "yahoo.com"
             }
         }
 
@@ -36,6 +37,7 @@ struct FederatedRejectionTests {
             case .facebookLimitedLogin: "Facebook"
             case .oidc: "oidc.sandbox"
             case .google: "Google"
+            case .yahoo: "yahoo.com"
             }
         }
 
@@ -48,6 +50,7 @@ struct FederatedRejectionTests {
             case .facebookLimitedLogin: try sandbox.facebookLimitedLoginToken(for: .facebookUser, nonce: .raw(nonce), defect: defect)
             case .oidc: try sandbox.oidcIDToken(for: .oidcUser, nonce: .raw(nonce), defect: defect)
             case .google: try sandbox.googleIDToken(for: .googleGmail, nonce: .raw(nonce), defect: defect)
+            case .yahoo: try sandbox.yahooIDToken(for: .yahooUser, nonce: .raw(nonce), defect: defect)
             }
         }
     }
@@ -91,8 +94,8 @@ struct FederatedRejectionTests {
     }
 
     @Test(
-        "Defective ID tokens of Apple, Microsoft, Facebook Limited Login and OIDC are refused with their exact errors and create nothing",
-        arguments: [TokenProvider.apple, .microsoft, .facebookLimitedLogin, .oidc], defects)
+        "Defective ID tokens of Apple, Microsoft, Facebook Limited Login, Yahoo and OIDC are refused with their exact errors and create nothing",
+        arguments: [TokenProvider.apple, .microsoft, .facebookLimitedLogin, .yahoo, .oidc], defects)
     func defectiveIDTokens(provider: TokenProvider, defect: SandboxTokenDefect) async throws {
         try await withFederated { live, client in
             let rawNonce = "raw-nonce-\(provider.rawValue)"

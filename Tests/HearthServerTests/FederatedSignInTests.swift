@@ -237,7 +237,7 @@ struct FederatedSignInTests {
 
     // MARK: Google, GitHub, OIDC
 
-    @Test("Google with an access token only, GitHub, and a generic OIDC issuer sign in")
+    @Test("Google with an access token only, GitHub, Yahoo and a generic OIDC issuer sign in")
     func otherProviders() async throws {
         try await withFederated { live, client in
             let access = try live.sandbox.googleAccessToken(for: .googleWorkspace)
@@ -248,6 +248,18 @@ struct FederatedSignInTests {
             let github = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .githubUser).postBody)
             #expect(github.status == .ok, "\(github.text)")
             #expect(github.string("federatedId") == SandboxIdentity.githubUser.subject)
+
+            let yahoo = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .yahooUser).postBody)
+            #expect(yahoo.status == .ok, "\(yahoo.text)")
+            #expect(yahoo.string("providerId") == "yahoo.com")
+            #expect(yahoo.string("federatedId") == SandboxIdentity.yahooUser.subject)
+            #expect(yahoo.string("email") == SandboxIdentity.yahooUser.email)
+            #expect(yahoo["emailVerified"] == .bool(true))
+            guard case .object(let firebase)? = jwtClaims(try #require(yahoo.string("idToken")))["firebase"] else {
+                Issue.record("no firebase claim")
+                return
+            }
+            #expect(firebase["sign_in_provider"] == .string("yahoo.com"))
 
             let oidc = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .oidcUser).postBody)
             #expect(oidc.status == .ok, "\(oidc.text)")

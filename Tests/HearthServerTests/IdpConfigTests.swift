@@ -156,7 +156,7 @@ struct IdpConfigTests {
 
     @Test(
         "Secrets and Apple's key stored through the admin API drive browser sign-in on a server whose configuration lacks them; GET never shows them",
-        arguments: ["apple.com", "google.com", "microsoft.com", "oidc.sandbox"])
+        arguments: ["apple.com", "google.com", "microsoft.com", "yahoo.com", "oidc.sandbox"])
     func storedSecretsReachBrowserSignIn(providerID: String) async throws {
         try await withBrowser(providers: { providers in
             // The configuration knows the client ids but none of the secrets of the code flows.
@@ -165,6 +165,7 @@ struct IdpConfigTests {
             providers.apple.privateKey = ""
             providers.google.clientSecret = ""
             providers.microsoft.clientSecret = ""
+            providers.yahoo.clientSecret = ""
             providers.oidc["sandbox"]?.clientSecret = ""
         }) { live, client, browser in
             let returnURL = BrowserSignInTests.returnURL
@@ -189,10 +190,12 @@ struct IdpConfigTests {
                     ]),
                 ])
                 stored = try await client.send(.post, "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs?idpId=apple.com", body.jsonText)
-            case "google.com", "microsoft.com":
-                let (clientID, secret) = providerID == "google.com"
-                    ? (credentials.google.webClientID, credentials.google.webClientSecret)
-                    : (credentials.microsoft.clientID, credentials.microsoft.clientSecret)
+            case "google.com", "microsoft.com", "yahoo.com":
+                let (clientID, secret) = switch providerID {
+                case "google.com": (credentials.google.webClientID, credentials.google.webClientSecret)
+                case "microsoft.com": (credentials.microsoft.clientID, credentials.microsoft.clientSecret)
+                default: (credentials.yahoo.clientID, credentials.yahoo.clientSecret)
+                }
                 secrets = [secret]
                 let body = JSONValue.object(["enabled": .bool(true), "clientId": .string(clientID), "clientSecret": .string(secret)])
                 stored = try await client.send(.post, "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs?idpId=\(providerID)", body.jsonText)
@@ -227,6 +230,7 @@ struct IdpConfigTests {
             case "apple.com": SandboxIdentity.appleAlice.subject
             case "google.com": SandboxIdentity.googleGmail.subject
             case "microsoft.com": SandboxIdentity.microsoftWork.subject
+            case "yahoo.com": SandboxIdentity.yahooUser.subject
             default: SandboxIdentity.oidcUser.subject
             }
             let started = try await client.createAuthUri(providerID: providerID, continueUri: returnURL, sessionId: "admin-\(providerID)")
