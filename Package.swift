@@ -208,6 +208,12 @@ let package = Package(
             path: "Examples/HearthAuthExample",
             swiftSettings: swiftSettings
         ),
+        // The domain's rules as plain values: no HTTP, no SQL.
+        .testTarget(
+            name: "HearthCoreTests",
+            dependencies: ["HearthCore"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .testTarget(
             name: "HearthServerTests",
             dependencies: [
