@@ -121,11 +121,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Throwaway PostgreSQL clusters, and the posix_spawn child processes that start them, for the tests
+        // (through HearthTesting) and the benchmark. No Hearth dependencies.
+        .target(name: "HearthPostgresLauncher", swiftSettings: swiftSettings),
         // A live Hearth server with the provider sandbox for tests (server and SDK suites) and examples.
         .target(
             name: "HearthTesting",
             dependencies: [
-                "HearthServer", "HearthCore", "HearthSandbox", "HearthProviders",
+                "HearthServer", "HearthCore", "HearthSandbox", "HearthProviders", "HearthPostgresLauncher",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -169,6 +172,7 @@ let package = Package(
             name: "HearthBenchmark",
             dependencies: [
                 "HearthServer", "HearthTokens", "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
+                "HearthPostgresLauncher",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -218,7 +222,7 @@ let package = Package(
             name: "HearthServerTests",
             dependencies: [
                 "HearthServer", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
-                "HearthStoragePostgres", "HearthTesting", "HearthSandbox",
+                "HearthStoragePostgres", "HearthTesting", "HearthSandbox", "HearthPostgresLauncher",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
