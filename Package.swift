@@ -113,7 +113,6 @@ let package = Package(
                 "HearthCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -121,11 +120,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Throwaway PostgreSQL clusters, and the posix_spawn child processes that start them, for the tests
+        // (through HearthTesting) and the benchmark. No Hearth dependencies.
+        .target(name: "HearthPostgresLauncher", swiftSettings: swiftSettings),
         // A live Hearth server with the provider sandbox for tests (server and SDK suites) and examples.
         .target(
             name: "HearthTesting",
             dependencies: [
-                "HearthServer", "HearthDevelopment", "HearthCore", "HearthSandbox", "HearthProviders",
+                "HearthServer", "HearthDevelopment", "HearthCore", "HearthSandbox", "HearthProviders", "HearthPostgresLauncher",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -179,13 +181,11 @@ let package = Package(
         .executableTarget(
             name: "HearthBenchmark",
             dependencies: [
-                "HearthServer", "HearthTokens", "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
+                "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres", "HearthPostgresLauncher",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -219,11 +219,17 @@ let package = Package(
             path: "Examples/HearthAuthExample",
             swiftSettings: swiftSettings
         ),
+        // The domain's rules as plain values: no HTTP, no SQL.
+        .testTarget(
+            name: "HearthCoreTests",
+            dependencies: ["HearthCore"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .testTarget(
             name: "HearthServerTests",
             dependencies: [
                 "HearthServer", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
-                "HearthStoragePostgres", "HearthTesting", "HearthSandbox", "HearthDevelopment", "HearthProviders",
+                "HearthStoragePostgres", "HearthTesting", "HearthSandbox", "HearthDevelopment", "HearthProviders", "HearthPostgresLauncher",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -271,7 +277,6 @@ let package = Package(
                 "HearthProviders", "HearthCore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

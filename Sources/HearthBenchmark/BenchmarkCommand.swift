@@ -148,7 +148,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         var failure: (any Error)?
         do {
             if !selected.isEmpty {
-                let url = try databases.makeDatabase()
+                let url = try await databases.makeDatabase()
                 SignalTrap.guardDatabase(pid: databases.clusterPID, paths: databases.cleanupPaths)
                 let fleet = try await launchFleet(executable: executable, databaseURL: url)
                 do {
@@ -246,7 +246,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         _ count: Int, executable: String, databases: BenchmarkDatabase, group: MultiThreadedEventLoopGroup
     ) async throws -> ([UserCountResult], Int?) {
         Self.emit("")
-        let url = try databases.makeDatabase()
+        let url = try await databases.makeDatabase()
         SignalTrap.guardDatabase(pid: databases.clusterPID, paths: databases.cleanupPaths)
         let store = try await databases.openStore(url)
         let outcome: BulkUserLoader.Outcome

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HearthPostgresLauncher
 import HearthStorage
 import HearthStoragePostgres
 import HearthStorageSQLite
@@ -26,6 +27,13 @@ final class BenchmarkDatabase {
         self.externalURL = externalURL
     }
 
+    /// The throwaway cluster's settings: `fsync` on, `synchronous_commit=off` (a commit does not wait for
+    /// its WAL flush: the same durability as the SQLite default, `synchronous=NORMAL` in WAL mode, where a
+    /// commit is not synced either; an OS crash may lose the last commits, never corrupts),
+    /// `max_connections=200`, `shared_buffers=256MB`. The superuser is trusted on loopback, so no SCRAM
+    /// handshake costs CPU when the replicas' pools connect.
+    static let settings = ["synchronous_commit": "off", "max_connections": "200", "shared_buffers": "256MB"]
+
     /// Starts a PostgreSQL cluster when `mode` is `.postgres` and no URL is given.
     static func start(mode: DatabaseMode, postgresURL: String?) async throws -> BenchmarkDatabase {
         switch mode {
@@ -33,7 +41,7 @@ final class BenchmarkDatabase {
             return BenchmarkDatabase(mode: mode, cluster: nil, externalURL: nil)
         case .postgres:
             if let postgresURL { return BenchmarkDatabase(mode: mode, cluster: nil, externalURL: postgresURL) }
-            return BenchmarkDatabase(mode: mode, cluster: try await PostgresCluster.start(), externalURL: nil)
+            return BenchmarkDatabase(mode: mode, cluster: try PostgresCluster.start(settings: settings), externalURL: nil)
         }
     }
 
@@ -50,17 +58,16 @@ final class BenchmarkDatabase {
         }
     }
 
-    /// The postmaster and its backends, whose CPU is reported as "db" (empty for SQLite or an external server).
-    func processIDs() -> [Int32] { cluster?.processIDs() ?? [] }
 
     /// Directories and clusters to remove when the benchmark is interrupted.
     var cleanupPaths: [String] { directories.map(\.path) + (cluster.map { [$0.directory.path] } ?? []) }
-    var clusterPID: Int32? { cluster?.pid }
+    /// The postmaster, whose process tree's CPU is reported as "db" (`nil` for SQLite or an external server).
+    var clusterPID: Int32? { cluster?.postmasterPID }
 
     /// A new empty database: its `database.url` for the servers (`HEARTH_DATABASE_URL`).
-    func makeDatabase() throws -> String {
+    func makeDatabase() async throws -> String {
         if let externalURL { return externalURL }
-        if let cluster { return try cluster.createDatabase() }
+        if let cluster { return cluster.url(database: try await cluster.createDatabase(prefix: "bench")) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-benchmark-db-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         directories.append(directory)
@@ -81,6 +88,6 @@ final class BenchmarkDatabase {
     func stop() {
         for directory in directories { try? FileManager.default.removeItem(at: directory) }
         directories.removeAll()
-        cluster?.stop()
+        cluster?.shutdown()
     }
 }

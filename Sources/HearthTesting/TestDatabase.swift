@@ -1,9 +1,10 @@
 import Foundation
+import HearthPostgresLauncher
 import Synchronization
 
 /// The database behind the test servers (`TestHearth` in the server tests, ``LiveHearth``):
 /// `HEARTH_TEST_DATABASE=postgres` gives each of them a fresh database of its own in ONE throwaway
-/// PostgreSQL cluster shared by the whole test process (``PostgresTestCluster/shared()``); unset (or
+/// PostgreSQL cluster shared by the whole test process (``PostgresCluster/shared()``); unset (or
 /// `sqlite`), each keeps its SQLite file in its temporary data directory.
 ///
 /// ```sh

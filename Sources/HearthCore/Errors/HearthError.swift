@@ -14,7 +14,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         // Accounts
         case emailExists, emailNotFound, invalidPassword, invalidLoginCredentials, userDisabled, userNotFound
         case operationNotAllowed, adminOnlyOperation, passwordLoginDisabled, credentialTooOldLoginAgain
-        case cannotRemoveLastProvider
+        case cannotRemoveLastProvider, emailChangeNeedsVerification
         // Federated sign-in
         case invalidIDPResponse, missingOrInvalidNonce, invalidCredentialOrProviderID, federatedUserIDAlreadyLinked
         case invalidPendingToken, missingRequestURI, invalidRequestURI

@@ -57,6 +57,26 @@ public enum StoreConflict: Error, Sendable, Equatable {
     case uid
     case email
     case providerIdentity
+
+    /// The error a client gets for the conflict: `EMAIL_EXISTS` for an e-mail of another account,
+    /// `FEDERATED_USER_ID_ALREADY_LINKED` for a provider identity linked to another account. A uid taken
+    /// is an internal error: new uids are random, and a custom token's uid is the caller's to handle.
+    public var error: HearthError {
+        switch self {
+        case .email: HearthError(.emailExists, reason: "e-mail taken in the write")
+        case .providerIdentity: HearthError(.federatedUserIDAlreadyLinked, reason: "identity taken in the write")
+        case .uid: HearthError(.internalError, reason: "uid taken in the write")
+        }
+    }
+
+    /// Runs `write`, a store write, with a conflict it meets thrown as its ``error``.
+    public static func mapped<T>(_ write: () async throws -> T) async throws -> T {
+        do {
+            return try await write()
+        } catch let conflict as StoreConflict {
+            throw conflict.error
+        }
+    }
 }
 
 /// Token-signing keys. Records come and go with their private keys in plain text; a store given a

@@ -169,70 +169,46 @@ struct AccountsController<Context: RequestContext>: Sendable {
         if input.disableUser != nil { throw HearthError(.operationNotAllowed) }
         let (claims, current) = try await authenticate(idToken)
         let now = services.clock.now
-        let deleteAttributes = Set(input.deleteAttribute ?? [])
-        let deleteProviders = Set(input.deleteProvider ?? [])
-
-        let email: String?
-        if let rawEmail = input.email {
-            guard let normalized = EmailAddress.normalize(rawEmail) else { throw HearthError(.invalidEmail) }
-            email = normalized
-        } else {
-            email = nil
-        }
-        if let password = input.password, password.count < 6 { throw HearthError(.weakPassword) }
-        let displayName = try input.displayName.map(UserText.displayName)
-        let photoURL = try input.photoUrl.map(UserText.photoURL)
-        let change = CredentialChange(email: email, setsPassword: input.password != nil)
-        let changesCredentials = change.alters(current)
-        try change.check(current, authTime: claims.authTime, now: now, window: configuration.recentLoginWindow)
-        if configuration.signIn.emailEnumerationProtection, let email, email != current.email {
-            // Firebase: with protection on, an e-mail changes only through a verified link, so that
-            // EMAIL_EXISTS cannot tell which addresses have accounts.
-            throw HearthError(.operationNotAllowed, detail: WireErrorMessage.verifyNewEmailFirst)
-        }
-        if let email, let owner = try await store.user(email: email), owner.uid != current.uid { throw HearthError(.emailExists) }
+        let update = try Self.profileUpdate(input)
+        try update.check(
+            current, authTime: claims.authTime, now: now, recentLoginWindow: configuration.recentLoginWindow,
+            emailEnumerationProtection: configuration.signIn.emailEnumerationProtection)
+        if let email = update.email { try update.checkEmail(ownedBy: try await store.user(email: email), for: current) }
         let hash = try await input.password.asyncMap { try await services.hashPassword($0) }
 
         // New tokens when the credentials changed: the old ones stop working (validSince moves).
-        let provider = input.password != nil ? "password" : claims.firebase.signInProvider
-        let session = changesCredentials ? RefreshSessionRecord.issue(uid: current.uid, signInProvider: provider, authTime: now, now: now) : nil
-        let user = try await updateUser(current.uid, session: session?.record) { user in
-            let wasAnonymous = user.isAnonymous
-            if let email, email != user.email {
-                user.email = email
-                user.emailVerified = false
-                user.validSince = now
-            }
-            if let hash {
-                user.passwordHash = hash
-                user.passwordUpdatedAt = now
-                user.validSince = now
-            }
-            if let displayName { user.displayName = displayName }
-            if let photoURL { user.photoURL = photoURL }
-            if deleteAttributes.contains("DISPLAY_NAME") { user.displayName = nil }
-            if deleteAttributes.contains("PHOTO_URL") { user.photoURL = nil }
-            if deleteAttributes.contains("EMAIL") { user.email = nil; user.emailVerified = false }
-            if deleteAttributes.contains("PASSWORD") { user.passwordHash = nil; user.passwordUpdatedAt = nil }
-            for providerID in deleteProviders {
-                switch providerID {
-                case "password":
-                    user.email = nil
-                    user.emailVerified = false
-                    user.passwordHash = nil
-                    user.passwordUpdatedAt = nil
-                case "phone":
-                    user.phoneNumber = nil
-                default:
-                    user.providers.removeAll { $0.providerID == providerID }
-                }
-            }
-            if !wasAnonymous, user.isAnonymous, !deleteProviders.isEmpty {
-                throw HearthError(.cannotRemoveLastProvider)
-            }
-            if !user.isAnonymous { user.scheduledDeletionAt = nil }
+        let provider = update.setsPassword ? "password" : claims.firebase.signInProvider
+        let session = update.changesCredentials(of: current)
+            ? RefreshSessionRecord.issue(uid: current.uid, signInProvider: provider, authTime: now, now: now) : nil
+        let user = try await updateUser(current.uid, session: session?.record) { try update.apply(to: &$0, passwordHash: hash, now: now) }
+        var response = Self.updateResponse(user)
+        if let session {
+            response.idToken = try await services.tokens.mintIDToken(for: user, signInProvider: provider, authTime: now)
+            response.refreshToken = session.token
+            response.expiresIn = expiresIn
         }
+        return WireCoding.response(response)
+    }
 
+    /// The update the request asks for. Throws `INVALID_EMAIL`, `WEAK_PASSWORD`, `INVALID_DISPLAY_NAME`,
+    /// `INVALID_PHOTO_URL`; unknown attribute names are ignored.
+    private static func profileUpdate(_ input: UpdateRequest) throws -> ProfileUpdate {
+        let email = try input.email.map { raw in
+            guard let normalized = EmailAddress.normalize(raw) else { throw HearthError(.invalidEmail) }
+            return normalized
+        }
+        if let password = input.password, password.count < 6 { throw HearthError(.weakPassword) }
+        let attributes: [String: ProfileUpdate.Attribute] = [
+            "DISPLAY_NAME": .displayName, "PHOTO_URL": .photoURL, "EMAIL": .email, "PASSWORD": .password,
+        ]
+        return ProfileUpdate(
+            email: email, setsPassword: input.password != nil,
+            displayName: try input.displayName.map(UserText.displayName), photoURL: try input.photoUrl.map(UserText.photoURL),
+            deletedAttributes: Set((input.deleteAttribute ?? []).compactMap { attributes[$0] }),
+            deletedProviders: Set(input.deleteProvider ?? []))
+    }
+
+    private static func updateResponse(_ user: UserRecord) -> UpdateResponse {
         var response = UpdateResponse(localId: user.uid)
         response.email = user.email
         response.emailVerified = user.email == nil ? nil : user.emailVerified
@@ -240,12 +216,7 @@ struct AccountsController<Context: RequestContext>: Sendable {
         response.photoUrl = user.photoURL
         response.providerUserInfo = UserInfo(user).providerUserInfo ?? []
         response.passwordHash = user.passwordHash == nil ? nil : UserInfo.redactedPasswordHash
-        if let session {
-            response.idToken = try await services.tokens.mintIDToken(for: user, signInProvider: provider, authTime: now)
-            response.refreshToken = session.token
-            response.expiresIn = expiresIn
-        }
-        return WireCoding.response(response)
+        return response
     }
 
     // MARK: accounts:delete
@@ -301,19 +272,11 @@ struct AccountsController<Context: RequestContext>: Sendable {
     }
 
     private func createUser(_ user: UserRecord, session: RefreshSessionRecord) async throws {
-        do {
-            try await store.createUser(user, session: session)
-        } catch StoreConflict.email {
-            throw HearthError(.emailExists)
-        }
+        try await StoreConflict.mapped { try await store.createUser(user, session: session) }
     }
 
     private func updateUser(_ uid: String, session: RefreshSessionRecord?, _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void) async throws -> UserRecord {
-        do {
-            return try await store.updateUser(uid: uid, session: session, mutate)
-        } catch StoreConflict.email {
-            throw HearthError(.emailExists)
-        }
+        try await StoreConflict.mapped { try await store.updateUser(uid: uid, session: session, mutate) }
     }
 }
 

@@ -53,26 +53,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
         do {
             let address = AbuseGuard(services: services).clientAddress(request, context: context)
             let outcome = try await decide(profile: profile, linkTo: input.idToken, autoCreate: input.autoCreate ?? true, address: address)
-            switch outcome {
-            case .needsConfirmation(let owner):
-                response.needConfirmation = true
-                response.localId = owner.uid
-                response.email = profile.email
-                // The providers the person can prove the account is theirs with; not password or phone.
-                let verified = owner.providers.map(\.providerID)
-                response.verifiedProvider = verified.isEmpty ? nil : verified
-                response.pendingToken = try await services.tokens.mintPendingToken(for: profile)
-            case .signedIn(let user, let isNewUser, let refreshToken):
-                let now = services.clock.now
-                response.localId = user.uid
-                response.email = user.email ?? profile.email
-                response.emailVerified = user.email == nil ? profile.emailVerified : user.emailVerified
-                response.displayName = user.displayName ?? profile.displayName
-                response.isNewUser = isNewUser ? true : nil
-                response.idToken = try await services.tokens.mintIDToken(for: user, signInProvider: profile.providerID, authTime: now)
-                response.refreshToken = refreshToken
-                response.expiresIn = String(Int(configuration.idTokenLifetime))
-            }
+            try await describe(outcome, of: profile, into: &response)
         } catch let error as HearthError where [.federatedUserIDAlreadyLinked, .emailExists].contains(error.code) && input.returnIdpCredential == true {
             // In-band, with a credential the client can sign in with without asking the provider again.
             response.errorMessage = error.wire.message
@@ -87,121 +68,70 @@ struct FederatedController<Context: RequestContext>: Sendable {
         case needsConfirmation(owner: UserRecord)
     }
 
-    /// The account rules: link to the signed-in user, sign in the identity's user, take over a verified
-    /// e-mail's account, ask for confirmation, or create a user.
+    /// Reads the accounts the account rules (``AccountLinking``) look at, and writes what they decide, with
+    /// the session of the sign-in in the same transaction as the user.
     /// - Parameter address: the client's address, counted against the new-accounts limit when a user is created.
     func decide(profile: FederatedProfile, linkTo idToken: String?, autoCreate: Bool, address: String) async throws -> Outcome {
         let now = services.clock.now
-        // The session of the sign-in is written in the same transaction as the user.
-        func session(for uid: String) -> (token: String, record: RefreshSessionRecord) {
-            RefreshSessionRecord.issue(uid: uid, signInProvider: profile.providerID, authTime: now, now: now)
+        let rules = AccountLinking(profile: profile, oneAccountPerEmail: configuration.signIn.oneAccountPerEmail)
+        let identityOwner = try await store.user(providerID: profile.providerID, rawID: profile.rawID)
+        let signedIn = try await idToken.asyncMap { try await services.authenticate($0).1 }
+        var emailOwner: UserRecord?
+        if let email = rules.emailToCheck(signedIn: signedIn, identityOwner: identityOwner) {
+            emailOwner = try await store.user(email: email)
         }
-        let oneAccountPerEmail = configuration.signIn.oneAccountPerEmail
-        let owner = try await store.user(providerID: profile.providerID, rawID: profile.rawID)
-
-        if let idToken {
-            let (_, current) = try await services.authenticate(idToken)
-            if let owner, owner.uid != current.uid { throw HearthError(.federatedUserIDAlreadyLinked) }
-            if oneAccountPerEmail, let email = profile.email, let emailOwner = try await store.user(email: email), emailOwner.uid != current.uid {
-                throw HearthError(.emailExists)
-            }
-            let session = session(for: current.uid)
-            let user = try await updateUser(current.uid, session: session.record) { user in
-                user.providers.removeAll { $0.providerID == profile.providerID }
-                user.providers.append(Self.link(profile, keepingNameOf: user.providers.first { $0.providerID == profile.providerID }))
-                if oneAccountPerEmail, user.email == nil, let email = profile.email {
-                    user.email = email
-                    user.emailVerified = profile.emailVerified
-                } else if user.email == profile.email, profile.emailVerified {
-                    user.emailVerified = true
-                }
-                if user.displayName == nil { user.displayName = profile.displayName }
-                if user.photoURL == nil { user.photoURL = profile.photoURL }
-                user.scheduledDeletionAt = nil
-                user.lastLoginAt = now
-            }
-            return .signedIn(user, isNewUser: false, refreshToken: session.token)
-        }
-
-        if let owner {
-            if owner.disabled { throw HearthError(.userDisabled) }
-            let session = session(for: owner.uid)
-            let user = try await updateUser(owner.uid, session: session.record) { user in
-                if let index = user.providers.firstIndex(where: { $0.providerID == profile.providerID && $0.rawID == profile.rawID }) {
-                    user.providers[index] = Self.link(profile, keepingNameOf: user.providers[index])
-                }
-                user.lastLoginAt = now
-            }
-            return .signedIn(user, isNewUser: false, refreshToken: session.token)
-        }
-
-        if oneAccountPerEmail, let email = profile.email, let emailOwner = try await store.user(email: email) {
-            guard profile.emailVerified else { return .needsConfirmation(owner: emailOwner) }
-            if emailOwner.disabled { throw HearthError(.userDisabled) }
-            // The provider vouches for the address: the account is this person's. If the account's own
-            // claim to the address was never verified, everything it signs in with could belong to someone
-            // who registered the address first: its password, its phone and every provider it linked go,
-            // its sessions end (validSince), and its profile becomes the provider's (Firebase's
-            // anti-takeover rule).
-            let session = session(for: emailOwner.uid)
-            let user = try await updateUser(emailOwner.uid, session: session.record) { user in
-                if !user.emailVerified {
-                    user.passwordHash = nil
-                    user.passwordUpdatedAt = nil
-                    user.phoneNumber = nil
-                    user.providers.removeAll()
-                    user.displayName = profile.displayName
-                    user.photoURL = profile.photoURL
-                    user.validSince = now
-                }
-                user.emailVerified = true
-                user.providers.removeAll { $0.providerID == profile.providerID }
-                user.providers.append(profile.link)
-                user.lastLoginAt = now
-            }
-            return .signedIn(user, isNewUser: false, refreshToken: session.token)
-        }
-
-        guard autoCreate else { throw HearthError(.userNotFound) }
-        try await AbuseGuard(services: services).count(\.newAccounts, address: address)
-        let user = UserRecord(
-            uid: UserRecord.makeUID(),
-            email: oneAccountPerEmail ? profile.email : nil,
-            emailVerified: oneAccountPerEmail && profile.email != nil ? profile.emailVerified : false,
-            displayName: profile.displayName, photoURL: profile.photoURL,
-            createdAt: now, lastLoginAt: now, validSince: now, providers: [profile.link])
-        let created = session(for: user.uid)
-        do {
-            try await store.createUser(user, session: created.record)
-        } catch StoreConflict.providerIdentity {
-            throw HearthError(.federatedUserIDAlreadyLinked)
-        } catch StoreConflict.email {
-            throw HearthError(.emailExists)
-        }
-        return .signedIn(user, isNewUser: true, refreshToken: created.token)
-    }
-
-    /// A provider sends some profile fields only once (Apple's name): keep what was stored when the
-    /// new profile lacks it.
-    private static func link(_ profile: FederatedProfile, keepingNameOf previous: ProviderLink?) -> ProviderLink {
-        var link = profile.link
-        if link.displayName == nil { link.displayName = previous?.displayName }
-        if link.email == nil { link.email = previous?.email }
-        return link
-    }
-
-    private func updateUser(
-        _ uid: String, session: RefreshSessionRecord, _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void
-    ) async throws -> UserRecord {
-        do {
-            return try await store.updateUser(uid: uid, session: session, mutate)
-        } catch StoreConflict.email {
-            throw HearthError(.emailExists)
-        } catch StoreConflict.providerIdentity {
-            throw HearthError(.federatedUserIDAlreadyLinked)
+        switch try rules.decide(signedIn: signedIn, identityOwner: identityOwner, emailOwner: emailOwner, autoCreate: autoCreate) {
+        case .link(let uid):
+            return try await signIn(uid, provider: profile.providerID, now: now) { rules.link(into: &$0, now: now) }
+        case .signIn(let uid):
+            return try await signIn(uid, provider: profile.providerID, now: now) { rules.signIn(&$0, now: now) }
+        case .takeOver(let uid):
+            return try await signIn(uid, provider: profile.providerID, now: now) { rules.takeOver(&$0, now: now) }
+        case .needsConfirmation(let owner):
+            return .needsConfirmation(owner: owner)
+        case .create:
+            try await AbuseGuard(services: services).count(\.newAccounts, address: address)
+            let user = rules.newUser(uid: UserRecord.makeUID(), now: now)
+            let session = RefreshSessionRecord.issue(uid: user.uid, signInProvider: profile.providerID, authTime: now, now: now)
+            try await StoreConflict.mapped { try await store.createUser(user, session: session.record) }
+            return .signedIn(user, isNewUser: true, refreshToken: session.token)
         }
     }
 
+    /// Signs in user `uid` as `change` leaves it, with a new session.
+    private func signIn(
+        _ uid: String, provider: String, now: Date, _ change: @escaping @Sendable (inout UserRecord) -> Void
+    ) async throws -> Outcome {
+        let session = RefreshSessionRecord.issue(uid: uid, signInProvider: provider, authTime: now, now: now)
+        let user = try await StoreConflict.mapped { try await store.updateUser(uid: uid, session: session.record, change) }
+        return .signedIn(user, isNewUser: false, refreshToken: session.token)
+    }
+
+    /// The account part of the answer: the user signed in with its tokens, or the account to confirm.
+    private func describe(_ outcome: Outcome, of profile: FederatedProfile, into response: inout SignInWithIdpResponse) async throws {
+        switch outcome {
+        case .needsConfirmation(let owner):
+            response.needConfirmation = true
+            response.localId = owner.uid
+            response.email = profile.email
+            // The providers the person can prove the account is theirs with; not password or phone.
+            let verified = owner.providers.map(\.providerID)
+            response.verifiedProvider = verified.isEmpty ? nil : verified
+            response.pendingToken = try await services.tokens.mintPendingToken(for: profile)
+        case .signedIn(let user, let isNewUser, let refreshToken):
+            let now = services.clock.now
+            response.localId = user.uid
+            response.email = user.email ?? profile.email
+            response.emailVerified = user.email == nil ? profile.emailVerified : user.emailVerified
+            response.displayName = user.displayName ?? profile.displayName
+            response.isNewUser = isNewUser ? true : nil
+            response.idToken = try await services.tokens.mintIDToken(for: user, signInProvider: profile.providerID, authTime: now)
+            response.refreshToken = refreshToken
+            response.expiresIn = String(Int(configuration.idTokenLifetime))
+        }
+    }
+
+    /// The identity part of the answer: the provider's profile.
     private static func describe(_ profile: FederatedProfile, into response: inout SignInWithIdpResponse) {
         response.providerId = profile.providerID
         response.federatedId = profile.providerID == "google.com" ? "https://accounts.google.com/\(profile.rawID)" : profile.rawID

@@ -17,8 +17,8 @@ struct WireErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as RequestError {
             return error.response()
         } catch let error as StoreConflict {
-            context.logger.warning("unmapped store conflict", metadata: ["conflict": "\(error)"])
-            return HearthError(.internalError).response()
+            context.logger.warning("store conflict reached the middleware", metadata: ["conflict": "\(error)"])
+            return error.error.response()
         } catch let error as NIOTooManyBytesError {
             return RequestError.payloadTooLarge(limit: error.maxBytes ?? 0).response()
         } catch let error as HTTPError {

@@ -44,6 +44,7 @@ extension HearthError {
         case .passwordLoginDisabled: return business(M.passwordLoginDisabled)
         case .credentialTooOldLoginAgain: return business(M.credentialTooOldLoginAgain)
         case .cannotRemoveLastProvider: return business("\(M.operationNotAllowed) : A user cannot unlink their last sign-in method.")
+        case .emailChangeNeedsVerification: return business("\(M.operationNotAllowed) : \(M.verifyNewEmailFirst)")
         case .invalidIDToken: return business(M.invalidIDToken)
         case .tokenExpired: return business(M.tokenExpired)
         case .invalidRefreshToken: return business(M.invalidRefreshToken)

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthPostgresLauncher
 import HearthTesting
 #if canImport(Glibc)
 import Glibc

@@ -5,8 +5,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A child process started with `posix_spawn` and reaped with `waitpid`, for tests that run `hearth`
-/// and PostgreSQL's tools.
+/// A child process started with `posix_spawn` and reaped with `waitpid`, for the tests and the benchmark
+/// that run `hearth` and PostgreSQL's tools.
 ///
 /// Not Foundation's `Process`, for two reasons. On Linux `Process.run()` reads `/proc/self/fd` with a
 /// 256-byte copy of each directory entry, which faults now and then when an entry ends a page (a test
@@ -14,7 +14,7 @@ import Darwin
 /// a child's exit through a descriptor every descendant inherits, so a command whose own child keeps
 /// running (`pg_ctl start`) would never be seen to end.
 ///
-/// Only descriptors 0, 1 and 2 reach the child: everything else the test process has open (other tests'
+/// Only descriptors 0, 1 and 2 reach the child: everything else the parent has open (other tests'
 /// sockets, event loops, the pipe `swift test` reads) would otherwise live on in children that outlast
 /// the test that started them.
 public final class ChildProcess: @unchecked Sendable {
@@ -27,11 +27,11 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Starts `arguments[0]` (an absolute path) with `arguments`, standard input from /dev/null, standard
     /// output into `output` and standard error into `errorOutput` (into `output` when `nil`).
-    /// - Parameter environment: the whole environment of the child; `nil` passes the test process's own.
+    /// - Parameter environment: the whole environment of the child; `nil` passes this process's own.
     public static func start(
         _ arguments: [String], environment: [String: String]? = nil, output: URL, errorOutput: URL? = nil
     ) throws -> ChildProcess {
-        guard let executable = arguments.first else { throw HarnessError("empty command") }
+        guard let executable = arguments.first else { throw LauncherError("empty command") }
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t? = nil
         #else
@@ -63,7 +63,7 @@ public final class ChildProcess: @unchecked Sendable {
         } else {
             status = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
         }
-        guard status == 0 else { throw HarnessError("cannot start \(executable): errno \(status)") }
+        guard status == 0 else { throw LauncherError("cannot start \(executable): errno \(status)") }
         return ChildProcess(pid: pid)
     }
 
@@ -76,7 +76,7 @@ public final class ChildProcess: @unchecked Sendable {
             if result == pid { break }
             if result == 0 { return nil }
             if errno == EINTR { continue }
-            throw HarnessError("waitpid failed: errno \(errno)")
+            throw LauncherError("waitpid failed: errno \(errno)")
         }
         // WIFEXITED / WEXITSTATUS, spelled out (they are macros).
         let status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
@@ -133,10 +133,10 @@ public final class ChildProcess: @unchecked Sendable {
 
     private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
         guard let addCloseFrom else {
-            throw HarnessError("posix_spawn_file_actions_addclosefrom_np is missing: glibc 2.34 or newer is needed")
+            throw LauncherError("posix_spawn_file_actions_addclosefrom_np is missing: glibc 2.34 or newer is needed")
         }
         let status = addCloseFrom(&actions, 3)
-        guard status == 0 else { throw HarnessError("posix_spawn_file_actions_addclosefrom_np failed: errno \(status)") }
+        guard status == 0 else { throw LauncherError("posix_spawn_file_actions_addclosefrom_np failed: errno \(status)") }
     }
     #endif
 }
