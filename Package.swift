@@ -43,10 +43,13 @@ let package = Package(
     targets: [
         // Codable types of the Identity Toolkit / Secure Token REST API, shared by server and SDKs.
         .target(name: "HearthWire", swiftSettings: swiftSettings),
+        // Base64url (RFC 4648 §5), the one implementation of server, sandbox and SDK: no dependencies, no Foundation.
+        .target(name: "HearthBase64URL", swiftSettings: swiftSettings),
         // Domain: users, provider links, sessions, policies, password hashing, store protocols.
         .target(
             name: "HearthCore",
             dependencies: [
+                "HearthBase64URL",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -57,7 +60,7 @@ let package = Package(
         .target(
             name: "HearthTokens",
             dependencies: [
-                "HearthCore",
+                "HearthCore", "HearthBase64URL",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -110,7 +113,7 @@ let package = Package(
         .target(
             name: "HearthProviders",
             dependencies: [
-                "HearthCore",
+                "HearthCore", "HearthBase64URL",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -169,6 +172,7 @@ let package = Package(
             name: "HearthBenchmark",
             dependencies: [
                 "HearthServer", "HearthTokens", "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
+                "HearthBase64URL",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -186,6 +190,7 @@ let package = Package(
         .target(
             name: "HearthSandbox",
             dependencies: [
+                "HearthBase64URL",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -194,11 +199,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The Swift client SDK with FirebaseAuth's API (Linux and Apple platforms): wire types and Foundation only.
+        // The Swift client SDK with FirebaseAuth's API (Linux and Apple platforms): wire types, base64url and Foundation only.
         // The SHA-256 of Sign in with Apple nonces is CryptoKit's on Apple platforms and its own elsewhere.
         .target(
             name: "HearthAuth",
-            dependencies: ["HearthWire"],
+            dependencies: ["HearthWire", "HearthBase64URL"],
             swiftSettings: swiftSettings
         ),
         // Signs in anonymously against a Hearth server and upgrades the account with an e-mail and password.
@@ -212,7 +217,7 @@ let package = Package(
             name: "HearthServerTests",
             dependencies: [
                 "HearthServer", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
-                "HearthStoragePostgres", "HearthTesting", "HearthSandbox",
+                "HearthStoragePostgres", "HearthTesting", "HearthSandbox", "HearthBase64URL",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -220,6 +225,11 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .testTarget(
+            name: "HearthBase64URLTests",
+            dependencies: ["HearthBase64URL"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         // The client SDK against a live Hearth server on loopback (HearthTesting), seeds' snippets included.

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import HearthBase64URL
 
 /// One RSA 2048 key the sandbox signs ID tokens with (RS256: PKCS#1 v1.5 padding over SHA-256).
 struct SandboxSigningKey: Sendable {
@@ -41,8 +42,8 @@ struct SandboxSigningKey: Sendable {
         let primitives = try publicKey.getKeyPrimitives()
         return [
             "kty": "RSA", "kid": .string(kid), "use": "sig", "alg": "RS256",
-            "n": .string(Self.unsigned(primitives.modulus).base64URLEncodedString),
-            "e": .string(Self.unsigned(primitives.publicExponent).base64URLEncodedString),
+            "n": .string(Base64URL.encode(Self.unsigned(primitives.modulus))),
+            "e": .string(Base64URL.encode(Self.unsigned(primitives.publicExponent))),
         ]
     }
 
