@@ -9,7 +9,10 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "hearth",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // One list for the whole package. macOS 15 is what the server needs (swift-configuration's API and the
+    // server's own `Mutex`es), and it is built on Macs too; the other systems run only HearthAuth, whose floor
+    // is where Swift concurrency starts (FirebaseAuth's own minimums: iOS 13, tvOS 13, watchOS 7).
+    platforms: [.macOS(.v15), .iOS(.v13), .tvOS(.v13), .watchOS(.v7)],
     products: [
         .executable(name: "hearth", targets: ["hearth"]),
         .executable(name: "hearth-benchmark", targets: ["HearthBenchmark"]),
@@ -19,6 +22,12 @@ let package = Package(
         .library(name: "HearthServer", targets: ["HearthServer"]),
         .library(name: "HearthAuth", targets: ["HearthAuth"]),
         .executable(name: "hearth-auth-example", targets: ["HearthAuthExample"]),
+    ],
+    // Every package below serves the server only. An app that wants HearthAuth alone turns the default trait
+    // off (`.package(url: …, from: …, traits: [])`) and resolves none of them; see the loop at the end.
+    traits: [
+        .trait(name: "Server", description: "The server, its tools and tests, and the packages they need."),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -269,3 +278,13 @@ let package = Package(
         ),
     ]
 )
+
+// Every product of another package is a dependency of the Server trait: with the trait off, SwiftPM neither
+// fetches nor resolves those packages (HearthWire and HearthAuth use none of them). The root package always
+// builds with its default traits, so `swift build` and `swift test` see every dependency as before.
+for target in package.targets {
+    target.dependencies = target.dependencies.map { dependency in
+        guard case .productItem(let name, let package, let moduleAliases, nil) = dependency else { return dependency }
+        return .product(name: name, package: package ?? name, moduleAliases: moduleAliases, condition: .when(traits: ["Server"]))
+    }
+}
