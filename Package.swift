@@ -9,7 +9,10 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "hearth",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // One list for the whole package. macOS 15 is what the server needs (swift-configuration's API and the
+    // server's own `Mutex`es), and it is built on Macs too; the other systems run only HearthAuth, whose floor
+    // is where Swift concurrency starts (FirebaseAuth's own minimums: iOS 13, tvOS 13, watchOS 7).
+    platforms: [.macOS(.v15), .iOS(.v13), .tvOS(.v13), .watchOS(.v7)],
     products: [
         .executable(name: "hearth", targets: ["hearth"]),
         .executable(name: "hearth-benchmark", targets: ["HearthBenchmark"]),
@@ -19,6 +22,12 @@ let package = Package(
         .library(name: "HearthServer", targets: ["HearthServer"]),
         .library(name: "HearthAuth", targets: ["HearthAuth"]),
         .executable(name: "hearth-auth-example", targets: ["HearthAuthExample"]),
+    ],
+    // Every package below serves the server only. An app that wants HearthAuth alone turns the default trait
+    // off (`.package(url: …, from: …, traits: [])`) and resolves none of them; see the loop at the end.
+    traits: [
+        .trait(name: "Server", description: "The server, its tools and tests, and the packages they need."),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -43,10 +52,13 @@ let package = Package(
     targets: [
         // Codable types of the Identity Toolkit / Secure Token REST API, shared by server and SDKs.
         .target(name: "HearthWire", swiftSettings: swiftSettings),
+        // Base64url (RFC 4648 §5), the one implementation of server, sandbox and SDK: no dependencies, no Foundation.
+        .target(name: "HearthBase64URL", swiftSettings: swiftSettings),
         // Domain: users, provider links, sessions, policies, password hashing, store protocols.
         .target(
             name: "HearthCore",
             dependencies: [
+                "HearthBase64URL",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -57,7 +69,7 @@ let package = Package(
         .target(
             name: "HearthTokens",
             dependencies: [
-                "HearthCore",
+                "HearthCore", "HearthBase64URL",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -110,7 +122,7 @@ let package = Package(
         .target(
             name: "HearthProviders",
             dependencies: [
-                "HearthCore",
+                "HearthCore", "HearthBase64URL",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -182,6 +194,7 @@ let package = Package(
             name: "HearthBenchmark",
             dependencies: [
                 "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres", "HearthPostgresLauncher",
+                "HearthBase64URL",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -197,6 +210,7 @@ let package = Package(
         .target(
             name: "HearthSandbox",
             dependencies: [
+                "HearthBase64URL",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -205,11 +219,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The Swift client SDK with FirebaseAuth's API (Linux and Apple platforms): wire types and Foundation only.
+        // The Swift client SDK with FirebaseAuth's API (Linux and Apple platforms): wire types, base64url and Foundation only.
         // The SHA-256 of Sign in with Apple nonces is CryptoKit's on Apple platforms and its own elsewhere.
         .target(
             name: "HearthAuth",
-            dependencies: ["HearthWire"],
+            dependencies: ["HearthWire", "HearthBase64URL"],
             swiftSettings: swiftSettings
         ),
         // Signs in anonymously against a Hearth server and upgrades the account with an e-mail and password.
@@ -230,6 +244,7 @@ let package = Package(
             dependencies: [
                 "HearthServer", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
                 "HearthStoragePostgres", "HearthTesting", "HearthSandbox", "HearthDevelopment", "HearthProviders", "HearthPostgresLauncher",
+                "HearthBase64URL",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -247,6 +262,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),
             ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .testTarget(
+            name: "HearthBase64URLTests",
+            dependencies: ["HearthBase64URL"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         // The client SDK against a live Hearth server on loopback (HearthTesting), seeds' snippets included.
@@ -285,3 +305,13 @@ let package = Package(
         ),
     ]
 )
+
+// Every product of another package is a dependency of the Server trait: with the trait off, SwiftPM neither
+// fetches nor resolves those packages (HearthWire and HearthAuth use none of them). The root package always
+// builds with its default traits, so `swift build` and `swift test` see every dependency as before.
+for target in package.targets {
+    target.dependencies = target.dependencies.map { dependency in
+        guard case .productItem(let name, let package, let moduleAliases, nil) = dependency else { return dependency }
+        return .product(name: name, package: package ?? name, moduleAliases: moduleAliases, condition: .when(traits: ["Server"]))
+    }
+}

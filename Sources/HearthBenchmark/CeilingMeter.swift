@@ -1,5 +1,6 @@
 import CryptoExtras
 import Foundation
+import HearthBase64URL
 import HearthCore
 import NIOCore
 import NIOPosix
@@ -101,11 +102,7 @@ struct CeilingMeter {
 
     /// A header and claims shaped like the server's ID tokens, base64url-encoded and padded to `length` bytes.
     static func jwtSigningInput(length: Int) -> String {
-        func base64URL(_ text: String) -> String {
-            Data(text.utf8).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
-        }
+        func base64URL(_ text: String) -> String { Base64URL.encode(text.utf8) }
         let header = base64URL(#"{"alg":"RS256","kid":"0123456789abcdef0123456789abcdef01234567","typ":"JWT"}"#)
         let claims = #"{"iss":"https://securetoken.google.com/demo-hearth","aud":"demo-hearth","auth_time":1767225600,"user_id":"Xq3bT9kLmN2pR7sV5wY8zA1cD4eF","sub":"Xq3bT9kLmN2pR7sV5wY8zA1cD4eF","iat":1767225600,"exp":1767229200,"email":"someone@example.com","email_verified":false,"firebase":{"identities":{"email":["someone@example.com"]},"sign_in_provider":"password"}"#
         var padding = ""

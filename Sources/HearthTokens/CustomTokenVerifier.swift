@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HearthCore
 import CryptoExtras
+import HearthBase64URL
 
 /// Checks the custom tokens a developer's backend mints for `accounts:signInWithCustomToken`, as Firebase
 /// Admin SDKs make them: a JWT with `aud` = ``audience``, `iss` = `sub` = the signing service account,
@@ -120,8 +121,6 @@ public struct CustomTokenVerifier: Sendable {
     }
 
     private static func base64URL(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
+        Base64URL.decode(text).map { Data($0) }
     }
 }

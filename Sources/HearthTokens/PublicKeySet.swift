@@ -1,4 +1,5 @@
 import Foundation
+import HearthBase64URL
 import HearthCore
 import JWTKit
 
@@ -25,7 +26,7 @@ public struct PublicKeySet: Sendable, Equatable {
             let primitives = try publicKey.getKeyPrimitives()
             keys.append(JWK(
                 kty: "RSA", alg: record.algorithm, use: "sig", kid: record.kid,
-                n: primitives.modulus.base64URLEncodedString(), e: primitives.publicExponent.base64URLEncodedString()))
+                n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent)))
             certificates[record.kid] = record.certificatePEM
         }
         self.keys = keys

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import HearthBase64URL
 import HearthCore
 import JWTKit
 
@@ -99,22 +100,20 @@ public struct TokenService: Sendable {
     static func sign(_ claims: IDTokenClaims, kid: String, key: _RSA.Signing.PrivateKey) throws -> String {
         let header = try encoder.encode(Header(kid: kid))
         let payload = try encoder.encode(claims)
-        var token = header.base64URLEncodedString()
+        var token = Base64URL.encode(header)
         token.append(".")
-        token.append(payload.base64URLEncodedString())
+        token.append(Base64URL.encode(payload))
         let signature = try key.signature(for: SHA256.hash(data: Data(token.utf8)), padding: .insecurePKCS1v1_5)
         token.append(".")
-        token.append(signature.withUnsafeBytes { Data($0) }.base64URLEncodedString())
+        token.append(signature.withUnsafeBytes { Base64URL.encode($0) })
         return token
     }
 
     /// The `kid` of a JWT's header, if it has one.
     static func keyID(of token: String) -> String? {
         guard let header = token.split(separator: ".", maxSplits: 1).first else { return nil }
-        var text = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        guard text.count <= 4_096, let data = Data(base64Encoded: text),
-              case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: data),
+        guard header.utf8.count <= 4_096, let bytes = Base64URL.decode(header),
+              case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
               case .string(let kid)? = fields["kid"]
         else { return nil }
         return kid

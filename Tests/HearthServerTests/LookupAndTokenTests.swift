@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import HearthBase64URL
 import HearthCore
 import HearthWire
 import JWTKit
@@ -71,7 +72,7 @@ struct LookupAndTokenTests {
 
             // alg: none, signature stripped.
             let parts = genuine.split(separator: ".")
-            let none = Data(#"{"alg":"none","typ":"JWT"}"#.utf8).base64URLEncodedString() + "." + parts[1] + "."
+            let none = Base64URL.encode(#"{"alg":"none","typ":"JWT"}"#.utf8) + "." + parts[1] + "."
             #expect(try await client.lookup(none).errorMessage == "INVALID_ID_TOKEN")
 
             // HS256 keyed with the published public key (algorithm confusion).

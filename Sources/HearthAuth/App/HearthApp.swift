@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A configured app: the counterpart of `FirebaseApp`. Each app has its own ``Auth``.
 ///
@@ -14,7 +13,7 @@ public final class HearthApp: Sendable {
     /// The name of the default app, as FirebaseCore names it.
     public static let defaultAppName = "__FIRAPP_DEFAULT"
 
-    private static let registry = Mutex<[String: HearthApp]>([:])
+    private static let registry = Locked<[String: HearthApp]>([:])
 
     /// The app's name; ``defaultAppName`` for the default app.
     public let name: String

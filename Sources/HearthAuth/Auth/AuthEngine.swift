@@ -1,6 +1,5 @@
 import Foundation
 import HearthWire
-import Synchronization
 
 /// The state of one app's authentication, shared by every ``Auth`` of that app: the current user, the
 /// listeners, the store and the server. Everything public goes through ``Auth`` and ``User``.
@@ -13,7 +12,7 @@ final class AuthEngine: Sendable {
     let store: any SignedInUserStore
     /// The store's key of this app's user.
     let storageKey: String
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     enum ListenerKind { case authState, idToken }
 
@@ -48,7 +47,7 @@ final class AuthEngine: Sendable {
         store = options.userStore ?? FileSignedInUserStore()
         #endif
         storageKey = "hearth_auth_\(options.projectID)_\(appName)_user"
-        state = Mutex(State(serverURL: options.serverURL))
+        state = Locked(State(serverURL: options.serverURL))
 
         // The stored user is taken as it is; the first refresh or call tells whether the server still knows it.
         if let data = try? store.data(forKey: storageKey),

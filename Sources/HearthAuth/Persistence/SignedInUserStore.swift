@@ -6,7 +6,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Keeps the signed-in user (its refresh token, last ID token and profile) between launches, one entry per app.
 ///
@@ -23,7 +22,7 @@ public protocol SignedInUserStore: Sendable {
 
 /// A store in memory: nothing survives the process. For tests and for apps that want no persistence.
 public final class MemorySignedInUserStore: SignedInUserStore {
-    private let entries = Mutex<[String: Data]>([:])
+    private let entries = Locked<[String: Data]>([:])
 
     public init() {}
 

@@ -35,8 +35,10 @@ public enum LoopbackBrowser {
         }
     }
 
-    /// Opens `url` in the person's browser.
+    /// Opens `url` in the person's browser. Where an app cannot start a process (iOS, tvOS, watchOS, visionOS)
+    /// it throws: pass an `openBrowser` that presents the page.
     public static func openSystemBrowser(_ url: URL) throws {
+        #if os(macOS) || os(Linux)
         let process = Process()
         if let browser = ProcessInfo.processInfo.environment["BROWSER"], !browser.isEmpty {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -50,6 +52,10 @@ public enum LoopbackBrowser {
             process.arguments = [openCommand, url.absoluteString].compactMap { $0 }
         }
         try process.run()
+        #else
+        throw AuthErrorFactory.error(
+            .webSignInUserInteractionFailure, message: "No system browser to start on this platform: pass openBrowser to LoopbackBrowser.delegate.")
+        #endif
     }
 
     #if os(macOS)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs an OAuth provider's interactive sign-in and returns the credential it produced.
 ///
@@ -24,7 +23,7 @@ public final class OAuthProvider: Sendable {
     public let providerID: String
     /// The ``Auth`` whose ``Auth/defaultUIDelegate`` serves `getCredentialWith(nil)`.
     public let auth: Auth
-    private let settings = Mutex<(scopes: [String]?, customParameters: [String: String]?)>((nil, nil))
+    private let settings = Locked<(scopes: [String]?, customParameters: [String: String]?)>((nil, nil))
 
     /// OAuth scopes to ask for beyond the provider's defaults.
     public var scopes: [String]? {

@@ -1,4 +1,5 @@
 import Foundation
+import HearthBase64URL
 
 /// Reads the payload of a JWT without verifying it: the SDK trusts tokens it got from its server over the
 /// connection it chose, as FirebaseAuth does. Servers must verify ID tokens themselves.
@@ -6,10 +7,8 @@ enum JWTPayload {
     static func decode(_ token: String) -> [String: Any]? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64.append("=") }
-        guard let data = Data(base64Encoded: base64),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        guard let bytes = Base64URL.decode(parts[1]),
+              let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
         else { return nil }
         return object
     }

@@ -1,6 +1,5 @@
 import Foundation
 import HearthWire
-import Synchronization
 
 /// A signed-in user: profile, linked providers, and the tokens that prove who it is.
 ///
@@ -8,14 +7,14 @@ import Synchronization
 /// profile updates and token refreshes change it in place.
 public final class User: UserInfo, Sendable {
     let engine: AuthEngine
-    private let state: Mutex<StoredUser>
+    private let state: Locked<StoredUser>
     /// The latest refresh, keyed by the ID token it replaces: callers that saw that token (concurrently, or
     /// just after it finished) share its result instead of sending the old refresh token again.
-    private let refreshing = Mutex<(replacing: String, task: Task<String, any Error>)?>(nil)
+    private let refreshing = Locked<(replacing: String, task: Task<String, any Error>)?>(nil)
 
     init(stored: StoredUser, engine: AuthEngine) {
         self.engine = engine
-        state = Mutex(stored)
+        state = Locked(stored)
     }
 
     var snapshot: StoredUser { state.withLock { $0 } }

@@ -1,11 +1,10 @@
 import Foundation
 import HearthWire
-import Synchronization
 
 /// Changes to a user's display name and photo URL, sent together by ``commitChanges(completion:)``.
 public final class UserProfileChangeRequest: Sendable {
     private let user: User
-    private let changes = Mutex<(displayName: String??, photoURL: URL??, committed: Bool)>((nil, nil, false))
+    private let changes = Locked<(displayName: String??, photoURL: URL??, committed: Bool)>((nil, nil, false))
 
     init(user: User) {
         self.user = user

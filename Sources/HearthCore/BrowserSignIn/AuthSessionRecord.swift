@@ -1,4 +1,5 @@
 import Foundation
+import HearthBase64URL
 
 /// One step of a browser sign-in that Hearth must remember between two HTTP requests, possibly answered by
 /// different replicas.
@@ -76,6 +77,6 @@ public struct AuthSessionRecord: Sendable, Equatable {
         for _ in 0..<4 {
             withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
         }
-        return Data(bytes).base64URLEncodedString()
+        return Base64URL.encode(bytes)
     }
 }

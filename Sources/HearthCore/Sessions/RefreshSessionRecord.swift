@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HearthBase64URL
 
 /// The server side of a refresh token. The token itself is never stored, only its SHA-256.
 public struct RefreshSessionRecord: Sendable, Equatable {
@@ -34,7 +35,7 @@ public struct RefreshSessionRecord: Sendable, Equatable {
         for _ in 0..<6 {
             withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
         }
-        let token = "AMf-" + Data(bytes).base64URLEncodedString()
+        let token = "AMf-" + Base64URL.encode(bytes)
         let record = RefreshSessionRecord(
             tokenHash: hash(token), uid: uid, signInProvider: signInProvider, authTime: authTime,
             createdAt: now, extraClaims: extraClaims
@@ -47,24 +48,5 @@ public struct RefreshSessionRecord: Sendable, Equatable {
         var token = token
         let digest = token.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
         return digest.withUnsafeBytes { HexDigits.lowercase($0) }
-    }
-}
-
-extension Data {
-    /// Base64url without padding (RFC 7515 §2).
-    public func base64URLEncodedString() -> String {
-        // Standard base64 (all ASCII), then the URL-safe alphabet and no padding, in one pass.
-        var ascii = Array(base64EncodedString().utf8)
-        var count = 0
-        for index in ascii.indices where ascii[index] != UInt8(ascii: "=") {
-            let byte = ascii[index]
-            switch byte {
-            case UInt8(ascii: "+"): ascii[count] = UInt8(ascii: "-")
-            case UInt8(ascii: "/"): ascii[count] = UInt8(ascii: "_")
-            default: ascii[count] = byte
-            }
-            count += 1
-        }
-        return String(decoding: ascii[..<count], as: UTF8.self)
     }
 }

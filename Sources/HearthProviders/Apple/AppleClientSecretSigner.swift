@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HearthBase64URL
 import HearthCore
 import Synchronization
 

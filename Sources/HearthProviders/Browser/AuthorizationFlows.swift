@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import HearthBase64URL
 import HearthCore
 import Logging
 import NIOHTTP1

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HearthBase64URL
 import HearthCore
 import JWTKit
 
@@ -33,7 +34,7 @@ struct IDTokenValidator: Sendable {
         guard token.utf8.count <= 65_536, parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
             throw unparsable("it is not a signed JWT.")
         }
-        guard let headerData = Base64URL.decode(parts[0]),
+        guard let headerData = Base64URL.decode(parts[0]).map({ Data($0) }),
             case .object(let header)? = try? JSONDecoder().decode(JSONValue.self, from: headerData)
         else { throw unparsable("its header is not base64url-encoded JSON.") }
         guard case .string(let alg)? = header["alg"] else { throw unparsable("its header has no alg.") }

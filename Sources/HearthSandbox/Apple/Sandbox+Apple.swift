@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HearthBase64URL
 
 extension Sandbox {
     /// The issuer of Apple ID tokens.
@@ -95,6 +96,6 @@ extension Sandbox {
 
     /// OIDC `at_hash`/`c_hash`: base64url of the left half of SHA-256.
     static func halfHash(_ value: String) -> String {
-        Data(SHA256.hash(data: Data(value.utf8)).prefix(16)).base64URLEncodedString
+        Base64URL.encode(SHA256.hash(data: Data(value.utf8)).prefix(16))
     }
 }

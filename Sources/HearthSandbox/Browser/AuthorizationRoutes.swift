@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import HearthBase64URL
 import Hummingbird
 import Logging
 
@@ -283,7 +284,7 @@ struct AuthorizationRoutes: Sendable {
                 guard let verifier = form["code_verifier"], !verifier.isEmpty else {
                     return .failure(.init("invalid_grant", "code_verifier is missing (PKCE)."))
                 }
-                let computed = grant.codeChallengeMethod == "plain" ? verifier : Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncodedString
+                let computed = grant.codeChallengeMethod == "plain" ? verifier : Base64URL.encode(SHA256.hash(data: Data(verifier.utf8)))
                 guard computed == challenge else { return .failure(.init("invalid_grant", "code_verifier does not match the code_challenge (PKCE).")) }
             }
             grant.used = true

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import HearthBase64URL
 
 /// One key the sandbox signs ID tokens with: RSA 2048 (RS256: PKCS#1 v1.5 padding over SHA-256) for most
 /// providers, P-256 (ES256: ECDSA over SHA-256, the JWS signature the raw 64-byte `r || s`) for Yahoo.
@@ -93,16 +94,16 @@ struct SandboxSigningKey: Sendable {
             let primitives = try key.publicKey.getKeyPrimitives()
             return [
                 "kty": "RSA", "kid": .string(kid), "use": "sig", "alg": "RS256",
-                "n": .string(Self.unsigned(primitives.modulus).base64URLEncodedString),
-                "e": .string(Self.unsigned(primitives.publicExponent).base64URLEncodedString),
+                "n": .string(Base64URL.encode(Self.unsigned(primitives.modulus))),
+                "e": .string(Base64URL.encode(Self.unsigned(primitives.publicExponent))),
             ]
         case .p256(let key):
             // The raw public key is x || y, 32 bytes each (RFC 7518 §6.2.1.2: full length, leading zeros kept).
             let point = key.publicKey.rawRepresentation
             return [
                 "kty": "EC", "crv": "P-256", "kid": .string(kid), "use": "sig", "alg": "ES256",
-                "x": .string(Data(point.prefix(32)).base64URLEncodedString),
-                "y": .string(Data(point.suffix(32)).base64URLEncodedString),
+                "x": .string(Base64URL.encode(point.prefix(32))),
+                "y": .string(Base64URL.encode(point.suffix(32))),
             ]
         }
     }

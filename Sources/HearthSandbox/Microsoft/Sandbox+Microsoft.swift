@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HearthBase64URL
 
 extension Sandbox {
     /// The host Microsoft ID tokens name in `iss`.
@@ -60,7 +61,7 @@ extension Sandbox {
     /// application (so never usable as the account key).
     public func microsoftPairwiseSubject(for identity: SandboxIdentity, clientID: String) -> String {
         let input = "\(identity.tenantID ?? "")|\(identity.subject)|\(clientID)"
-        return Data(SHA256.hash(data: Data(input.utf8))).base64URLEncodedString
+        return Base64URL.encode(SHA256.hash(data: Data(input.utf8)))
     }
 
     /// The tenant GUID behind a URL tenant segment, `nil` for `common`/`organizations` (the `{tenantid}`

@@ -1,4 +1,5 @@
 import Foundation
+import HearthBase64URL
 
 /// Random strings shaped like the providers' identifiers and secrets.
 enum SandboxRandom {
@@ -9,7 +10,7 @@ enum SandboxRandom {
 
     static func hex(bytes count: Int) -> String { bytes(count).hexString }
 
-    static func base64URL(bytes count: Int) -> String { bytes(count).base64URLEncodedString }
+    static func base64URL(bytes count: Int) -> String { Base64URL.encode(bytes(count)) }
 
     static func string(_ count: Int, from alphabet: String) -> String {
         let characters = Array(alphabet)

@@ -26,7 +26,13 @@ public struct WireErrorResponse: Codable, Sendable, Equatable {
 
     /// The Firebase code of the message: the part before `" : "`.
     public var firebaseCode: String {
-        guard let range = error.message.firstRange(of: " : ") else { return error.message }
-        return String(error.message[..<range.lowerBound])
+        // Not `firstRange(of:)`, which needs macOS 13 / iOS 16: the SDK runs on older systems.
+        let message = error.message
+        var index = message.startIndex
+        while index < message.endIndex {
+            if message[index...].hasPrefix(" : ") { return String(message[..<index]) }
+            message.formIndex(after: &index)
+        }
+        return message
     }
 }

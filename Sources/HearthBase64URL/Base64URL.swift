@@ -1,0 +1,90 @@
+/// Base64url without padding (RFC 4648 §5), as JWS (RFC 7515 §2), PKCE and Hearth's own tokens write it: the
+/// one encoder and decoder of the server, the sandbox and the SDK. No Foundation, so it runs wherever they do.
+public enum Base64URL {
+    /// The 64 characters, in the order of their values.
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// The base64url text of `bytes`, without padding.
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        if let text = bytes.withContiguousStorageIfAvailable(encode(buffer:)) { return text }
+        return Array(bytes).withUnsafeBufferPointer(encode(buffer:))
+    }
+
+    private static func encode(buffer bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index + 3 <= bytes.count {
+            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            text.append(alphabet[Int(group >> 18)])
+            text.append(alphabet[Int(group >> 12 & 0x3F)])
+            text.append(alphabet[Int(group >> 6 & 0x3F)])
+            text.append(alphabet[Int(group & 0x3F)])
+            index += 3
+        }
+        switch bytes.count - index {
+        case 1:
+            let group = UInt32(bytes[index]) << 16
+            text.append(alphabet[Int(group >> 18)])
+            text.append(alphabet[Int(group >> 12 & 0x3F)])
+        case 2:
+            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+            text.append(alphabet[Int(group >> 18)])
+            text.append(alphabet[Int(group >> 12 & 0x3F)])
+            text.append(alphabet[Int(group >> 6 & 0x3F)])
+        default:
+            break
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The bytes that `text` encodes, or `nil` unless it is exactly what ``encode(_:)`` writes: padding (`=`),
+    /// whitespace, standard base64's `+` and `/`, any other character, a length that leaves one character over,
+    /// and a last character whose unused low bits are not zero are all refused, so each byte string has one
+    /// text and a token cannot be altered without its bytes changing.
+    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        let utf8 = text.utf8
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count / 4 * 3 + 2)
+        var group: UInt32 = 0
+        var count = 0
+        for character in utf8 {
+            guard let value = value(of: character) else { return nil }
+            group = group << 6 | UInt32(value)
+            count += 1
+            if count == 4 {
+                bytes.append(UInt8(truncatingIfNeeded: group >> 16))
+                bytes.append(UInt8(truncatingIfNeeded: group >> 8))
+                bytes.append(UInt8(truncatingIfNeeded: group))
+                group = 0
+                count = 0
+            }
+        }
+        switch count {
+        case 0:
+            break
+        case 2:  // 12 bits: one byte and four zero bits
+            guard group & 0xF == 0 else { return nil }
+            bytes.append(UInt8(truncatingIfNeeded: group >> 4))
+        case 3:  // 18 bits: two bytes and two zero bits
+            guard group & 0x3 == 0 else { return nil }
+            bytes.append(UInt8(truncatingIfNeeded: group >> 10))
+            bytes.append(UInt8(truncatingIfNeeded: group >> 2))
+        default:  // one character carries 6 bits, not a byte
+            return nil
+        }
+        return bytes
+    }
+
+    /// The value of one base64url character, or `nil` for any other byte.
+    private static func value(of character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): character - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): character - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: nil
+        }
+    }
+}
