@@ -72,6 +72,7 @@ enum Banner {
         lines += [
             "",
             "  Hearth is listening on \(base)",
+            "  version    : \(HearthVersion.current)",
             "  project id : \(configuration.projectID)",
             "  API key    : \(configuration.mode == .development ? configuration.displayAPIKey : "one of project.apiKeys")",
             "  JWKS       : \(base)/.well-known/jwks.json",
