@@ -31,7 +31,7 @@ struct MigrateCommand: AsyncParsableCommand {
             pending = try await store.pendingMigrations()
         } catch {
             try? await store.close()
-            FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
             throw ExitCode(1)
         }
         if pending.isEmpty {

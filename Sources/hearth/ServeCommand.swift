@@ -32,9 +32,6 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
             throw ExitCode(2)
-        } catch let error as SecretSealerError {
-            FileHandle.standardError.write(Data("hearth: cannot open the stored secrets: \(error)\n".utf8))
-            throw ExitCode(1)
         } catch {
             FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
             throw ExitCode(1)

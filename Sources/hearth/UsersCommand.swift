@@ -54,7 +54,7 @@ struct UsersCommand: AsyncParsableCommand {
                 print(cleared == 0 ? "nothing to unlock" : "unlocked (\(cleared) record(s) cleared)")
             } catch {
                 try? await store.close()
-                FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+                FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
                 throw ExitCode(1)
             }
         }

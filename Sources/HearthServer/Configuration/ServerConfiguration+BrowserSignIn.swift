@@ -1,4 +1,5 @@
 import Configuration
+import Crypto
 import Foundation
 import HearthProviders
 
@@ -37,10 +38,14 @@ extension ServerConfiguration {
         p.apple.keyID = try r.string("providers.apple.keyID") ?? p.apple.keyID
         if let pem = try secret("providers.apple.privateKey") { p.apple.privateKey = pem }
         if let path = try r.string("providers.apple.privateKeyFile") {
-            guard let data = FileManager.default.contents(atPath: path), let pem = String(data: data, encoding: .utf8) else {
-                throw ConfigurationError(key: "providers.apple.privateKeyFile", problem: "cannot read \(path)")
+            p.apple.privateKey = ProviderSecret(try SettingFiles.text(atPath: path, key: "providers.apple.privateKeyFile"))
+            guard (try? P256.Signing.PrivateKey(pemRepresentation: p.apple.privateKey.value)) != nil else {
+                throw ConfigurationError(
+                    key: "providers.apple.privateKeyFile",
+                    problem: "\(path) is not the .p8 key Apple gives (a PEM P-256 private key, BEGIN PRIVATE KEY)")
             }
-            p.apple.privateKey = ProviderSecret(pem)
+        } else if !p.apple.privateKey.isEmpty, (try? P256.Signing.PrivateKey(pemRepresentation: p.apple.privateKey.value)) == nil {
+            throw ConfigurationError(key: "providers.apple.privateKey", problem: "not the .p8 key Apple gives (a PEM P-256 private key, BEGIN PRIVATE KEY)")
         }
         if let seconds = try r.int("providers.apple.clientSecretLifetimeSeconds", in: 3_600...15_777_000) {
             p.apple.clientSecretLifetime = TimeInterval(seconds)
