@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import HearthCore
 import HearthServer
@@ -41,6 +42,16 @@ enum StartupFailure {
         if let error = error as? SQLStoreError { return "the database: \(error.description)" }
         if let error = error as? CocoaError { return error.localizedDescription }
         return "unexpected failure: \(clean(String(describing: error)))"
+    }
+
+    /// `open()`, or one line naming the database (``message(_:configuration:)``) and exit code 1.
+    static func opening<T>(_ configuration: ServerConfiguration, _ open: () async throws -> T) async throws -> T {
+        do {
+            return try await open()
+        } catch {
+            FileHandle.standardError.write(Data("hearth: \(message(error, configuration: configuration))\n".utf8))
+            throw ExitCode(1)
+        }
     }
 
     /// `text` without source locations (`at Module/File.swift:12`) or type prefixes (`HearthError.`).

@@ -47,7 +47,9 @@ struct UsersCommand: AsyncParsableCommand {
                 }
                 subjects.append(subject)
             }
-            let store = try await HearthServices.openStore(configuration: configuration, logger: Logger(label: "hearth.users"))
+            let store = try await StartupFailure.opening(configuration) {
+                try await HearthServices.openStore(configuration: configuration, logger: Logger(label: "hearth.users"))
+            }
             do {
                 let cleared = try await store.deleteLoginFailures(subjects)
                 try await store.close()

@@ -160,6 +160,25 @@ struct StartupMessageTests {
             containing: ["invalid configuration: --config: \(file) is not a valid YAML configuration"])
     }
 
+    @Test("the other commands: a database that cannot be made, and one that cannot be reached")
+    func otherCommands() async throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A file where the data directory should be: no user, root included, can create a directory inside it.
+        let blocker = directory.appendingPathComponent("not-a-directory")
+        try Data("x".utf8).write(to: blocker)
+        let data = blocker.appendingPathComponent("data").path
+        Self.expectOneLine(
+            try await HearthProcess.run(["migrate", "--apply", "--data-dir", data]), status: 1,
+            containing: ["cannot open the database at \(data)/hearth.sqlite"])
+        Self.expectOneLine(
+            try await HearthProcess.run(["users", "unlock", "--email", "someone@example.com", "--data-dir", data]), status: 1,
+            containing: ["cannot open the database at \(data)/hearth.sqlite"])
+        Self.expectOneLine(
+            try await HearthProcess.run(["migrate-data", "--from", "postgres://hearth@127.0.0.1:1/hearth", "--to", "\(directory.path)/copy.sqlite"]),
+            status: 1, containing: ["cannot open the database", "connection refused"])
+    }
+
     @Test("a command that needs the SQLite file a server holds says so and what to do, without a source path")
     func commandOnLockedDatabase() async throws {
         let server = try await HearthProcess.start(environment: [:])
