@@ -33,7 +33,10 @@ enum StartupFailure {
             switch hearth.code {
             case .storageUnavailable:
                 let place = configuration.map { " at \($0.storageDescription)" } ?? ""
-                return "cannot open the database\(place): \(clean(hearth.reason ?? "it is not reachable")); check the database settings "
+                var reason = clean(hearth.reason ?? "it is not reachable")
+                // The line names the database already.
+                if configuration != nil { reason = reason.replacingOccurrences(of: #"^cannot connect to \S+: "#, with: "", options: .regularExpression) }
+                return "cannot open the database\(place): \(reason); check the database settings "
                     + "(storage.dataDirectory, database.url) and that the database is running"
             default:
                 return "failed: \(clean(hearth.reason ?? hearth.code.rawValue))"
