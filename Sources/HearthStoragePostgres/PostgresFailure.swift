@@ -1,4 +1,7 @@
+import Foundation
 import HearthCore
+import NIOCore
+import NIOPosix
 import PostgresNIO
 
 /// How PostgreSQL driver errors reach the store: sanitized, and as
@@ -64,8 +67,21 @@ enum PostgresFailure {
                 text += ": \(message)"
             }
         } else if error.code == .connectionError, let underlying = error.underlying {
-            text += ": \(String(describing: underlying))"
+            text = "cannot connect (\(networkProblem(underlying)))"
         }
         return text
+    }
+
+    /// What the network said, in words: the system's message for an errno, or a host name that does not
+    /// resolve, rather than the NIO types' dumps.
+    static func networkProblem(_ error: any Error) -> String {
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)).lowercased() }
+        if let connection = error as? NIOConnectionError {
+            if connection.dnsAError != nil || connection.dnsAAAAError != nil { return "the host name \(connection.host) does not resolve" }
+            if let first = connection.connectionErrors.first { return networkProblem(first.error) }
+            return "no address to connect to for \(connection.host)"
+        }
+        if error is ChannelError { return "the connection failed" }
+        return String(describing: error)
     }
 }

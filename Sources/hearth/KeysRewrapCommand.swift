@@ -39,6 +39,9 @@ struct KeysRewrapCommand: AsyncParsableCommand {
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
             throw ExitCode(2)
+        } catch let error as UnknownSettingsError {
+            FileHandle.standardError.write(Data(error.lines.map { "hearth: \($0)\n" }.joined().utf8))
+            throw ExitCode(2)
         }
         if let current, current.id == new.id {
             FileHandle.standardError.write(Data("hearth: --new-key-file holds the key in use (\(current.id)); nothing to do\n".utf8))
@@ -49,7 +52,7 @@ struct KeysRewrapCommand: AsyncParsableCommand {
             // On SQLite the server's exclusive lock is taken (briefly waited for): no server may run meanwhile.
             store = try await Self.openStore(configuration, sealer: current.map(SecretSealer.init(key:)), logger: logger)
         } catch {
-            FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
             throw ExitCode(1)
         }
         let counts: SQLStore.ResealedSecrets
@@ -57,7 +60,7 @@ struct KeysRewrapCommand: AsyncParsableCommand {
             counts = try await store.rewrapStoredSecrets(to: SecretSealer(key: new))
         } catch {
             try? await store.close()
-            FileHandle.standardError.write(Data("hearth: nothing changed: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("hearth: nothing changed: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
             throw ExitCode(1)
         }
         try await store.close()

@@ -25,19 +25,28 @@ struct MigrateCommand: AsyncParsableCommand {
             print("pending (run with --apply):\n" + SQLStore.knownMigrations.map { "  \($0)" }.joined(separator: "\n"))
             return
         }
-        let store = try await HearthServices.openStore(configuration: configuration, logger: logger, migrate: false)
+        let store = try await StartupFailure.opening(configuration) {
+            try await HearthServices.openStore(configuration: configuration, logger: logger, migrate: false)
+        }
         let pending: [String]
         do {
             pending = try await store.pendingMigrations()
         } catch {
             try? await store.close()
-            FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
             throw ExitCode(1)
         }
         if pending.isEmpty {
             print("\(configuration.storageDescription): up to date")
         } else if apply {
-            try await store.migrate()
+            do {
+                try await store.migrate()
+            } catch {
+                // Closed on every way out: an open SQLite connection asserts in a debug build.
+                try? await store.close()
+                FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
+                throw ExitCode(1)
+            }
             print("applied \(pending.count) migration(s):\n" + pending.map { "  \($0)" }.joined(separator: "\n"))
         } else {
             print("pending (run with --apply):\n" + pending.map { "  \($0)" }.joined(separator: "\n"))

@@ -36,9 +36,6 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
             throw ExitCode(2)
-        } catch let error as SecretSealerError {
-            FileHandle.standardError.write(Data("hearth: cannot open the stored secrets: \(error)\n".utf8))
-            throw ExitCode(1)
         } catch {
             FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
             throw ExitCode(1)
@@ -76,6 +73,7 @@ enum Banner {
         lines += [
             "",
             "  Hearth is listening on \(base)",
+            "  version    : \(HearthVersion.current)",
             "  project id : \(configuration.projectID)",
             "  API key    : \(configuration.mode == .development ? configuration.displayAPIKey : "one of project.apiKeys")",
             "  JWKS       : \(base)/.well-known/jwks.json",

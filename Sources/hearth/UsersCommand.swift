@@ -47,14 +47,16 @@ struct UsersCommand: AsyncParsableCommand {
                 }
                 subjects.append(subject)
             }
-            let store = try await HearthServices.openStore(configuration: configuration, logger: Logger(label: "hearth.users"))
+            let store = try await StartupFailure.opening(configuration) {
+                try await HearthServices.openStore(configuration: configuration, logger: Logger(label: "hearth.users"))
+            }
             do {
                 let cleared = try await store.deleteLoginFailures(subjects)
                 try await store.close()
                 print(cleared == 0 ? "nothing to unlock" : "unlocked (\(cleared) record(s) cleared)")
             } catch {
                 try? await store.close()
-                FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+                FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
                 throw ExitCode(1)
             }
         }

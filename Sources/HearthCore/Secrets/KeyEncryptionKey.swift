@@ -22,11 +22,16 @@ public struct KeyEncryptionKey: Sendable, CustomStringConvertible {
 
     /// The key in the file at `path`, written as ``init(base64:)`` reads it.
     public init(contentsOfFile path: String) throws {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw SecretSealerError(.malformedKey, "cannot read the key file \(path)")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw SecretSealerError(.malformedKey, "no key file at \(path)")
+        }
+        guard !isDirectory.boolValue else { throw SecretSealerError(.malformedKey, "\(path) is a directory, not a key file") }
+        guard FileManager.default.isReadableFile(atPath: path), let data = FileManager.default.contents(atPath: path) else {
+            throw SecretSealerError(.malformedKey, "the key file \(path) cannot be read by this user (check its permissions)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SecretSealerError(.malformedKey, "\(path): expected 32 bytes in base64 (make one with: openssl rand -base64 32)")
         }
         do {
             try self.init(base64: text)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HearthCore
 
@@ -17,11 +18,15 @@ extension ProviderDescription {
             p.apple.teamID = try source.string("providers.apple.teamID") ?? p.apple.teamID
             p.apple.keyID = try source.string("providers.apple.keyID") ?? p.apple.keyID
             if let pem = try source.secret("providers.apple.privateKey") { p.apple.privateKey = pem }
+            // The .p8 key is checked now: a key that is not one would otherwise fail only at the first sign-in.
+            let notAppleKey = "not the .p8 key Apple gives (a PEM P-256 private key, BEGIN PRIVATE KEY)"
             if let path = try source.string("providers.apple.privateKeyFile") {
-                guard let data = FileManager.default.contents(atPath: path), let pem = String(data: data, encoding: .utf8) else {
-                    throw source.problem("providers.apple.privateKeyFile", "cannot read \(path)")
+                p.apple.privateKey = ProviderSecret(try source.fileText("providers.apple.privateKeyFile", path: path))
+                guard (try? P256.Signing.PrivateKey(pemRepresentation: p.apple.privateKey.value)) != nil else {
+                    throw source.problem("providers.apple.privateKeyFile", "\(path) is \(notAppleKey)")
                 }
-                p.apple.privateKey = ProviderSecret(pem)
+            } else if !p.apple.privateKey.isEmpty, (try? P256.Signing.PrivateKey(pemRepresentation: p.apple.privateKey.value)) == nil {
+                throw source.problem("providers.apple.privateKey", notAppleKey)
             }
             if let seconds = try source.int("providers.apple.clientSecretLifetimeSeconds", in: 3_600...15_777_000) {
                 p.apple.clientSecretLifetime = TimeInterval(seconds)

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import HearthCore
+import HearthTokens
 
 /// A configuration value that is present but unusable. The message names the key.
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
@@ -33,8 +34,12 @@ extension ServerConfiguration {
         customTokenKeyFiles = try r.stringArray("customTokens.publicKeyFiles") ?? []
         customTokenServiceAccounts = try r.stringArray("customTokens.serviceAccounts") ?? []
         for path in customTokenKeyFiles {
-            guard let pem = try? String(contentsOfFile: path, encoding: .utf8), pem.contains("BEGIN PUBLIC KEY") else {
-                throw ConfigurationError(key: "customTokens.publicKeyFiles", problem: "\(path) is not a readable PEM public key (BEGIN PUBLIC KEY)")
+            let pem = try SettingFiles.text(atPath: path, key: "customTokens.publicKeyFiles")
+            guard pem.contains("BEGIN PUBLIC KEY"), (try? CustomTokenVerifier.Signer(publicKeyPEM: pem, serviceAccount: nil)) != nil else {
+                throw ConfigurationError(
+                    key: "customTokens.publicKeyFiles",
+                    problem: "\(path) is not a PEM RSA public key (BEGIN PUBLIC KEY); export the service account's public key, "
+                        + "e.g. openssl rsa -in key.pem -pubout")
             }
         }
         host = try r.string("server.host") ?? host

@@ -2,7 +2,9 @@ import Foundation
 import HTTPTypes
 import HearthCore
 import HearthTokens
+import HearthWire
 import Hummingbird
+import Logging
 
 /// Public keys and discovery: what a backend needs to verify Hearth's ID tokens.
 struct WellKnownController<Context: RequestContext>: Sendable {
@@ -22,6 +24,7 @@ struct WellKnownController<Context: RequestContext>: Sendable {
         router.get("/securetoken.google.com/\(services.configuration.projectID)/.well-known/openid-configuration", use: discovery)
         router.get("/", use: root)
         router.get("/healthz", use: health)
+        router.get("/readyz", use: readiness)
     }
 
     private var cacheHeaders: HTTPFields {
@@ -52,7 +55,29 @@ struct WellKnownController<Context: RequestContext>: Sendable {
 
     @Sendable func health(_ request: Request, context: Context) async throws -> Response {
         _ = try await services.store.setting("health")
-        return WireCoding.response(["status": "ok"])
+        return WireCoding.response(["status": "ok", "version": HearthVersion.current])
+    }
+
+    /// `GET /readyz`: 200 when the database answers a trivial query and a signing key is current (an ID
+    /// token can be minted now); otherwise 503 in Google's error envelope, one item per failed check. The
+    /// items say which part failed, never why in detail: the route is public.
+    @Sendable func readiness(_ request: Request, context: Context) async throws -> Response {
+        var failures: [String] = []
+        do {
+            _ = try await services.store.setting("health")
+        } catch {
+            services.logger.warning("Readiness check: the database does not answer", metadata: ["error": "\(error)"])
+            failures.append("database: not reachable")
+        }
+        if services.keyRing.signer(at: services.clock.now) == nil {
+            failures.append("signing keys: no current signing key")
+        }
+        guard !failures.isEmpty else {
+            return WireCoding.response(["status": "ready", "version": HearthVersion.current])
+        }
+        var body = WireErrorResponse(code: 503, message: "The service is currently unavailable.", reason: "backendError", status: "UNAVAILABLE")
+        body.error.errors = failures.flatMap { WireErrorResponse(code: 503, message: $0, reason: "backendError").error.errors }
+        return WireCoding.response(body, status: .serviceUnavailable)
     }
 }
 

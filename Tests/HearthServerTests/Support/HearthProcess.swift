@@ -69,8 +69,8 @@ final class HearthProcess: @unchecked Sendable {
         return CommandResult(status: status, standardOutput: texts[0], standardError: texts[1])
     }
 
-    /// Starts `hearth serve` on a free port with `environment` added, and waits until it listens.
-    static func start(environment: [String: String], timeout: TimeInterval = 60) async throws -> HearthProcess {
+    /// Starts `hearth serve` on a free port with `environment` and `arguments` added, and waits until it listens.
+    static func start(environment: [String: String], arguments: [String] = [], timeout: TimeInterval = 60) async throws -> HearthProcess {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-replica-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-replica-\(UUID().uuidString).log")
@@ -78,7 +78,7 @@ final class HearthProcess: @unchecked Sendable {
         env["HEARTH_PASSWORDS_SCRYPT_LOG_N"] = "4"
         env.merge(environment) { $1 }
         let child = try ChildProcess.start(
-            [try executable(), "serve", "--port", "0", "--data-dir", directory.path, "--log-level", "warning"],
+            [try executable(), "serve", "--port", "0", "--data-dir", directory.path, "--log-level", "warning"] + arguments,
             environment: env, output: outputFile)
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
