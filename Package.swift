@@ -240,7 +240,12 @@ let package = Package(
         // The domain's rules as plain values: no HTTP, no SQL.
         .testTarget(
             name: "HearthCoreTests",
-            dependencies: ["HearthCore"],
+            dependencies: [
+                "HearthCore",
+                // The tests check the hasher's scrypt and the stored format independently of its own code.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .testTarget(
