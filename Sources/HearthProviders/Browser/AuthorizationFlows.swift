@@ -143,6 +143,17 @@ public struct AuthorizationFlows: Sendable {
             rawNonce: tokens.idToken == nil ? nil : callback.pending["nonce"])
     }
 
+    /// The end of an OAuth 2.0 code flow whose client authenticates with its id and secret in the form
+    /// (`client_secret_post`) at `tokenEndpoint`.
+    func finishCodeFlow(
+        _ callback: AuthorizationCallback, tokenEndpoint: URL, clientID: String, clientSecret: String
+    ) async throws -> FederatedCredential {
+        try await finishCodeFlow(callback) { code in
+            try await exchangeCode(
+                code, callback: callback, endpoint: tokenEndpoint, credentials: [("client_id", clientID), ("client_secret", clientSecret)])
+        }
+    }
+
     /// The code exchange at `endpoint`: a form POST of the grant, the code, the `redirect_uri`, the PKCE
     /// verifier if the start made one, and the client's `credentials`.
     func exchangeCode(

@@ -29,12 +29,9 @@ extension ProviderDescription {
                     defaultScopes: ["read:user", "user:email"], separator: " ", custom: custom)
             },
             finish: { flows, callback in
-                try await flows.finishCodeFlow(callback) { code in
-                    let gitHub = flows.configuration.gitHub
-                    return try await flows.exchangeCode(
-                        code, callback: callback, endpoint: gitHub.tokenURL,
-                        credentials: [("client_id", gitHub.clientID ?? ""), ("client_secret", gitHub.clientSecret?.value ?? "")])
-                }
+                let gitHub = flows.configuration.gitHub
+                return try await flows.finishCodeFlow(
+                    callback, tokenEndpoint: gitHub.tokenURL, clientID: gitHub.clientID ?? "", clientSecret: gitHub.clientSecret?.value ?? "")
             }),
         apply: { setting, p in
             p.gitHub.enabled = setting.enabled

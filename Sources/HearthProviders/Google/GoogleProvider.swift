@@ -39,12 +39,9 @@ extension ProviderDescription {
                     defaultScopes: ["openid", "email", "profile"], custom: custom, extra: [:])
             },
             finish: { flows, callback in
-                try await flows.finishCodeFlow(callback) { code in
-                    let google = flows.configuration.google
-                    return try await flows.exchangeCode(
-                        code, callback: callback, endpoint: google.tokenURL,
-                        credentials: [("client_id", google.clientIDs.first ?? ""), ("client_secret", google.clientSecret.value)])
-                }
+                let google = flows.configuration.google
+                return try await flows.finishCodeFlow(
+                    callback, tokenEndpoint: google.tokenURL, clientID: google.clientIDs.first ?? "", clientSecret: google.clientSecret.value)
             }),
         apply: { setting, p in
             p.google.enabled = setting.enabled

@@ -17,6 +17,7 @@ extension AuthorizationFlows {
     /// The code exchange at the discovery document's `token_endpoint`, with the client secret.
     func finishDiscoveredCodeFlow(_ callback: AuthorizationCallback, _ oidc: ProvidersConfiguration.OIDC) async throws -> FederatedCredential {
         try await finishCodeFlow(callback) { code in
+            // The discovery document is read only once the provider has answered with a code.
             let endpoint = try await failing { try await oidcEndpoints(oidc, providerID: callback.providerID).token }
             return try await exchangeCode(
                 code, callback: callback, endpoint: endpoint,
