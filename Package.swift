@@ -121,7 +121,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Identity-provider adapters: verify Apple, Microsoft, Twitter, Google, Facebook, GitHub and OIDC credentials.
+        // Identity-provider adapters: verify Apple, Microsoft, Twitter, Google, Facebook, GitHub, Yahoo and OIDC credentials, one folder each, one catalogue.
         .target(
             name: "HearthProviders",
             dependencies: [
@@ -210,7 +210,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Offline stand-ins for the identity providers (Apple, Microsoft, Google, Facebook, GitHub, Twitter,
-        // generic OIDC) with their own keys. Must never depend on HearthProviders, HearthTokens or HearthServer.
+        // Yahoo, generic OIDC) with their own keys. Must never depend on HearthProviders, HearthTokens or HearthServer.
         .target(
             name: "HearthSandbox",
             dependencies: [

@@ -82,7 +82,7 @@ enum Banner {
         if servesSandbox {
             lines += [
                 "  sandbox    : \(base)/sandbox/  (offline stand-ins for Apple, Microsoft, Twitter, Google,",
-                "               Facebook, GitHub and OIDC; every provider not configured points here)",
+                "               Facebook, GitHub, Yahoo and OIDC; every provider not configured points here)",
             ]
         }
         lines += [
