@@ -12,7 +12,9 @@ extension Auth {
 
     /// FirebaseAuth ≤ 5: `signInAndRetrieveData(with:)`, now ``Auth/signIn(with:completion:)-(AuthCredential,_)``.
     @available(*, deprecated, renamed: "signIn(with:completion:)")
-    public func signInAndRetrieveData(with credential: AuthCredential, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil) {
+    public func signInAndRetrieveData(
+        with credential: AuthCredential, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil
+    ) {
         signIn(with: credential, completion: completion)
     }
 
@@ -21,7 +23,9 @@ extension Auth {
     @available(*, deprecated, message: "Unwrap the credential and call signIn(with:completion:)")
     public func signIn(with credential: AuthCredential?, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil) {
         guard let credential else {
-            complete(completion) { () async throws -> AuthDataResult in throw AuthErrorFactory.error(.invalidCredential, message: "The credential is nil.") }
+            complete(completion) { () async throws -> AuthDataResult in
+                throw AuthErrorFactory.error(.invalidCredential, message: "The credential is nil.")
+            }
             return
         }
         signIn(with: credential, completion: completion)
@@ -31,13 +35,17 @@ extension Auth {
 extension User {
     /// FirebaseAuth ≤ 5: `linkAndRetrieveData(with:)`, now ``link(with:completion:)``.
     @available(*, deprecated, renamed: "link(with:completion:)")
-    public func linkAndRetrieveData(with credential: AuthCredential, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil) {
+    public func linkAndRetrieveData(
+        with credential: AuthCredential, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil
+    ) {
         link(with: credential, completion: completion)
     }
 
     /// FirebaseAuth ≤ 5: `reauthenticateAndRetrieveData(with:)`, now ``reauthenticate(with:completion:)``.
     @available(*, deprecated, renamed: "reauthenticate(with:completion:)")
-    public func reauthenticateAndRetrieveData(with credential: AuthCredential, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil) {
+    public func reauthenticateAndRetrieveData(
+        with credential: AuthCredential, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil
+    ) {
         reauthenticate(with: credential, completion: completion)
     }
 }
@@ -53,7 +61,9 @@ extension Optional where Wrapped == User {
     }
 
     @available(*, deprecated, message: "Use currentUser?.reauthenticate(with:completion:)")
-    public func reauthenticateWithCredential(withCredential credential: AuthCredential?, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil) {
+    public func reauthenticateWithCredential(
+        withCredential credential: AuthCredential?, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil
+    ) {
         guard let user = self else { return failNullUser(completion) }
         guard let credential else { return failNilCredential(completion) }
         user.reauthenticate(with: credential, completion: completion)
@@ -64,6 +74,8 @@ extension Optional where Wrapped == User {
     }
 
     private func failNilCredential(_ completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)?) {
-        complete(completion) { () async throws -> AuthDataResult in throw AuthErrorFactory.error(.invalidCredential, message: "The credential is nil.") }
+        complete(completion) { () async throws -> AuthDataResult in
+            throw AuthErrorFactory.error(.invalidCredential, message: "The credential is nil.")
+        }
     }
 }

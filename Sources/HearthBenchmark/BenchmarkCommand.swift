@@ -53,16 +53,25 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(help: "The servers' database: sqlite (embedded, the default) or postgres (a throwaway cluster the benchmark starts, or --postgres-url).")
     var database: DatabaseMode = .sqlite
 
-    @Option(name: .customLong("postgres-url"), help: "With --database postgres: use this database instead of starting a cluster. It is never emptied; the user-count runs add users to it.")
+    @Option(
+        name: .customLong("postgres-url"),
+        help: "With --database postgres: use this database instead of starting a cluster. It is never emptied; the user-count runs add users to it.")
     var postgresURL: String?
 
-    @Option(help: "hearth serve processes on the same database, each on its own port; connections are spread round-robin over them (PostgreSQL only).")
+    @Option(
+        help: "hearth serve processes on the same database, each on its own port; connections are spread round-robin over them (PostgreSQL only).")
     var replicas: Int = 1
 
-    @Option(name: [.customLong("user-counts"), .customLong("user-count")], help: "Comma-separated user counts (e.g. 10000,1000000): for each, a fresh database is filled to that many users through SQL and accounts:lookup is measured on it.")
+    @Option(
+        name: [.customLong("user-counts"), .customLong("user-count")],
+        help:
+            "Comma-separated user counts (e.g. 10000,1000000): for each, a fresh database is filled to that many users through SQL and accounts:lookup is measured on it."
+    )
     var userCounts: String?
 
-    @Option(name: .customLong("latency-connections"), help: "Connections of the second lookup run at each user count, which measures latency without queueing.")
+    @Option(
+        name: .customLong("latency-connections"),
+        help: "Connections of the second lookup run at each user count, which measures latency without queueing.")
     var latencyConnections: Int = 1
 
     func validate() throws {
@@ -114,7 +123,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
         Self.emit("Hearth load benchmark, \(Self.timestamp())")
         Self.emit("machine : \(machine.summary)")
         Self.emit("command : \(CommandLine.arguments.joined(separator: " "))")
-        Self.emit("load    : \(connections) keep-alive connections, \(Self.format(warmupSeconds)) s warm-up + \(Self.format(seconds)) s measured per scenario, \(clientThreads) client thread(s)")
+        Self.emit(
+            "load    : \(connections) keep-alive connections, \(Self.format(warmupSeconds)) s warm-up + \(Self.format(seconds)) s measured per scenario, \(clientThreads) client thread(s)"
+        )
         Self.emit("")
 
         // 1. Ceilings, before anything else starts, on every core (measured again at the end). RS256
@@ -127,7 +138,10 @@ struct BenchmarkCommand: AsyncParsableCommand {
         defer { withExtendedLifetime(signalTrap) {} }
         let executable = server ?? ServerProcess.defaultExecutable()
         guard FileManager.default.isExecutableFile(atPath: executable) else {
-            FileHandle.standardError.write(Data("hearth-benchmark: no hearth executable at \(executable); build it (swift build -c release --product hearth) or pass --server PATH\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "hearth-benchmark: no hearth executable at \(executable); build it (swift build -c release --product hearth) or pass --server PATH\n"
+                        .utf8))
             throw ExitCode(2)
         }
         let databases: BenchmarkDatabase
@@ -139,7 +153,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
         }
         SignalTrap.guardDatabase(pid: databases.clusterPID, paths: databases.cleanupPaths)
         Self.emit("database: \(databases.summary)")
-        Self.emit("replicas: \(replicas) hearth serve process(es)\(replicas > 1 ? ", connections spread round-robin; they share the machine's \(machine.cores) cores with each other, the database and the load client" : "")")
+        Self.emit(
+            "replicas: \(replicas) hearth serve process(es)\(replicas > 1 ? ", connections spread round-robin; they share the machine's \(machine.cores) cores with each other, the database and the load client" : "")"
+        )
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
         var results: [ScenarioResult] = []
@@ -158,7 +174,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 }
                 peak = max(peak ?? 0, fleet.peakResidentBytes() ?? 0)
                 if failure != nil, !fleet.exitDescriptions.isEmpty {
-                    FileHandle.standardError.write(Data("a server died (\(fleet.exitDescriptions.joined(separator: ", "))); last output:\n\(fleet.stderrTails())\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("a server died (\(fleet.exitDescriptions.joined(separator: ", "))); last output:\n\(fleet.stderrTails())\n".utf8))
                 }
                 await fleet.stop()
             }
@@ -196,30 +213,38 @@ struct BenchmarkCommand: AsyncParsableCommand {
         Self.emit("")
         let setup = "\(database.rawValue), \(replicas) replica\(replicas == 1 ? "" : "s")"
         if !results.isEmpty {
-            Self.emit("Scenarios (\(setup); each against its ceiling measured right before and after it; RS256 \(ceilings[.rs256].map { ResultTable.grouped($0.operationsPerSecond) } ?? "-")/s at the start and end of the run):")
+            Self.emit(
+                "Scenarios (\(setup); each against its ceiling measured right before and after it; RS256 \(ceilings[.rs256].map { ResultTable.grouped($0.operationsPerSecond) } ?? "-")/s at the start and end of the run):"
+            )
             Self.emit("")
             Self.emit(ResultTable(results: results, serverPeakRSS: nil).render())
             printErrors(results)
         }
         if !userCountResults.isEmpty {
             if !results.isEmpty { Self.emit("") }
-            Self.emit("accounts:lookup by user count (\(setup); RS256 ceiling \(ceilings[.rs256].map { ResultTable.grouped($0.operationsPerSecond) } ?? "-")/s in this run):")
+            Self.emit(
+                "accounts:lookup by user count (\(setup); RS256 ceiling \(ceilings[.rs256].map { ResultTable.grouped($0.operationsPerSecond) } ?? "-")/s in this run):"
+            )
             Self.emit("")
             Self.emit(UserCountTable(rows: userCountResults).render())
         }
         if let peak {
             Self.emit("")
-            Self.emit("Server peak RSS over the run (VmHWM, highest replica): \(ResultTable.megabytes(peak)) MB; target < \(ResultTable.memoryTargetBytes / 1_000_000) MB: \(peak < ResultTable.memoryTargetBytes ? "met" : "MISSED")")
+            Self.emit(
+                "Server peak RSS over the run (VmHWM, highest replica): \(ResultTable.megabytes(peak)) MB; target < \(ResultTable.memoryTargetBytes / 1_000_000) MB: \(peak < ResultTable.memoryTargetBytes ? "met" : "MISSED")"
+            )
         }
         let kinds = Scenario.Ceiling.allCases
-        let phases = kinds.compactMap { kind in ceilingsBefore[kind].map { ("\(kind.name) ceiling (before)", $0.otherCores) } }
+        let phases =
+            kinds.compactMap { kind in ceilingsBefore[kind].map { ("\(kind.name) ceiling (before)", $0.otherCores) } }
             + results.map { ($0.title, $0.usage.otherCores) }
             + userCountResults.map { ("lookup at \($0.users) users, \($0.connections) connections", $0.usage.otherCores) }
             + kinds.compactMap { kind in ceilingsAfter[kind].map { ("\(kind.name) ceiling (after)", $0.otherCores) } }
         let busy = phases.filter { ($0.1 ?? 0) > Self.disturbanceThreshold }.map { "\($0.0) (\(ResultTable.cores($0.1)) cores)" }
         if !busy.isEmpty {
             Self.emit("")
-            Self.emit("Warning: other processes used the CPU during \(busy.joined(separator: ", ")); those figures are off. Rerun on a quiet machine.")
+            Self.emit(
+                "Warning: other processes used the CPU during \(busy.joined(separator: ", ")); those figures are off. Rerun on a quiet machine.")
         }
     }
 
@@ -259,7 +284,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
             throw error
         }
         try await store.close()
-        Self.emit("loaded  : \(ResultTable.grouped(Double(outcome.added))) users through SQL in \(String(format: "%.1f", outcome.seconds)) s; the database holds \(ResultTable.grouped(Double(outcome.totalUsers)))")
+        Self.emit(
+            "loaded  : \(ResultTable.grouped(Double(outcome.added))) users through SQL in \(String(format: "%.1f", outcome.seconds)) s; the database holds \(ResultTable.grouped(Double(outcome.totalUsers)))"
+        )
 
         let fleet = try await launchFleet(executable: executable, databaseURL: url)
         var rows: [UserCountResult] = []
@@ -267,7 +294,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
             let driver = LoadDriver(group: group, host: "127.0.0.1", ports: fleet.ports, requestTimeout: Self.timeAmount(requestTimeout))
             let started = ContinuousClock.now
             let idTokens = try await FixtureFactory(driver: driver, connections: connections).refresh(outcome.refreshTokens)
-            Self.emit("prepared \(idTokens.count) ID tokens of users spread over the table (refreshed through HTTP) in \(Self.elapsed(since: started))")
+            Self.emit(
+                "prepared \(idTokens.count) ID tokens of users spread over the table (refreshed through HTTP) in \(Self.elapsed(since: started))")
             let requests = idTokens.map {
                 PreparedRequest(path: Scenario.lookup.path, json: #"{"idToken":"\#($0.jsonEscaped)"}"#, hostHeader: driver.hostHeader)
             }
@@ -276,11 +304,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 let (report, usage) = try await measure(plan, driver: driver, connections: load, fleet: fleet, databases: databases)
                 let row = UserCountResult(users: outcome.totalUsers, connections: load, report: report, usage: usage)
                 rows.append(row)
-                Self.emit("lookup, \(ResultTable.grouped(Double(outcome.totalUsers))) users, \(load) connection(s): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(report.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-") ms, p99 \(report.latencyMilliseconds(percentile: 0.99).map(ResultTable.decimal) ?? "-") ms, \(report.errors) errors, CPU \(ResultTable.cpu(usage))")
+                Self.emit(
+                    "lookup, \(ResultTable.grouped(Double(outcome.totalUsers))) users, \(load) connection(s): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(report.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-") ms, p99 \(report.latencyMilliseconds(percentile: 0.99).map(ResultTable.decimal) ?? "-") ms, \(report.errors) errors, CPU \(ResultTable.cpu(usage))"
+                )
             }
         } catch {
             if !fleet.exitDescriptions.isEmpty {
-                FileHandle.standardError.write(Data("a server died (\(fleet.exitDescriptions.joined(separator: ", "))); last output:\n\(fleet.stderrTails())\n".utf8))
+                FileHandle.standardError.write(
+                    Data("a server died (\(fleet.exitDescriptions.joined(separator: ", "))); last output:\n\(fleet.stderrTails())\n".utf8))
             }
             await fleet.stop()
             throw error
@@ -319,17 +350,23 @@ struct BenchmarkCommand: AsyncParsableCommand {
     }
 
     /// The ceilings the selected scenarios are compared with, printed as they are measured.
-    private func measureCeilings(_ selected: [Scenario], meter: CeilingMeter, label: String) async throws -> [Scenario.Ceiling: CeilingMeter.Measurement] {
+    private func measureCeilings(_ selected: [Scenario], meter: CeilingMeter, label: String) async throws -> [Scenario.Ceiling: CeilingMeter
+        .Measurement]
+    {
         var ceilings: [Scenario.Ceiling: CeilingMeter.Measurement] = [:]
         if selected.isEmpty || selected.contains(where: { $0.ceiling == .rs256 }) {
             let measurement = try await meter.rs256(payloadBytes: 600)
             ceilings[.rs256] = measurement
-            Self.emit("ceiling \(label): RS256 2048-bit over a \(CeilingMeter.jwtSigningInput(length: 600).utf8.count)-byte input, \(measurement.workers) workers: \(ResultTable.grouped(measurement.operationsPerSecond)) signatures/s (other CPU \(ResultTable.cores(measurement.otherCores)) cores)")
+            Self.emit(
+                "ceiling \(label): RS256 2048-bit over a \(CeilingMeter.jwtSigningInput(length: 600).utf8.count)-byte input, \(measurement.workers) workers: \(ResultTable.grouped(measurement.operationsPerSecond)) signatures/s (other CPU \(ResultTable.cores(measurement.otherCores)) cores)"
+            )
         }
         if selected.contains(where: { $0.ceiling == .scrypt }) {
             let measurement = try await meter.scrypt(logN: scryptLogN)
             ceilings[.scrypt] = measurement
-            Self.emit("ceiling \(label): scrypt logN \(scryptLogN), r 8, p 1, \(measurement.workers) workers: \(ResultTable.decimal(measurement.operationsPerSecond)) hashes/s (\(measurement.operations) hashes, other CPU \(ResultTable.cores(measurement.otherCores)) cores)")
+            Self.emit(
+                "ceiling \(label): scrypt logN \(scryptLogN), r 8, p 1, \(measurement.workers) workers: \(ResultTable.decimal(measurement.operationsPerSecond)) hashes/s (\(measurement.operations) hashes, other CPU \(ResultTable.cores(measurement.otherCores)) cores)"
+            )
         }
         return ceilings
     }
@@ -392,11 +429,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
             if let kind = scenario.ceiling, let ceilingBefore {
                 let ceilingAfter = try await measureCeiling(kind, meter: meter)
                 ceiling = Self.combine(ceilingBefore, ceilingAfter)
-                bracket = "; \(kind.name) ceiling right before / after it: \(ResultTable.decimal(ceilingBefore.operationsPerSecond)) / \(ResultTable.decimal(ceilingAfter.operationsPerSecond))/s"
+                bracket =
+                    "; \(kind.name) ceiling right before / after it: \(ResultTable.decimal(ceilingBefore.operationsPerSecond)) / \(ResultTable.decimal(ceilingAfter.operationsPerSecond))/s"
             }
             results.append(ScenarioResult(scenario: scenario, report: report, ceiling: ceiling, usage: usage))
             let p50 = report.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-"
-            Self.emit("\(scenario.title): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(p50) ms, \(report.errors) errors, CPU server+db+client+other \(ResultTable.cpu(usage)) cores\(bracket)")
+            Self.emit(
+                "\(scenario.title): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(p50) ms, \(report.errors) errors, CPU server+db+client+other \(ResultTable.cpu(usage)) cores\(bracket)"
+            )
         }
         return results
     }

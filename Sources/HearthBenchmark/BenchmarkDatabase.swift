@@ -52,12 +52,12 @@ final class BenchmarkDatabase {
             return "SQLite (embedded, WAL, a fresh file per phase)"
         case .postgres:
             if let cluster {
-                return "PostgreSQL (throwaway cluster of \(cluster.binDirectory) on 127.0.0.1:\(cluster.port), synchronous_commit=off, a fresh database per phase; its CPU is the \"db\" column)"
+                return
+                    "PostgreSQL (throwaway cluster of \(cluster.binDirectory) on 127.0.0.1:\(cluster.port), synchronous_commit=off, a fresh database per phase; its CPU is the \"db\" column)"
             }
             return "PostgreSQL at --postgres-url (shared by every phase; its CPU counts as \"other\" unless local)"
         }
     }
-
 
     /// Directories and clusters to remove when the benchmark is interrupted.
     var cleanupPaths: [String] { directories.map(\.path) + (cluster.map { [$0.directory.path] } ?? []) }

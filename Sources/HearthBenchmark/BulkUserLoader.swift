@@ -56,9 +56,10 @@ struct BulkUserLoader {
                 let n = 1 + Int((Double(index) + 0.5) * Double(toAdd) / Double(count))
                 let token = "AMf-bench-\(UUID().uuidString)"
                 tokens.append(token)
-                records.append(RefreshSessionRecord(
-                    tokenHash: RefreshSessionRecord.hash(token), uid: Self.uid(prefix: prefix, n: min(n, toAdd)),
-                    signInProvider: "password", authTime: authTime, createdAt: authTime))
+                records.append(
+                    RefreshSessionRecord(
+                        tokenHash: RefreshSessionRecord.hash(token), uid: Self.uid(prefix: prefix, n: min(n, toAdd)),
+                        signInProvider: "password", authTime: authTime, createdAt: authTime))
             }
             for chunk in stride(from: 0, to: records.count, by: 1_000) {
                 try await store.importBatch(.sessions(Array(records[chunk..<min(chunk + 1_000, records.count)])))
@@ -86,7 +87,8 @@ struct BulkUserLoader {
         }
         return (
             "WITH RECURSIVE seq(n) AS (SELECT \(from) UNION ALL SELECT n + 1 FROM seq WHERE n < \(to)) ",
-            "seq", "printf('\(prefix)%09d', n)")
+            "seq", "printf('\(prefix)%09d', n)"
+        )
     }
 
     private static func insertUsers(

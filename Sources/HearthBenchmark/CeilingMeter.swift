@@ -85,7 +85,8 @@ struct CeilingMeter {
             let wall = Double((NIODeadline.now() - started).nanoseconds) / 1e9
             var otherCores: Double?
             if let ownBefore, let machineBefore, let own = ProcessStatus.cpuSeconds(pid: "self"),
-               let machine = ProcessStatus.machineBusySeconds(), wall > 0 {
+                let machine = ProcessStatus.machineBusySeconds(), wall > 0
+            {
                 otherCores = max(0, (machine - machineBefore) - (own - ownBefore)) / wall
             }
             try await pool.shutdownGracefully()
@@ -104,7 +105,8 @@ struct CeilingMeter {
     static func jwtSigningInput(length: Int) -> String {
         func base64URL(_ text: String) -> String { Base64URL.encode(text.utf8) }
         let header = base64URL(#"{"alg":"RS256","kid":"0123456789abcdef0123456789abcdef01234567","typ":"JWT"}"#)
-        let claims = #"{"iss":"https://securetoken.google.com/demo-hearth","aud":"demo-hearth","auth_time":1767225600,"user_id":"Xq3bT9kLmN2pR7sV5wY8zA1cD4eF","sub":"Xq3bT9kLmN2pR7sV5wY8zA1cD4eF","iat":1767225600,"exp":1767229200,"email":"someone@example.com","email_verified":false,"firebase":{"identities":{"email":["someone@example.com"]},"sign_in_provider":"password"}"#
+        let claims =
+            #"{"iss":"https://securetoken.google.com/demo-hearth","aud":"demo-hearth","auth_time":1767225600,"user_id":"Xq3bT9kLmN2pR7sV5wY8zA1cD4eF","sub":"Xq3bT9kLmN2pR7sV5wY8zA1cD4eF","iat":1767225600,"exp":1767229200,"email":"someone@example.com","email_verified":false,"firebase":{"identities":{"email":["someone@example.com"]},"sign_in_provider":"password"}"#
         var padding = ""
         var input = header + "." + base64URL(claims + "}")
         while input.utf8.count < length {  // a custom claim grows until the input is long enough

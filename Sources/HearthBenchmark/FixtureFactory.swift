@@ -27,7 +27,8 @@ struct FixtureFactory {
     /// `count` anonymous accounts.
     func anonymousSessions(count: Int) async throws -> [Session] {
         let request = PreparedRequest(path: Scenario.signup.path, json: #"{"returnSecureToken":true}"#, hostHeader: driver.hostHeader)
-        return try await signUp(RequestPlan(name: "preparing anonymous accounts", requests: Array(repeating: request, count: count), capturesBodies: true))
+        return try await signUp(
+            RequestPlan(name: "preparing anonymous accounts", requests: Array(repeating: request, count: count), capturesBodies: true))
     }
 
     /// `count` e-mail/password accounts; the addresses carry `runID` so reruns on one database do not collide.

@@ -26,7 +26,8 @@ final class LoadConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private var body = ByteBuffer()
     private var watchdog: Scheduled<Void>?
 
-    init(plan: RequestPlan, schedule: LoadSchedule, counter: RequestCounter, requestTimeout: TimeAmount, promise: EventLoopPromise<ConnectionReport>) {
+    init(plan: RequestPlan, schedule: LoadSchedule, counter: RequestCounter, requestTimeout: TimeAmount, promise: EventLoopPromise<ConnectionReport>)
+    {
         self.plan = plan
         self.schedule = schedule
         self.counter = counter

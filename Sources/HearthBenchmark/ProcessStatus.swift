@@ -30,7 +30,7 @@ struct ProcessStatus: Sendable {
     /// included), from the first line of `/proc/stat`.
     static func machineBusySeconds() -> Double? {
         guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-              let line = stat.split(separator: "\n").first, line.hasPrefix("cpu ")
+            let line = stat.split(separator: "\n").first, line.hasPrefix("cpu ")
         else { return nil }
         // user nice system idle iowait irq softirq steal guest guest_nice (guest time is inside user).
         let ticks = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().prefix(8).compactMap { Double($0) }
@@ -42,7 +42,7 @@ struct ProcessStatus: Sendable {
     /// User plus system CPU seconds the process has used, all threads together.
     static func cpuSeconds(pid: String) -> Double? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")")
+            let close = stat.lastIndex(of: ")")
         else { return nil }
         // After "pid (comm)": state is field 3, utime field 14, stime field 15.
         let fields = stat[stat.index(after: close)...].split(separator: " ", omittingEmptySubsequences: true)

@@ -8,7 +8,7 @@ enum ProcessTree {
         var children: [Int32: [Int32]] = [:]
         for name in names {
             guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")")
+                let close = stat.lastIndex(of: ")")
             else { continue }
             // After "pid (comm)": state, then ppid.
             let fields = stat[stat.index(after: close)...].split(separator: " ", omittingEmptySubsequences: true)

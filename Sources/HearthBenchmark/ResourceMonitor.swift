@@ -60,9 +60,12 @@ struct ResourceMonitor {
                 let server = cores(serverBefore, Self.cpuSeconds(pids))
                 // Backends that ended during the window are lost (their CPU shows as "other").
                 let databaseAfter = Self.cpuSecondsByPID(database)
-                let databaseUsed: Double? = database.isEmpty ? nil : databaseBefore.reduce(0) { sum, entry in
-                    sum + max(0, (databaseAfter[entry.key] ?? entry.value) - entry.value)
-                }
+                let databaseUsed: Double? =
+                    database.isEmpty
+                    ? nil
+                    : databaseBefore.reduce(0) { sum, entry in
+                        sum + max(0, (databaseAfter[entry.key] ?? entry.value) - entry.value)
+                    }
                 let databaseCores = databaseUsed.flatMap { used in window > 0 ? used / window : nil }
                 let client = cores(clientBefore, ProcessStatus.cpuSeconds(pid: "self"))
                 let machine = cores(machineBefore, ProcessStatus.machineBusySeconds())

@@ -8,24 +8,32 @@ struct ResultTable {
     static let memoryTargetBytes = 100 * 1_000_000
 
     func render() -> String {
-        let header = ["Scenario", "Requests", "Req/s", "p50 ms", "p90 ms", "p99 ms", "Ceiling /s", "vs ceiling", "Target", "Met", "Errors", "Server RSS MB", "CPU server+db+client+other"]
+        let header = [
+            "Scenario", "Requests", "Req/s", "p50 ms", "p90 ms", "p99 ms", "Ceiling /s", "vs ceiling", "Target", "Met", "Errors", "Server RSS MB",
+            "CPU server+db+client+other",
+        ]
         let rows = results.map(row(for:))
         let numeric: Set<Int> = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
-            "| " + cells.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                return numeric.contains(column) ? padding + cell : cell + padding
-            }.joined(separator: " | ") + " |"
+            "| "
+                + cells.enumerated().map { column, cell in
+                    let padding = String(repeating: " ", count: widths[column] - cell.count)
+                    return numeric.contains(column) ? padding + cell : cell + padding
+                }.joined(separator: " | ") + " |"
         }
-        let rule = "|" + widths.enumerated().map { column, width in
-            numeric.contains(column) ? String(repeating: "-", count: width + 1) + ":" : ":" + String(repeating: "-", count: width + 1)
-        }.joined(separator: "|") + "|"
+        let rule =
+            "|"
+            + widths.enumerated().map { column, width in
+                numeric.contains(column) ? String(repeating: "-", count: width + 1) + ":" : ":" + String(repeating: "-", count: width + 1)
+            }.joined(separator: "|") + "|"
         var lines = [line(header), rule] + rows.map(line)
         if let serverPeakRSS {
             let met = serverPeakRSS < Self.memoryTargetBytes
             lines.append("")
-            lines.append("Server peak RSS over the run (VmHWM): \(Self.megabytes(serverPeakRSS)) MB; target < \(Self.memoryTargetBytes / 1_000_000) MB: \(met ? "met" : "MISSED")")
+            lines.append(
+                "Server peak RSS over the run (VmHWM): \(Self.megabytes(serverPeakRSS)) MB; target < \(Self.memoryTargetBytes / 1_000_000) MB: \(met ? "met" : "MISSED")"
+            )
         }
         return lines.joined(separator: "\n")
     }

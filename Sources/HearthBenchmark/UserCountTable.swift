@@ -13,7 +13,9 @@ struct UserCountTable {
     let rows: [UserCountResult]
 
     func render() -> String {
-        let header = ["Users", "Connections", "Requests", "Req/s", "p50 ms", "p90 ms", "p99 ms", "Errors", "Server RSS MB", "CPU server+db+client+other"]
+        let header = [
+            "Users", "Connections", "Requests", "Req/s", "p50 ms", "p90 ms", "p99 ms", "Errors", "Server RSS MB", "CPU server+db+client+other",
+        ]
         let cells = rows.map { row -> [String] in
             let report = row.report
             func latency(_ fraction: Double) -> String {
@@ -32,9 +34,10 @@ struct UserCountTable {
         }
         let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max() ?? 0 }
         func line(_ values: [String]) -> String {
-            "| " + values.enumerated().map { column, cell in
-                String(repeating: " ", count: widths[column] - cell.count) + cell
-            }.joined(separator: " | ") + " |"
+            "| "
+                + values.enumerated().map { column, cell in
+                    String(repeating: " ", count: widths[column] - cell.count) + cell
+                }.joined(separator: " | ") + " |"
         }
         let rule = "|" + widths.map { String(repeating: "-", count: $0 + 1) + ":" }.joined(separator: "|") + "|"
         return ([line(header), rule] + cells.map(line)).joined(separator: "\n")

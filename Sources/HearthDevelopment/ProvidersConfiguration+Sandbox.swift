@@ -10,7 +10,9 @@ extension ProvidersConfiguration {
         var p = ProvidersConfiguration()
         func url(_ text: String) -> URL { URL(string: text) ?? URL(fileURLWithPath: "/") }
 
-        p.apple = Apple(enabled: true, bundleIDs: endpoints.apple.credentials.bundleIDs, serviceIDs: [endpoints.apple.credentials.servicesID], jwksURL: url(endpoints.apple.jwksURL))
+        p.apple = Apple(
+            enabled: true, bundleIDs: endpoints.apple.credentials.bundleIDs, serviceIDs: [endpoints.apple.credentials.servicesID],
+            jwksURL: url(endpoints.apple.jwksURL))
 
         p.microsoft.enabled = true
         p.microsoft.clientIDs = [endpoints.microsoft.credentials.clientID]

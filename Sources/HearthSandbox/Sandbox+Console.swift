@@ -94,13 +94,19 @@ struct ConsoleRoutes: Sendable {
 
     func credential(_ request: Request, providerID: String) -> Response {
         guard let provider = SandboxProvider(firebaseProviderID: providerID) else {
-            return SandboxHTTP.json(["error": .string("unknown provider \(providerID); use apple.com, microsoft.com, google.com, facebook.com, github.com, twitter.com, yahoo.com or oidc.<name>")], status: .notFound)
+            return SandboxHTTP.json(
+                [
+                    "error": .string(
+                        "unknown provider \(providerID); use apple.com, microsoft.com, google.com, facebook.com, github.com, twitter.com, yahoo.com or oidc.<name>"
+                    )
+                ], status: .notFound)
         }
         let query = SandboxHTTP.query(request)
         let identities = sandbox.identities(for: provider)
         let chosen = query["subject"].map { subject in identities.first { $0.subject == subject } } ?? identities.first
         guard let identity = chosen else {
-            return SandboxHTTP.json(["error": .string("no identity \(query["subject"] ?? "") for \(providerID); see GET \(sandbox.baseURL)/")], status: .notFound)
+            return SandboxHTTP.json(
+                ["error": .string("no identity \(query["subject"] ?? "") for \(providerID); see GET \(sandbox.baseURL)/")], status: .notFound)
         }
         do {
             let credential = try sandbox.signInCredential(for: identity, rawNonce: query["nonce"].flatMap { $0.isEmpty ? nil : $0 })

@@ -147,7 +147,8 @@ public struct SandboxCredentials: Sendable {
         func googleClient(_ number: String) -> String {
             "\(number)-\(SandboxRandom.string(32, from: lower)).apps.googleusercontent.com"
         }
-        let yahoo = Yahoo.generate(), otherYahoo = Yahoo.generate()
+        let yahoo = Yahoo.generate()
+        let otherYahoo = Yahoo.generate()
         return SandboxCredentials(
             apple: Apple(
                 teamID: SandboxRandom.string(10, from: upper), servicesID: "com.example.hearth.signin",

@@ -72,7 +72,8 @@ extension SandboxIdentity {
     public static let githubUser = SandboxIdentity(
         provider: .github, subject: "9919191", email: "mona@example.com", emailVerified: true,
         displayName: "Mona Lisa Octocat", photoURL: "https://avatars.githubusercontent.com/u/9919191?v=4",
-        screenName: "sandbox-mona", otherEmails: [
+        screenName: "sandbox-mona",
+        otherEmails: [
             SandboxEmailAddress(email: "9919191+sandbox-mona@users.noreply.github.com", verified: true),
             SandboxEmailAddress(email: "mona.old@example.org", verified: false),
         ])

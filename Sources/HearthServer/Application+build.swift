@@ -1,9 +1,9 @@
 import Foundation
-import NIOCore
 import HearthCore
 import HearthTokens
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// Builds the Hearth application: routes, middleware and background services.

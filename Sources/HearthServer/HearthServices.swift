@@ -1,5 +1,5 @@
-import Foundation
 import AsyncHTTPClient
+import Foundation
 import HearthCore
 import HearthProviders
 import HearthStorage
@@ -65,11 +65,13 @@ public struct HearthServices: Sendable {
             try? await store.close()
             throw error
         }
-        let verifier = identityVerifier ?? AdministeredIdentityVerifier(base: configuration.providers, store: store) { providers in
-            ProviderRegistry(
-                configuration: providers, httpClient: HTTPClient.shared, clock: clock, logger: logger,
-                replayGuard: StoreReplayGuard(store: store))
-        }
+        let verifier =
+            identityVerifier
+            ?? AdministeredIdentityVerifier(base: configuration.providers, store: store) { providers in
+                ProviderRegistry(
+                    configuration: providers, httpClient: HTTPClient.shared, clock: clock, logger: logger,
+                    replayGuard: StoreReplayGuard(store: store))
+            }
         do {
             try await verifier.refresh()
             var services = try await open(
@@ -116,7 +118,8 @@ public struct HearthServices: Sendable {
         try await keyRing.start()
         let tokens = TokenService(
             keyRing: keyRing,
-            configuration: .init(projectID: configuration.projectID, issuer: configuration.resolvedIssuer, idTokenLifetime: configuration.idTokenLifetime),
+            configuration: .init(
+                projectID: configuration.projectID, issuer: configuration.resolvedIssuer, idTokenLifetime: configuration.idTokenLifetime),
             clock: clock)
         var signers: [CustomTokenVerifier.Signer] = []
         for path in configuration.customTokenKeyFiles {

@@ -18,150 +18,162 @@ enum HearthSchema {
 
     /// All migrations, oldest first. Append only.
     static let migrations: [SchemaMigration] = [
-        SchemaMigration("2026-11-22-create-accounts", [
-            // users: one row per account. `email` is stored lower-cased. `password_hash` is the
-            // self-describing hash (NULL: no password). `custom_attributes` is a JSON object as
-            // text. `valid_since`: tokens issued before it are refused. `scheduled_deletion_at`:
-            // when the anonymous-account clean-up may delete the row (NULL: never).
-            """
-            CREATE TABLE users (
-                uid TEXT NOT NULL,
-                email TEXT,
-                email_verified BOOLEAN NOT NULL DEFAULT FALSE,
-                display_name TEXT,
-                photo_url TEXT,
-                phone_number TEXT,
-                password_hash TEXT,
-                password_updated_at BIGINT,
-                disabled BOOLEAN NOT NULL DEFAULT FALSE,
-                custom_attributes TEXT,
-                custom_auth BOOLEAN NOT NULL DEFAULT FALSE,
-                created_at BIGINT NOT NULL,
-                last_login_at BIGINT,
-                valid_since BIGINT NOT NULL,
-                scheduled_deletion_at BIGINT,
-                CONSTRAINT users_pkey PRIMARY KEY (uid),
-                CONSTRAINT users_email_unique UNIQUE (email),
-                CONSTRAINT users_phone_number_unique UNIQUE (phone_number)
-            )
-            """,
-            // The clean-up looks users up by deletion date.
-            "CREATE INDEX users_scheduled_deletion_at ON users (scheduled_deletion_at)",
-            // provider_links: identity-provider accounts linked to a user (google.com, apple.com…).
-            // A provider identity (provider_id, raw_id) belongs to at most one user, and a user has
-            // at most one link per provider. Deleted with the user.
-            """
-            CREATE TABLE provider_links (
-                uid TEXT NOT NULL,
-                provider_id TEXT NOT NULL,
-                raw_id TEXT NOT NULL,
-                email TEXT,
-                display_name TEXT,
-                photo_url TEXT,
-                phone_number TEXT,
-                screen_name TEXT,
-                CONSTRAINT provider_links_pkey PRIMARY KEY (provider_id, raw_id),
-                CONSTRAINT provider_links_uid_provider_unique UNIQUE (uid, provider_id),
-                CONSTRAINT provider_links_uid_fkey FOREIGN KEY (uid) REFERENCES users (uid) ON DELETE CASCADE
-            )
-            """,
-            // Account lookup by any e-mail compares provider e-mails lower-cased.
-            "CREATE INDEX provider_links_email_lower ON provider_links (lower(email))",
-            // refresh_sessions: the server side of refresh tokens, keyed by the token's hex SHA-256
-            // (the token itself is never stored). Deleted with the user.
-            """
-            CREATE TABLE refresh_sessions (
-                token_hash TEXT NOT NULL,
-                uid TEXT NOT NULL,
-                sign_in_provider TEXT NOT NULL,
-                auth_time BIGINT NOT NULL,
-                created_at BIGINT NOT NULL,
-                extra_claims TEXT,
-                CONSTRAINT refresh_sessions_pkey PRIMARY KEY (token_hash),
-                CONSTRAINT refresh_sessions_uid_fkey FOREIGN KEY (uid) REFERENCES users (uid) ON DELETE CASCADE
-            )
-            """,
-            "CREATE INDEX refresh_sessions_uid ON refresh_sessions (uid)",
-        ]),
-        SchemaMigration("2026-11-22-create-signing-keys", [
-            // signing_keys: token-signing keys with their lifecycle instants. `private_key_pem`
-            // is a secret (PKCS#8 PEM); `certificate_pem` is the published self-signed X.509.
-            """
-            CREATE TABLE signing_keys (
-                kid TEXT NOT NULL,
-                algorithm TEXT NOT NULL,
-                private_key_pem TEXT NOT NULL,
-                certificate_pem TEXT NOT NULL,
-                created_at BIGINT NOT NULL,
-                activates_at BIGINT NOT NULL,
-                retires_at BIGINT NOT NULL,
-                expires_at BIGINT NOT NULL,
-                CONSTRAINT signing_keys_pkey PRIMARY KEY (kid)
-            )
-            """,
-        ]),
-        SchemaMigration("2026-11-22-create-settings", [
-            // settings: small named values kept across restarts.
-            """
-            CREATE TABLE settings (
-                name TEXT NOT NULL,
-                value TEXT NOT NULL,
-                CONSTRAINT settings_pkey PRIMARY KEY (name)
-            )
-            """,
-        ]),
-        SchemaMigration("2026-11-22-create-rate-counters", [
-            // rate_counters: abuse counters shared by replicas, one row per key and fixed window.
-            // `window_start`/`window_end` are ms since 1970 (end exclusive); `hits` is the count.
-            """
-            CREATE TABLE rate_counters (
-                counter_key TEXT NOT NULL,
-                window_start BIGINT NOT NULL,
-                window_end BIGINT NOT NULL,
-                hits BIGINT NOT NULL,
-                CONSTRAINT rate_counters_pkey PRIMARY KEY (counter_key, window_start)
-            )
-            """,
-            // Pruning deletes by window end.
-            "CREATE INDEX rate_counters_window_end ON rate_counters (window_end)",
-        ]),
-        SchemaMigration("2026-11-22-create-auth-sessions", [
-            // auth_sessions: browser sign-ins between two requests (createAuthUri → redirect handler →
-            // signInWithIdp), so that any replica can answer the next step. `id` is the OAuth state
-            // (kind 'pending') or the one-time result code (kind 'completed'); `session_id` is the
-            // client's sessionId; `data` is a JSON object of the step's values (PKCE verifier, nonce,
-            // provider tokens — secrets, deleted when consumed). `expires_at` in ms since 1970.
-            """
-            CREATE TABLE auth_sessions (
-                id TEXT NOT NULL,
-                kind TEXT NOT NULL,
-                session_id TEXT NOT NULL,
-                provider_id TEXT NOT NULL,
-                continue_uri TEXT NOT NULL,
-                created_at BIGINT NOT NULL,
-                expires_at BIGINT NOT NULL,
-                data TEXT NOT NULL,
-                CONSTRAINT auth_sessions_pkey PRIMARY KEY (id)
-            )
-            """,
-            // Pruning deletes by expiry.
-            "CREATE INDEX auth_sessions_expires_at ON auth_sessions (expires_at)",
-        ]),
-        SchemaMigration("2026-11-24-create-login-failures", [
-            // login_failures: the password lockout's memory, one row per subject ('account:<e-mail>' or
-            // 'address:<client address>'), shared by replicas. `failures` counts attempts not taken back
-            // by a success; `last_failure_at` and `locked_until` (NULL: no wait) are ms since 1970.
-            """
-            CREATE TABLE login_failures (
-                subject TEXT NOT NULL,
-                failures BIGINT NOT NULL,
-                last_failure_at BIGINT NOT NULL,
-                locked_until BIGINT,
-                CONSTRAINT login_failures_pkey PRIMARY KEY (subject)
-            )
-            """,
-            // Pruning deletes by last failure.
-            "CREATE INDEX login_failures_last_failure_at ON login_failures (last_failure_at)",
-        ]),
+        SchemaMigration(
+            "2026-11-22-create-accounts",
+            [
+                // users: one row per account. `email` is stored lower-cased. `password_hash` is the
+                // self-describing hash (NULL: no password). `custom_attributes` is a JSON object as
+                // text. `valid_since`: tokens issued before it are refused. `scheduled_deletion_at`:
+                // when the anonymous-account clean-up may delete the row (NULL: never).
+                """
+                CREATE TABLE users (
+                    uid TEXT NOT NULL,
+                    email TEXT,
+                    email_verified BOOLEAN NOT NULL DEFAULT FALSE,
+                    display_name TEXT,
+                    photo_url TEXT,
+                    phone_number TEXT,
+                    password_hash TEXT,
+                    password_updated_at BIGINT,
+                    disabled BOOLEAN NOT NULL DEFAULT FALSE,
+                    custom_attributes TEXT,
+                    custom_auth BOOLEAN NOT NULL DEFAULT FALSE,
+                    created_at BIGINT NOT NULL,
+                    last_login_at BIGINT,
+                    valid_since BIGINT NOT NULL,
+                    scheduled_deletion_at BIGINT,
+                    CONSTRAINT users_pkey PRIMARY KEY (uid),
+                    CONSTRAINT users_email_unique UNIQUE (email),
+                    CONSTRAINT users_phone_number_unique UNIQUE (phone_number)
+                )
+                """,
+                // The clean-up looks users up by deletion date.
+                "CREATE INDEX users_scheduled_deletion_at ON users (scheduled_deletion_at)",
+                // provider_links: identity-provider accounts linked to a user (google.com, apple.com…).
+                // A provider identity (provider_id, raw_id) belongs to at most one user, and a user has
+                // at most one link per provider. Deleted with the user.
+                """
+                CREATE TABLE provider_links (
+                    uid TEXT NOT NULL,
+                    provider_id TEXT NOT NULL,
+                    raw_id TEXT NOT NULL,
+                    email TEXT,
+                    display_name TEXT,
+                    photo_url TEXT,
+                    phone_number TEXT,
+                    screen_name TEXT,
+                    CONSTRAINT provider_links_pkey PRIMARY KEY (provider_id, raw_id),
+                    CONSTRAINT provider_links_uid_provider_unique UNIQUE (uid, provider_id),
+                    CONSTRAINT provider_links_uid_fkey FOREIGN KEY (uid) REFERENCES users (uid) ON DELETE CASCADE
+                )
+                """,
+                // Account lookup by any e-mail compares provider e-mails lower-cased.
+                "CREATE INDEX provider_links_email_lower ON provider_links (lower(email))",
+                // refresh_sessions: the server side of refresh tokens, keyed by the token's hex SHA-256
+                // (the token itself is never stored). Deleted with the user.
+                """
+                CREATE TABLE refresh_sessions (
+                    token_hash TEXT NOT NULL,
+                    uid TEXT NOT NULL,
+                    sign_in_provider TEXT NOT NULL,
+                    auth_time BIGINT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    extra_claims TEXT,
+                    CONSTRAINT refresh_sessions_pkey PRIMARY KEY (token_hash),
+                    CONSTRAINT refresh_sessions_uid_fkey FOREIGN KEY (uid) REFERENCES users (uid) ON DELETE CASCADE
+                )
+                """,
+                "CREATE INDEX refresh_sessions_uid ON refresh_sessions (uid)",
+            ]),
+        SchemaMigration(
+            "2026-11-22-create-signing-keys",
+            [
+                // signing_keys: token-signing keys with their lifecycle instants. `private_key_pem`
+                // is a secret (PKCS#8 PEM); `certificate_pem` is the published self-signed X.509.
+                """
+                CREATE TABLE signing_keys (
+                    kid TEXT NOT NULL,
+                    algorithm TEXT NOT NULL,
+                    private_key_pem TEXT NOT NULL,
+                    certificate_pem TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    activates_at BIGINT NOT NULL,
+                    retires_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    CONSTRAINT signing_keys_pkey PRIMARY KEY (kid)
+                )
+                """
+            ]),
+        SchemaMigration(
+            "2026-11-22-create-settings",
+            [
+                // settings: small named values kept across restarts.
+                """
+                CREATE TABLE settings (
+                    name TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    CONSTRAINT settings_pkey PRIMARY KEY (name)
+                )
+                """
+            ]),
+        SchemaMigration(
+            "2026-11-22-create-rate-counters",
+            [
+                // rate_counters: abuse counters shared by replicas, one row per key and fixed window.
+                // `window_start`/`window_end` are ms since 1970 (end exclusive); `hits` is the count.
+                """
+                CREATE TABLE rate_counters (
+                    counter_key TEXT NOT NULL,
+                    window_start BIGINT NOT NULL,
+                    window_end BIGINT NOT NULL,
+                    hits BIGINT NOT NULL,
+                    CONSTRAINT rate_counters_pkey PRIMARY KEY (counter_key, window_start)
+                )
+                """,
+                // Pruning deletes by window end.
+                "CREATE INDEX rate_counters_window_end ON rate_counters (window_end)",
+            ]),
+        SchemaMigration(
+            "2026-11-22-create-auth-sessions",
+            [
+                // auth_sessions: browser sign-ins between two requests (createAuthUri → redirect handler →
+                // signInWithIdp), so that any replica can answer the next step. `id` is the OAuth state
+                // (kind 'pending') or the one-time result code (kind 'completed'); `session_id` is the
+                // client's sessionId; `data` is a JSON object of the step's values (PKCE verifier, nonce,
+                // provider tokens — secrets, deleted when consumed). `expires_at` in ms since 1970.
+                """
+                CREATE TABLE auth_sessions (
+                    id TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    session_id TEXT NOT NULL,
+                    provider_id TEXT NOT NULL,
+                    continue_uri TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    data TEXT NOT NULL,
+                    CONSTRAINT auth_sessions_pkey PRIMARY KEY (id)
+                )
+                """,
+                // Pruning deletes by expiry.
+                "CREATE INDEX auth_sessions_expires_at ON auth_sessions (expires_at)",
+            ]),
+        SchemaMigration(
+            "2026-11-24-create-login-failures",
+            [
+                // login_failures: the password lockout's memory, one row per subject ('account:<e-mail>' or
+                // 'address:<client address>'), shared by replicas. `failures` counts attempts not taken back
+                // by a success; `last_failure_at` and `locked_until` (NULL: no wait) are ms since 1970.
+                """
+                CREATE TABLE login_failures (
+                    subject TEXT NOT NULL,
+                    failures BIGINT NOT NULL,
+                    last_failure_at BIGINT NOT NULL,
+                    locked_until BIGINT,
+                    CONSTRAINT login_failures_pkey PRIMARY KEY (subject)
+                )
+                """,
+                // Pruning deletes by last failure.
+                "CREATE INDEX login_failures_last_failure_at ON login_failures (last_failure_at)",
+            ]),
     ]
 }

@@ -1,3 +1,7 @@
+import Foundation
+import HearthCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,9 +9,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import HearthCore
-import Synchronization
 
 /// An exclusive `flock(2)` on `<database>.lock`, held by the one process that may write the database
 /// while it keeps users in memory.

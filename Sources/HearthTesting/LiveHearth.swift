@@ -111,7 +111,8 @@ public final class LiveHearth: Sendable {
             try? FileManager.default.removeItem(at: directory)
             throw failure
         }
-        return LiveHearth(services: services, sandbox: sandbox.sandbox, clock: clock, directory: directory, group: group, running: running, port: port)
+        return LiveHearth(
+            services: services, sandbox: sandbox.sandbox, clock: clock, directory: directory, group: group, running: running, port: port)
     }
 
     /// Stops the server, closes the database and removes the directory.

@@ -1,8 +1,8 @@
 import Crypto
-import Foundation
-import HearthCore
 import CryptoExtras
+import Foundation
 import HearthBase64URL
+import HearthCore
 
 /// Checks the custom tokens a developer's backend mints for `accounts:signInWithCustomToken`, as Firebase
 /// Admin SDKs make them: a JWT with `aud` = ``audience``, `iss` = `sub` = the signing service account,
@@ -52,7 +52,9 @@ public struct CustomTokenVerifier: Sendable {
         let payload: [String: JSONValue]
         if token.hasPrefix("{") {
             guard acceptsUnsigned else { throw invalid("Invalid assertion format", reason: "a bare JSON custom token outside development mode") }
-            guard let object = JSONValue.object(fromJSON: token) else { throw invalid("((Unable to parse the custom token as JSON.))", reason: "bad JSON") }
+            guard let object = JSONValue.object(fromJSON: token) else {
+                throw invalid("((Unable to parse the custom token as JSON.))", reason: "bad JSON")
+            }
             return try Self.identity(from: object)
         }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
@@ -82,9 +84,11 @@ public struct CustomTokenVerifier: Sendable {
         }
         let candidates = signers.filter { $0.serviceAccount == nil || $0.serviceAccount == issuer }
         let rsaSignature = _RSA.Signing.RSASignature(rawRepresentation: signature)
-        guard candidates.contains(where: {
-            $0.publicKey.isValidSignature(rsaSignature, for: signingInput, padding: .insecurePKCS1v1_5)
-        }) else {
+        guard
+            candidates.contains(where: {
+                $0.publicKey.isValidSignature(rsaSignature, for: signingInput, padding: .insecurePKCS1v1_5)
+            })
+        else {
             throw invalid(nil, reason: candidates.isEmpty ? "no custom-token key is configured for \(issuer)" : "bad signature")
         }
         guard case .number(let issuedAt)? = payload["iat"], case .number(let expiresAt)? = payload["exp"] else {

@@ -121,7 +121,9 @@ public actor KeyRing {
 
     /// What a rotation at `now` should do with `keys`: nothing (nil), make the first key (active at once),
     /// or make a successor published `publishLead` before it signs and retire the current key then.
-    static func plan(_ keys: [SigningKeyRecord], now: Date, configuration: Configuration) -> (activatesAt: Date, retire: SigningKeyChange.Retirement?)? {
+    static func plan(_ keys: [SigningKeyRecord], now: Date, configuration: Configuration) -> (
+        activatesAt: Date, retire: SigningKeyChange.Retirement?
+    )? {
         let live = keys.filter { $0.expiresAt > now }
         // No key at all: the first one signs at once.
         if live.isEmpty { return (now, nil) }
@@ -130,7 +132,9 @@ public actor KeyRing {
         guard let current = live.filter({ $0.retiresAt > now }).max(by: { $0.activatesAt < $1.activatesAt }) else { return (now, nil) }
         guard current.activatesAt.addingTimeInterval(configuration.rotationPeriod) <= now else { return nil }
         let activatesAt = now.addingTimeInterval(configuration.publishLead)
-        return (activatesAt, .init(kid: current.kid, retiresAt: activatesAt, expiresAt: activatesAt.addingTimeInterval(configuration.tokenLifetime + 300)))
+        return (
+            activatesAt, .init(kid: current.kid, retiresAt: activatesAt, expiresAt: activatesAt.addingTimeInterval(configuration.tokenLifetime + 300))
+        )
     }
 
     /// The id of the key that signs at `now`: the newest key already active and not yet retired.

@@ -18,7 +18,11 @@ public struct PendingCredentialClaims: JWTPayload, Equatable {
     public var profile: FederatedProfile
 
     enum CodingKeys: String, CodingKey {
-        case issuer = "iss", audience = "aud", issuedAt = "iat", expiresAt = "exp", profile
+        case issuer = "iss"
+        case audience = "aud"
+        case issuedAt = "iat"
+        case expiresAt = "exp"
+        case profile
     }
 
     public func verify(using algorithm: some JWTAlgorithm) async throws {}
@@ -47,8 +51,8 @@ extension TokenService {
             throw HearthError(.invalidPendingToken, underlying: error)
         }
         guard claims.issuer == configuration.issuer,
-              claims.audience == configuration.projectID + PendingCredentialClaims.audienceSuffix,
-              claims.expiresAt > Int64(clockNow.timeIntervalSince1970)
+            claims.audience == configuration.projectID + PendingCredentialClaims.audienceSuffix,
+            claims.expiresAt > Int64(clockNow.timeIntervalSince1970)
         else { throw HearthError(.invalidPendingToken, reason: "audience, issuer or expiry") }
         return claims.profile
     }

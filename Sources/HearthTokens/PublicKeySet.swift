@@ -24,9 +24,10 @@ public struct PublicKeySet: Sendable, Equatable {
         for record in records {
             let publicKey = try Insecure.RSA.PrivateKey(pem: record.privateKeyPEM).publicKey
             let primitives = try publicKey.getKeyPrimitives()
-            keys.append(JWK(
-                kty: "RSA", alg: record.algorithm, use: "sig", kid: record.kid,
-                n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent)))
+            keys.append(
+                JWK(
+                    kty: "RSA", alg: record.algorithm, use: "sig", kid: record.kid,
+                    n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent)))
             certificates[record.kid] = record.certificatePEM
         }
         self.keys = keys

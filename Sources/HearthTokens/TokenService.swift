@@ -113,8 +113,8 @@ public struct TokenService: Sendable {
     static func keyID(of token: String) -> String? {
         guard let header = token.split(separator: ".", maxSplits: 1).first else { return nil }
         guard header.utf8.count <= 4_096, let bytes = Base64URL.decode(header),
-              case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
-              case .string(let kid)? = fields["kid"]
+            case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
+            case .string(let kid)? = fields["kid"]
         else { return nil }
         return kid
     }
@@ -137,7 +137,7 @@ public struct TokenService: Sendable {
         } catch {
             // A key another replica made since this one last loaded the key set: learn it and try again.
             guard let kid = Self.keyID(of: token), await keyRing.learn(kid: kid),
-                  let retried = try? await keyRing.collection.verify(token, as: IDTokenClaims.self)
+                let retried = try? await keyRing.collection.verify(token, as: IDTokenClaims.self)
             else { throw HearthError(.invalidIDToken, reason: "signature or format", underlying: error) }
             claims = retried
         }
@@ -151,7 +151,7 @@ public struct TokenService: Sendable {
     @discardableResult
     private func check(_ claims: IDTokenClaims) throws -> Int64 {
         guard claims.issuer == configuration.issuer, claims.audience == configuration.projectID,
-              !claims.subject.isEmpty, claims.subject.count <= 128
+            !claims.subject.isEmpty, claims.subject.count <= 128
         else { throw HearthError(.invalidIDToken, reason: "issuer, audience or subject") }
         let now = Int64(clock.now.timeIntervalSince1970)
         guard claims.expiresAt > now else { throw HearthError(.tokenExpired, reason: "exp passed") }

@@ -72,7 +72,9 @@ struct CommonOptions: ParsableArguments {
                 let format = config.hasSuffix(".json") ? "JSON" : "YAML"
                 throw ConfigurationError(
                     key: "--config",
-                    problem: "\(config) is not a valid \(format) configuration (a map of settings, lists of plain values only): \(Self.parseProblem(error))")
+                    problem:
+                        "\(config) is not a valid \(format) configuration (a map of settings, lists of plain values only): \(Self.parseProblem(error))"
+                )
             }
         }
         // A configuration file means a real deployment unless it says otherwise.

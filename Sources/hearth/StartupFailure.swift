@@ -35,7 +35,9 @@ enum StartupFailure {
                 let place = configuration.map { " at \($0.storageDescription)" } ?? ""
                 var reason = clean(hearth.reason ?? "it is not reachable")
                 // The line names the database already.
-                if configuration != nil { reason = reason.replacingOccurrences(of: #"^cannot connect to \S+: "#, with: "", options: .regularExpression) }
+                if configuration != nil {
+                    reason = reason.replacingOccurrences(of: #"^cannot connect to \S+: "#, with: "", options: .regularExpression)
+                }
                 return "cannot open the database\(place): \(reason); check the database settings "
                     + "(storage.dataDirectory, database.url) and that the database is running"
             default:

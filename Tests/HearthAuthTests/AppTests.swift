@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HearthAuth
 import HearthTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Forwards to URLSession and records what was sent.
 final class RecordingTransport: AuthTransport {
@@ -42,7 +43,9 @@ final class RecordingTransport: AuthTransport {
         let name = "oauth-\(UUID().uuidString)"
         HearthApp.configure(name: name, options: HearthOptions(apiKey: "k", projectID: "p"))
         let provider = OAuthProvider(providerID: .custom("microsoft.com"), auth: Auth.auth(app: HearthApp.app(name: name)!))
-        provider.customParameters = ["prompt": "consent", "client_id": "evil", "redirect_uri": "https://evil.example", "state": "x", "tenant": "contoso"]
+        provider.customParameters = [
+            "prompt": "consent", "client_id": "evil", "redirect_uri": "https://evil.example", "state": "x", "tenant": "contoso",
+        ]
         #expect(provider.effectiveCustomParameters == ["prompt": "consent", "tenant": "contoso"])
         #expect(provider.providerID == "microsoft.com")
     }
@@ -57,7 +60,10 @@ final class RecordingTransport: AuthTransport {
             auth.tenantID = nil
             _ = try await auth.signInAnonymously()
             let requests = transport.requests.all
-            #expect(requests.map { $0.url?.path } == ["/identitytoolkit.googleapis.com/v1/accounts:signUp", "/identitytoolkit.googleapis.com/v1/accounts:lookup"])
+            #expect(
+                requests.map { $0.url?.path } == [
+                    "/identitytoolkit.googleapis.com/v1/accounts:signUp", "/identitytoolkit.googleapis.com/v1/accounts:lookup",
+                ])
             #expect(requests.allSatisfy { $0.url?.query == "key=\(live.apiKey)" })
             #expect(requests.allSatisfy { $0.value(forHTTPHeaderField: "X-Firebase-Locale") == "fr" })
             #expect(requests.allSatisfy { $0.value(forHTTPHeaderField: "Content-Type") == "application/json" })

@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HearthAuth
 import HearthSandbox
 import HearthTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Stands in for the person at the browser: opens the provider's page with the sandbox's "approve as" (or
 /// "cancel") shortcut and follows redirects until the browser is sent to the app's return URL.
@@ -34,9 +35,10 @@ final class ScriptedBrowser: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         let session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         var components = URLComponents(url: authURL, resolvingAgainstBaseURL: false)!
-        components.queryItems = (components.queryItems ?? []) + [
-            URLQueryItem(name: "sandbox_subject", value: subject), URLQueryItem(name: "sandbox_decision", value: decision),
-        ]
+        components.queryItems =
+            (components.queryItems ?? []) + [
+                URLQueryItem(name: "sandbox_subject", value: subject), URLQueryItem(name: "sandbox_decision", value: decision),
+            ]
         var next = components.url!
         for _ in 0..<10 {
             visited.append(next.absoluteString)
@@ -136,15 +138,17 @@ final class ScriptedBrowser: NSObject, URLSessionTaskDelegate, @unchecked Sendab
             // A tenant the rule refuses: refused by createAuthUri, before the browser opens.
             let unused = ScriptedBrowser(subject: SandboxIdentity.microsoftUnverifiedEmail.subject)
             microsoft.customParameters = ["tenant": fabrikam]
-            let refused = try #require(await nsError {
-                _ = try await microsoft.credential(with: BrowserSignInUIDelegate(returnURL: returnURL, presentBrowser: unused.presenter))
-            })
+            let refused = try #require(
+                await nsError {
+                    _ = try await microsoft.credential(with: BrowserSignInUIDelegate(returnURL: returnURL, presentBrowser: unused.presenter))
+                })
             #expect(refused.domain == AuthErrorDomain)
             #expect(refused.code == AuthErrorCode.invalidProviderID.rawValue)
             #expect(refused.userInfo[AuthErrorUserInfoNameKey] as? String == "ERROR_INVALID_PROVIDER_ID")
             #expect(refused.localizedDescription == "The Microsoft tenant \(fabrikam) is not allowed for this app.")
-            #expect(refused.userInfo["HearthAuthServerMessageKey"] as? String
-                == "INVALID_PROVIDER_ID : The Microsoft tenant \(fabrikam) is not allowed for this app.")
+            #expect(
+                refused.userInfo["HearthAuthServerMessageKey"] as? String
+                    == "INVALID_PROVIDER_ID : The Microsoft tenant \(fabrikam) is not allowed for this app.")
             #expect(unused.visited.count == 0)
 
             // The allowed tenant: the browser goes to that tenant's page, and its account signs in.
@@ -164,8 +168,9 @@ final class ScriptedBrowser: NSObject, URLSessionTaskDelegate, @unchecked Sendab
             let rejected = try #require(await nsError { _ = try await auth.signIn(with: credential) })
             #expect(rejected.code == AuthErrorCode.invalidCredential.rawValue)
             #expect(rejected.localizedDescription == "Invalid Microsoft id_token: accounts of tenant \(fabrikam) may not sign in to this app.")
-            #expect(rejected.userInfo["HearthAuthServerMessageKey"] as? String
-                == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(fabrikam) may not sign in to this app.")
+            #expect(
+                rejected.userInfo["HearthAuthServerMessageKey"] as? String
+                    == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(fabrikam) may not sign in to this app.")
             #expect(auth.currentUser == nil)
         }
     }

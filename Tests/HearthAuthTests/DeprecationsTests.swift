@@ -75,8 +75,9 @@ import Testing
             let credential = EmailAuthProvider.credential(withEmail: "nobody-yet@example.com", password: "nobody-1")
             let noUser = await Self.outcome { auth.currentUser.link(withCredential: credential, completion: $0) }
             #expect(noUser.error?.code == AuthErrorCode.nullUser.rawValue)
-            #expect(noUser.error?.localizedDescription
-                == "A null user object was provided as the argument for an operation which requires a non-null user object.")
+            #expect(
+                noUser.error?.localizedDescription
+                    == "A null user object was provided as the argument for an operation which requires a non-null user object.")
             let noUserReauth = await Self.outcome { auth.currentUser.reauthenticateWithCredential(withCredential: credential, completion: $0) }
             #expect(noUserReauth.error?.code == AuthErrorCode.nullUser.rawValue)
             #expect(auth.currentUser == nil)

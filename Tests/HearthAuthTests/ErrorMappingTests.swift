@@ -1,7 +1,8 @@
 import Foundation
-@testable import HearthAuth
 import HearthTesting
 import Testing
+
+@testable import HearthAuth
 
 @Suite struct ErrorMappingTests {
     /// Every server message the SDK knows, exactly as servers send it, and the code it becomes (client-sdk.md §3.2).
@@ -107,7 +108,8 @@ import Testing
             #expect(await authError { _ = try await auth.signIn(withCustomToken: "eyJhbGciOiJub25lIn0.e30.") } == .invalidCustomToken)
             #expect(await authError { _ = try await auth.signIn(withCustomToken: "not a token") } == .invalidCustomToken)
             // What an Admin SDK in emulator mode sends: unsigned, which development mode accepts.
-            let payload = #"{"aud":"https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit","uid":"sdk-custom-user","claims":{"tier":"gold"}}"#
+            let payload =
+                #"{"aud":"https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit","uid":"sdk-custom-user","claims":{"tier":"gold"}}"#
             let encoded = Data(payload.utf8).base64EncodedString()
                 .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
             let custom = try await auth.signIn(withCustomToken: "eyJhbGciOiJub25lIn0.\(encoded).")
@@ -134,7 +136,10 @@ import Testing
             let anonymous = try await auth.signInAnonymously().user
             let taken = try #require(await nsError { _ = try await anonymous.link(with: facebook) })
             #expect(taken.code == AuthErrorCode.emailAlreadyInUse.rawValue)
-            #expect(await authError { _ = try await anonymous.link(with: EmailAuthProvider.credential(withEmail: "taken@example.com", password: "x-pass-1")) } == .emailAlreadyInUse)
+            #expect(
+                await authError {
+                    _ = try await anonymous.link(with: EmailAuthProvider.credential(withEmail: "taken@example.com", password: "x-pass-1"))
+                } == .emailAlreadyInUse)
         }
     }
 

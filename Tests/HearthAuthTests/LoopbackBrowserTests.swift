@@ -1,4 +1,10 @@
 import Foundation
+import HearthAuth
+import HearthCore
+import HearthSandbox
+import HearthTesting
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,11 +13,6 @@ import Darwin
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HearthAuth
-import HearthCore
-import HearthSandbox
-import HearthTesting
-import Testing
 
 /// The desktop and command-line way: a loopback listener takes the server's redirect (RFC 8252). The
 /// "browser" here is URLSession following redirects, with the sandbox's scripted consent.
@@ -20,9 +21,10 @@ import Testing
     static func scriptedBrowser(subject: String, decision: String = "approve") -> @Sendable (URL) throws -> Void {
         { url in
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
-            components.queryItems = (components.queryItems ?? []) + [
-                URLQueryItem(name: "sandbox_subject", value: subject), URLQueryItem(name: "sandbox_decision", value: decision),
-            ]
+            components.queryItems =
+                (components.queryItems ?? []) + [
+                    URLQueryItem(name: "sandbox_subject", value: subject), URLQueryItem(name: "sandbox_decision", value: decision),
+                ]
             let target = components.url!
             Task.detached { _ = try? await URLSession.shared.data(from: target) }
         }
@@ -51,10 +53,14 @@ import Testing
             #expect(back.user.uid == result.user.uid)
 
             let cancelling = try LoopbackBrowser.delegate(openBrowser: Self.scriptedBrowser(subject: "", decision: "cancel"))
-            #expect(await authError { _ = try await OAuthProvider(providerID: "github.com", auth: auth).credential(with: cancelling) } == .webContextCancelled)
+            #expect(
+                await authError { _ = try await OAuthProvider(providerID: "github.com", auth: auth).credential(with: cancelling) }
+                    == .webContextCancelled)
 
             let nobody = try LoopbackBrowser.delegate(openBrowser: { _ in }, timeout: 1)
-            #expect(await authError { _ = try await OAuthProvider(providerID: "github.com", auth: auth).credential(with: nobody) } == .webContextCancelled)
+            #expect(
+                await authError { _ = try await OAuthProvider(providerID: "github.com", auth: auth).credential(with: nobody) } == .webContextCancelled
+            )
         }
     }
 }
@@ -137,9 +143,10 @@ private func connectSilently(port: Int) throws -> Int32 {
     static func formPostingBrowser(subject: String, posted: Recorder<[String]>? = nil) -> @Sendable (URL) throws -> Void {
         { url in
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
-            components.queryItems = (components.queryItems ?? []) + [
-                URLQueryItem(name: "sandbox_subject", value: subject), URLQueryItem(name: "sandbox_decision", value: "approve"),
-            ]
+            components.queryItems =
+                (components.queryItems ?? []) + [
+                    URLQueryItem(name: "sandbox_subject", value: subject), URLQueryItem(name: "sandbox_decision", value: "approve"),
+                ]
             let target = components.url!
             Task.detached {
                 guard let (data, _) = try? await URLSession.shared.data(from: target) else { return }

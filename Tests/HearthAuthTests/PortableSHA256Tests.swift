@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
-@testable import HearthAuth
 import Testing
+
+@testable import HearthAuth
 
 /// HearthAuth's own SHA-256 (used where CryptoKit is missing) against the FIPS 180-4 examples and NIST's
 /// "SHA-256 short message" vectors, around the padding boundaries, and against swift-crypto.
@@ -16,11 +17,15 @@ import Testing
             ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
             ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
             // 448 bits: the padding needs a second block.
-            ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+            (
+                "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+            ),
             // 896 bits.
-            ("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
-             "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"),
+            (
+                "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+                "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+            ),
         ])
     func vectors(message: String, digest: String) {
         #expect(Self.hex(PortableSHA256.hash(message.utf8)) == digest)

@@ -41,7 +41,9 @@ import Testing
 
             // A token whose nonce is not the hash of the raw nonce sent.
             let wrong = try live.sandbox.appleIDToken(for: .appleAlice, nonce: .raw(AuthNonce.random()))
-            #expect(await authError { _ = try await auth.signIn(with: OAuthProvider.appleCredential(withIDToken: wrong, rawNonce: raw, fullName: nil)) } == .missingOrInvalidNonce)
+            #expect(
+                await authError { _ = try await auth.signIn(with: OAuthProvider.appleCredential(withIDToken: wrong, rawNonce: raw, fullName: nil)) }
+                    == .missingOrInvalidNonce)
         }
     }
 
@@ -50,8 +52,9 @@ import Testing
         try await withLiveHearth { live in
             let auth = makeAuth(live)
             let raw = AuthNonce.random()
-            let owner = try await auth.signIn(with: OAuthProvider.appleCredential(
-                withIDToken: try live.sandbox.appleIDToken(for: .appleRelay, nonce: .raw(raw)), rawNonce: raw, fullName: nil))
+            let owner = try await auth.signIn(
+                with: OAuthProvider.appleCredential(
+                    withIDToken: try live.sandbox.appleIDToken(for: .appleRelay, nonce: .raw(raw)), rawNonce: raw, fullName: nil))
             let ownerUID = owner.user.uid
             try auth.signOut()
 
@@ -79,8 +82,9 @@ import Testing
         try await withLiveHearth { live in
             let auth = makeAuth(live)
             let sandbox = live.sandbox
-            let google = try await auth.signIn(with: GoogleAuthProvider.credential(
-                withIDToken: try sandbox.googleIDToken(for: .googleWorkspace), accessToken: try sandbox.googleAccessToken(for: .googleWorkspace)))
+            let google = try await auth.signIn(
+                with: GoogleAuthProvider.credential(
+                    withIDToken: try sandbox.googleIDToken(for: .googleWorkspace), accessToken: try sandbox.googleAccessToken(for: .googleWorkspace)))
             #expect(google.additionalUserInfo?.providerID == "google.com")
             #expect(google.additionalUserInfo?.profile?["email"] as? String == "ada@example.com")
             #expect(google.user.displayName == "Ada Lovelace")
@@ -100,7 +104,8 @@ import Testing
             #expect(await authError { _ = try await google.user.unlink(fromProvider: "github.com") } == .noSuchProvider)
 
             try auth.signOut()
-            let facebook = try await auth.signIn(with: FacebookAuthProvider.credential(withAccessToken: try sandbox.facebookAccessToken(for: .facebookNoEmail)))
+            let facebook = try await auth.signIn(
+                with: FacebookAuthProvider.credential(withAccessToken: try sandbox.facebookAccessToken(for: .facebookNoEmail)))
             #expect(facebook.additionalUserInfo?.providerID == "facebook.com")
             #expect(facebook.user.email == nil)
 
@@ -124,7 +129,8 @@ import Testing
             let google = GoogleAuthProvider.credential(withIDToken: try live.sandbox.googleIDToken(for: .googleUnverified), accessToken: "")
             #expect(await authError { _ = try await second.user.reauthenticate(with: google) } == .userMismatch)
 
-            let result = try await second.user.reauthenticate(with: EmailAuthProvider.credential(withEmail: "second@example.com", password: "password-2"))
+            let result = try await second.user.reauthenticate(
+                with: EmailAuthProvider.credential(withEmail: "second@example.com", password: "password-2"))
             #expect(result.user.uid == second.user.uid)
             #expect(result.user !== second.user)
             #expect(auth.currentUser === second.user)

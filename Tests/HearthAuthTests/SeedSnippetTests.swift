@@ -99,8 +99,8 @@ final class Seen: Sendable {
                 let seen = Seen()
                 // --- snippet (003 step 3)
                 Auth.auth().signInAnonymously { authResult, error in
-                  // ...
-                  seen.results.append(authResult)
+                    // ...
+                    seen.results.append(authResult)
                 }
                 // --- end
                 await eventually { seen.results.count == 1 }
@@ -123,18 +123,20 @@ final class Seen: Sendable {
                 case "google":
                     let googleIDToken = try sandbox.googleIDToken(for: .googleGmail)
                     let googleAccessToken = try sandbox.googleAccessToken(for: .googleGmail)
-                    let user: GIDGoogleUser? = GIDGoogleUser(authentication: GIDAuthentication(idToken: googleIDToken, accessToken: googleAccessToken))
+                    let user: GIDGoogleUser? = GIDGoogleUser(
+                        authentication: GIDAuthentication(idToken: googleIDToken, accessToken: googleAccessToken))
                     func google() {
                         // --- snippet (003 Google Sign-In)
                         guard
-                          let authentication = user?.authentication,
-                          let idToken = authentication.idToken
+                            let authentication = user?.authentication,
+                            let idToken = authentication.idToken
                         else {
-                          return
+                            return
                         }
 
-                        let credential = GoogleAuthProvider.credential(withIDToken: idToken,
-                                                                       accessToken: authentication.accessToken)
+                        let credential = GoogleAuthProvider.credential(
+                            withIDToken: idToken,
+                            accessToken: authentication.accessToken)
                         // --- end
                         made = credential
                     }
@@ -142,8 +144,9 @@ final class Seen: Sendable {
                 case "facebook":
                     AccessToken.current = AccessToken(tokenString: try sandbox.facebookAccessToken(for: .facebookUser))
                     // --- snippet (003 Facebook Login)
-                    let credential = FacebookAuthProvider
-                      .credential(withAccessToken: AccessToken.current!.tokenString)
+                    let credential =
+                        FacebookAuthProvider
+                        .credential(withAccessToken: AccessToken.current!.tokenString)
                     // --- end
                     made = credential
                 default:
@@ -157,10 +160,10 @@ final class Seen: Sendable {
                 let credential = try #require(made)
                 let user = try #require(Auth.auth().currentUser)
                 // --- snippet (003 step 3 of upgrading)
-                    user.link(with: credential) { authResult, error in
-                  // ...
-                  seen.results.append(authResult)
-                  seen.errors.append(error as NSError?)
+                user.link(with: credential) { authResult, error in
+                    // ...
+                    seen.results.append(authResult)
+                    seen.errors.append(error as NSError?)
                 }
                 // --- end
                 await eventually { seen.results.count == 2 }
@@ -190,32 +193,32 @@ final class Seen: Sendable {
             // --- end
             // --- snippet (001 step 3)
             provider.customParameters = [
-              "lang": "fr"
-              ]
+                "lang": "fr"
+            ]
             // --- end
             // --- snippet (001 step 5)
             provider.getCredentialWith(nil) { credential, error in
-              if error != nil {
-                // Handle error.
-                seen.errors.append(error as NSError?)
-              }
-              if credential != nil {
-                Auth.auth().signIn(with: credential) { authResult, error in
-                  if error != nil {
+                if error != nil {
                     // Handle error.
                     seen.errors.append(error as NSError?)
-                  }
-                  // User is signed in.
-                  seen.results.append(authResult)
-                  // IdP data available in authResult.additionalUserInfo.profile.
-                  // Twitter OAuth access token can also be retrieved by:
-                  // (authResult.credential as? OAuthCredential)?.accessToken
-                  // Twitter OAuth ID token can be retrieved by calling:
-                  // (authResult.credential as? OAuthCredential)?.idToken
-                  // Twitter OAuth secret can be retrieved by calling:
-                  // (authResult.credential as? OAuthCredential)?.secret
                 }
-              }
+                if credential != nil {
+                    Auth.auth().signIn(with: credential) { authResult, error in
+                        if error != nil {
+                            // Handle error.
+                            seen.errors.append(error as NSError?)
+                        }
+                        // User is signed in.
+                        seen.results.append(authResult)
+                        // IdP data available in authResult.additionalUserInfo.profile.
+                        // Twitter OAuth access token can also be retrieved by:
+                        // (authResult.credential as? OAuthCredential)?.accessToken
+                        // Twitter OAuth ID token can be retrieved by calling:
+                        // (authResult.credential as? OAuthCredential)?.idToken
+                        // Twitter OAuth secret can be retrieved by calling:
+                        // (authResult.credential as? OAuthCredential)?.secret
+                    }
+                }
             }
             // --- end
             await eventually { seen.results.count == 1 }
@@ -242,19 +245,19 @@ final class Seen: Sendable {
             let credential = TwitterAuthProvider.credential(withToken: token.token, secret: token.secret)
             // --- snippet (001 step 6)
             Auth().currentUser.link(withCredential: credential) { authResult, error in
-              if error != nil {
-                // Handle error.
-                seen.errors.append(error as NSError?)
-              }
-              // Twitter credential is linked to the current user.
-              seen.results.append(authResult)
-              // IdP data available in authResult.additionalUserInfo.profile.
-              // Twitter OAuth access token can also be retrieved by:
-              // (authResult.credential as? OAuthCredential)?.accessToken
-              // Twitter OAuth ID token can be retrieved by calling:
-              // (authResult.credential as? OAuthCredential)?.idToken
-              // Twitter OAuth secret can be retrieved by calling:
-              // (authResult.credential as? OAuthCredential)?.secret
+                if error != nil {
+                    // Handle error.
+                    seen.errors.append(error as NSError?)
+                }
+                // Twitter credential is linked to the current user.
+                seen.results.append(authResult)
+                // IdP data available in authResult.additionalUserInfo.profile.
+                // Twitter OAuth access token can also be retrieved by:
+                // (authResult.credential as? OAuthCredential)?.accessToken
+                // Twitter OAuth ID token can be retrieved by calling:
+                // (authResult.credential as? OAuthCredential)?.idToken
+                // Twitter OAuth secret can be retrieved by calling:
+                // (authResult.credential as? OAuthCredential)?.secret
             }
             // --- end
             await eventually { seen.results.count == 2 }
@@ -271,21 +274,21 @@ final class Seen: Sendable {
                 let credential = TwitterAuthProvider.credential(withToken: fresh.token, secret: fresh.secret)
                 // --- snippet (001 step 7)
                 Auth().currentUser.reauthenticateWithCredential(withCredential: credential) { authResult, error in
-                  if error != nil {
-                    // Handle error.
-                    seen.errors.append(error as NSError?)
-                  }
-                  // User is re-authenticated with fresh tokens minted and
-                  // should be able to perform sensitive operations like account
-                  // deletion and email or password update.
-                  seen.results.append(authResult)
-                  // IdP data available in result.additionalUserInfo.profile.
-                  // Additional OAuth access token is can also be retrieved by:
-                  // (authResult.credential as? OAuthCredential)?.accessToken
-                  // Twitter OAuth ID token can be retrieved by calling:
-                  // (authResult.credential as? OAuthCredential)?.idToken
-                  // Twitter OAuth secret can be retrieved by calling:
-                  // (authResult.credential as? OAuthCredential)?.secret
+                    if error != nil {
+                        // Handle error.
+                        seen.errors.append(error as NSError?)
+                    }
+                    // User is re-authenticated with fresh tokens minted and
+                    // should be able to perform sensitive operations like account
+                    // deletion and email or password update.
+                    seen.results.append(authResult)
+                    // IdP data available in result.additionalUserInfo.profile.
+                    // Additional OAuth access token is can also be retrieved by:
+                    // (authResult.credential as? OAuthCredential)?.accessToken
+                    // Twitter OAuth ID token can be retrieved by calling:
+                    // (authResult.credential as? OAuthCredential)?.idToken
+                    // Twitter OAuth secret can be retrieved by calling:
+                    // (authResult.credential as? OAuthCredential)?.secret
                 }
                 // --- end
             }
@@ -298,9 +301,9 @@ final class Seen: Sendable {
             // --- snippet (001 sign out)
             let firebaseAuth = Auth.auth()
             do {
-              try firebaseAuth.signOut()
+                try firebaseAuth.signOut()
             } catch let signOutError as NSError {
-              print("Error signing out: %@", signOutError)
+                print("Error signing out: %@", signOutError)
             }
             // --- end
             #expect(Auth.auth().currentUser == nil)
@@ -330,50 +333,50 @@ final class Seen: Sendable {
                 // --- snippet (001 account exists with different credential)
                 // Sign-in with an OAuth credential.
                 provider.getCredentialWith(nil) { credential, error in
-                  // An account with the same email already exists.
-                  if (error as NSError?)?.code == AuthErrorCode.accountExistsWithDifferentCredential.rawValue {
-                    // Get pending credential and email of existing account.
-                    let existingAcctEmail = (error! as NSError).userInfo[AuthErrorUserInfoEmailKey] as! String
-                    let pendingCred = (error! as NSError).userInfo[AuthErrorUserInfoUpdatedCredentialKey] as! AuthCredential
-                    // Lookup existing account identifier by the email.
-                    Auth.auth().fetchProviders(forEmail:existingAcctEmail) { providers, error in
-                      // Existing email/password account.
-                      if (providers?.contains(EmailAuthProviderID))! {
-                        // Existing password account for email. Ask user to provide the password of the
-                        // existing account.
-                        // Sign in with existing account.
-                        Auth.auth().signIn(withEmail:existingAcctEmail, password:password) { user, error in
-                          // Successfully signed in.
-                          if user != nil {
-                            // Link pending credential to account.
-                            Auth.auth().currentUser?.linkAndRetrieveData(with: pendingCred) { result, error in
-                              // ...
-                              seen.results.append(result)
-                              seen.errors.append(error as NSError?)
+                    // An account with the same email already exists.
+                    if (error as NSError?)?.code == AuthErrorCode.accountExistsWithDifferentCredential.rawValue {
+                        // Get pending credential and email of existing account.
+                        let existingAcctEmail = (error! as NSError).userInfo[AuthErrorUserInfoEmailKey] as! String
+                        let pendingCred = (error! as NSError).userInfo[AuthErrorUserInfoUpdatedCredentialKey] as! AuthCredential
+                        // Lookup existing account identifier by the email.
+                        Auth.auth().fetchProviders(forEmail: existingAcctEmail) { providers, error in
+                            // Existing email/password account.
+                            if (providers?.contains(EmailAuthProviderID))! {
+                                // Existing password account for email. Ask user to provide the password of the
+                                // existing account.
+                                // Sign in with existing account.
+                                Auth.auth().signIn(withEmail: existingAcctEmail, password: password) { user, error in
+                                    // Successfully signed in.
+                                    if user != nil {
+                                        // Link pending credential to account.
+                                        Auth.auth().currentUser?.linkAndRetrieveData(with: pendingCred) { result, error in
+                                            // ...
+                                            seen.results.append(result)
+                                            seen.errors.append(error as NSError?)
+                                        }
+                                    }
+                                }
                             }
-                          }
                         }
-                      }
-                    }
-                    return
-                  }
-
-                  // Other errors.
-                  if error != nil {
-                    // handle the error.
-                    return
-                  }
-
-                  // Sign in with the credential.
-                  if credential != nil {
-                    Auth.auth().signInAndRetrieveData(with: credential!) { result, error in
-                      if error != nil {
-                        // handle the error.
-                        seen.errors.append(error as NSError?)
                         return
-                      }
                     }
-                  }
+
+                    // Other errors.
+                    if error != nil {
+                        // handle the error.
+                        return
+                    }
+
+                    // Sign in with the credential.
+                    if credential != nil {
+                        Auth.auth().signInAndRetrieveData(with: credential!) { result, error in
+                            if error != nil {
+                                // handle the error.
+                                seen.errors.append(error as NSError?)
+                                return
+                            }
+                        }
+                    }
                 }
                 // --- end
             }
@@ -415,7 +418,9 @@ final class Seen: Sendable {
 
     // MARK: 004 — Microsoft on Apple platforms
 
-    @Test("004: Microsoft sign-in through getCredentialWith and the browser (prompt, tenant, scopes reach the provider), link, reauthenticate, sign out")
+    @Test(
+        "004: Microsoft sign-in through getCredentialWith and the browser (prompt, tenant, scopes reach the provider), link, reauthenticate, sign out"
+    )
     func microsoft() async throws {
         try await withLiveHearth { live in
             let browser = try SeedApp.prepare(live, signInAs: SandboxIdentity.microsoftWork.subject)
@@ -426,8 +431,8 @@ final class Seen: Sendable {
             // --- end
             // --- snippet (004 step 3)
             provider.customParameters = [
-              "prompt": "consent",
-              "login_hint": "user@firstadd.onmicrosoft.com"
+                "prompt": "consent",
+                "login_hint": "user@firstadd.onmicrosoft.com",
             ]
             // --- end
             // --- snippet (004 step 4)
@@ -439,25 +444,25 @@ final class Seen: Sendable {
                 // Replace nil with the custom class that conforms to AuthUIDelegate
                 // you created in last step to use a customized web view.
                 provider.getCredentialWith(nil) { credential, error in
-                  if error != nil {
-                    // Handle error.
-                    seen.errors.append(error as NSError?)
-                  }
-                  if credential != nil {
-                    Auth().signIn(with: credential) { authResult, error in
-                      if error != nil {
+                    if error != nil {
                         // Handle error.
                         seen.errors.append(error as NSError?)
-                      }
-                      // User is signed in.
-                      seen.results.append(authResult)
-                      // IdP data available in authResult.additionalUserInfo.profile.
-                      // OAuth access token can also be retrieved:
-                      // (authResult.credential as? OAuthCredential)?.accessToken
-                      // OAuth ID token can also be retrieved:
-                      // (authResult.credential as? OAuthCredential)?.idToken
                     }
-                  }
+                    if credential != nil {
+                        Auth().signIn(with: credential) { authResult, error in
+                            if error != nil {
+                                // Handle error.
+                                seen.errors.append(error as NSError?)
+                            }
+                            // User is signed in.
+                            seen.results.append(authResult)
+                            // IdP data available in authResult.additionalUserInfo.profile.
+                            // OAuth access token can also be retrieved:
+                            // (authResult.credential as? OAuthCredential)?.accessToken
+                            // OAuth ID token can also be retrieved:
+                            // (authResult.credential as? OAuthCredential)?.idToken
+                        }
+                    }
                 }
                 // --- end
             }
@@ -482,11 +487,11 @@ final class Seen: Sendable {
 
             // --- snippet (004 step 3, tenant)
             provider.customParameters = [
-              // Optional "tenant" parameter in case you are using an Azure AD
-              // tenant. eg. '8eaef023-2b34-4da1-9baa-8bc8c9d6a490' or
-              // 'contoso.onmicrosoft.com' or "common" for tenant-independent
-              // tokens. The default value is "common".
-              "tenant": "TENANT_ID"
+                // Optional "tenant" parameter in case you are using an Azure AD
+                // tenant. eg. '8eaef023-2b34-4da1-9baa-8bc8c9d6a490' or
+                // 'contoso.onmicrosoft.com' or "common" for tenant-independent
+                // tokens. The default value is "common".
+                "tenant": "TENANT_ID"
             ]
             // --- end
             // Taken literally, the guide's placeholder is no tenant: refused before any browser opens.
@@ -496,8 +501,9 @@ final class Seen: Sendable {
             let refused = try #require(seen.errors.all.first ?? nil)
             #expect(refused.code == AuthErrorCode.invalidProviderID.rawValue)
             #expect(refused.localizedDescription == "The Microsoft tenant tenant_id is not allowed for this app.")
-            #expect(refused.userInfo["HearthAuthServerMessageKey"] as? String
-                == "INVALID_PROVIDER_ID : The Microsoft tenant tenant_id is not allowed for this app.")
+            #expect(
+                refused.userInfo["HearthAuthServerMessageKey"] as? String
+                    == "INVALID_PROVIDER_ID : The Microsoft tenant tenant_id is not allowed for this app.")
             #expect(browser.visited.count == pagesBefore)
             #expect(Auth.auth().currentUser == nil)
 
@@ -520,17 +526,17 @@ final class Seen: Sendable {
                 providerID: .custom("microsoft.com"), idToken: try live.sandbox.microsoftIDToken(for: .microsoftPersonal), accessToken: nil)
             // --- snippet (004 link)
             Auth().currentUser.link(withCredential: credential) { authResult, error in
-              if error != nil {
-                // Handle error.
-                seen.errors.append(error as NSError?)
-              }
-              // Microsoft credential is linked to the current user.
-              seen.results.append(authResult)
-              // IdP data available in authResult.additionalUserInfo.profile.
-              // OAuth access token can also be retrieved:
-              // (authResult.credential as? OAuthCredential)?.accessToken
-              // OAuth ID token can also be retrieved:
-              // (authResult.credential as? OAuthCredential)?.idToken
+                if error != nil {
+                    // Handle error.
+                    seen.errors.append(error as NSError?)
+                }
+                // Microsoft credential is linked to the current user.
+                seen.results.append(authResult)
+                // IdP data available in authResult.additionalUserInfo.profile.
+                // OAuth access token can also be retrieved:
+                // (authResult.credential as? OAuthCredential)?.accessToken
+                // OAuth ID token can also be retrieved:
+                // (authResult.credential as? OAuthCredential)?.idToken
             }
             // --- end
             await eventually { seen.results.count == 3 }
@@ -544,19 +550,19 @@ final class Seen: Sendable {
                     providerID: .custom("microsoft.com"), idToken: try live.sandbox.microsoftIDToken(for: .microsoftPersonal))
                 // --- snippet (004 reauthenticate)
                 Auth().currentUser.reauthenticateWithCredential(withCredential: credential) { authResult, error in
-                  if error != nil {
-                    // Handle error.
-                    seen.errors.append(error as NSError?)
-                  }
-                  // User is re-authenticated with fresh tokens minted and
-                  // should be able to perform sensitive operations like account
-                  // deletion and email or password update.
-                  seen.results.append(authResult)
-                  // IdP data available in result.additionalUserInfo.profile.
-                  // Additional OAuth access token can also be retrieved:
-                  // (authResult.credential as? OAuthCredential)?.accessToken
-                  // OAuth ID token can also be retrieved:
-                  // (authResult.credential as? OAuthCredential)?.idToken
+                    if error != nil {
+                        // Handle error.
+                        seen.errors.append(error as NSError?)
+                    }
+                    // User is re-authenticated with fresh tokens minted and
+                    // should be able to perform sensitive operations like account
+                    // deletion and email or password update.
+                    seen.results.append(authResult)
+                    // IdP data available in result.additionalUserInfo.profile.
+                    // Additional OAuth access token can also be retrieved:
+                    // (authResult.credential as? OAuthCredential)?.accessToken
+                    // OAuth ID token can also be retrieved:
+                    // (authResult.credential as? OAuthCredential)?.idToken
                 }
                 // --- end
             }
@@ -567,9 +573,9 @@ final class Seen: Sendable {
             // --- snippet (004 sign out)
             let firebaseAuth = Auth.auth()
             do {
-              try firebaseAuth.signOut()
+                try firebaseAuth.signOut()
             } catch let signOutError as NSError {
-              print("Error signing out: %@", signOutError)
+                print("Error signing out: %@", signOutError)
             }
             // --- end
             #expect(Auth.auth().currentUser == nil)

@@ -109,13 +109,14 @@ import Testing
             let signedOut = await stateChanges.next()
             #expect(signedOut.map { $0 == nil } == true)
             await eventually { events.count == 8 }
-            #expect(events.all == [
-                "state:nil", "token:nil",
-                "state:\(uid)", "token:\(uid)",
-                "token:\(uid)",  // link: new token, same user
-                "token:\(uid)",  // refresh
-                "state:nil", "token:nil",
-            ])
+            #expect(
+                events.all == [
+                    "state:nil", "token:nil",
+                    "state:\(uid)", "token:\(uid)",
+                    "token:\(uid)",  // link: new token, same user
+                    "token:\(uid)",  // refresh
+                    "state:nil", "token:nil",
+                ])
 
             auth.removeStateDidChangeListener(state)
             auth.removeIDTokenDidChangeListener(token)

@@ -59,7 +59,8 @@ struct AccountLinkingTests {
     @Test("signing in: the identity's user, before any e-mail rule; a disabled one is USER_DISABLED")
     func decideSignIn() throws {
         let owner = Self.user("owner")
-        #expect(try Self.rules().decide(signedIn: nil, identityOwner: owner, emailOwner: Self.user("other"), autoCreate: false) == .signIn(uid: "owner"))
+        #expect(
+            try Self.rules().decide(signedIn: nil, identityOwner: owner, emailOwner: Self.user("other"), autoCreate: false) == .signIn(uid: "owner"))
         #expect(throws: HearthError(.userDisabled)) {
             try Self.rules().decide(signedIn: nil, identityOwner: Self.user("owner", disabled: true), emailOwner: nil, autoCreate: true)
         }
@@ -159,14 +160,18 @@ struct AccountLinkingTests {
         var user = Self.user("owner", email: "owner@example.com")
         user.displayName = "Owner"
         user.providers = [
-            ProviderLink(providerID: "github.com", rawID: "gh-1", email: "old@example.com", displayName: "Old", photoURL: "https://example.com/old.png"),
+            ProviderLink(
+                providerID: "github.com", rawID: "gh-1", email: "old@example.com", displayName: "Old", photoURL: "https://example.com/old.png"),
             ProviderLink(providerID: "google.com", rawID: "g-1", displayName: "Google"),
         ]
         var profile = Self.profile(email: nil)
         profile.displayName = nil
         let before = user
         AccountLinking(profile: profile, oneAccountPerEmail: true).signIn(&user, now: Self.now)
-        #expect(user.providers[0] == ProviderLink(providerID: "github.com", rawID: "gh-1", email: "old@example.com", displayName: "Old", photoURL: "https://example.com/gh.png"))
+        #expect(
+            user.providers[0]
+                == ProviderLink(
+                    providerID: "github.com", rawID: "gh-1", email: "old@example.com", displayName: "Old", photoURL: "https://example.com/gh.png"))
         #expect(user.providers[1] == before.providers[1])
         #expect(user.lastLoginAt == Self.now)
         var rest = user

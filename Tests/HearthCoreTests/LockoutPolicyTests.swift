@@ -81,15 +81,21 @@ struct LockoutPolicyTests {
             account = outcome.account
             attacker = outcome.address
         }
-        #expect(lockout.attempt(account: account, address: attacker, hasAddress: true, now: t0).decision == .accountLocked(until: t0.addingTimeInterval(60)))
+        #expect(
+            lockout.attempt(account: account, address: attacker, hasAddress: true, now: t0).decision
+                == .accountLocked(until: t0.addingTimeInterval(60)))
         let owner = lockout.attempt(account: account, address: nil, hasAddress: true, now: t0)
-        guard case .allowed(let reservation) = owner.decision else { Issue.record("the owner's new address was refused"); return }
+        guard case .allowed(let reservation) = owner.decision else {
+            Issue.record("the owner's new address was refused")
+            return
+        }
         // The owner's success clears the account.
         #expect(lockout.succeeded(reservation, account: owner.account, address: owner.address) == (nil, nil))
 
         var strict = lockout
         strict.ownerFromNewAddress = false
-        #expect(strict.attempt(account: account, address: nil, hasAddress: true, now: t0).decision == .accountLocked(until: t0.addingTimeInterval(60)))
+        #expect(
+            strict.attempt(account: account, address: nil, hasAddress: true, now: t0).decision == .accountLocked(until: t0.addingTimeInterval(60)))
     }
 
     @Test("an address that waits is refused for every account")
@@ -97,7 +103,8 @@ struct LockoutPolicyTests {
         let lockout = PasswordLockout(account: policy, address: LockoutPolicy(failuresBeforeWait: 2, waitIncrement: 10), ownerFromNewAddress: true)
         var address: LoginFailureRecord?
         for _ in 0..<2 { address = lockout.attempt(account: nil, address: address, hasAddress: true, now: t0).address }
-        #expect(lockout.attempt(account: nil, address: address, hasAddress: true, now: t0).decision == .addressLocked(until: t0.addingTimeInterval(10)))
+        #expect(
+            lockout.attempt(account: nil, address: address, hasAddress: true, now: t0).decision == .addressLocked(until: t0.addingTimeInterval(10)))
     }
 
     @Test("a limit refuses the hit after the limit; Retry-After is the rest of the fixed window")

@@ -25,7 +25,8 @@ struct PasswordHasherTests {
     @Test("PBKDF2-SHA256 hashes from elsewhere verify")
     func pbkdf2() throws {
         let salt = Data("NaCl-and-pepper".utf8)
-        let key = try KDF.Insecure.PBKDF2.deriveKey(from: Array("hunter22".utf8), salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: 1_000)
+        let key = try KDF.Insecure.PBKDF2.deriveKey(
+            from: Array("hunter22".utf8), salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: 1_000)
         let encoded = "$pbkdf2-sha256$i=1000$\(salt.base64EncodedString())$\(key.withUnsafeBytes { Data($0) }.base64EncodedString())"
         let hasher = PasswordHasher()
         #expect(hasher.verify("hunter22", against: encoded))
@@ -33,10 +34,12 @@ struct PasswordHasherTests {
         #expect(hasher.needsRehash(encoded))
     }
 
-    @Test("malformed or unknown hashes never match", arguments: [
-        "", "plaintext", "$scrypt$ln=6,r=8,p=1$notbase64$notbase64", "$md5$x$y$z", "$scrypt$ln=99,r=8,p=1$AAAA$AAAA",
-        "fakeHash:salt=fakeSaltabc:password=secret",
-    ])
+    @Test(
+        "malformed or unknown hashes never match",
+        arguments: [
+            "", "plaintext", "$scrypt$ln=6,r=8,p=1$notbase64$notbase64", "$md5$x$y$z", "$scrypt$ln=99,r=8,p=1$AAAA$AAAA",
+            "fakeHash:salt=fakeSaltabc:password=secret",
+        ])
     func malformed(encoded: String) {
         #expect(!PasswordHasher(logN: 4).verify("secret", against: encoded))
     }

@@ -17,7 +17,8 @@ struct ProfileUpdateTests {
     }
 
     static func withPassword() -> UserRecord {
-        UserRecord(uid: "me", email: "me@example.com", emailVerified: true, passwordHash: "old", passwordUpdatedAt: then, createdAt: then, validSince: then)
+        UserRecord(
+            uid: "me", email: "me@example.com", emailVerified: true, passwordHash: "old", passwordUpdatedAt: then, createdAt: then, validSince: then)
     }
 
     func check(_ update: ProfileUpdate, _ user: UserRecord, authTime: Int64, protection: Bool = false) throws {
@@ -139,7 +140,8 @@ struct ProfileUpdateTests {
         #expect(throws: HearthError(.cannotRemoveLastProvider)) {
             try ProfileUpdate(deletedProviders: ["password"]).apply(to: &user, passwordHash: nil, now: Self.now)
         }
-        var linked = UserRecord(uid: "me", createdAt: Self.then, validSince: Self.then, providers: [ProviderLink(providerID: "google.com", rawID: "g-1")])
+        var linked = UserRecord(
+            uid: "me", createdAt: Self.then, validSince: Self.then, providers: [ProviderLink(providerID: "google.com", rawID: "g-1")])
         #expect(throws: HearthError(.cannotRemoveLastProvider)) {
             try ProfileUpdate(deletedProviders: ["google.com"]).apply(to: &linked, passwordHash: nil, now: Self.now)
         }

@@ -32,22 +32,25 @@ struct CatalogueTests {
         #expect(ProviderCatalogue.description(of: "oidc.corp")?.isFamily == true)
     }
 
-    @Test("known means in the catalogue, configured or not", arguments: [
-        ("yahoo.com", true), ("oidc.anything", true), ("google.com", true), ("oidc.", false), ("myspace.com", false),
-        ("", false), ("saml.corp", false),
-    ])
+    @Test(
+        "known means in the catalogue, configured or not",
+        arguments: [
+            ("yahoo.com", true), ("oidc.anything", true), ("google.com", true), ("oidc.", false), ("myspace.com", false),
+            ("", false), ("saml.corp", false),
+        ])
     func known(id: String, known: Bool) {
         #expect(ProviderCatalogue.isKnown(id) == known)
     }
 
     @Test("each provider reads its own section, and says which key is missing")
     func reading() throws {
-        let providers = try ProvidersConfiguration.reading(SettingsTable(values: [
-            "providers.yahoo.enabled": "true", "providers.yahoo.clientIDs": "dj0yJmk9", "providers.yahoo.clientSecret": "s3cret",
-            "providers.google.enabled": "true", "providers.google.clientIDs": "web.apps.googleusercontent.com",
-            "providers.oidc.names": "corp", "providers.oidc.corp.issuer": "https://id.corp.example",
-            "providers.oidc.corp.clientIDs": "corp-app",
-        ]))
+        let providers = try ProvidersConfiguration.reading(
+            SettingsTable(values: [
+                "providers.yahoo.enabled": "true", "providers.yahoo.clientIDs": "dj0yJmk9", "providers.yahoo.clientSecret": "s3cret",
+                "providers.google.enabled": "true", "providers.google.clientIDs": "web.apps.googleusercontent.com",
+                "providers.oidc.names": "corp", "providers.oidc.corp.issuer": "https://id.corp.example",
+                "providers.oidc.corp.clientIDs": "corp-app",
+            ]))
         #expect(providers.yahoo.isUsable && providers.yahoo.supportsBrowserSignIn)
         #expect(providers.google.clientIDs == ["web.apps.googleusercontent.com"])
         #expect(providers.oidc["corp"]?.issuer == "https://id.corp.example")

@@ -82,8 +82,10 @@ struct AppleTests {
 
             let refresh = try await client.postForm(
                 "/apple/auth/token",
-                [("client_id", apple.servicesID), ("client_secret", secret), ("grant_type", "refresh_token"),
-                 ("refresh_token", try #require(answer["refresh_token"]?.string))])
+                [
+                    ("client_id", apple.servicesID), ("client_secret", secret), ("grant_type", "refresh_token"),
+                    ("refresh_token", try #require(answer["refresh_token"]?.string)),
+                ])
             #expect(refresh.status == .ok)
             #expect(refresh["access_token"] != nil && refresh["id_token"] == nil)
 
@@ -141,11 +143,14 @@ struct AppleTests {
             Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         }
-        let input = segment(#"{"alg":"ES256","kid":"\#(apple.keyID)"}"#) + "." + segment(
-            #"{"iss":"\#(apple.teamID)","iat":\#(now),"exp":\#(now + lifetime),"aud":"https://appleid.apple.com","sub":"\#(clientID)"}"#)
+        let input =
+            segment(#"{"alg":"ES256","kid":"\#(apple.keyID)"}"#) + "."
+            + segment(
+                #"{"iss":"\#(apple.teamID)","iat":\#(now),"exp":\#(now + lifetime),"aud":"https://appleid.apple.com","sub":"\#(clientID)"}"#)
         let signature = try signer.signature(for: Data(input.utf8))
         let bytes = der ? signature.derRepresentation : signature.rawRepresentation
-        return input + "." + bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        return input + "."
+            + bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-@testable import HearthSandbox
 import Testing
+
+@testable import HearthSandbox
 
 /// The sandbox's browser endpoints check what a relying party sends as the real providers do: the PKCE
 /// verifier, the client secret at each token endpoint, and the OAuth 1.0a signatures at Twitter's
@@ -17,7 +18,8 @@ struct BrowserEndpointTests {
     /// Approves `subject` at `authorizePath` with `query` and returns the code from the redirect.
     static func code(_ client: SandboxTestClient, _ authorizePath: String, _ query: [(String, String)], subject: String) async throws -> String {
         let all = query + [("sandbox_subject", subject), ("sandbox_decision", "approve")]
-        let answer = try await client.get(authorizePath + "?" + all.map { "\(TestOAuth1Signer.encode($0.0))=\(TestOAuth1Signer.encode($0.1))" }.joined(separator: "&"))
+        let answer = try await client.get(
+            authorizePath + "?" + all.map { "\(TestOAuth1Signer.encode($0.0))=\(TestOAuth1Signer.encode($0.1))" }.joined(separator: "&"))
         #expect(answer.status == .seeOther, "\(answer.text)")
         let location = try #require(answer.headers[.location])
         #expect(location.hasPrefix(redirectURI + "?"))
@@ -51,9 +53,11 @@ struct BrowserEndpointTests {
             #expect(missing.json == .object(["error": .string("invalid_grant"), "error_description": .string("code_verifier is missing (PKCE).")]))
             let wrong = try await exchange(Self.verifier + "x")
             #expect(wrong.status == .badRequest)
-            #expect(wrong.json == .object([
-                "error": .string("invalid_grant"), "error_description": .string("code_verifier does not match the code_challenge (PKCE)."),
-            ]))
+            #expect(
+                wrong.json
+                    == .object([
+                        "error": .string("invalid_grant"), "error_description": .string("code_verifier does not match the code_challenge (PKCE)."),
+                    ]))
             // The challenge itself as the verifier (a client that forgot to hash under S256 on the other side).
             let challengeAsVerifier = try await exchange(Self.challenge)
             #expect(challengeAsVerifier["error_description"]?.string == "code_verifier does not match the code_challenge (PKCE).")
@@ -85,16 +89,20 @@ struct BrowserEndpointTests {
         Provider(
             name: "Google", authorizePath: "/google/o/oauth2/v2/auth", tokenPath: "/google/token", subject: SandboxIdentity.googleGmail.subject,
             client: { ($0.google.webClientID, $0.google.webClientSecret, "GOCSPX-not-the-secret") }, wrongSecretStatus: .unauthorized,
-            check: { #expect($0.json == .object(["error": .string("invalid_client"), "error_description": .string("Client authentication failed.")])) }),
+            check: {
+                #expect($0.json == .object(["error": .string("invalid_client"), "error_description": .string("Client authentication failed.")]))
+            }),
         Provider(
             name: "Microsoft", authorizePath: "/microsoft/common/oauth2/v2.0/authorize", tokenPath: "/microsoft/common/oauth2/v2.0/token",
             subject: SandboxIdentity.microsoftWork.subject,
             client: { ($0.microsoft.clientID, $0.microsoft.clientSecret, "not~the~secret") }, wrongSecretStatus: .unauthorized,
             check: {
-                #expect($0.json == .object([
-                    "error": .string("invalid_client"),
-                    "error_description": .string("AADSTS7000215: Invalid client secret provided. Client authentication failed."),
-                ]))
+                #expect(
+                    $0.json
+                        == .object([
+                            "error": .string("invalid_client"),
+                            "error_description": .string("AADSTS7000215: Invalid client secret provided. Client authentication failed."),
+                        ]))
             }),
         Provider(
             name: "GitHub", authorizePath: "/github/login/oauth/authorize", tokenPath: "/github/login/oauth/access_token",
@@ -118,7 +126,9 @@ struct BrowserEndpointTests {
             }),
     ]
 
-    @Test("Each token endpoint refuses a wrong client secret (another app's) with the provider's error, and the code still works with the right one", arguments: providers)
+    @Test(
+        "Each token endpoint refuses a wrong client secret (another app's) with the provider's error, and the code still works with the right one",
+        arguments: providers)
     func wrongClientSecret(provider: Provider) async throws {
         try await withSandbox { sandbox, client in
             let registered = provider.client(sandbox.credentials)
@@ -129,10 +139,12 @@ struct BrowserEndpointTests {
                     ("state", "st"),
                 ], subject: provider.subject)
             func exchange(secret: String) async throws -> TestAnswer {
-                try await client.postForm(provider.tokenPath, [
-                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.redirectURI), ("client_id", registered.id),
-                    ("client_secret", secret),
-                ], headers: [.accept: "application/json"])
+                try await client.postForm(
+                    provider.tokenPath,
+                    [
+                        ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.redirectURI), ("client_id", registered.id),
+                        ("client_secret", secret),
+                    ], headers: [.accept: "application/json"])
             }
             let wrong = try await exchange(secret: registered.otherSecret)
             #expect(wrong.status == provider.wrongSecretStatus, "\(wrong.text)")
@@ -163,7 +175,8 @@ struct BrowserEndpointTests {
         let signature = TestOAuth1Signer.sign(
             TestOAuth1Signer.baseString(method: method, url: url, parameters: oauth + (signedExtra ?? extra)),
             consumerSecret: consumerSecret, tokenSecret: tokenSecret)
-        return "OAuth " + (oauth + extra + [("oauth_signature", signature)]).map { "\(TestOAuth1Signer.encode($0.0))=\"\(TestOAuth1Signer.encode($0.1))\"" }
+        return "OAuth "
+            + (oauth + extra + [("oauth_signature", signature)]).map { "\(TestOAuth1Signer.encode($0.0))=\"\(TestOAuth1Signer.encode($0.1))\"" }
             .joined(separator: ", ")
     }
 
@@ -189,18 +202,21 @@ struct BrowserEndpointTests {
             }
 
             // request_token: the wrong consumer secret; a callback changed after signing.
-            let wrongSecret = try await requestToken(Self.oauthHeader(
-                url: requestTokenURL, consumerKey: twitter.consumerKey, consumerSecret: twitter.otherConsumerSecret, extra: callback))
+            let wrongSecret = try await requestToken(
+                Self.oauthHeader(
+                    url: requestTokenURL, consumerKey: twitter.consumerKey, consumerSecret: twitter.otherConsumerSecret, extra: callback))
             #expect(wrongSecret.status == .unauthorized)
             #expect(Self.twitterError(wrongSecret) == (32, "Could not authenticate you."))
-            let swappedCallback = try await requestToken(Self.oauthHeader(
-                url: requestTokenURL, consumerKey: twitter.consumerKey, consumerSecret: twitter.consumerSecret,
-                extra: [("oauth_callback", "https://evil.example/steal")], signedExtra: callback))
+            let swappedCallback = try await requestToken(
+                Self.oauthHeader(
+                    url: requestTokenURL, consumerKey: twitter.consumerKey, consumerSecret: twitter.consumerSecret,
+                    extra: [("oauth_callback", "https://evil.example/steal")], signedExtra: callback))
             #expect(swappedCallback.status == .unauthorized)
             #expect(Self.twitterError(swappedCallback) == (32, "Could not authenticate you."))
 
-            let issued = try await requestToken(Self.oauthHeader(
-                url: requestTokenURL, consumerKey: twitter.consumerKey, consumerSecret: twitter.consumerSecret, extra: callback))
+            let issued = try await requestToken(
+                Self.oauthHeader(
+                    url: requestTokenURL, consumerKey: twitter.consumerKey, consumerSecret: twitter.consumerSecret, extra: callback))
             #expect(issued.status == .ok, "\(issued.text)")
             let request = Self.form(issued)
             #expect(request["oauth_callback_confirmed"] == "true")
@@ -216,9 +232,11 @@ struct BrowserEndpointTests {
             func accessToken(consumerSecret: String, tokenSecret: String) async throws -> TestAnswer {
                 try await client.send(
                     "/twitter/oauth/access_token", method: .post,
-                    headers: [.authorization: Self.oauthHeader(
-                        url: accessTokenURL, consumerKey: twitter.consumerKey, consumerSecret: consumerSecret, token: token,
-                        tokenSecret: tokenSecret, extra: [("oauth_verifier", verifier)])])
+                    headers: [
+                        .authorization: Self.oauthHeader(
+                            url: accessTokenURL, consumerKey: twitter.consumerKey, consumerSecret: consumerSecret, token: token,
+                            tokenSecret: tokenSecret, extra: [("oauth_verifier", verifier)])
+                    ])
             }
             // access_token: signed without the request token's secret, or with the wrong consumer secret.
             let noTokenSecret = try await accessToken(consumerSecret: twitter.consumerSecret, tokenSecret: "")

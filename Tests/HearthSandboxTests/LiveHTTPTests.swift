@@ -52,9 +52,11 @@ struct LiveHTTPTests {
                 let wrongHost = try await fetch(endpoints.twitter.verifyCredentialsURL, headers: [("Authorization", localhost)])
                 #expect(wrongHost.0 == 401)
 
-                let github = try await fetch("\(endpoints.github.apiBaseURL)/user", headers: [
-                    ("Authorization", "Bearer \(try sandbox.githubAccessToken(for: .githubUser))"), ("User-Agent", "hearth-live-test"),
-                ])
+                let github = try await fetch(
+                    "\(endpoints.github.apiBaseURL)/user",
+                    headers: [
+                        ("Authorization", "Bearer \(try sandbox.githubAccessToken(for: .githubUser))"), ("User-Agent", "hearth-live-test"),
+                    ])
                 #expect(github.0 == 200)
             } catch {
                 try await http.shutdown()

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-@testable import HearthSandbox
 import Testing
+
+@testable import HearthSandbox
 
 @Suite("Twitter")
 struct TwitterTests {
@@ -33,7 +34,9 @@ struct TwitterTests {
             method: "post", baseURI: OAuth1Signature.baseURI(scheme: "HTTPS", authority: "API.twitter.com:443", path: "/1.1/statuses/update.json"),
             parameters: Self.vectorParameters.map { (name: $0.0, value: $0.1) })
         #expect(base == Self.vectorBaseString)
-        #expect(OAuth1Signature.signature(baseString: base, consumerSecret: Self.consumerSecret, tokenSecret: Self.tokenSecret) == "hCtSmYh+iHYCEqBWrE7C7hYmtUk=")
+        #expect(
+            OAuth1Signature.signature(baseString: base, consumerSecret: Self.consumerSecret, tokenSecret: Self.tokenSecret)
+                == "hCtSmYh+iHYCEqBWrE7C7hYmtUk=")
         #expect(OAuth1Signature.baseURI(scheme: "http", authority: "[::1]:80", path: "/a") == "http://[::1]/a")
         #expect(OAuth1Signature.baseURI(scheme: "http", authority: "127.0.0.1:8080", path: "/a") == "http://127.0.0.1:8080/a")
     }
@@ -70,7 +73,8 @@ struct TwitterTests {
                 headers: [.authorization: Self.signer(sandbox, quiet).authorization(url: Self.url, query: [("include_email", "true")])])
             #expect(noEmail.status == .ok)
             #expect(noEmail["email"] == .null)
-            let withoutFlag = try await client.get(Self.path, headers: [.authorization: Self.signer(sandbox, token).authorization(url: Self.url, query: [])])
+            let withoutFlag = try await client.get(
+                Self.path, headers: [.authorization: Self.signer(sandbox, token).authorization(url: Self.url, query: [])])
             #expect(withoutFlag.status == .ok)
             #expect(withoutFlag["email"] == nil)
         }

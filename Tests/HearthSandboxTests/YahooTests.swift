@@ -91,7 +91,8 @@ struct YahooTests {
         try await withSandbox { sandbox, client in
             let jwks = try await client.get("/yahoo/openid/v1/certs").body
             let token = try IndependentJWT(try sandbox.yahooIDToken(for: .yahooUser, nonce: .claim("n-0S6_WzA2Mj")))
-            #expect(token.header == .object(["alg": .string("ES256"), "kid": .string(try sandbox.publishedKeyIDs(.yahoo)[0]), "typ": .string("JWT")]))
+            #expect(
+                token.header == .object(["alg": .string("ES256"), "kid": .string(try sandbox.publishedKeyIDs(.yahoo)[0]), "typ": .string("JWT")]))
             #expect(token.signature.count == 64, "ES256 is the raw r || s, not DER")
             #expect(try token.verifies(against: jwks))
 
@@ -200,11 +201,15 @@ struct YahooTests {
             }
             let full = try await userInfo(try sandbox.yahooAccessToken(for: .yahooUser))
             #expect(full.status == .ok)
-            #expect(full.json == .object([
-                "sub": .string(SandboxIdentity.yahooUser.subject), "email": .string("yvonne.sandbox@yahoo.com"), "email_verified": .bool(true),
-                "name": .string("Yvonne Yodel"), "given_name": .string("Yvonne"), "family_name": .string("Yodel"), "nickname": .string("Yvonne"),
-                "picture": .string(SandboxIdentity.yahooUser.photoURL ?? ""), "locale": .string("en-US"),
-            ]))
+            #expect(
+                full.json
+                    == .object([
+                        "sub": .string(SandboxIdentity.yahooUser.subject), "email": .string("yvonne.sandbox@yahoo.com"),
+                        "email_verified": .bool(true),
+                        "name": .string("Yvonne Yodel"), "given_name": .string("Yvonne"), "family_name": .string("Yodel"),
+                        "nickname": .string("Yvonne"),
+                        "picture": .string(SandboxIdentity.yahooUser.photoURL ?? ""), "locale": .string("en-US"),
+                    ]))
             let openidOnly = try await userInfo(try sandbox.yahooAccessToken(for: .yahooUser, scopes: ["openid"]))
             #expect(openidOnly.json == .object(["sub": .string(SandboxIdentity.yahooUser.subject)]))
             let noEmail = try await userInfo(try sandbox.yahooAccessToken(for: .yahooNoEmail))
@@ -356,12 +361,15 @@ struct YahooTests {
         #expect(wrongBasic.json["error"]?.string == "invalid_client")
         let missingVerifier = try await exchange(code, verifier: nil)
         #expect(missingVerifier.status == 400)
-        #expect(missingVerifier.json == .object(["error": .string("invalid_grant"), "error_description": .string("code_verifier is missing (PKCE).")]))
+        #expect(
+            missingVerifier.json == .object(["error": .string("invalid_grant"), "error_description": .string("code_verifier is missing (PKCE).")]))
         let wrongVerifier = try await exchange(code, verifier: verifier + "x")
         #expect(wrongVerifier.status == 400)
-        #expect(wrongVerifier.json == .object([
-            "error": .string("invalid_grant"), "error_description": .string("code_verifier does not match the code_challenge (PKCE)."),
-        ]))
+        #expect(
+            wrongVerifier.json
+                == .object([
+                    "error": .string("invalid_grant"), "error_description": .string("code_verifier does not match the code_challenge (PKCE)."),
+                ]))
         let wrongRedirect = try await exchange(code, redirect: redirectURI + "x")
         #expect(wrongRedirect.json["error"]?.string == "invalid_grant")
 
@@ -402,10 +410,12 @@ struct YahooTests {
 
         // A code is the app's it was issued to: another registered app with its own secret cannot redeem it.
         let third = try await approve(plainRequest, subject: SandboxIdentity.yahooUser.subject)
-        let otherApp = try await send(tokenURL, form: [
-            ("grant_type", "authorization_code"), ("code", third), ("redirect_uri", redirectURI),
-            ("client_id", credentials.otherClientID), ("client_secret", credentials.otherClientSecret),
-        ])
+        let otherApp = try await send(
+            tokenURL,
+            form: [
+                ("grant_type", "authorization_code"), ("code", third), ("redirect_uri", redirectURI),
+                ("client_id", credentials.otherClientID), ("client_secret", credentials.otherClientSecret),
+            ])
         #expect(otherApp.status == 400)
         #expect(otherApp.json["error"]?.string == "invalid_grant")
 
@@ -413,7 +423,8 @@ struct YahooTests {
         let cancelled = try await send(authorizationURL, form: request + [("sandbox_decision", "cancel")])
         #expect(cancelled.status == 303)
         #expect(cancelled.header("Location")?.contains("error=access_denied") == true)
-        let unknown = try await send("\(authorizationURL)?\(encode([("client_id", "nobody"), ("redirect_uri", redirectURI), ("response_type", "code")]))")
+        let unknown = try await send(
+            "\(authorizationURL)?\(encode([("client_id", "nobody"), ("redirect_uri", redirectURI), ("response_type", "code")]))")
         #expect(unknown.status == 400)
     }
 }

@@ -53,7 +53,8 @@ struct ConcurrentGuessTests {
             let messages = try await withThrowingTaskGroup(of: String.self) { group in
                 for index in 0..<100 {
                     group.addTask {
-                        let result = try await client.signIn(email: "target@example.com", password: index == right ? "the-right-one" : "guess-\(index)")
+                        let result = try await client.signIn(
+                            email: "target@example.com", password: index == right ? "the-right-one" : "guess-\(index)")
                         return result.status == .ok ? "OK" : (result.errorMessage ?? "?")
                     }
                 }
@@ -112,7 +113,9 @@ struct LockoutTests {
             $0.abuse.lockout.account.failuresBeforeWait = 3
         }) { _, client async throws in
             _ = try await client.signUp(email: "owner@example.com", password: "owner-pass")
-            for _ in 0..<3 { #expect(try await signIn(client, "owner@example.com", "guess-it", from: "203.0.113.66").errorMessage == "INVALID_PASSWORD") }
+            for _ in 0..<3 {
+                #expect(try await signIn(client, "owner@example.com", "guess-it", from: "203.0.113.66").errorMessage == "INVALID_PASSWORD")
+            }
             // The attacker's address, even with the right password, waits…
             #expect(try await signIn(client, "owner@example.com", "owner-pass", from: "203.0.113.66").errorMessage == accountLockedMessage)
             // …the owner, from an address without failures, gets in, and that ends the lockout.
@@ -262,9 +265,12 @@ struct PerAddressLimitTests {
         }) { _, client async throws in
             let body = #"{"returnSecureToken":true}"#
             #expect(try await client.post("/v1/accounts:signUp", json: body, headers: from("203.0.113.1")).status == .ok)
-            #expect(try await client.post("/v1/accounts:signUp", json: body, headers: from("203.0.113.1")).errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+            #expect(
+                try await client.post("/v1/accounts:signUp", json: body, headers: from("203.0.113.1")).errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
             // What a client writes left of the proxy's entry changes nothing.
-            #expect(try await client.post("/v1/accounts:signUp", json: body, headers: from("198.51.100.1, 203.0.113.1")).errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+            #expect(
+                try await client.post("/v1/accounts:signUp", json: body, headers: from("198.51.100.1, 203.0.113.1")).errorMessage
+                    == "TOO_MANY_ATTEMPTS_TRY_LATER")
             #expect(try await client.post("/v1/accounts:signUp", json: body, headers: from("203.0.113.2")).status == .ok)
         }
         try await withLiveSocket({
@@ -274,7 +280,8 @@ struct PerAddressLimitTests {
             // No trusted proxy: the header is ignored, both requests come from 127.0.0.1.
             let body = #"{"returnSecureToken":true}"#
             #expect(try await client.post("/v1/accounts:signUp", json: body, headers: from("203.0.113.1")).status == .ok)
-            #expect(try await client.post("/v1/accounts:signUp", json: body, headers: from("203.0.113.2")).errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+            #expect(
+                try await client.post("/v1/accounts:signUp", json: body, headers: from("203.0.113.2")).errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
         }
     }
 
@@ -307,7 +314,9 @@ struct EnumerationProtectionTests {
                 all["project.apiKeys"] = "AIzaSyTestKeyForHearth01"
                 all["secrets.key"] = KeyEncryptionKey.generate().base64
             }
-            let provider = InMemoryProvider(values: Dictionary(uniqueKeysWithValues: all.map { (AbsoluteConfigKey(stringLiteral: $0.key), ConfigValue(.string($0.value), isSecret: false)) }))
+            let provider = InMemoryProvider(
+                values: Dictionary(
+                    uniqueKeysWithValues: all.map { (AbsoluteConfigKey(stringLiteral: $0.key), ConfigValue(.string($0.value), isSecret: false)) }))
             return try ServerConfiguration(reader: ConfigReader(provider: provider), defaultMode: mode)
         }
         #expect(try read([:], mode: .production).signIn.emailEnumerationProtection)
@@ -328,9 +337,12 @@ struct EnumerationProtectionTests {
                 #expect(result.errorMessage == "OPERATION_NOT_ALLOWED : Please verify the new email before changing email.")
             }
             // Its own address (any case) is no change; other updates still work.
-            let same = try await client.post("/v1/accounts:update", ["idToken": .string(user.idToken!), "email": .string("MINE@example.com"), "displayName": .string("Me")])
+            let same = try await client.post(
+                "/v1/accounts:update", ["idToken": .string(user.idToken!), "email": .string("MINE@example.com"), "displayName": .string("Me")])
             #expect(same.status == .ok)
-            #expect(try await client.post("/v1/accounts:signUp", ["email": .string("taken@example.com"), "password": .string("secret1")]).errorMessage == "EMAIL_EXISTS")
+            #expect(
+                try await client.post("/v1/accounts:signUp", ["email": .string("taken@example.com"), "password": .string("secret1")]).errorMessage
+                    == "EMAIL_EXISTS")
         }
         try await withHearth { _, client async throws in
             _ = try await client.signUp(email: "taken@example.com")
@@ -365,9 +377,11 @@ struct EnumerationProtectionTests {
 @Suite("Abuse protection settings")
 struct AbuseConfigurationTests {
     func read(_ values: [String: String]) throws -> ServerConfiguration {
-        let provider = InMemoryProvider(values: Dictionary(uniqueKeysWithValues: values.map {
-            (AbsoluteConfigKey(stringLiteral: $0.key), ConfigValue(.string($0.value), isSecret: false))
-        }))
+        let provider = InMemoryProvider(
+            values: Dictionary(
+                uniqueKeysWithValues: values.map {
+                    (AbsoluteConfigKey(stringLiteral: $0.key), ConfigValue(.string($0.value), isSecret: false))
+                }))
         return try ServerConfiguration(reader: ConfigReader(provider: provider), defaultMode: .development)
     }
 
@@ -404,8 +418,10 @@ struct AbuseConfigurationTests {
         #expect(abuse.limits.createAuthUri == RateLimit("create-auth-uri", limit: 300, window: 86_400))
         #expect(abuse.limits.mailSending.limit == 3)
         #expect(abuse.trustedProxies == ["10.0.0.0/8", "fd00::/8", "192.0.2.7"])
-        #expect(abuse.lockout.account == LockoutPolicy(
-            failuresBeforeWait: 5, waitIncrement: 30, maxWait: 600, failureReset: 3_600, quickFailureInterval: 1, quickFailureWait: 45))
+        #expect(
+            abuse.lockout.account
+                == LockoutPolicy(
+                    failuresBeforeWait: 5, waitIncrement: 30, maxWait: 600, failureReset: 3_600, quickFailureInterval: 1, quickFailureWait: 45))
         #expect(abuse.lockout.address.failuresBeforeWait == 0)
         #expect(!abuse.lockout.address.successForgivesEarlierFailures)
         #expect(!abuse.lockout.ownerFromNewAddress)
@@ -419,15 +435,19 @@ struct AbuseConfigurationTests {
 
     @Test("wrong values are refused with a message naming the key")
     func refused() {
-        #expect(problem(["abuse.trustedProxies": "10.0.0.0/8, proxy.example.com"])
-            == "invalid configuration: abuse.trustedProxies: proxy.example.com is not an IP address or CIDR block (e.g. 10.0.0.0/8, fd00::/8)")
+        #expect(
+            problem(["abuse.trustedProxies": "10.0.0.0/8, proxy.example.com"])
+                == "invalid configuration: abuse.trustedProxies: proxy.example.com is not an IP address or CIDR block (e.g. 10.0.0.0/8, fd00::/8)")
         #expect(problem(["abuse.trustedProxies": "10.0.0.0/40"])?.contains("abuse.trustedProxies") == true)
         #expect(problem(["abuse.lockout.accountFailures": "0"]) == "invalid configuration: abuse.lockout.accountFailures: 0 is outside 1...10000")
-        #expect(problem(["abuse.lockout.maxWaitSeconds": "30"]) == "invalid configuration: abuse.lockout.maxWaitSeconds: must be at least abuse.lockout.waitIncrementSeconds (60)")
+        #expect(
+            problem(["abuse.lockout.maxWaitSeconds": "30"])
+                == "invalid configuration: abuse.lockout.maxWaitSeconds: must be at least abuse.lockout.waitIncrementSeconds (60)")
         #expect(problem(["abuse.limits.newAccounts.limit": "-1"])?.contains("abuse.limits.newAccounts.limit") == true)
         #expect(problem(["abuse.limits.enabled": "perhaps"]) == "invalid configuration: abuse.limits.enabled: expected true or false, got perhaps")
-        #expect(problem(["security.passwordFailureLimit": "5"])
-            == "invalid configuration: security.passwordFailureLimit: replaced by the abuse.lockout.* keys (see docs/configuration.md)")
+        #expect(
+            problem(["security.passwordFailureLimit": "5"])
+                == "invalid configuration: security.passwordFailureLimit: replaced by the abuse.lockout.* keys (see docs/configuration.md)")
     }
 
     @Test("with addressFailures 0 no address is counted, and an account that waits refuses every address")

@@ -56,7 +56,10 @@ struct BrowserSignInTests {
             #expect(signedIn.string("federatedId") == federatedID)
             #expect(signedIn["isNewUser"] == .bool(true))
             let idToken = try #require(signedIn.string("idToken"))
-            guard case .object(let firebase)? = jwtClaims(idToken)["firebase"] else { Issue.record("no firebase claim"); return }
+            guard case .object(let firebase)? = jwtClaims(idToken)["firebase"] else {
+                Issue.record("no firebase claim")
+                return
+            }
             #expect(firebase["sign_in_provider"] == .string(providerID))
             #expect(try await live.services.store.countUsers() == 1)
         }
@@ -83,7 +86,8 @@ struct BrowserSignInTests {
             let app = try await browser.follow(back)
 
             let link = try #require(app.queryValue("link"))
-            let signedIn = try await client.completeBrowserSignIn(requestUri: link, sessionId: sessionID, providerID: "google.com", returnIdpCredential: true)
+            let signedIn = try await client.completeBrowserSignIn(
+                requestUri: link, sessionId: sessionID, providerID: "google.com", returnIdpCredential: true)
             #expect(signedIn.status == .ok, "\(signedIn.text)")
             #expect(signedIn.string("email") == SandboxIdentity.googleGmail.email)
             #expect(signedIn.string("displayName") == "Grace Hopper")
@@ -128,7 +132,8 @@ struct BrowserSignInTests {
             #expect(firstSignIn.string("oauthIdToken") != nil)
 
             let second = try await client.createAuthUri(providerID: "apple.com", continueUri: Self.returnURL, sessionId: "apple-2")
-            let secondPost = try await browser.get(try #require(second.string("authUri")) + "&sandbox_subject=\(formEncoded(subject))&sandbox_decision=approve")
+            let secondPost = try await browser.get(
+                try #require(second.string("authUri")) + "&sandbox_subject=\(formEncoded(subject))&sandbox_decision=approve")
             #expect(!secondPost.hiddenInputs.contains { $0.0 == "user" })
             let secondApp = try await browser.follow(secondPost)
             let secondSignIn = try await client.completeBrowserSignIn(
@@ -206,7 +211,8 @@ struct BrowserSignInTests {
         let fabrikam = "b4c7e2d1-8a3f-4c6b-9e5d-7f1a2b3c4d5e"
         try await withBrowser(providers: { $0.microsoft.allowedTenantIDs = [contoso] }) { live, client, browser in
             // A tenant the rule refuses is refused before the browser goes anywhere.
-            let refused = try await client.createAuthUri(providerID: "microsoft.com", continueUri: Self.returnURL, customParameter: ["tenant": fabrikam])
+            let refused = try await client.createAuthUri(
+                providerID: "microsoft.com", continueUri: Self.returnURL, customParameter: ["tenant": fabrikam])
             #expect(refused.status == .badRequest)
             #expect(refused.errorMessage == "INVALID_PROVIDER_ID : The Microsoft tenant \(fabrikam) is not allowed for this app.")
 
@@ -231,7 +237,9 @@ struct BrowserSignInTests {
             let rejected = try await client.completeBrowserSignIn(
                 requestUri: try #require(other.queryValue("link")), sessionId: "ms-2", providerID: "microsoft.com")
             #expect(rejected.status == .badRequest)
-            #expect(rejected.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(fabrikam) may not sign in to this app.")
+            #expect(
+                rejected.errorMessage
+                    == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(fabrikam) may not sign in to this app.")
             #expect(try await live.services.store.countUsers() == 1)
         }
     }
@@ -269,7 +277,8 @@ struct BrowserSignInTests {
             #expect(page.text.contains("login_hint=adele@contoso.com"))
             #expect(page.text.contains("value=\"\(SandboxIdentity.microsoftWork.subject)\" checked"))
             let app = try await browser.approve(authUri, subject: SandboxIdentity.microsoftWork.subject)
-            let signedIn = try await client.completeBrowserSignIn(requestUri: try #require(app.queryValue("link")), sessionId: "params", providerID: "microsoft.com")
+            let signedIn = try await client.completeBrowserSignIn(
+                requestUri: try #require(app.queryValue("link")), sessionId: "params", providerID: "microsoft.com")
             #expect(signedIn.status == .ok, "\(signedIn.text)")
         }
     }
@@ -297,7 +306,8 @@ struct BrowserSignInTests {
     func stateTampered() async throws {
         try await withBrowser { live, client, browser in
             let started = try await client.createAuthUri(providerID: "github.com", continueUri: Self.returnURL, sessionId: "tamper")
-            let back = try await browser.get(try #require(started.string("authUri")) + "&sandbox_subject=\(SandboxIdentity.githubUser.subject)&sandbox_decision=approve")
+            let back = try await browser.get(
+                try #require(started.string("authUri")) + "&sandbox_subject=\(SandboxIdentity.githubUser.subject)&sandbox_decision=approve")
             let handlerURL = try #require(back.location)
             let state = try #require(URL(string: handlerURL)?.queryItems["state"])
             let tamperedState = String(state.dropLast()) + (state.hasSuffix("A") ? "B" : "A")
@@ -309,7 +319,8 @@ struct BrowserSignInTests {
             #expect(try await live.services.store.countUsers() == 0)
 
             let genuine = try await browser.follow(back)
-            let signedIn = try await client.completeBrowserSignIn(requestUri: try #require(genuine.queryValue("link")), sessionId: "tamper", providerID: "github.com")
+            let signedIn = try await client.completeBrowserSignIn(
+                requestUri: try #require(genuine.queryValue("link")), sessionId: "tamper", providerID: "github.com")
             #expect(signedIn.status == .ok, "\(signedIn.text)")
         }
     }
@@ -318,7 +329,8 @@ struct BrowserSignInTests {
     func stateExpiry() async throws {
         try await withBrowser { live, client, browser in
             let started = try await client.createAuthUri(providerID: "google.com", continueUri: Self.returnURL, sessionId: "slow")
-            let back = try await browser.get(try #require(started.string("authUri")) + "&sandbox_subject=\(SandboxIdentity.googleGmail.subject)&sandbox_decision=approve")
+            let back = try await browser.get(
+                try #require(started.string("authUri")) + "&sandbox_subject=\(SandboxIdentity.googleGmail.subject)&sandbox_decision=approve")
             live.clock.advance(by: 601)
             let expired = try await browser.get(try #require(back.location))
             #expect(expired.status == .badRequest)
@@ -373,7 +385,10 @@ struct BrowserSignInTests {
         "A token endpoint that refuses Hearth's client secret reaches the app as firebaseError auth/invalid-oauth-client-id; nothing is created",
         arguments: [
             ("google.com", SandboxIdentity.googleGmail.subject, "invalid_client: Client authentication failed."),
-            ("microsoft.com", SandboxIdentity.microsoftWork.subject, "invalid_client: AADSTS7000215: Invalid client secret provided. Client authentication failed."),
+            (
+                "microsoft.com", SandboxIdentity.microsoftWork.subject,
+                "invalid_client: AADSTS7000215: Invalid client secret provided. Client authentication failed."
+            ),
             ("github.com", SandboxIdentity.githubUser.subject, "incorrect_client_credentials: Client authentication failed."),
         ])
     func wrongClientSecretAtTheHandler(providerID: String, subject: String, detail: String) async throws {
@@ -390,10 +405,11 @@ struct BrowserSignInTests {
             #expect(app.queryValue("link") == nil)
             let error = try #require(app.queryValue("firebaseError"))
             let object = try #require(JSONValue.object(fromJSON: error))
-            #expect(object == [
-                "code": .string("auth/invalid-oauth-client-id"),
-                "message": .string("The OAuth client ID provided is either invalid or does not match the specified API key. \(detail)"),
-            ])
+            #expect(
+                object == [
+                    "code": .string("auth/invalid-oauth-client-id"),
+                    "message": .string("The OAuth client ID provided is either invalid or does not match the specified API key. \(detail)"),
+                ])
             #expect(!error.contains(wrong))
             #expect(try await live.services.store.countUsers() == 0)
         }
@@ -406,7 +422,8 @@ struct BrowserSignInTests {
         try await withBrowser { live, client, browser in
             let anonymous = try await client.signUpAnonymously()
             let (link, sessionID) = try await browser.signIn(client, providerID: "github.com", subject: SandboxIdentity.githubUser.subject)
-            let linked = try await client.completeBrowserSignIn(requestUri: link, sessionId: sessionID, providerID: "github.com", idToken: anonymous.idToken)
+            let linked = try await client.completeBrowserSignIn(
+                requestUri: link, sessionId: sessionID, providerID: "github.com", idToken: anonymous.idToken)
             #expect(linked.status == .ok, "\(linked.text)")
             #expect(linked.string("localId") == anonymous.localId)
             #expect(linked["isNewUser"] == nil)
@@ -478,7 +495,8 @@ struct BrowserSignInTests {
                 #expect(started.errorMessage == "UNAUTHORIZED_DOMAIN : Domain not whitelisted by project", "\(stolen)")
             }
             for malformed in [
-                "https://app.example.com@evil.example/", "https://app.example.com%40evil.example/", "https://app.example.com\\@evil.example/", "https://app.example.com\t.evil.example/", "https://app.example.com/\u{0000}",
+                "https://app.example.com@evil.example/", "https://app.example.com%40evil.example/", "https://app.example.com\\@evil.example/",
+                "https://app.example.com\t.evil.example/", "https://app.example.com/\u{0000}",
             ] {
                 let started = try await client.createAuthUri(providerID: "google.com", continueUri: malformed, sessionId: "attacker-session")
                 #expect(started.errorMessage == "INVALID_CONTINUE_URI", "\(malformed.debugDescription)")
@@ -508,12 +526,14 @@ struct BrowserSignInTests {
 
             let session = try await client.createAuthUri(providerID: "google.com", continueUri: Self.returnURL, sessionId: "s\u{0}x")
             #expect(session.errorMessage == "Invalid JSON payload received. /sessionId must be 1 to 512 printable ASCII characters")
-            let long = try await client.createAuthUri(providerID: "google.com", continueUri: Self.returnURL, sessionId: String(repeating: "s", count: 513))
+            let long = try await client.createAuthUri(
+                providerID: "google.com", continueUri: Self.returnURL, sessionId: String(repeating: "s", count: 513))
             #expect(long.errorMessage == "Invalid JSON payload received. /sessionId must be 1 to 512 printable ASCII characters")
             let returnURL = try await client.createAuthUri(providerID: "google.com", continueUri: "com.example.app:/c\u{0}b")
             #expect(returnURL.errorMessage == "INVALID_CONTINUE_URI")
 
-            let result = try await client.completeBrowserSignIn(requestUri: "http://localhost/?authResult=a%00b", sessionId: "s", providerID: "google.com")
+            let result = try await client.completeBrowserSignIn(
+                requestUri: "http://localhost/?authResult=a%00b", sessionId: "s", providerID: "google.com")
             #expect(result.errorMessage == "INVALID_IDP_RESPONSE : The browser sign-in result is unknown or was already used.")
             #expect(try await live.services.store.countUsers() == 0)
         }
@@ -537,7 +557,10 @@ struct BrowserSignInTests {
 
     @Test("createAuthUri and signInWithIdp agree on what a known provider is: one switched off is OPERATION_NOT_ALLOWED in both")
     func knownProvidersAgree() async throws {
-        try await withBrowser(providers: { $0.yahoo.enabled = false; $0.oidc["sandbox"] = nil }) { _, client, _ in
+        try await withBrowser(providers: {
+            $0.yahoo.enabled = false
+            $0.oidc["sandbox"] = nil
+        }) { _, client, _ in
             for providerID in ["yahoo.com", "oidc.sandbox"] {
                 let started = try await client.createAuthUri(providerID: providerID, continueUri: Self.returnURL)
                 #expect(started.errorMessage == "OPERATION_NOT_ALLOWED", "\(providerID)")

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import HearthCore
-@testable import HearthServer
 import Testing
+
+@testable import HearthServer
 
 @Suite("Client addresses (pure)")
 struct ClientAddressTests {

@@ -1,11 +1,12 @@
 import Foundation
 import HearthCore
-@testable import HearthStorage
 import HearthStoragePostgres
 import HearthStorageSQLite
 import HearthTesting
 import Logging
 import Testing
+
+@testable import HearthStorage
 
 private let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 private let commandLogger = Logger(label: "hearth.tests.command-line")
@@ -61,7 +62,8 @@ struct CommandLineTests {
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(
             applied.standardOutput
-                == "applied \(SQLStore.knownMigrations.count) migration(s):\n" + SQLStore.knownMigrations.map { "  \($0)" }.joined(separator: "\n") + "\n")
+                == "applied \(SQLStore.knownMigrations.count) migration(s):\n" + SQLStore.knownMigrations.map { "  \($0)" }.joined(separator: "\n")
+                + "\n")
         let before = try Self.snapshot(directory)
         #expect(before.keys.contains("hearth.sqlite"))
 
@@ -111,12 +113,15 @@ struct CommandLineTests {
             for index in 0..<12 {
                 let uid = "user-\(index)"
                 var providers = [ProviderLink(providerID: "google.com", rawID: "g-\(index)", email: "\(uid)@example.com")]
-                if index.isMultiple(of: 3) { providers.append(ProviderLink(providerID: "apple.com", rawID: "apple-\(index)", email: "a\(index)@privaterelay.appleid.com")) }
+                if index.isMultiple(of: 3) {
+                    providers.append(ProviderLink(providerID: "apple.com", rawID: "apple-\(index)", email: "a\(index)@privaterelay.appleid.com"))
+                }
                 let user = UserRecord(
                     uid: uid, email: "\(uid)@example.com", emailVerified: index.isMultiple(of: 2), passwordHash: "scrypt$\(index)",
                     createdAt: t0, lastLoginAt: t0.addingTimeInterval(Double(index)), validSince: t0, providers: providers)
                 try await source.createUser(
-                    user, session: RefreshSessionRecord(tokenHash: "hash-\(index)", uid: uid, signInProvider: "password", authTime: t0, createdAt: t0))
+                    user, session: RefreshSessionRecord(tokenHash: "hash-\(index)", uid: uid, signInProvider: "password", authTime: t0, createdAt: t0)
+                )
                 users.append(try #require(try await source.user(uid: uid)))
             }
             for kid in ["k1", "k2"] {
@@ -154,7 +159,9 @@ struct CommandLineTests {
             do {
                 let targetCounts = try await target.counts()
                 for table in TransferTable.copiedCountKeys {
-                    #expect(targetCounts[table] == sourceCounts[table], "run \(run), \(table): \(targetCounts[table] ?? 0) in the target, \(sourceCounts[table] ?? 0) in the source")
+                    #expect(
+                        targetCounts[table] == sourceCounts[table],
+                        "run \(run), \(table): \(targetCounts[table] ?? 0) in the target, \(sourceCounts[table] ?? 0) in the source")
                 }
                 for user in users {
                     let copied = try await target.user(uid: user.uid)

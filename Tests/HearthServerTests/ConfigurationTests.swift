@@ -22,17 +22,19 @@ struct ConfigurationTests {
         #expect(configuration.resolvedIssuer == "https://securetoken.google.com/demo-hearth")
     }
 
-    @Test("invalid values stop start-up with a message that names the key", arguments: [
-        (["server.port": ConfigValue(.string("ninety"), isSecret: false)], "server.port"),
-        (["server.port": ConfigValue(.int(70_000), isSecret: false)], "server.port"),
-        (["mode": ConfigValue(.string("staging"), isSecret: false)], "mode"),
-        (["project.id": ConfigValue(.string("Bad Project!"), isSecret: false)], "project.id"),
-        (["signIn.anonymous.enabled": ConfigValue(.string("perhaps"), isSecret: false)], "signIn.anonymous.enabled"),
-        (["server.host": ConfigValue(.string("0.0.0.0"), isSecret: false)], "server.host"),
-        (["tokens.issuer": ConfigValue(.string("not a url"), isSecret: false)], "tokens.issuer"),
-        (["passwords.scryptLogN": ConfigValue(.int(40), isSecret: false)], "passwords.scryptLogN"),
-        (["anonymousCleanup.maxAgeDays": ConfigValue(.int(0), isSecret: false)], "anonymousCleanup.maxAgeDays"),
-    ] as [([AbsoluteConfigKey: ConfigValue], String)])
+    @Test(
+        "invalid values stop start-up with a message that names the key",
+        arguments: [
+            (["server.port": ConfigValue(.string("ninety"), isSecret: false)], "server.port"),
+            (["server.port": ConfigValue(.int(70_000), isSecret: false)], "server.port"),
+            (["mode": ConfigValue(.string("staging"), isSecret: false)], "mode"),
+            (["project.id": ConfigValue(.string("Bad Project!"), isSecret: false)], "project.id"),
+            (["signIn.anonymous.enabled": ConfigValue(.string("perhaps"), isSecret: false)], "signIn.anonymous.enabled"),
+            (["server.host": ConfigValue(.string("0.0.0.0"), isSecret: false)], "server.host"),
+            (["tokens.issuer": ConfigValue(.string("not a url"), isSecret: false)], "tokens.issuer"),
+            (["passwords.scryptLogN": ConfigValue(.int(40), isSecret: false)], "passwords.scryptLogN"),
+            (["anonymousCleanup.maxAgeDays": ConfigValue(.int(0), isSecret: false)], "anonymousCleanup.maxAgeDays"),
+        ] as [([AbsoluteConfigKey: ConfigValue], String)])
     func invalid(values: [AbsoluteConfigKey: ConfigValue], key: String) throws {
         #expect {
             try read(values)
@@ -44,12 +46,13 @@ struct ConfigurationTests {
     @Test("production needs API keys and a real project id")
     func production() throws {
         #expect(throws: ConfigurationError.self) { try read(["project.id": .init(.string("acme"), isSecret: false)], defaultMode: .production) }
-        let ok = try read([
-            "project.id": .init(.string("acme"), isSecret: false),
-            "project.apiKeys": .init(.stringArray(["AIzaSyTestKeyForHearth01"]), isSecret: true),
-            "server.host": .init(.string("0.0.0.0"), isSecret: false),
-            "secrets.key": .init(.string(KeyEncryptionKey.generate().base64), isSecret: true),
-        ], defaultMode: .production)
+        let ok = try read(
+            [
+                "project.id": .init(.string("acme"), isSecret: false),
+                "project.apiKeys": .init(.stringArray(["AIzaSyTestKeyForHearth01"]), isSecret: true),
+                "server.host": .init(.string("0.0.0.0"), isSecret: false),
+                "secrets.key": .init(.string(KeyEncryptionKey.generate().base64), isSecret: true),
+            ], defaultMode: .production)
         #expect(ok.mode == .production)
         #expect(ok.apiKeys == ["AIzaSyTestKeyForHearth01"])
     }

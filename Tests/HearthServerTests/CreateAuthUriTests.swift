@@ -9,7 +9,8 @@ struct CreateAuthUriTests {
     func registered() async throws {
         try await withHearth { _, client async throws in
             _ = try await client.signUp(email: "ada@example.com")
-            let result = try await client.post("/v1/accounts:createAuthUri", ["identifier": .string("ADA@example.com"), "continueUri": .string("http://localhost")])
+            let result = try await client.post(
+                "/v1/accounts:createAuthUri", ["identifier": .string("ADA@example.com"), "continueUri": .string("http://localhost")])
             #expect(result.status == .ok)
             let response = try result.decode(CreateAuthUriResponse.self)
             #expect(response.kind == "identitytoolkit#CreateAuthUriResponse")
@@ -23,7 +24,9 @@ struct CreateAuthUriTests {
     @Test("an unknown e-mail is not registered")
     func unknown() async throws {
         try await withHearth { _, client async throws in
-            let result = try await client.post("/v1/accounts:createAuthUri", ["identifier": .string("nobody@example.com"), "continueUri": .string("http://localhost"), "sessionId": .string("s1")])
+            let result = try await client.post(
+                "/v1/accounts:createAuthUri",
+                ["identifier": .string("nobody@example.com"), "continueUri": .string("http://localhost"), "sessionId": .string("s1")])
             let response = try result.decode(CreateAuthUriResponse.self)
             #expect(response.registered == false)
             #expect(response.signinMethods == nil)
@@ -31,12 +34,14 @@ struct CreateAuthUriTests {
         }
     }
 
-    @Test("errors: MISSING_IDENTIFIER, MISSING_CONTINUE_URI, INVALID_CONTINUE_URI, INVALID_IDENTIFIER", arguments: [
-        (#"{"continueUri":"http://localhost"}"#, "MISSING_IDENTIFIER"),
-        (#"{"identifier":"a@example.com"}"#, "MISSING_CONTINUE_URI"),
-        (#"{"identifier":"a@example.com","continueUri":"not a uri"}"#, "INVALID_CONTINUE_URI"),
-        (#"{"identifier":"a-phone-number","continueUri":"http://localhost"}"#, "INVALID_IDENTIFIER"),
-    ])
+    @Test(
+        "errors: MISSING_IDENTIFIER, MISSING_CONTINUE_URI, INVALID_CONTINUE_URI, INVALID_IDENTIFIER",
+        arguments: [
+            (#"{"continueUri":"http://localhost"}"#, "MISSING_IDENTIFIER"),
+            (#"{"identifier":"a@example.com"}"#, "MISSING_CONTINUE_URI"),
+            (#"{"identifier":"a@example.com","continueUri":"not a uri"}"#, "INVALID_CONTINUE_URI"),
+            (#"{"identifier":"a-phone-number","continueUri":"http://localhost"}"#, "INVALID_IDENTIFIER"),
+        ])
     func errors(body: String, message: String) async throws {
         try await withHearth { _, client async throws in
             let result = try await client.post("/v1/accounts:createAuthUri", json: body)
@@ -48,7 +53,8 @@ struct CreateAuthUriTests {
     func protected() async throws {
         try await withHearth({ $0.signIn.emailEnumerationProtection = true }) { _, client async throws in
             _ = try await client.signUp(email: "ada@example.com")
-            let result = try await client.post("/v1/accounts:createAuthUri", ["identifier": .string("ada@example.com"), "continueUri": .string("http://localhost")])
+            let result = try await client.post(
+                "/v1/accounts:createAuthUri", ["identifier": .string("ada@example.com"), "continueUri": .string("http://localhost")])
             #expect(result["registered"] == nil)
             #expect(result["signinMethods"] == nil)
             #expect(result.string("sessionId") != nil)

@@ -28,7 +28,8 @@ struct CustomTokenTests {
             let refreshed = try await client.refresh(try #require(first.string("refreshToken")))
             #expect(jwtClaims(try #require(refreshed.string("id_token")))["role"] == .string("admin"))
 
-            let second = try await client.post("/identitytoolkit/v3/relyingparty/verifyCustomToken", ["token": .string(token), "returnSecureToken": .bool(true)])
+            let second = try await client.post(
+                "/identitytoolkit/v3/relyingparty/verifyCustomToken", ["token": .string(token), "returnSecureToken": .bool(true)])
             #expect(second.status == .ok)
             #expect(second["isNewUser"] == .bool(false))
             let user = try #require(try await hearth.services.store.user(uid: "backend-user-1"))
@@ -51,14 +52,20 @@ struct CustomTokenTests {
             let wrongAudience = Self.unsigned(["uid": .string("u")], now: now, audience: "https://example.com")
             #expect(try await send(wrongAudience)?.hasPrefix("INVALID_CUSTOM_TOKEN : ((Invalid aud (audience): \"https://example.com\"") == true)
             #expect(try await send(Self.unsigned([:], now: now)) == "MISSING_IDENTIFIER")
-            #expect(try await send(Self.unsigned(["uid": .string("u"), "claims": .object(["email": .string("x@y.z")])], now: now)) == "FORBIDDEN_CLAIM : email")
+            #expect(
+                try await send(Self.unsigned(["uid": .string("u"), "claims": .object(["email": .string("x@y.z")])], now: now))
+                    == "FORBIDDEN_CLAIM : email")
             #expect(try await send(Self.unsigned(["uid": .string("u"), "claims": .string("admin")], now: now)) == "INVALID_CLAIMS")
             let big = JSONValue.object(["blob": .string(String(repeating: "x", count: 1_100))])
             #expect(try await send(Self.unsigned(["uid": .string("u"), "claims": big], now: now)) == "CLAIMS_TOO_LARGE")
 
             // A NUL in the uid, as an unsigned JWT or bare JSON (found while fuzzing: PostgreSQL refused the row, a 500).
-            #expect(try await send(Self.unsigned(["uid": .string("a\u{0}b")], now: now)) == "INVALID_CUSTOM_TOKEN : ((The uid must be a non-empty string of at most 128 printable characters.))")
-            #expect(try await send(#"{"uid":"a\u0000b"}"#) == "INVALID_CUSTOM_TOKEN : ((The uid must be a non-empty string of at most 128 printable characters.))")
+            #expect(
+                try await send(Self.unsigned(["uid": .string("a\u{0}b")], now: now))
+                    == "INVALID_CUSTOM_TOKEN : ((The uid must be a non-empty string of at most 128 printable characters.))")
+            #expect(
+                try await send(#"{"uid":"a\u0000b"}"#)
+                    == "INVALID_CUSTOM_TOKEN : ((The uid must be a non-empty string of at most 128 printable characters.))")
             _ = try await send(Self.unsigned(["uid": .string("disabled-user")], now: now))
             _ = try await hearth.services.store.updateUser(uid: "disabled-user", session: nil) { $0.disabled = true }
             #expect(try await send(Self.unsigned(["uid": .string("disabled-user")], now: now)) == "USER_DISABLED")
@@ -93,14 +100,20 @@ struct CustomTokenTests {
 
             #expect(try await send(Self.unsigned(["uid": .string("u")], now: now)).errorMessage == "INVALID_CUSTOM_TOKEN")
             #expect(try await send(Self.signed(other, account: account, uid: "u", now: now)).errorMessage == "INVALID_CUSTOM_TOKEN")
-            #expect(try await send(Self.signed(key, account: "someone@else.iam.gserviceaccount.com", uid: "u", now: now)).errorMessage == "INVALID_CUSTOM_TOKEN")
-            #expect(try await send(Self.signed(key, account: account, uid: "u", now: now.addingTimeInterval(-7_200))).errorMessage == "INVALID_CUSTOM_TOKEN")
+            #expect(
+                try await send(Self.signed(key, account: "someone@else.iam.gserviceaccount.com", uid: "u", now: now)).errorMessage
+                    == "INVALID_CUSTOM_TOKEN")
+            #expect(
+                try await send(Self.signed(key, account: account, uid: "u", now: now.addingTimeInterval(-7_200))).errorMessage
+                    == "INVALID_CUSTOM_TOKEN")
             #expect(try await send(Self.signed(key, account: account, uid: "u", now: now, lifetime: 7_200)).errorMessage == "INVALID_CUSTOM_TOKEN")
             var tampered = try Self.signed(key, account: account, uid: "victim", now: now).split(separator: ".").map(String.init)
-            tampered[1] = Self.base64URL(Data(JSONValue.object([
-                "aud": .string(Self.audience), "iss": .string(account), "sub": .string(account), "uid": .string("attacker"),
-                "iat": .number(now.timeIntervalSince1970.rounded()), "exp": .number(now.timeIntervalSince1970.rounded() + 3_600),
-            ]).jsonText.utf8))
+            tampered[1] = Self.base64URL(
+                Data(
+                    JSONValue.object([
+                        "aud": .string(Self.audience), "iss": .string(account), "sub": .string(account), "uid": .string("attacker"),
+                        "iat": .number(now.timeIntervalSince1970.rounded()), "exp": .number(now.timeIntervalSince1970.rounded() + 3_600),
+                    ]).jsonText.utf8))
             #expect(try await send(tampered.joined(separator: ".")).errorMessage == "INVALID_CUSTOM_TOKEN")
             #expect(try await hearth.services.store.user(uid: "attacker") == nil)
         }

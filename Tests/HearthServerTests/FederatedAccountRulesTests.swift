@@ -70,7 +70,8 @@ struct FederatedAccountRulesTests {
         }
     }
 
-    @Test("Pre-registration hijack: a verified provider claiming an unverified account unlinks everything the first owner added and ends its sessions")
+    @Test(
+        "Pre-registration hijack: a verified provider claiming an unverified account unlinks everything the first owner added and ends its sessions")
     func preRegistrationHijack() async throws {
         try await withFederated { live, client in
             // The attacker registers Ada's address (never verified) and links their own GitHub account to it.
@@ -105,7 +106,9 @@ struct FederatedAccountRulesTests {
         }
     }
 
-    @Test("needConfirmation names the providers that can prove the account (verifiedProvider), and the pending credential links after signing in with one")
+    @Test(
+        "needConfirmation names the providers that can prove the account (verifiedProvider), and the pending credential links after signing in with one"
+    )
     func needConfirmationWithVerifiedProvider() async throws {
         try await withFederated { live, client in
             let email = try #require(SandboxIdentity.googleGmail.email)
@@ -141,10 +144,12 @@ struct FederatedAccountRulesTests {
     func autoCreateFalse() async throws {
         try await withFederated { live, client in
             func signIn(_ identity: SandboxIdentity) async throws -> WireResult {
-                try await client.post("/v1/accounts:signInWithIdp", [
-                    "requestUri": .string("http://localhost"), "returnSecureToken": .bool(true), "autoCreate": .bool(false),
-                    "postBody": .string(try live.sandbox.signInCredential(for: identity).postBody),
-                ])
+                try await client.post(
+                    "/v1/accounts:signInWithIdp",
+                    [
+                        "requestUri": .string("http://localhost"), "returnSecureToken": .bool(true), "autoCreate": .bool(false),
+                        "postBody": .string(try live.sandbox.signInCredential(for: identity).postBody),
+                    ])
             }
             let unknown = try await signIn(.microsoftWork)
             #expect(unknown.status == .badRequest)
@@ -185,7 +190,8 @@ struct FederatedAccountRulesTests {
             #expect(second.string("localId") == first.string("localId"))
             #expect(second["isNewUser"] == nil)
 
-            let refused = try await client.post(path, ["requestUri": .string("http://localhost"), "postBody": .string("providerId=myspace.com&access_token=x")])
+            let refused = try await client.post(
+                path, ["requestUri": .string("http://localhost"), "postBody": .string("providerId=myspace.com&access_token=x")])
             #expect(refused.errorMessage == "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: http://localhost")
         }
     }
@@ -201,11 +207,12 @@ struct FederatedAccountRulesTests {
             }
             // Google: the v2 userinfo shape Firebase returns.
             let grace = SandboxIdentity.googleGmail
-            #expect(try await info(grace) == [
-                "id": .string(grace.subject), "email": .string(grace.email!), "verified_email": .bool(true),
-                "name": .string("Grace Hopper"), "given_name": .string("Grace"), "family_name": .string("Hopper"),
-                "picture": .string(grace.photoURL!), "locale": .string("en"),
-            ])
+            #expect(
+                try await info(grace) == [
+                    "id": .string(grace.subject), "email": .string(grace.email!), "verified_email": .bool(true),
+                    "name": .string("Grace Hopper"), "given_name": .string("Grace"), "family_name": .string("Hopper"),
+                    "picture": .string(grace.photoURL!), "locale": .string("en"),
+                ])
             // GitHub: the /user answer.
             let github = try await info(.githubUser)
             #expect(github["login"] == .string("sandbox-mona"))

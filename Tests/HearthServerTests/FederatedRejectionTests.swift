@@ -70,7 +70,9 @@ struct FederatedRejectionTests {
             return invalid + "it is signed with an unknown key."
         case .notYetValid:
             guard case .number(let iat)? = claims["iat"] else { return "no iat" }
-            if case .number(let nbf)? = claims["nbf"] { return invalid + "it is not valid before \(Date(timeIntervalSince1970: nbf).formatted(.iso8601))." }
+            if case .number(let nbf)? = claims["nbf"] {
+                return invalid + "it is not valid before \(Date(timeIntervalSince1970: nbf).formatted(.iso8601))."
+            }
             return invalid + "it was issued in the future (\(Date(timeIntervalSince1970: iat).formatted(.iso8601)))."
         case .expired:
             guard case .number(let exp)? = claims["exp"] else { return "no exp" }
@@ -87,7 +89,8 @@ struct FederatedRejectionTests {
             return invalid + "the signing algorithm \"HS256\" is not accepted."
         case .wrongNonce:
             guard case .string(let claim)? = claims["nonce"] else { return "no nonce" }
-            return "MISSING_OR_INVALID_NONCE : The nonce in ID Token \"\(claim)\" does not match the SHA256 hash of the raw nonce \"\(rawNonce)\" in the request."
+            return
+                "MISSING_OR_INVALID_NONCE : The nonce in ID Token \"\(claim)\" does not match the SHA256 hash of the raw nonce \"\(rawNonce)\" in the request."
         default:
             return "not expected in this test"
         }
@@ -118,8 +121,12 @@ struct FederatedRejectionTests {
         try await withFederated { live, client in
             let token = try live.sandbox.microsoftIDToken(for: .microsoftWork, defect: .issuerTenantMismatch)
             let result = try await client.signInWithIdp("providerId=microsoft.com&id_token=\(token)")
-            let fabrikam = SandboxMicrosoftTenant.fabrikam.id, contoso = SandboxMicrosoftTenant.contoso.id
-            #expect(result.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: the issuer \"https://login.microsoftonline.com/\(fabrikam)/v2.0\" does not match its tenant \(contoso).")
+            let fabrikam = SandboxMicrosoftTenant.fabrikam.id
+            let contoso = SandboxMicrosoftTenant.contoso.id
+            #expect(
+                result.errorMessage
+                    == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: the issuer \"https://login.microsoftonline.com/\(fabrikam)/v2.0\" does not match its tenant \(contoso)."
+            )
         }
     }
 
@@ -206,9 +213,10 @@ struct FederatedRejectionTests {
             if providerID == "oidc.sandbox" {
                 let oidc = try #require(live.sandbox.oidcClient("sandbox"))
                 path = "/v2/projects/\(live.projectID)/oauthIdpConfigs?oauthIdpConfigId=oidc.sandbox"
-                body = JSONValue.object([
-                    "enabled": .bool(false), "clientId": .string(oidc.clientID), "issuer": .string(live.sandbox.oidcIssuer("sandbox")),
-                ]).jsonText
+                body =
+                    JSONValue.object([
+                        "enabled": .bool(false), "clientId": .string(oidc.clientID), "issuer": .string(live.sandbox.oidcIssuer("sandbox")),
+                    ]).jsonText
             } else {
                 path = "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs?idpId=\(providerID)"
                 body = JSONValue.object(["enabled": .bool(false), "clientId": .string(credentials.google.webClientID)]).jsonText

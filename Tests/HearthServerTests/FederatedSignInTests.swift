@@ -29,7 +29,10 @@ struct FederatedSignInTests {
 
             let idToken = try #require(linked.string("idToken"))
             let claims = jwtClaims(idToken)
-            guard case .object(let firebase)? = claims["firebase"] else { Issue.record("no firebase claim"); return }
+            guard case .object(let firebase)? = claims["firebase"] else {
+                Issue.record("no firebase claim")
+                return
+            }
             #expect(firebase["sign_in_provider"] == .string("google.com"))
             #expect(firebase["identities"]?.jsonText.contains(SandboxIdentity.googleGmail.subject) == true)
 
@@ -116,7 +119,10 @@ struct FederatedSignInTests {
             let wrong = try await client.signInWithIdp(credential.postBody.replacingOccurrences(of: "the%20real%20nonce", with: "another"))
             #expect(wrong.status == .badRequest)
             let claim = SandboxNonce.sha256Hex("the real nonce")
-            #expect(wrong.errorMessage == "MISSING_OR_INVALID_NONCE : The nonce in ID Token \"\(claim)\" does not match the SHA256 hash of the raw nonce \"another\" in the request.")
+            #expect(
+                wrong.errorMessage
+                    == "MISSING_OR_INVALID_NONCE : The nonce in ID Token \"\(claim)\" does not match the SHA256 hash of the raw nonce \"another\" in the request."
+            )
 
             let token = try #require(credential.idToken)
             let missing = try await client.signInWithIdp("providerId=apple.com&id_token=\(token)")
@@ -195,7 +201,8 @@ struct FederatedSignInTests {
             let secret = try #require(linked.string("oauthTokenSecret"))
 
             // Auth.auth().signIn(with: credential) with that credential: the same, no longer anonymous, user.
-            let signedIn = try await client.signInWithIdp("providerId=twitter.com&access_token=\(formEncoded(token))&oauth_token_secret=\(formEncoded(secret))")
+            let signedIn = try await client.signInWithIdp(
+                "providerId=twitter.com&access_token=\(formEncoded(token))&oauth_token_secret=\(formEncoded(secret))")
             #expect(signedIn.status == .ok, "\(signedIn.text)")
             #expect(signedIn.string("localId") == current.localId)
             #expect(signedIn["isNewUser"] == nil)
@@ -227,11 +234,14 @@ struct FederatedSignInTests {
             #expect(personal.status == .badRequest)
             #expect(
                 personal.errorMessage
-                    == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(SandboxMicrosoftTenant.personalAccountsTenantID) may not sign in to this app.")
+                    == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(SandboxMicrosoftTenant.personalAccountsTenantID) may not sign in to this app."
+            )
         }
         try await withFederated(providers: { $0.microsoft.tenant = "organizations" }) { live, client in
             let personal = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .microsoftPersonal).postBody)
-            #expect(personal.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: personal Microsoft accounts may not sign in to this app.")
+            #expect(
+                personal.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: personal Microsoft accounts may not sign in to this app."
+            )
         }
     }
 
@@ -391,7 +401,8 @@ struct FederatedSignInTests {
         }
     }
 
-    @Test("Signing out is the client forgetting its tokens (Firebase's signOut calls no server); the next sign-in finds the same account and its links")
+    @Test(
+        "Signing out is the client forgetting its tokens (Firebase's signOut calls no server); the next sign-in finds the same account and its links")
     func signOutKeepsTheAccount() async throws {
         try await withFederated { live, client in
             let signedIn = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .appleAlice).postBody)
@@ -493,8 +504,11 @@ struct FederatedSignInTests {
             let result = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .githubUser).postBody)
             #expect(result.status == .badRequest)
             #expect(
-                ["INVALID_IDP_RESPONSE : The identity provider could not be reached.", "INVALID_IDP_RESPONSE : The identity provider did not answer in time."]
-                    .contains(result.errorMessage ?? ""), "\(result.text)")
+                [
+                    "INVALID_IDP_RESPONSE : The identity provider could not be reached.",
+                    "INVALID_IDP_RESPONSE : The identity provider did not answer in time.",
+                ]
+                .contains(result.errorMessage ?? ""), "\(result.text)")
             #expect(try await live.services.store.countUsers() == 0)
         }
     }

@@ -19,7 +19,10 @@ struct IdpConfigTests {
         try await withHearth { _, client async throws in
             let missing = try await client.raw("/v2/projects/\(Self.project)/defaultSupportedIdpConfigs", method: .get)
             #expect(missing.status == .unauthorized)
-            #expect(missing.errorMessage == "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.")
+            #expect(
+                missing.errorMessage
+                    == "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
+            )
             let owner = try await client.raw("/v2/projects/\(Self.project)/defaultSupportedIdpConfigs", method: .get, headers: Self.owner)
             #expect(owner.status == .ok)
         }
@@ -35,20 +38,25 @@ struct IdpConfigTests {
             let path = "/v2/projects/hearth-prod/oauthIdpConfigs"
             let owner = try await client.raw(path, method: .get, headers: Self.owner)
             #expect(owner.status == .unauthorized)
-            #expect(owner.errorMessage == "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.")
+            #expect(
+                owner.errorMessage
+                    == "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
+            )
             #expect(owner.json["error"]?.jsonText.contains("UNAUTHENTICATED") == true)
             let wrong = try await client.raw(path, method: .get, headers: [.authorization: "Bearer \(token)x"])
             #expect(wrong.status == .unauthorized)
             // The real token followed by 256 more characters: the length difference once wrapped to 0 in a UInt8.
             for extra in [256, 512, 1] {
-                let longer = try await client.raw(path, method: .get, headers: [.authorization: "Bearer \(token)\(String(repeating: "a", count: extra))"])
+                let longer = try await client.raw(
+                    path, method: .get, headers: [.authorization: "Bearer \(token)\(String(repeating: "a", count: extra))"])
                 #expect(longer.status == .unauthorized, "\(extra) extra characters")
             }
             let prefix = try await client.raw(path, method: .get, headers: [.authorization: "Bearer \(token.dropLast())"])
             #expect(prefix.status == .unauthorized)
             let right = try await client.raw(path, method: .get, headers: [.authorization: "Bearer \(token)"])
             #expect(right.status == .ok, "\(right.text)")
-            let otherProject = try await client.raw("/v2/projects/someone-else/oauthIdpConfigs", method: .get, headers: [.authorization: "Bearer \(token)"])
+            let otherProject = try await client.raw(
+                "/v2/projects/someone-else/oauthIdpConfigs", method: .get, headers: [.authorization: "Bearer \(token)"])
             #expect(otherProject.status == .notFound)
             #expect(otherProject.errorMessage == "PROJECT_NOT_FOUND")
         }
@@ -71,7 +79,9 @@ struct IdpConfigTests {
             #expect(again.errorMessage == "CONFIGURATION_EXISTS")
 
             let unknown = try await client.send(.post, base + "?idpId=myspace.com", #"{"enabled":true,"clientId":"1"}"#)
-            #expect(unknown.errorMessage == "INVALID_PROVIDER_ID : expected one of apple.com, facebook.com, github.com, google.com, microsoft.com, twitter.com, yahoo.com")
+            #expect(
+                unknown.errorMessage
+                    == "INVALID_PROVIDER_ID : expected one of apple.com, facebook.com, github.com, google.com, microsoft.com, twitter.com, yahoo.com")
 
             let noSecret = try await client.send(.post, base + "?idpId=twitter.com", #"{"enabled":true,"clientId":"key"}"#)
             #expect(noSecret.errorMessage == "INVALID_CONFIG : clientSecret is required")
@@ -80,14 +90,18 @@ struct IdpConfigTests {
 
             let apple = try await client.send(
                 .post, base + "?idpId=apple.com",
-                #"{"enabled":true,"clientId":"com.example.web","appleSignInConfig":{"bundleIds":["com.example.app"],"codeFlowConfig":{"teamId":"TEAM123456","keyId":"KEY1234567","privateKey":"-----BEGIN PRIVATE KEY-----\nsecret\n-----END PRIVATE KEY-----"}}}"#)
+                #"{"enabled":true,"clientId":"com.example.web","appleSignInConfig":{"bundleIds":["com.example.app"],"codeFlowConfig":{"teamId":"TEAM123456","keyId":"KEY1234567","privateKey":"-----BEGIN PRIVATE KEY-----\nsecret\n-----END PRIVATE KEY-----"}}}"#
+            )
             #expect(apple.status == .ok, "\(apple.text)")
             #expect(!apple.text.contains("BEGIN PRIVATE KEY"))
             #expect(apple.json["appleSignInConfig"]?.jsonText.contains("TEAM123456") == true)
 
             let list = try await client.send(.get, base, nil)
             let listed = try list.decode(ListDefaultSupportedIdpConfigsResponse.self)
-            #expect(listed.defaultSupportedIdpConfigs?.compactMap(\.name).map { $0.components(separatedBy: "/").last ?? "" } == ["apple.com", "facebook.com"])
+            #expect(
+                listed.defaultSupportedIdpConfigs?.compactMap(\.name).map { $0.components(separatedBy: "/").last ?? "" } == [
+                    "apple.com", "facebook.com",
+                ])
             #expect(!list.text.contains("the-app-secret-never-shown"))
 
             let patched = try await client.send(.patch, base + "/facebook.com?updateMask=enabled", #"{"enabled":false,"clientId":"ignored"}"#)
@@ -105,7 +119,9 @@ struct IdpConfigTests {
 
             let oauth = "/v2/projects/\(Self.project)/oauthIdpConfigs"
             let badID = try await client.send(.post, oauth + "?oauthIdpConfigId=corp", #"{"clientId":"c","issuer":"https://idp.example.com"}"#)
-            #expect(badID.errorMessage == "INVALID_PROVIDER_ID : OIDC provider ids look like oidc.<name>, with lower-case letters, digits, '.', '_' and '-'")
+            #expect(
+                badID.errorMessage
+                    == "INVALID_PROVIDER_ID : OIDC provider ids look like oidc.<name>, with lower-case letters, digits, '.', '_' and '-'")
             let badIssuer = try await client.send(.post, oauth + "?oauthIdpConfigId=oidc.corp", #"{"clientId":"c","issuer":"not a url"}"#)
             #expect(badIssuer.errorMessage == "INVALID_CONFIG : issuer must be an absolute http(s) URL")
             let oidc = try await client.send(
@@ -124,13 +140,15 @@ struct IdpConfigTests {
         try await withFederated { live, client in
             let base = "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs"
             // Google with a client id the sandbox's tokens are not for: their audience no longer matches.
-            let created = try await client.send(.post, base + "?idpId=google.com", #"{"enabled":true,"clientId":"another-app.apps.googleusercontent.com"}"#)
+            let created = try await client.send(
+                .post, base + "?idpId=google.com", #"{"enabled":true,"clientId":"another-app.apps.googleusercontent.com"}"#)
             #expect(created.status == .ok, "\(created.text)")
             let credential = try live.sandbox.signInCredential(for: .googleGmail)
             let audience = jwtClaims(try #require(credential.idToken))["aud"]?.jsonText.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             let refused = try await client.signInWithIdp(credential.postBody)
             #expect(
-                refused.errorMessage == "INVALID_IDP_RESPONSE : Invalid Google id_token: the audience in ID Token [\(audience ?? "")] does not match the expected audience.",
+                refused.errorMessage
+                    == "INVALID_IDP_RESPONSE : Invalid Google id_token: the audience in ID Token [\(audience ?? "")] does not match the expected audience.",
                 "\(refused.text)")
 
             let clientID = live.sandbox.credentials.google.webClientID
@@ -191,11 +209,12 @@ struct IdpConfigTests {
                 ])
                 stored = try await client.send(.post, "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs?idpId=apple.com", body.jsonText)
             case "google.com", "microsoft.com", "yahoo.com":
-                let (clientID, secret) = switch providerID {
-                case "google.com": (credentials.google.webClientID, credentials.google.webClientSecret)
-                case "microsoft.com": (credentials.microsoft.clientID, credentials.microsoft.clientSecret)
-                default: (credentials.yahoo.clientID, credentials.yahoo.clientSecret)
-                }
+                let (clientID, secret) =
+                    switch providerID {
+                    case "google.com": (credentials.google.webClientID, credentials.google.webClientSecret)
+                    case "microsoft.com": (credentials.microsoft.clientID, credentials.microsoft.clientSecret)
+                    default: (credentials.yahoo.clientID, credentials.yahoo.clientSecret)
+                    }
                 secrets = [secret]
                 let body = JSONValue.object(["enabled": .bool(true), "clientId": .string(clientID), "clientSecret": .string(secret)])
                 stored = try await client.send(.post, "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs?idpId=\(providerID)", body.jsonText)
@@ -226,13 +245,14 @@ struct IdpConfigTests {
 
             // The browser flow now runs: the sandbox's token endpoint checks the client secret (Apple: the
             // ES256 JWT Hearth signs with the stored team id, key id and key) before it hands out tokens.
-            let subject = switch providerID {
-            case "apple.com": SandboxIdentity.appleAlice.subject
-            case "google.com": SandboxIdentity.googleGmail.subject
-            case "microsoft.com": SandboxIdentity.microsoftWork.subject
-            case "yahoo.com": SandboxIdentity.yahooUser.subject
-            default: SandboxIdentity.oidcUser.subject
-            }
+            let subject =
+                switch providerID {
+                case "apple.com": SandboxIdentity.appleAlice.subject
+                case "google.com": SandboxIdentity.googleGmail.subject
+                case "microsoft.com": SandboxIdentity.microsoftWork.subject
+                case "yahoo.com": SandboxIdentity.yahooUser.subject
+                default: SandboxIdentity.oidcUser.subject
+                }
             let started = try await client.createAuthUri(providerID: providerID, continueUri: returnURL, sessionId: "admin-\(providerID)")
             #expect(started.status == .ok, "\(started.text)")
             let app = try await browser.approve(try #require(started.string("authUri")), subject: subject)
@@ -248,7 +268,8 @@ struct IdpConfigTests {
 
     @Test("Microsoft's tenant rule set through the admin API (microsoftSignInConfig) is enforced on tokens and browser sign-in")
     func microsoftTenantThroughAdminAPI() async throws {
-        let contoso = SandboxMicrosoftTenant.contoso, fabrikam = SandboxMicrosoftTenant.fabrikam
+        let contoso = SandboxMicrosoftTenant.contoso
+        let fabrikam = SandboxMicrosoftTenant.fabrikam
         let personalTenant = SandboxMicrosoftTenant.personalAccountsTenantID
         let contosoDomain = try #require(contoso.domain)
         try await withBrowser { live, client, _ in
@@ -256,7 +277,8 @@ struct IdpConfigTests {
             let microsoft = live.sandbox.credentials.microsoft
             let created = try await client.send(
                 .post, base + "?idpId=microsoft.com",
-                #"{"enabled":true,"clientId":"\#(microsoft.clientID)","clientSecret":"\#(microsoft.clientSecret)","microsoftSignInConfig":{"tenant":"organizations"}}"#)
+                #"{"enabled":true,"clientId":"\#(microsoft.clientID)","clientSecret":"\#(microsoft.clientSecret)","microsoftSignInConfig":{"tenant":"organizations"}}"#
+            )
             #expect(created.status == .ok, "\(created.text)")
             #expect(created["microsoftSignInConfig"] == .object(["tenant": .string("organizations")]))
             func signIn(_ identity: SandboxIdentity) async throws -> WireResult {
@@ -265,7 +287,9 @@ struct IdpConfigTests {
 
             let personal = try await signIn(.microsoftPersonal)
             #expect(personal.status == .badRequest)
-            #expect(personal.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: personal Microsoft accounts may not sign in to this app.")
+            #expect(
+                personal.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: personal Microsoft accounts may not sign in to this app."
+            )
             #expect(try await signIn(.microsoftWork).status == .ok)
 
             // One tenant, named by its domain (resolved through the tenant's discovery document).
@@ -275,17 +299,24 @@ struct IdpConfigTests {
             let fetched = try await client.send(.get, base + "/microsoft.com", nil)
             #expect(fetched["microsoftSignInConfig"] == .object(["tenant": .string(contosoDomain)]))
             let otherTenant = try await signIn(.microsoftUnverifiedEmail)
-            #expect(otherTenant.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(fabrikam.id) may not sign in to this app.")
+            #expect(
+                otherTenant.errorMessage
+                    == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(fabrikam.id) may not sign in to this app.")
             let personalAgain = try await signIn(.microsoftPersonal)
-            #expect(personalAgain.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(personalTenant) may not sign in to this app.")
+            #expect(
+                personalAgain.errorMessage
+                    == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(personalTenant) may not sign in to this app.")
             #expect(try await signIn(.microsoftWork).status == .ok)
 
             // The allow-list on top of it: now no tenant is both contoso and fabrikam.
             let narrowed = try await client.send(
-                .patch, base + "/microsoft.com?updateMask=microsoftSignInConfig.allowedTenantIds", #"{"microsoftSignInConfig":{"allowedTenantIds":["\#(fabrikam.id)"]}}"#)
+                .patch, base + "/microsoft.com?updateMask=microsoftSignInConfig.allowedTenantIds",
+                #"{"microsoftSignInConfig":{"allowedTenantIds":["\#(fabrikam.id)"]}}"#)
             #expect(narrowed.status == .ok, "\(narrowed.text)")
             let work = try await signIn(.microsoftWork)
-            #expect(work.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(contoso.id) may not sign in to this app.")
+            #expect(
+                work.errorMessage
+                    == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: accounts of tenant \(contoso.id) may not sign in to this app.")
 
             // The browser flow checks the tenant the app asks for against the same rule.
             let browser = try await client.createAuthUri(
@@ -299,9 +330,12 @@ struct IdpConfigTests {
             #expect(elsewhere.errorMessage == "INVALID_CONFIG : microsoftSignInConfig is only for microsoft.com")
             let badTenant = try await client.send(
                 .patch, base + "/microsoft.com?updateMask=microsoftSignInConfig.tenant", #"{"microsoftSignInConfig":{"tenant":"not a tenant"}}"#)
-            #expect(badTenant.errorMessage == "INVALID_CONFIG : microsoftSignInConfig.tenant must be common, organizations, consumers, a tenant ID or a domain")
+            #expect(
+                badTenant.errorMessage
+                    == "INVALID_CONFIG : microsoftSignInConfig.tenant must be common, organizations, consumers, a tenant ID or a domain")
             let badList = try await client.send(
-                .patch, base + "/microsoft.com?updateMask=microsoftSignInConfig.allowedTenantIds", #"{"microsoftSignInConfig":{"allowedTenantIds":["contoso"]}}"#)
+                .patch, base + "/microsoft.com?updateMask=microsoftSignInConfig.allowedTenantIds",
+                #"{"microsoftSignInConfig":{"allowedTenantIds":["contoso"]}}"#)
             #expect(badList.errorMessage == "INVALID_CONFIG : microsoftSignInConfig.allowedTenantIds must be tenant IDs (GUIDs)")
         }
     }
@@ -311,11 +345,13 @@ struct IdpConfigTests {
         try await withFederated(providers: { $0.microsoft.tenant = "consumers" }) { live, client in
             let clientID = live.sandbox.credentials.microsoft.clientID
             let created = try await client.send(
-                .post, "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs?idpId=microsoft.com", #"{"enabled":true,"clientId":"\#(clientID)"}"#)
+                .post, "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs?idpId=microsoft.com", #"{"enabled":true,"clientId":"\#(clientID)"}"#
+            )
             #expect(created.status == .ok, "\(created.text)")
             #expect(created["microsoftSignInConfig"] == nil)
             let work = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .microsoftWork).postBody)
-            #expect(work.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: only personal Microsoft accounts may sign in to this app.")
+            #expect(
+                work.errorMessage == "INVALID_IDP_RESPONSE : Invalid Microsoft id_token: only personal Microsoft accounts may sign in to this app.")
             let personal = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .microsoftPersonal).postBody)
             #expect(personal.status == .ok, "\(personal.text)")
         }

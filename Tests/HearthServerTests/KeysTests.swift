@@ -26,7 +26,8 @@ struct KeysTests {
             #expect(x509.status == .ok)
             let certificates = try JSONDecoder().decode([String: String].self, from: x509.body)
             guard case .string(let kid)? = jwtHeader(idToken)["kid"], let pem = certificates[kid] else {
-                Issue.record("no certificate for the token's kid"); return
+                Issue.record("no certificate for the token's kid")
+                return
             }
             #expect(kid.count == 40)
             let keys = JWTKeyCollection()
@@ -42,7 +43,9 @@ struct KeysTests {
                 let result = try await client.raw(path, method: .get)
                 #expect(result.status == .ok)
                 #expect(result.string("issuer") == "https://securetoken.google.com/demo-hearth")
-                #expect(result.string("jwks_uri")?.hasSuffix("/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com") == true)
+                #expect(
+                    result.string("jwks_uri")?.hasSuffix("/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com") == true
+                )
                 #expect(result["id_token_signing_alg_values_supported"] == .array([.string("RS256")]))
             }
         }
@@ -59,10 +62,16 @@ struct KeysTests {
 
     @Test("rotation publishes the new key before it signs and keeps the old one until its tokens expire")
     func rotation() async throws {
-        try await withHearth({ $0.keyRotationPeriod = 3_600; $0.keyPublishLead = 600 }) { hearth, client async throws in
+        try await withHearth({
+            $0.keyRotationPeriod = 3_600
+            $0.keyPublishLead = 600
+        }) { hearth, client async throws in
             func publishedKids() async throws -> Set<String> {
                 let jwks = try await client.raw("/.well-known/jwks.json", method: .get)
-                struct Document: Decodable { struct Key: Decodable { let kid: String }; let keys: [Key] }
+                struct Document: Decodable {
+                    struct Key: Decodable { let kid: String }
+                    let keys: [Key]
+                }
                 return Set(try JSONDecoder().decode(Document.self, from: jwks.body).keys.map(\.kid))
             }
             func kid(_ token: String) -> String? { if case .string(let kid)? = jwtHeader(token)["kid"] { kid } else { nil } }
@@ -94,4 +103,3 @@ struct KeysTests {
         }
     }
 }
-

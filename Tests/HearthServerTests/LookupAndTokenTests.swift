@@ -22,7 +22,10 @@ struct LookupAndTokenTests {
             #expect(user.email == "ada@example.com")
             #expect(user.emailVerified == false)
             #expect(user.passwordHash == "UkVEQUNURUQ=")
-            #expect(user.providerUserInfo == [ProviderUserInfo(providerId: "password", rawId: "ada@example.com", federatedId: "ada@example.com", email: "ada@example.com")])
+            #expect(
+                user.providerUserInfo == [
+                    ProviderUserInfo(providerId: "password", rawId: "ada@example.com", federatedId: "ada@example.com", email: "ada@example.com")
+                ])
             #expect(user.createdAt != nil && user.lastLoginAt != nil && user.validSince != nil)
             #expect(!String(decoding: result.body, as: UTF8.self).contains("scrypt"))
         }
@@ -66,7 +69,13 @@ struct LookupAndTokenTests {
             let stranger = try Insecure.RSA.PrivateKey(pem: _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation)
             let keys = JWTKeyCollection()
             if case .string(let kid)? = kid { await keys.add(rsa: stranger, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid)) }
-            struct Raw: JWTPayload { let claims: [String: JSONValue]; func encode(to e: any Encoder) throws { try claims.encode(to: e) }; init(_ c: [String: JSONValue]) { claims = c }; init(from d: any Decoder) throws { claims = try [String: JSONValue](from: d) }; func verify(using algorithm: some JWTAlgorithm) {} }
+            struct Raw: JWTPayload {
+                let claims: [String: JSONValue]
+                func encode(to e: any Encoder) throws { try claims.encode(to: e) }
+                init(_ c: [String: JSONValue]) { claims = c }
+                init(from d: any Decoder) throws { claims = try [String: JSONValue](from: d) }
+                func verify(using algorithm: some JWTAlgorithm) {}
+            }
             let forged = try await keys.sign(Raw(claims))
             #expect(try await client.lookup(forged).errorMessage == "INVALID_ID_TOKEN")
 
@@ -84,11 +93,13 @@ struct LookupAndTokenTests {
 
             // Genuine signature over other claims is impossible; a token for another audience is minted with our key directly.
             claims["aud"] = .string("someone-else")
-            let otherAudience = try await hearth.services.keyRing.collection.sign(Raw(claims), kid: kid.flatMap { if case .string(let s) = $0 { JWKIdentifier(string: s) } else { nil } })
+            let otherAudience = try await hearth.services.keyRing.collection.sign(
+                Raw(claims), kid: kid.flatMap { if case .string(let s) = $0 { JWKIdentifier(string: s) } else { nil } })
             #expect(try await client.lookup(otherAudience).errorMessage == "INVALID_ID_TOKEN")
             claims["aud"] = .string("demo-hearth")
             claims["iss"] = .string("https://evil.example.com/demo-hearth")
-            let otherIssuer = try await hearth.services.keyRing.collection.sign(Raw(claims), kid: kid.flatMap { if case .string(let s) = $0 { JWKIdentifier(string: s) } else { nil } })
+            let otherIssuer = try await hearth.services.keyRing.collection.sign(
+                Raw(claims), kid: kid.flatMap { if case .string(let s) = $0 { JWKIdentifier(string: s) } else { nil } })
             #expect(try await client.lookup(otherIssuer).errorMessage == "INVALID_ID_TOKEN")
         }
     }

@@ -23,11 +23,13 @@ struct OversizedAndMalformedTests {
         }
     }
 
-    @Test("duplicate keys are refused, whichever spelling repeats them", arguments: [
-        #"{"email":"ada@example.com","password":"secret1","email":"eve@example.com"}"#,
-        #"{"email":"ada@example.com","password":"secret1","\u0065mail":"eve@example.com"}"#,
-        #"{"returnSecureToken":true,"nested":{"a":1,"a":2}}"#,
-    ])
+    @Test(
+        "duplicate keys are refused, whichever spelling repeats them",
+        arguments: [
+            #"{"email":"ada@example.com","password":"secret1","email":"eve@example.com"}"#,
+            #"{"email":"ada@example.com","password":"secret1","\u0065mail":"eve@example.com"}"#,
+            #"{"returnSecureToken":true,"nested":{"a":1,"a":2}}"#,
+        ])
     func duplicateKeys(body: String) async throws {
         try await withHearth { hearth, client async throws in
             let result = try await client.post("/v1/accounts:signUp", json: body)
@@ -35,7 +37,8 @@ struct OversizedAndMalformedTests {
             #expect(result.errorMessage?.hasPrefix("Invalid JSON payload received. Duplicate key \"") == true, "\(result.text)")
             #expect(try await hearth.services.store.countUsers() == 0)
             // The same key in different objects is fine.
-            let fine = try await client.post("/v1/accounts:signUp", json: #"{"returnSecureToken":true,"x":{"email":1},"y":[{"email":2},{"email":3}]}"#)
+            let fine = try await client.post(
+                "/v1/accounts:signUp", json: #"{"returnSecureToken":true,"x":{"email":1},"y":[{"email":2},{"email":3}]}"#)
             #expect(fine.status == .ok, "\(fine.text)")
         }
     }
@@ -55,7 +58,8 @@ struct OversizedAndMalformedTests {
     func parserFailures() async throws {
         try await withLiveHearth { live in
             let port = try #require(URL(string: live.baseURL)?.port)
-            let hugeHeader = "POST /v1/accounts:lookup?key=dev HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+            let hugeHeader =
+                "POST /v1/accounts:lookup?key=dev HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
                 + String(repeating: "a", count: 100_000) + "\r\nContent-Length: 2\r\n\r\n{}"
             let oversized = try await Self.exchange(hugeHeader, port: port)
             #expect(oversized.hasPrefix("HTTP/1.1 413"), "\(oversized.prefix(80))")

@@ -68,22 +68,37 @@ struct ReplicaTests {
             }
             return try await group.reduce(into: [HearthProcess]()) { $0.append($1) }
         }
-        defer { replicas.forEach { $0.stop() } }
+        defer { for replica in replicas { replica.stop() } }
 
         // Every replica publishes the same key set.
         var keySets: [Set<String>] = []
         for replica in replicas {
             let response = try await Self.client.execute(HTTPClientRequest(url: replica.baseURL + "/.well-known/jwks.json"), timeout: .seconds(10))
-            struct Document: Decodable { struct Key: Decodable { let kid: String; let n: String }; let keys: [Key] }
+            struct Document: Decodable {
+                struct Key: Decodable {
+                    let kid: String
+                    let n: String
+                }
+                let keys: [Key]
+            }
             let document = try JSONDecoder().decode(Document.self, from: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
             keySets.append(Set(document.keys.map { $0.kid + ":" + $0.n }))
         }
         #expect(Set(keySets).count == 1, "replicas publish different keys: \(keySets)")
         #expect(keySets.first?.count == 1)
 
-        struct Acknowledged: Sendable { let uid: String; let refreshToken: String; let replica: Int; let linkedEmail: String? }
+        struct Acknowledged: Sendable {
+            let uid: String
+            let refreshToken: String
+            let replica: Int
+            let linkedEmail: String?
+        }
         /// One request: where it went, whether it was sent after the victim was dead, what came back.
-        struct Sent: Sendable { let replica: Int; let afterKill: Bool; let outcome: Outcome }
+        struct Sent: Sendable {
+            let replica: Int
+            let afterKill: Bool
+            let outcome: Outcome
+        }
         let victim = replicas[0]
         // The kill comes once the load is well under way (a number of answers, not a fixed time, so a
         // slow machine cannot make it land before or after the load), and the load goes on after it.
@@ -105,23 +120,29 @@ struct ReplicaTests {
                     for round in 0..<24 {
                         let index = (worker + round) % 3
                         guard case .status(200, let body) = await send(index, "/v1/accounts:signUp", ["returnSecureToken": .bool(true)]),
-                              let uid = Self.string(body, "localId"), let refresh = Self.string(body, "refreshToken"),
-                              let idToken = Self.string(body, "idToken") else { continue }
+                            let uid = Self.string(body, "localId"), let refresh = Self.string(body, "refreshToken"),
+                            let idToken = Self.string(body, "idToken")
+                        else { continue }
                         var linked: String?
                         var current = refresh
                         // Link an e-mail on another replica (which ends the first session and starts a new
                         // one), then refresh on a third.
                         let email = "w\(worker)r\(round)@example.com"
-                        if case .status(200, let body) = await send((index + 1) % 3, "/v1/accounts:signUp", [
-                            "idToken": .string(idToken), "email": .string(email), "password": .string("secret1"),
-                        ]), let renewed = Self.string(body, "refreshToken") {
+                        if case .status(200, let body) = await send(
+                            (index + 1) % 3, "/v1/accounts:signUp",
+                            [
+                                "idToken": .string(idToken), "email": .string(email), "password": .string("secret1"),
+                            ]), let renewed = Self.string(body, "refreshToken")
+                        {
                             linked = email
                             current = renewed
                         }
                         acknowledged.append(Acknowledged(uid: uid, refreshToken: current, replica: index, linkedEmail: linked))
-                        _ = await send((index + 2) % 3, "/v1/token", [
-                            "grant_type": .string("refresh_token"), "refresh_token": .string(current),
-                        ])
+                        _ = await send(
+                            (index + 2) % 3, "/v1/token",
+                            [
+                                "grant_type": .string("refresh_token"), "refresh_token": .string(current),
+                            ])
                     }
                     return (acknowledged, sent)
                 }
@@ -136,7 +157,10 @@ struct ReplicaTests {
                 victimIsDead.withLock { $0 = !victim.isRunning }
                 return ([], [])
             }
-            return try await group.reduce(into: ([Acknowledged](), [Sent]())) { $0.0 += $1.0; $0.1 += $1.1 }
+            return try await group.reduce(into: ([Acknowledged](), [Sent]())) {
+                $0.0 += $1.0
+                $0.1 += $1.1
+            }
         }
         let (acknowledged, sent) = results
         #expect(!victim.isRunning)
@@ -159,7 +183,9 @@ struct ReplicaTests {
                 }
             }
             let afterKill = mine.filter(\.afterKill)
-            print("replica \(replica)\(replica == 0 ? " (killed)" : ""): \(mine.count) requests, statuses \(statuses), \(cut.count) connection errors, \(afterKill.count) sent after the kill")
+            print(
+                "replica \(replica)\(replica == 0 ? " (killed)" : ""): \(mine.count) requests, statuses \(statuses), \(cut.count) connection errors, \(afterKill.count) sent after the kill"
+            )
             // No answer but 200 from anyone: connections cut by the kill are not answers.
             #expect(statuses.keys.allSatisfy { $0 == 200 }, "replica \(replica) answered \(statuses): \(unexpected)")
             if replica == 0 {
@@ -167,8 +193,9 @@ struct ReplicaTests {
                 #expect(afterKill.allSatisfy { if case .cut = $0.outcome { true } else { false } })
             } else {
                 #expect(cut.isEmpty, "connection errors on surviving replica \(replica): \(cut)")
-                #expect(afterKill.contains { if case .status(200, _) = $0.outcome { true } else { false } },
-                        "no request reached surviving replica \(replica) after the kill: the load had ended before it")
+                #expect(
+                    afterKill.contains { if case .status(200, _) = $0.outcome { true } else { false } },
+                    "no request reached surviving replica \(replica) after the kill: the load had ended before it")
             }
         }
 
@@ -183,9 +210,16 @@ struct ReplicaTests {
 
         // Refresh tokens the dead replica issued work on the survivors.
         for item in acknowledged where item.replica == 0 {
-            guard case .status(let code, _) = await Self.post(replicas[1 + item.uid.count % 2].baseURL, "/v1/token", [
-                "grant_type": .string("refresh_token"), "refresh_token": .string(item.refreshToken),
-            ]) else { Issue.record("survivor unreachable"); continue }
+            guard
+                case .status(let code, _) = await Self.post(
+                    replicas[1 + item.uid.count % 2].baseURL, "/v1/token",
+                    [
+                        "grant_type": .string("refresh_token"), "refresh_token": .string(item.refreshToken),
+                    ])
+            else {
+                Issue.record("survivor unreachable")
+                continue
+            }
             #expect(code == 200)
         }
     }
@@ -195,7 +229,12 @@ struct ReplicaTests {
         let url = try await PostgresTestCluster.shared().createDatabase()
         let clock = ManualClock()
         let secretsKey = KeyEncryptionKey.generate().base64
-        let a = try await LiveHearth.start(clock: clock, providers: { _ in }, { $0.databaseURL = url; $0.secrets.key = secretsKey })
+        let a = try await LiveHearth.start(
+            clock: clock, providers: { _ in },
+            {
+                $0.databaseURL = url
+                $0.secrets.key = secretsKey
+            })
         let b: LiveHearth
         do {
             // Both replicas talk to the same identity providers (here A's sandbox), as real replicas share the
@@ -207,7 +246,11 @@ struct ReplicaTests {
                     var shared = ProvidersConfiguration()
                     shared.browserSignIn = providers.browserSignIn
                     providers = shared.fillingDisabled(from: .sandbox(endpoints))
-                }, { $0.databaseURL = url; $0.secrets.key = secretsKey })
+                },
+                {
+                    $0.databaseURL = url
+                    $0.secrets.key = secretsKey
+                })
         } catch {
             try? await a.stop()
             throw error
@@ -230,7 +273,8 @@ struct ReplicaTests {
 
             // Browser sign-in: createAuthUri on A, consent at the provider, which sends the browser to the
             // handler; the load balancer hands that request, and the app's signInWithIdp, to B.
-            let started = try await clientA.createAuthUri(providerID: "google.com", continueUri: BrowserSignInTests.returnURL, sessionId: "cross-replica")
+            let started = try await clientA.createAuthUri(
+                providerID: "google.com", continueUri: BrowserSignInTests.returnURL, sessionId: "cross-replica")
             #expect(started.status == .ok, "\(started.text)")
             let authUri = try #require(started.string("authUri"))
             let consent = try await TestBrowser(client: http, baseURL: a.baseURL)
@@ -269,7 +313,8 @@ struct ReplicaTests {
 
         let before = await Self.post(replica.baseURL, "/v1/accounts:signUp", [:])
         guard case .status(200, let body) = before, let refresh = Self.string(body, "refreshToken") else {
-            Issue.record("sign-up before the restart failed: \(before)"); return
+            Issue.record("sign-up before the restart failed: \(before)")
+            return
         }
 
         try await cluster.stop()
@@ -278,7 +323,10 @@ struct ReplicaTests {
             let started = Date()
             let outcome = await Self.post(replica.baseURL, "/v1/accounts:signUp", [:])
             #expect(Date().timeIntervalSince(started) < 20, "an answer, not a hang, while the database is down")
-            guard case .status(let code, let json) = outcome else { Issue.record("Hearth itself went away"); continue }
+            guard case .status(let code, let json) = outcome else {
+                Issue.record("Hearth itself went away")
+                continue
+            }
             #expect(code == 503)
             if case .object(let error)? = json["error"], case .string(let message)? = error["message"] { downMessages.insert(message) }
         }
@@ -287,12 +335,19 @@ struct ReplicaTests {
         try await cluster.start()
         var recovered = false
         for _ in 0..<100 {
-            if case .status(200, _) = await Self.post(replica.baseURL, "/v1/accounts:signUp", [:]) { recovered = true; break }
+            if case .status(200, _) = await Self.post(replica.baseURL, "/v1/accounts:signUp", [:]) {
+                recovered = true
+                break
+            }
             try await Task.sleep(for: .milliseconds(200))
         }
         #expect(recovered, "sign-ups work again after the database is back")
-        guard case .status(200, _) = await Self.post(replica.baseURL, "/v1/token", ["grant_type": .string("refresh_token"), "refresh_token": .string(refresh)]) else {
-            Issue.record("a refresh token from before the restart no longer works"); return
+        guard
+            case .status(200, _) = await Self.post(
+                replica.baseURL, "/v1/token", ["grant_type": .string("refresh_token"), "refresh_token": .string(refresh)])
+        else {
+            Issue.record("a refresh token from before the restart no longer works")
+            return
         }
         #expect(replica.isRunning)
     }

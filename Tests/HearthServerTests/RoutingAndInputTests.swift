@@ -12,17 +12,35 @@ struct RoutingAndInputTests {
         try await withHearth { _, client async throws in
             let v1 = try await client.post("/identitytoolkit.googleapis.com/v1/accounts:signUp", json: "{}")
             #expect(v1.status == .ok)
-            let legacy = try await client.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/signupNewUser", json: #"{"email":"ada@example.com","password":"secret1"}"#)
+            let legacy = try await client.post(
+                "/www.googleapis.com/identitytoolkit/v3/relyingparty/signupNewUser", json: #"{"email":"ada@example.com","password":"secret1"}"#)
             #expect(legacy.status == .ok)
             let idToken = try #require(legacy.string("idToken"))
-            #expect(try await client.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/verifyPassword", json: #"{"email":"ada@example.com","password":"secret1"}"#).status == .ok)
-            #expect(try await client.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/getAccountInfo", ["idToken": .string(idToken)]).status == .ok)
+            #expect(
+                try await client.post(
+                    "/www.googleapis.com/identitytoolkit/v3/relyingparty/verifyPassword", json: #"{"email":"ada@example.com","password":"secret1"}"#
+                ).status == .ok)
+            #expect(
+                try await client.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/getAccountInfo", ["idToken": .string(idToken)]).status
+                    == .ok)
             #expect(try await client.post("/identitytoolkit/v3/relyingparty/getAccountInfo", ["idToken": .string(idToken)]).status == .ok)
-            #expect(try await client.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/setAccountInfo", ["idToken": .string(idToken), "displayName": .string("Ada")]).status == .ok)
-            #expect(try await client.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/createAuthUri", ["identifier": .string("ada@example.com"), "continueUri": .string("http://localhost")]).status == .ok)
-            let refresh = try await client.post("/securetoken.googleapis.com/v1/token", ["grantType": .string("refresh_token"), "refreshToken": .string(legacy.string("refreshToken")!)])
+            #expect(
+                try await client.post(
+                    "/www.googleapis.com/identitytoolkit/v3/relyingparty/setAccountInfo",
+                    ["idToken": .string(idToken), "displayName": .string("Ada")]
+                ).status == .ok)
+            #expect(
+                try await client.post(
+                    "/www.googleapis.com/identitytoolkit/v3/relyingparty/createAuthUri",
+                    ["identifier": .string("ada@example.com"), "continueUri": .string("http://localhost")]
+                ).status == .ok)
+            let refresh = try await client.post(
+                "/securetoken.googleapis.com/v1/token",
+                ["grantType": .string("refresh_token"), "refreshToken": .string(legacy.string("refreshToken")!)])
             #expect(refresh.status == .ok)
-            #expect(try await client.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/deleteAccount", ["idToken": .string(idToken)]).status == .ok)
+            #expect(
+                try await client.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/deleteAccount", ["idToken": .string(idToken)]).status
+                    == .ok)
         }
     }
 
@@ -42,13 +60,24 @@ struct RoutingAndInputTests {
 
     @Test("in production only configured API keys are accepted")
     func productionKeys() async throws {
-        try await withHearth({ $0.mode = .production; $0.projectID = "acme-prod"; $0.apiKeys = ["AIzaSyTestKeyForHearth01"] }) { _, client async throws in
+        try await withHearth({
+            $0.mode = .production
+            $0.projectID = "acme-prod"
+            $0.apiKeys = ["AIzaSyTestKeyForHearth01"]
+        }) { _, client async throws in
             var wrong = client
             wrong.apiKey = "not-a-configured-key"
             let refused = try await wrong.post("/v1/accounts:signUp", json: "{}")
             #expect(refused.status == .badRequest)
             #expect(refused.errorMessage == "API key not valid. Please pass a valid API key.")
-            #expect(refused.json["error"]?.objectValue?["errors"] == .array([.object(["message": .string("API key not valid. Please pass a valid API key."), "reason": .string("keyInvalid"), "domain": .string("global")])]))
+            #expect(
+                refused.json["error"]?.objectValue?["errors"]
+                    == .array([
+                        .object([
+                            "message": .string("API key not valid. Please pass a valid API key."), "reason": .string("keyInvalid"),
+                            "domain": .string("global"),
+                        ])
+                    ]))
             var right = client
             right.apiKey = "AIzaSyTestKeyForHearth01"
             let accepted = try await right.post("/v1/accounts:signUp", json: "{}")
@@ -60,10 +89,12 @@ struct RoutingAndInputTests {
     @Test("CORS: preflights answer 204 with the origin and headers reflected; responses carry the origin")
     func cors() async throws {
         try await withHearth { _, client async throws in
-            let preflight = try await client.raw("/v1/accounts:signUp", method: .options, headers: [
-                .origin: "http://localhost:3000", .accessControlRequestMethod: "POST",
-                .accessControlRequestHeaders: "content-type,x-client-version",
-            ])
+            let preflight = try await client.raw(
+                "/v1/accounts:signUp", method: .options,
+                headers: [
+                    .origin: "http://localhost:3000", .accessControlRequestMethod: "POST",
+                    .accessControlRequestHeaders: "content-type,x-client-version",
+                ])
             #expect(preflight.status == .noContent)
             #expect(preflight.headers[.accessControlAllowOrigin] == "http://localhost:3000")
             #expect(preflight.headers[.accessControlAllowHeaders] == "content-type,x-client-version")
@@ -84,13 +115,15 @@ struct RoutingAndInputTests {
         }
     }
 
-    @Test("malformed bodies are INVALID_ARGUMENT with a reason, never a 500", arguments: [
-        ("{bad", "Invalid JSON payload received. Unexpected token."),
-        ("[1,2]", "Invalid JSON payload received. Expected a JSON object."),
-        (#"{"email": 5, "password": "secret1"}"#, "Invalid JSON payload received. /email must be string"),
-        (#"{"returnSecureToken": "yes"}"#, "Invalid JSON payload received. /returnSecureToken must be boolean"),
-        (#"{"email": null, "password": "secret1"}"#, "MISSING_EMAIL"),
-    ])
+    @Test(
+        "malformed bodies are INVALID_ARGUMENT with a reason, never a 500",
+        arguments: [
+            ("{bad", "Invalid JSON payload received. Unexpected token."),
+            ("[1,2]", "Invalid JSON payload received. Expected a JSON object."),
+            (#"{"email": 5, "password": "secret1"}"#, "Invalid JSON payload received. /email must be string"),
+            (#"{"returnSecureToken": "yes"}"#, "Invalid JSON payload received. /returnSecureToken must be boolean"),
+            (#"{"email": null, "password": "secret1"}"#, "MISSING_EMAIL"),
+        ])
     func malformed(body: String, message: String) async throws {
         try await withHearth { hearth, client async throws in
             let result = try await client.post("/v1/accounts:signUp", json: body)
@@ -103,8 +136,12 @@ struct RoutingAndInputTests {
     @Test("unknown fields are tolerated, and form bodies that hold JSON are read as JSON")
     func tolerant() async throws {
         try await withHearth { _, client async throws in
-            #expect(try await client.post("/v1/accounts:signUp", json: #"{"returnSecureToken":true,"clientType":"CLIENT_TYPE_WEB","futureField":{"a":1}}"#).status == .ok)
-            let form = try await client.raw("/v1/accounts:signUp", method: .post, body: Data("{}".utf8), headers: [.contentType: "application/x-www-form-urlencoded"])
+            #expect(
+                try await client.post(
+                    "/v1/accounts:signUp", json: #"{"returnSecureToken":true,"clientType":"CLIENT_TYPE_WEB","futureField":{"a":1}}"#
+                ).status == .ok)
+            let form = try await client.raw(
+                "/v1/accounts:signUp", method: .post, body: Data("{}".utf8), headers: [.contentType: "application/x-www-form-urlencoded"])
             #expect(form.status == .ok)
         }
     }
@@ -125,7 +162,9 @@ struct RoutingAndInputTests {
         try await withHearth { hearth, client async throws in
             let messages = try await withThrowingTaskGroup(of: String?.self) { group in
                 for _ in 0..<20 {
-                    group.addTask { try await client.post("/v1/accounts:signUp", json: #"{"email":"race@example.com","password":"secret1"}"#).errorMessage }
+                    group.addTask {
+                        try await client.post("/v1/accounts:signUp", json: #"{"email":"race@example.com","password":"secret1"}"#).errorMessage
+                    }
                 }
                 return try await group.reduce(into: [String?]()) { $0.append($1) }
             }

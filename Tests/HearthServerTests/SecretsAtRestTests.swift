@@ -3,7 +3,6 @@ import Foundation
 import HTTPTypes
 import HearthCore
 import HearthServer
-@testable import HearthStorage
 import HearthStoragePostgres
 import HearthStorageSQLite
 import HearthTesting
@@ -13,6 +12,8 @@ import JWTKit
 import Logging
 import SQLKit
 import Testing
+
+@testable import HearthStorage
 
 private let secretsLogger = Logger(label: "hearth.tests.secrets")
 private let t0 = Date(timeIntervalSince1970: 1_800_000_000)
@@ -50,13 +51,19 @@ struct SecretsAtRestTests {
         let other = KeyEncryptionKey.generate()
         let sealed = try SecretSealer(key: key).seal("secret", context: "setting/identity-provider/facebook.com")
 
-        let wrong = #expect(throws: SecretSealerError.self) { try SecretSealer(key: other).open(sealed, context: "setting/identity-provider/facebook.com") }
+        let wrong = #expect(throws: SecretSealerError.self) {
+            try SecretSealer(key: other).open(sealed, context: "setting/identity-provider/facebook.com")
+        }
         #expect(wrong?.code == .wrongKey)
-        #expect(wrong?.message.contains("sealed with key-encryption key \(key.id), but the configured key is \(other.id)") == true, "\(String(describing: wrong))")
+        #expect(
+            wrong?.message.contains("sealed with key-encryption key \(key.id), but the configured key is \(other.id)") == true,
+            "\(String(describing: wrong))")
         #expect(wrong?.message.contains(key.base64) == false)
         #expect(wrong?.message.contains(other.base64) == false)
 
-        let moved = #expect(throws: SecretSealerError.self) { try SecretSealer(key: key).open(sealed, context: "setting/identity-provider/apple.com") }
+        let moved = #expect(throws: SecretSealerError.self) {
+            try SecretSealer(key: key).open(sealed, context: "setting/identity-provider/apple.com")
+        }
         #expect(moved?.code == .tampered)
 
         var bytes = Array(sealed.utf8)
@@ -120,7 +127,9 @@ struct SecretsAtRestTests {
         both["secrets.keyFile"] = .init(.string("/nonexistent/key"), isSecret: false)
         #expect(throws: ConfigurationError.self) { try read(both) }
 
-        let absent = #expect(throws: ConfigurationError.self) { try read(["secrets.keyFile": .init(.string("/nonexistent/hearth.key"), isSecret: false)]) }
+        let absent = #expect(throws: ConfigurationError.self) {
+            try read(["secrets.keyFile": .init(.string("/nonexistent/hearth.key"), isSecret: false)])
+        }
         #expect(absent?.key == "secrets.keyFile")
         #expect(absent.map { "\($0)".contains("/nonexistent/hearth.key") } == true)
     }
@@ -158,10 +167,13 @@ struct SecretsAtRestTests {
         let hearth = try await TestHearth.make(directory: directory, logger: logs.logger())
         try await hearth.close()
         let text = logs.text
-        #expect(text.contains("warning \(keyFile) (the key-encryption key) is accessible to other users (mode 0644); run: chmod 600 \(keyFile)"), "\(text)")
+        #expect(
+            text.contains("warning \(keyFile) (the key-encryption key) is accessible to other users (mode 0644); run: chmod 600 \(keyFile)"),
+            "\(text)")
         if TestDatabase.backend == .sqlite {
             #expect(
-                text.contains("warning \(directory.path) (the database directory) is accessible to other users (mode 0755); run: chmod 700 \(directory.path)"),
+                text.contains(
+                    "warning \(directory.path) (the database directory) is accessible to other users (mode 0755); run: chmod 700 \(directory.path)"),
                 "\(text)")
             // The files it made itself are private: no warning for them.
             #expect(!text.contains("hearth.sqlite (the database)"))
@@ -193,11 +205,13 @@ struct SecretsAtRestTests {
     /// Stores Facebook's app secret and Apple's private key through the admin API.
     static func storeProviderSecrets(_ client: FirebaseTestClient) async throws {
         let base = "/v2/projects/demo-hearth/defaultSupportedIdpConfigs"
-        let facebook = try await client.send(.post, base + "?idpId=facebook.com", #"{"enabled":true,"clientId":"1234567890","clientSecret":"\#(appSecret)"}"#)
+        let facebook = try await client.send(
+            .post, base + "?idpId=facebook.com", #"{"enabled":true,"clientId":"1234567890","clientSecret":"\#(appSecret)"}"#)
         #expect(facebook.status == .ok, "\(facebook.text)")
         let apple = try await client.send(
             .post, base + "?idpId=apple.com",
-            #"{"enabled":true,"clientId":"com.example.web","appleSignInConfig":{"codeFlowConfig":{"teamId":"TEAM123456","keyId":"KEY1234567","privateKey":"\#(applePrivateKey)"}}}"#)
+            #"{"enabled":true,"clientId":"com.example.web","appleSignInConfig":{"codeFlowConfig":{"teamId":"TEAM123456","keyId":"KEY1234567","privateKey":"\#(applePrivateKey)"}}}"#
+        )
         #expect(apple.status == .ok, "\(apple.text)")
     }
 
@@ -312,7 +326,8 @@ struct SecretsAtRestTests {
         do {
             try await legacy.transactor.write { database in
                 for record in plainKeys {
-                    try await database.raw("UPDATE signing_keys SET private_key_pem = \(bind: record.privateKeyPEM) WHERE kid = \(bind: record.kid)").run()
+                    try await database.raw("UPDATE signing_keys SET private_key_pem = \(bind: record.privateKeyPEM) WHERE kid = \(bind: record.kid)")
+                        .run()
                 }
                 try await database.raw("UPDATE settings SET value = \(bind: plainSetting) WHERE name = 'identity-provider/facebook.com'").run()
             }
@@ -321,7 +336,9 @@ struct SecretsAtRestTests {
             #expect(raw.settings["identity-provider/facebook.com"] == plainSetting)
             // A store without a key reads plain text as it is, and refuses a sealed value.
             #expect(try await legacy.setting("identity-provider/facebook.com") == plainSetting)
-            let sealedApple = #expect(throws: SecretSealerError.self) { _ = try legacy.openedSetting("identity-provider/apple.com", raw.settings["identity-provider/apple.com"] ?? "") }
+            let sealedApple = #expect(throws: SecretSealerError.self) {
+                _ = try legacy.openedSetting("identity-provider/apple.com", raw.settings["identity-provider/apple.com"] ?? "")
+            }
             #expect(sealedApple?.code == .noKey)
         } catch {
             try? await legacy.close()
@@ -333,7 +350,8 @@ struct SecretsAtRestTests {
         let upgraded = try await TestHearth.make(directory: first.directory, logger: logs.logger())
         do {
             #expect(logs.text.contains("Sealed secrets an earlier version stored in plain text"), "\(logs.text)")
-            #expect(logs.text.contains("signingKeys: \(plainKeys.count)") || logs.text.contains("\"signingKeys\": \(plainKeys.count)"), "\(logs.text)")
+            #expect(
+                logs.text.contains("signingKeys: \(plainKeys.count)") || logs.text.contains("\"signingKeys\": \(plainKeys.count)"), "\(logs.text)")
             let raw = try await Self.rawSecrets(upgraded.services.store)
             #expect(raw.keys.count == plainKeys.count)
             #expect(raw.keys.values.allSatisfy { $0.hasPrefix("hearth-sealed:v1:\(key.id):") })
@@ -441,7 +459,9 @@ struct SecretsCommandLineTests {
         let stale = try await HearthProcess.run(arguments, environment: environment)
         #expect(stale.status == 1)
         #expect(stale.standardError.contains("nothing changed"), "\(stale.standardError)")
-        #expect(stale.standardError.contains("sealed with key-encryption key \(scratch.newKey.id), but the configured key is \(scratch.oldKey.id)"), "\(stale.standardError)")
+        #expect(
+            stale.standardError.contains("sealed with key-encryption key \(scratch.newKey.id), but the configured key is \(scratch.oldKey.id)"),
+            "\(stale.standardError)")
         #expect(!stale.standardError.contains(scratch.oldKey.base64) && !stale.standardError.contains(scratch.newKey.base64))
 
         // The key in use as the "new" one: nothing to do.
@@ -462,7 +482,8 @@ struct SecretsCommandLineTests {
         let scratch = try Scratch()
         defer { try? FileManager.default.removeItem(at: scratch.directory) }
         let developmentKey = KeyEncryptionKey.generate()
-        _ = try PrivateFiles.createFile(atPath: scratch.directory.appendingPathComponent("secrets.key").path, contents: Data(developmentKey.base64.utf8))
+        _ = try PrivateFiles.createFile(
+            atPath: scratch.directory.appendingPathComponent("secrets.key").path, contents: Data(developmentKey.base64.utf8))
         let store = try await SQLiteStorage.open(path: scratch.sqlitePath, logger: secretsLogger, sealer: SecretSealer(key: developmentKey))
         try await store.insertSigningKey(Self.key("k1"))
         try await store.close()
@@ -551,7 +572,9 @@ struct SecretsCommandLineTests {
             ["serve", "--mode", "production", "--project", "acme-prod", "--data-dir", scratch.directory.path],
             environment: ["HEARTH_PROJECT_API_KEYS": "AIzaSyTestKeyForHearth01"])
         #expect(result.status == 2)
-        #expect(result.standardError.hasPrefix("hearth: invalid configuration: secrets.keyFile: production mode needs a key-encryption key"), "\(result.standardError)")
+        #expect(
+            result.standardError.hasPrefix("hearth: invalid configuration: secrets.keyFile: production mode needs a key-encryption key"),
+            "\(result.standardError)")
         #expect(result.standardError.contains("HEARTH_SECRETS_KEY"))
     }
 }

@@ -30,8 +30,11 @@ struct SignInWithPasswordTests {
             #expect(try await client.signIn(email: "nobody@example.com").errorMessage == "EMAIL_NOT_FOUND")
             #expect(try await client.signIn(email: "ada@example.com", password: "wrong!!").errorMessage == "INVALID_PASSWORD")
             #expect(try await client.post("/v1/accounts:signInWithPassword", json: #"{"password":"x"}"#).errorMessage == "MISSING_EMAIL")
-            #expect(try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"ada@example.com"}"#).errorMessage == "MISSING_PASSWORD")
-            #expect(try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"ada@","password":"secret1"}"#).errorMessage == "INVALID_EMAIL")
+            #expect(
+                try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"ada@example.com"}"#).errorMessage == "MISSING_PASSWORD")
+            #expect(
+                try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"ada@","password":"secret1"}"#).errorMessage
+                    == "INVALID_EMAIL")
             try await hearth.services.store.updateUser(uid: created.localId, session: nil) { $0.disabled = true }
             #expect(try await client.signIn(email: "ada@example.com", password: "secret1").errorMessage == "USER_DISABLED")
         }
@@ -59,7 +62,8 @@ struct SignInWithPasswordTests {
 }
 
 /// Firebase's answer while an account's password lockout lasts.
-let accountLockedMessage = "TOO_MANY_ATTEMPTS_TRY_LATER : Access to this account has been temporarily disabled due to many failed login attempts. You can immediately restore it by resetting your password or you can try again later."
+let accountLockedMessage =
+    "TOO_MANY_ATTEMPTS_TRY_LATER : Access to this account has been temporarily disabled due to many failed login attempts. You can immediately restore it by resetting your password or you can try again later."
 
 @Suite("Password guessing is throttled")
 struct PasswordThrottleTests {

@@ -22,8 +22,10 @@ struct SignUpTests {
             #expect(claims["user_id"] == .string(response.localId))
             #expect(claims["aud"] == .string("demo-hearth"))
             #expect(claims["iss"] == .string("https://securetoken.google.com/demo-hearth"))
-            guard case .number(let iat)? = claims["iat"], case .number(let exp)? = claims["exp"], case .number(let authTime)? = claims["auth_time"] else {
-                Issue.record("missing time claims"); return
+            guard case .number(let iat)? = claims["iat"], case .number(let exp)? = claims["exp"], case .number(let authTime)? = claims["auth_time"]
+            else {
+                Issue.record("missing time claims")
+                return
             }
             #expect(exp == iat + 3600)
             #expect(authTime == iat)
@@ -41,10 +43,12 @@ struct SignUpTests {
             #expect(claims["email"] == .string("ada@example.com"))
             #expect(claims["email_verified"] == .bool(false))
             #expect(claims["provider_id"] == nil)
-            #expect(claims["firebase"] == .object([
-                "identities": .object(["email": .array([.string("ada@example.com")])]),
-                "sign_in_provider": .string("password"),
-            ]))
+            #expect(
+                claims["firebase"]
+                    == .object([
+                        "identities": .object(["email": .array([.string("ada@example.com")])]),
+                        "sign_in_provider": .string("password"),
+                    ]))
         }
     }
 
@@ -64,15 +68,17 @@ struct SignUpTests {
         }
     }
 
-    @Test("user errors carry Firebase's exact strings", arguments: [
-        (#"{"email":"a@example.com","password":"12345"}"#, "WEAK_PASSWORD : Password should be at least 6 characters"),
-        (#"{"email":"not-an-email","password":"123456"}"#, "INVALID_EMAIL"),
-        (#"{"email":"","password":"123456"}"#, "INVALID_EMAIL"),
-        (#"{"password":"123456"}"#, "MISSING_EMAIL"),
-        (#"{"email":"a@example.com"}"#, "MISSING_PASSWORD"),
-        (#"{"localId":"abc"}"#, "UNEXPECTED_PARAMETER : User ID"),
-        (#"{"idToken":"not.a.token","email":"a@example.com","password":"123456"}"#, "INVALID_ID_TOKEN"),
-    ])
+    @Test(
+        "user errors carry Firebase's exact strings",
+        arguments: [
+            (#"{"email":"a@example.com","password":"12345"}"#, "WEAK_PASSWORD : Password should be at least 6 characters"),
+            (#"{"email":"not-an-email","password":"123456"}"#, "INVALID_EMAIL"),
+            (#"{"email":"","password":"123456"}"#, "INVALID_EMAIL"),
+            (#"{"password":"123456"}"#, "MISSING_EMAIL"),
+            (#"{"email":"a@example.com"}"#, "MISSING_PASSWORD"),
+            (#"{"localId":"abc"}"#, "UNEXPECTED_PARAMETER : User ID"),
+            (#"{"idToken":"not.a.token","email":"a@example.com","password":"123456"}"#, "INVALID_ID_TOKEN"),
+        ])
     func errors(body: String, message: String) async throws {
         try await withHearth { _, client async throws in
             let result = try await client.post("/v1/accounts:signUp", json: body)
@@ -89,7 +95,8 @@ struct SignUpTests {
             let again = try await client.post("/v1/accounts:signUp", json: #"{"email":"TAKEN@example.com","password":"123456"}"#)
             #expect(again.errorMessage == "EMAIL_EXISTS")
             let anonymous = try await client.signUpAnonymously()
-            let link = try await client.post("/v1/accounts:signUp", ["email": .string("taken@example.com"), "password": .string("123456"), "idToken": .string(anonymous.idToken!)])
+            let link = try await client.post(
+                "/v1/accounts:signUp", ["email": .string("taken@example.com"), "password": .string("123456"), "idToken": .string(anonymous.idToken!)])
             #expect(link.errorMessage == "EMAIL_EXISTS")
             #expect(try await hearth.services.store.user(uid: anonymous.localId)?.isAnonymous == true)
         }
@@ -97,9 +104,14 @@ struct SignUpTests {
 
     @Test("switched-off sign-in methods are refused")
     func disabledMethods() async throws {
-        try await withHearth({ $0.signIn.anonymousEnabled = false; $0.signIn.passwordEnabled = false }) { _, client async throws in
+        try await withHearth({
+            $0.signIn.anonymousEnabled = false
+            $0.signIn.passwordEnabled = false
+        }) { _, client async throws in
             #expect(try await client.post("/v1/accounts:signUp", json: "{}").errorMessage == "ADMIN_ONLY_OPERATION")
-            #expect(try await client.post("/v1/accounts:signUp", json: #"{"email":"a@example.com","password":"123456"}"#).errorMessage == "OPERATION_NOT_ALLOWED")
+            #expect(
+                try await client.post("/v1/accounts:signUp", json: #"{"email":"a@example.com","password":"123456"}"#).errorMessage
+                    == "OPERATION_NOT_ALLOWED")
             #expect(try await client.signIn(email: "a@example.com").errorMessage == "OPERATION_NOT_ALLOWED")
         }
     }

@@ -61,10 +61,11 @@ struct UnknownSettingsTests {
     @Test("a name that is nothing like a setting gets no wild guess; a lone last word finds its setting")
     func farNames() {
         let found = KnownSettings.unknown(fileKeys: ["colour"], environment: ["HEARTH_PORT"], oidcNames: [])
-        #expect(found.map(\.description) == [
-            "unknown setting colour (configuration file); see docs/configuration.md for the settings",
-            "unknown setting HEARTH_PORT (environment); did you mean HEARTH_SERVER_PORT?",
-        ])
+        #expect(
+            found.map(\.description) == [
+                "unknown setting colour (configuration file); see docs/configuration.md for the settings",
+                "unknown setting HEARTH_PORT (environment); did you mean HEARTH_SERVER_PORT?",
+            ])
     }
 
     @Test("OpenID Connect providers: keys of a listed name are known, those of an unlisted one say so")
@@ -139,7 +140,8 @@ struct UnknownSettingsTests {
         #expect(result.status == 2, "\(result.standardError)")
         let lines = result.standardError.split(separator: "\n")
         #expect(lines.count == 2, "\(result.standardError)")
-        #expect(lines.first == "hearth: unknown setting sever.host (\(file.path)); did you mean server.host? (production mode refuses unknown settings)")
+        #expect(
+            lines.first == "hearth: unknown setting sever.host (\(file.path)); did you mean server.host? (production mode refuses unknown settings)")
         #expect(lines.last?.hasPrefix("hearth: unknown setting sever.port (\(file.path)); did you mean server.port?") == true)
     }
 
@@ -152,9 +154,14 @@ struct UnknownSettingsTests {
         let server = try await HearthProcess.start(
             environment: ["HEARTH_SIGNIN_ANONYMOUS_ENABLED": "false"], arguments: ["--config", file.path])
         defer { server.stop() }
-        #expect(server.log.contains(
-            "hearth: warning: unknown setting HEARTH_SIGNIN_ANONYMOUS_ENABLED (environment); did you mean HEARTH_SIGN_IN_ANONYMOUS_ENABLED? (ignored in development mode)"),
+        #expect(
+            server.log.contains(
+                "hearth: warning: unknown setting HEARTH_SIGNIN_ANONYMOUS_ENABLED (environment); did you mean HEARTH_SIGN_IN_ANONYMOUS_ENABLED? (ignored in development mode)"
+            ),
             "\(server.log)")
-        #expect(server.log.contains("hearth: warning: unknown setting sever.port (\(file.path)); did you mean server.port? (ignored in development mode)"), "\(server.log)")
+        #expect(
+            server.log.contains(
+                "hearth: warning: unknown setting sever.port (\(file.path)); did you mean server.port? (ignored in development mode)"),
+            "\(server.log)")
     }
 }

@@ -11,17 +11,20 @@ struct UpdateAndDeleteTests {
             let created = try await client.signUp(email: "ada@example.com")
             hearth.clock.advance(by: 1_000)
             let fresh = try #require(try await client.refresh(created.refreshToken!).string("id_token"))
-            let result = try await client.post("/v1/accounts:update", [
-                "idToken": .string(fresh), "displayName": .string("Ada"), "photoUrl": .string("https://example.com/a.png"),
-                "returnSecureToken": .bool(true),
-            ])
+            let result = try await client.post(
+                "/v1/accounts:update",
+                [
+                    "idToken": .string(fresh), "displayName": .string("Ada"), "photoUrl": .string("https://example.com/a.png"),
+                    "returnSecureToken": .bool(true),
+                ])
             #expect(result.status == .ok)
             #expect(result.string("kind") == "identitytoolkit#SetAccountInfoResponse")
             #expect(result.string("displayName") == "Ada")
             #expect(result.string("photoUrl") == "https://example.com/a.png")
             #expect(result["idToken"] == nil)
             #expect(result.string("passwordHash") == "UkVEQUNURUQ=")
-            let cleared = try await client.post("/v1/accounts:update", ["idToken": .string(fresh), "deleteAttribute": .array([.string("DISPLAY_NAME"), .string("PHOTO_URL")])])
+            let cleared = try await client.post(
+                "/v1/accounts:update", ["idToken": .string(fresh), "deleteAttribute": .array([.string("DISPLAY_NAME"), .string("PHOTO_URL")])])
             #expect(cleared["displayName"] == nil && cleared["photoUrl"] == nil)
             let refreshed = try #require(try await client.refresh(created.refreshToken!).string("id_token"))
             #expect(jwtClaims(refreshed)["name"] == nil)
@@ -34,8 +37,12 @@ struct UpdateAndDeleteTests {
             let created = try await client.signUp(email: "ada@example.com")
             hearth.clock.advance(by: 301)
             let fresh = try #require(try await client.refresh(created.refreshToken!).string("id_token"))
-            #expect(try await client.post("/v1/accounts:update", ["idToken": .string(fresh), "password": .string("another1")]).errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
-            #expect(try await client.post("/v1/accounts:update", ["idToken": .string(fresh), "email": .string("new@example.com")]).errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+            #expect(
+                try await client.post("/v1/accounts:update", ["idToken": .string(fresh), "password": .string("another1")]).errorMessage
+                    == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+            #expect(
+                try await client.post("/v1/accounts:update", ["idToken": .string(fresh), "email": .string("new@example.com")]).errorMessage
+                    == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
             #expect(try await client.post("/v1/accounts:delete", ["idToken": .string(fresh)]).errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
             #expect(try await hearth.services.store.user(uid: created.localId) != nil)
             // Signing in again makes it recent.
@@ -56,27 +63,35 @@ struct UpdateAndDeleteTests {
             let victim = try await client.signUp(email: "ada@example.com")
             hearth.clock.advance(by: 3_000)
             let stale = try #require(try await client.refresh(victim.refreshToken!).string("id_token"))
-            let viaSignUp = try await client.post("/v1/accounts:signUp", [
-                "idToken": .string(stale), "email": .string("attacker@example.com"), "password": .string("attacker-password"),
-            ])
+            let viaSignUp = try await client.post(
+                "/v1/accounts:signUp",
+                [
+                    "idToken": .string(stale), "email": .string("attacker@example.com"), "password": .string("attacker-password"),
+                ])
             #expect(viaSignUp.errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
-            let viaUpdate = try await client.post("/v1/accounts:update", [
-                "idToken": .string(stale), "email": .string("attacker@example.com"), "password": .string("attacker-password"),
-            ])
+            let viaUpdate = try await client.post(
+                "/v1/accounts:update",
+                [
+                    "idToken": .string(stale), "email": .string("attacker@example.com"), "password": .string("attacker-password"),
+                ])
             #expect(viaUpdate.errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
             // Same e-mail, new password: still a replaced password.
-            let samePassword = try await client.post("/v1/accounts:signUp", [
-                "idToken": .string(stale), "email": .string("ada@example.com"), "password": .string("attacker-password"),
-            ])
+            let samePassword = try await client.post(
+                "/v1/accounts:signUp",
+                [
+                    "idToken": .string(stale), "email": .string("ada@example.com"), "password": .string("attacker-password"),
+                ])
             #expect(samePassword.errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
             #expect(try await client.signIn(email: "ada@example.com").status == .ok)
             #expect(try await client.signIn(email: "attacker@example.com").errorMessage == "EMAIL_NOT_FOUND")
 
             // A fresh sign-in may replace them through either endpoint.
             let fresh = try #require(try await client.signIn(email: "ada@example.com").string("idToken"))
-            let replaced = try await client.post("/v1/accounts:signUp", [
-                "idToken": .string(fresh), "email": .string("ada2@example.com"), "password": .string("new password"),
-            ])
+            let replaced = try await client.post(
+                "/v1/accounts:signUp",
+                [
+                    "idToken": .string(fresh), "email": .string("ada2@example.com"), "password": .string("new password"),
+                ])
             #expect(replaced.status == .ok, "\(replaced.text)")
             #expect(replaced.string("localId") == victim.localId)
         }
@@ -92,7 +107,8 @@ struct UpdateAndDeleteTests {
             hearth.clock.advance(by: 3_600)
             let stale = try #require(try await client.refresh(refreshToken).string("id_token"))
             for path in ["/v1/accounts:signUp", "/v1/accounts:update"] {
-                let added = try await client.post(path, ["idToken": .string(stale), "email": .string("eve@example.com"), "password": .string("eve's password")])
+                let added = try await client.post(
+                    path, ["idToken": .string(stale), "email": .string("eve@example.com"), "password": .string("eve's password")])
                 #expect(added.errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "\(path)")
             }
             #expect(try await hearth.services.store.user(uid: "backend-user")?.passwordHash == nil)
@@ -101,7 +117,8 @@ struct UpdateAndDeleteTests {
             let anonymous = try await client.signUpAnonymously()
             hearth.clock.advance(by: 3_000)
             let old = try #require(try await client.refresh(anonymous.refreshToken!).string("id_token"))
-            let upgraded = try await client.post("/v1/accounts:signUp", ["idToken": .string(old), "email": .string("anon@example.com"), "password": .string("anon password")])
+            let upgraded = try await client.post(
+                "/v1/accounts:signUp", ["idToken": .string(old), "email": .string("anon@example.com"), "password": .string("anon password")])
             #expect(upgraded.status == .ok, "\(upgraded.text)")
             #expect(upgraded.string("localId") == anonymous.localId)
         }
@@ -145,12 +162,20 @@ struct UpdateAndDeleteTests {
             let a = try await client.signUp(email: "a@example.com")
             _ = try await client.signUp(email: "b@example.com")
             let token = JSONValue.string(a.idToken!)
-            #expect(try await client.post("/v1/accounts:update", json: #"{"displayName":"x"}"#).errorMessage == "INVALID_REQ_TYPE : Unsupported request parameters.")
-            #expect(try await client.post("/v1/accounts:update", ["idToken": token, "customAttributes": .string(#"{"admin":true}"#)]).errorMessage == "INSUFFICIENT_PERMISSION")
-            #expect(try await client.post("/v1/accounts:update", ["idToken": token, "disableUser": .bool(true)]).errorMessage == "OPERATION_NOT_ALLOWED")
+            #expect(
+                try await client.post("/v1/accounts:update", json: #"{"displayName":"x"}"#).errorMessage
+                    == "INVALID_REQ_TYPE : Unsupported request parameters.")
+            #expect(
+                try await client.post("/v1/accounts:update", ["idToken": token, "customAttributes": .string(#"{"admin":true}"#)]).errorMessage
+                    == "INSUFFICIENT_PERMISSION")
+            #expect(
+                try await client.post("/v1/accounts:update", ["idToken": token, "disableUser": .bool(true)]).errorMessage == "OPERATION_NOT_ALLOWED")
             #expect(try await client.post("/v1/accounts:update", ["idToken": token, "email": .string("nope")]).errorMessage == "INVALID_EMAIL")
-            #expect(try await client.post("/v1/accounts:update", ["idToken": token, "password": .string("short")]).errorMessage == "WEAK_PASSWORD : Password should be at least 6 characters")
-            #expect(try await client.post("/v1/accounts:update", ["idToken": token, "email": .string("B@example.com")]).errorMessage == "EMAIL_EXISTS")
+            #expect(
+                try await client.post("/v1/accounts:update", ["idToken": token, "password": .string("short")]).errorMessage
+                    == "WEAK_PASSWORD : Password should be at least 6 characters")
+            #expect(
+                try await client.post("/v1/accounts:update", ["idToken": token, "email": .string("B@example.com")]).errorMessage == "EMAIL_EXISTS")
             #expect(try await client.post("/v1/accounts:update", ["idToken": .string("x.y.z")]).errorMessage == "INVALID_ID_TOKEN")
         }
     }
@@ -161,7 +186,8 @@ struct UpdateAndDeleteTests {
             let anonymous = try await client.signUpAnonymously()
             hearth.clock.advance(by: 3_000)
             let fresh = try #require(try await client.refresh(anonymous.refreshToken!).string("id_token"))
-            let result = try await client.post("/v1/accounts:update", ["idToken": .string(fresh), "email": .string("late@example.com"), "password": .string("secret1")])
+            let result = try await client.post(
+                "/v1/accounts:update", ["idToken": .string(fresh), "email": .string("late@example.com"), "password": .string("secret1")])
             #expect(result.status == .ok)
             #expect(jwtClaims(try #require(result.string("idToken")))["firebase"]?.objectValue?["sign_in_provider"] == .string("password"))
             #expect(try await hearth.services.store.user(uid: anonymous.localId)?.isAnonymous == false)
@@ -172,7 +198,8 @@ struct UpdateAndDeleteTests {
     func unlinkLast() async throws {
         try await withHearth { hearth, client async throws in
             let created = try await client.signUp(email: "ada@example.com")
-            let result = try await client.post("/v1/accounts:update", ["idToken": .string(created.idToken!), "deleteProvider": .array([.string("password")])])
+            let result = try await client.post(
+                "/v1/accounts:update", ["idToken": .string(created.idToken!), "deleteProvider": .array([.string("password")])])
             #expect(result.status == .badRequest)
             #expect(result.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true)
             #expect(try await hearth.services.store.user(uid: created.localId)?.hasPasswordProvider == true)

@@ -12,11 +12,16 @@ struct UserTextTests {
     func customTokenUIDs() async throws {
         try await withHearth { hearth, client async throws in
             let victimToken = CustomTokenTests.unsigned(["uid": .string("victim")], now: hearth.clock.now)
-            let victim = try await client.post("/v1/accounts:signInWithCustomToken", ["token": .string(victimToken), "returnSecureToken": .bool(true)])
+            let victim = try await client.post(
+                "/v1/accounts:signInWithCustomToken", ["token": .string(victimToken), "returnSecureToken": .bool(true)])
             #expect(victim.status == .ok)
-            for uid in ["victim\u{0000}x", "victim\u{0000}", "victim\u{001B}", "victim\u{007F}", "victim\u{200B}", "victim\n", "line\u{2028}break", String(repeating: "a", count: 129)] {
+            for uid in [
+                "victim\u{0000}x", "victim\u{0000}", "victim\u{001B}", "victim\u{007F}", "victim\u{200B}", "victim\n", "line\u{2028}break",
+                String(repeating: "a", count: 129),
+            ] {
                 let token = CustomTokenTests.unsigned(["uid": .string(uid)], now: hearth.clock.now)
-                let refused = try await client.post("/v1/accounts:signInWithCustomToken", ["token": .string(token), "returnSecureToken": .bool(true)])
+                let refused = try await client.post(
+                    "/v1/accounts:signInWithCustomToken", ["token": .string(token), "returnSecureToken": .bool(true)])
                 #expect(
                     refused.errorMessage == "INVALID_CUSTOM_TOKEN : ((The uid must be a non-empty string of at most 128 printable characters.))",
                     "\(uid.debugDescription)")
@@ -34,12 +39,16 @@ struct UserTextTests {
         try await withHearth { _, client async throws in
             let created = try await client.signUp(email: "ada@example.com")
             let token = JSONValue.string(try #require(created.idToken))
-            for name in ["a\u{0000}b", "a\u{0007}b", "a\nb", "a\u{0085}b", String(repeating: "x", count: 257), String(repeating: "é", count: 900_00)] {
+            for name in ["a\u{0000}b", "a\u{0007}b", "a\nb", "a\u{0085}b", String(repeating: "x", count: 257), String(repeating: "é", count: 900_00)]
+            {
                 let update = try await client.post("/v1/accounts:update", ["idToken": token, "displayName": .string(name)])
                 #expect(update.errorMessage == "INVALID_DISPLAY_NAME", "\(name.prefix(8).debugDescription)")
-                let signUp = try await client.post("/v1/accounts:signUp", [
-                    "email": .string("new-\(UUID().uuidString.prefix(6))@example.com"), "password": .string("secret1"), "displayName": .string(name),
-                ])
+                let signUp = try await client.post(
+                    "/v1/accounts:signUp",
+                    [
+                        "email": .string("new-\(UUID().uuidString.prefix(6))@example.com"), "password": .string("secret1"),
+                        "displayName": .string(name),
+                    ])
                 #expect(signUp.errorMessage == "INVALID_DISPLAY_NAME", "\(name.prefix(8).debugDescription)")
             }
             let kept = try await client.post("/v1/accounts:update", ["idToken": token, "displayName": .string(String(repeating: "é", count: 256))])

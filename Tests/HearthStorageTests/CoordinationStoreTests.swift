@@ -1,12 +1,13 @@
 import Foundation
 import HearthCore
-@testable import HearthStorage
 import HearthStoragePostgres
-@testable import HearthStorageSQLite
 import HearthTesting
 import Logging
 import SQLKit
 import Testing
+
+@testable import HearthStorage
+@testable import HearthStorageSQLite
 
 /// What replicas share besides users: settings, the anonymous clean-up schedule, rate counters, leader locks.
 @Suite("Store conformance: settings, clean-up, counters and leader locks")
@@ -40,8 +41,9 @@ struct CoordinationStoreTests {
                 makeUser("anon-scheduled", createdAt: epoch, scheduledDeletionAt: epoch.addingTimeInterval(100 * oneDay)),
                 makeUser("password", email: "p@example.com", createdAt: epoch.addingTimeInterval(-90 * oneDay), passwordHash: "h"),
                 makeUser("hash-without-email", createdAt: epoch.addingTimeInterval(-90 * oneDay), passwordHash: "h"),
-                makeUser("linked", createdAt: epoch.addingTimeInterval(-90 * oneDay),
-                         providers: [ProviderLink(providerID: "google.com", rawID: "g-linked")]),
+                makeUser(
+                    "linked", createdAt: epoch.addingTimeInterval(-90 * oneDay),
+                    providers: [ProviderLink(providerID: "google.com", rawID: "g-linked")]),
                 makeUser("phone", createdAt: epoch.addingTimeInterval(-90 * oneDay), phoneNumber: "+15550001"),
                 makeUser("custom", createdAt: epoch.addingTimeInterval(-90 * oneDay), customAuth: true),
             ]
@@ -82,9 +84,10 @@ struct CoordinationStoreTests {
             #expect(try await store.deleteScheduledAnonymousUsers(now: later, limit: 2) == [])
             #expect(try await store.deleteScheduledAnonymousUsers(now: later, limit: 0) == [])
 
-            let remaining = Set(try await store.transactor.read { database in
-                try await database.raw("SELECT uid FROM users").all().map { try $0.decode(column: "uid", as: String.self) }
-            })
+            let remaining = Set(
+                try await store.transactor.read { database in
+                    try await database.raw("SELECT uid FROM users").all().map { try $0.decode(column: "uid", as: String.self) }
+                })
             #expect(remaining == ["anon-to-password", "anon-to-link", "password", "hash-without-email", "linked", "phone", "custom"])
         }
     }

@@ -30,7 +30,9 @@ struct LoginFailureStoreTests {
             // An error thrown by the change writes nothing.
             struct Refused: Error {}
             await #expect(throws: Refused.self) {
-                try await store.updateLoginFailures(["account:a@example.com"]) { _ -> (records: [String: LoginFailureRecord?], result: Void) in throw Refused() }
+                try await store.updateLoginFailures(["account:a@example.com"]) { _ -> (records: [String: LoginFailureRecord?], result: Void) in
+                    throw Refused()
+                }
             }
 
             // Pruning keeps records that still wait or failed recently.

@@ -1,12 +1,13 @@
 import Foundation
 import HearthCore
-@testable import HearthStorage
-@testable import HearthStoragePostgres
 import HearthStorageSQLite
 import HearthTesting
 import Logging
 import SQLKit
 import Testing
+
+@testable import HearthStorage
+@testable import HearthStoragePostgres
 
 private let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 private let testLogger = Logger(label: "hearth.tests.postgres")

@@ -1,12 +1,13 @@
 import Foundation
 import HearthCore
-@testable import HearthStorage
 import HearthStoragePostgres
-@testable import HearthStorageSQLite
 import HearthTesting
 import Logging
 import SQLKit
 import Testing
+
+@testable import HearthStorage
+@testable import HearthStorageSQLite
 
 @Suite("SQLite storage")
 struct SQLiteStorageTests {
@@ -98,23 +99,25 @@ struct SQLiteStorageTests {
         try await withStore(.sqlite) { store, _ in
             let transactor = try #require(store.transactor as? SQLiteTransactor)
             let commitsBefore = transactor.commitCount
-            let outcomes = try await queuedTogether(transactor, [
-                Self.insertUser("a"),
-                Self.insertUser("b"),
-                { database in
-                    // Its own insert must vanish with it; the others' must not.
-                    _ = try await Self.insertUser("c")(database)
-                    throw MutationRefused(marker: "c")
-                },
-                Self.insertUser("a"),  // the uid "a" got earlier in the same transaction
-                { database in
-                    // Sees the earlier writes of its transaction, as if run after them.
-                    let row = try await database.raw("SELECT COUNT(*) AS n FROM users").first()
-                    let seen = try row?.decode(column: "n", as: Int64.self) ?? -1
-                    _ = try await Self.insertUser("e")(database)
-                    return "e saw \(seen)"
-                },
-            ])
+            let outcomes = try await queuedTogether(
+                transactor,
+                [
+                    Self.insertUser("a"),
+                    Self.insertUser("b"),
+                    { database in
+                        // Its own insert must vanish with it; the others' must not.
+                        _ = try await Self.insertUser("c")(database)
+                        throw MutationRefused(marker: "c")
+                    },
+                    Self.insertUser("a"),  // the uid "a" got earlier in the same transaction
+                    { database in
+                        // Sees the earlier writes of its transaction, as if run after them.
+                        let row = try await database.raw("SELECT COUNT(*) AS n FROM users").first()
+                        let seen = try row?.decode(column: "n", as: Int64.self) ?? -1
+                        _ = try await Self.insertUser("e")(database)
+                        return "e saw \(seen)"
+                    },
+                ])
             #expect(try outcomes[0].get() == "a")
             #expect(try outcomes[1].get() == "b")
             #expect(throws: MutationRefused(marker: "c")) { try outcomes[2].get() }
@@ -131,16 +134,18 @@ struct SQLiteStorageTests {
     func groupCommitFailure() async throws {
         try await withStore(.sqlite) { store, _ in
             let transactor = try #require(store.transactor as? SQLiteTransactor)
-            let outcomes = try await queuedTogether(transactor, [
-                Self.insertUser("a"),
-                { database in
-                    // A deferred foreign-key violation is only noticed by COMMIT.
-                    try await database.raw("PRAGMA defer_foreign_keys = ON").run()
-                    try await SQLStore.insertSessionRow(makeSession("orphan", uid: "nobody"), on: database)
-                    return "orphan"
-                },
-                Self.insertUser("c"),
-            ])
+            let outcomes = try await queuedTogether(
+                transactor,
+                [
+                    Self.insertUser("a"),
+                    { database in
+                        // A deferred foreign-key violation is only noticed by COMMIT.
+                        try await database.raw("PRAGMA defer_foreign_keys = ON").run()
+                        try await SQLStore.insertSessionRow(makeSession("orphan", uid: "nobody"), on: database)
+                        return "orphan"
+                    },
+                    Self.insertUser("c"),
+                ])
             for outcome in outcomes {
                 #expect(throws: (any Error).self) { try outcome.get() }
             }
@@ -156,15 +161,17 @@ struct SQLiteStorageTests {
     func groupCommitLostTransaction() async throws {
         try await withStore(.sqlite) { store, _ in
             let transactor = try #require(store.transactor as? SQLiteTransactor)
-            let outcomes = try await queuedTogether(transactor, [
-                Self.insertUser("a"),
-                { database in
-                    // Ends the shared transaction under everyone's feet, then fails.
-                    try await database.raw("ROLLBACK").run()
-                    throw MutationRefused(marker: "b")
-                },
-                Self.insertUser("c"),
-            ])
+            let outcomes = try await queuedTogether(
+                transactor,
+                [
+                    Self.insertUser("a"),
+                    { database in
+                        // Ends the shared transaction under everyone's feet, then fails.
+                        try await database.raw("ROLLBACK").run()
+                        throw MutationRefused(marker: "b")
+                    },
+                    Self.insertUser("c"),
+                ])
             #expect(throws: HearthError(.storageUnavailable)) { try outcomes[0].get() }
             #expect(throws: MutationRefused(marker: "b")) { try outcomes[1].get() }
             #expect(try outcomes[2].get() == "c")

@@ -1,12 +1,13 @@
 import Foundation
 import HearthCore
-@testable import HearthStorage
 import HearthStoragePostgres
-@testable import HearthStorageSQLite
 import HearthTesting
 import Logging
 import SQLKit
 import Testing
+
+@testable import HearthStorage
+@testable import HearthStorageSQLite
 
 /// Refresh sessions and the browser flow's single-use rows on both backends.
 @Suite("Store conformance: refresh sessions and browser sign-in sessions")

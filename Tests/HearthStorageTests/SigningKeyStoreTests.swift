@@ -1,12 +1,13 @@
 import Foundation
 import HearthCore
-@testable import HearthStorage
 import HearthStoragePostgres
-@testable import HearthStorageSQLite
 import HearthTesting
 import Logging
 import SQLKit
 import Testing
+
+@testable import HearthStorage
+@testable import HearthStorageSQLite
 
 /// The signing-key records the key ring rotates, on both backends.
 @Suite("Store conformance: signing keys")

@@ -1,12 +1,13 @@
 import Foundation
 import HearthCore
-@testable import HearthStorage
 import HearthStoragePostgres
-@testable import HearthStorageSQLite
 import HearthTesting
 import Logging
 import SQLKit
 import Testing
+
+@testable import HearthStorage
+@testable import HearthStorageSQLite
 
 /// Moving every row between stores (migrate-data) and the import/export pages, on both backends.
 @Suite("Store conformance: copying and exporting")
@@ -21,8 +22,10 @@ struct TransferStoreTests {
                     "u\(index)", email: "u\(index)@example.com", createdAt: epoch.addingTimeInterval(Double(index)),
                     passwordHash: index.isMultiple(of: 2) ? "hash-\(index)" : nil,
                     providers: index == 3
-                        ? [ProviderLink(providerID: "google.com", rawID: "g3", email: "U3@Example.com"),
-                           ProviderLink(providerID: "apple.com", rawID: "a3")]
+                        ? [
+                            ProviderLink(providerID: "google.com", rawID: "g3", email: "U3@Example.com"),
+                            ProviderLink(providerID: "apple.com", rawID: "a3"),
+                        ]
                         : [])
             }
             for user in users {
@@ -36,9 +39,10 @@ struct TransferStoreTests {
             _ = try await source.incrementCounter("not-copied", window: 60, now: epoch)
 
             let sourceCounts = try await source.counts()
-            #expect(sourceCounts == [
-                "users": 5, "provider_links": 2, "refresh_sessions": 6, "signing_keys": 2, "settings": 2, "rate_counters": 1,
-            ])
+            #expect(
+                sourceCounts == [
+                    "users": 5, "provider_links": 2, "refresh_sessions": 6, "signing_keys": 2, "settings": 2, "rate_counters": 1,
+                ])
 
             let target = try await targetFixture.open()
             do {

@@ -1,12 +1,13 @@
 import Foundation
 import HearthCore
-@testable import HearthStorage
 import HearthStoragePostgres
-@testable import HearthStorageSQLite
 import HearthTesting
 import Logging
 import SQLKit
 import Testing
+
+@testable import HearthStorage
+@testable import HearthStorageSQLite
 
 /// Users and their links on both backends: reads by every key, the uniqueness rules, atomic updates.
 @Suite("Store conformance: users, e-mails, provider identities")
@@ -143,8 +144,9 @@ struct UserStoreTests {
     func driverConstraintErrorsAreMapped(backend: StoreBackend) async throws {
         try await withStore(backend) { store, _ in
             try await store.createUser(
-                makeUser("u1", email: "ada@example.com", phoneNumber: "+1555",
-                         providers: [ProviderLink(providerID: "google.com", rawID: "g-1")]),
+                makeUser(
+                    "u1", email: "ada@example.com", phoneNumber: "+1555",
+                    providers: [ProviderLink(providerID: "google.com", rawID: "g-1")]),
                 session: nil)
             let ms = StoredTime.milliseconds(epoch)
             await #expect(throws: StoreConflict.uid) {

@@ -26,8 +26,9 @@ public final class Auth: Sendable {
     /// - Precondition: ``HearthApp/configure()`` (or `configure(options:)`) was called.
     public static func auth() -> Auth {
         guard let app = HearthApp.app() else {
-            fatalError("The default HearthApp instance must be configured before the default Auth instance can be initialized. "
-                + "Call HearthApp.configure(options:) first (FirebaseApp.configure() in FirebaseAuth).")
+            fatalError(
+                "The default HearthApp instance must be configured before the default Auth instance can be initialized. "
+                    + "Call HearthApp.configure(options:) first (FirebaseApp.configure() in FirebaseAuth).")
         }
         return app.auth
     }
@@ -98,13 +99,16 @@ public final class Auth: Sendable {
         let user = try await engine.makeUser(
             idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn, isAnonymous: true)
         try engine.setCurrentUser(user)
-        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: "", profile: nil, username: nil, isNewUser: true), credential: nil)
+        return AuthDataResult(
+            user: user, additionalUserInfo: AdditionalUserInfo(providerID: "", profile: nil, username: nil, isNewUser: true), credential: nil)
     }
 
     // MARK: E-mail and password
 
     /// Creates a user with an e-mail address and password and signs it in.
-    public func createUser(withEmail email: String, password: String, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil) {
+    public func createUser(
+        withEmail email: String, password: String, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil
+    ) {
         complete(completion) { try await self.createUser(withEmail: email, password: password) }
     }
 
@@ -168,9 +172,13 @@ public final class Auth: Sendable {
         switch credential {
         case let email as EmailAuthCredential:
             let user = try await passwordUser(email: email.email, password: email.password)
-            return (user, AuthDataResult(
-                user: user, additionalUserInfo: AdditionalUserInfo(providerID: EmailAuthProviderID, profile: nil, username: nil, isNewUser: false),
-                credential: nil))
+            return (
+                user,
+                AuthDataResult(
+                    user: user,
+                    additionalUserInfo: AdditionalUserInfo(providerID: EmailAuthProviderID, profile: nil, username: nil, isNewUser: false),
+                    credential: nil)
+            )
         case let oauth as OAuthCredential:
             let response = try await engine.signInWithIdp(oauth, linkingTo: nil, autoCreate: autoCreate, checkConfirmation: true)
             let user = try await engine.makeUser(

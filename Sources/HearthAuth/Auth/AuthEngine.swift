@@ -51,8 +51,9 @@ final class AuthEngine: Sendable {
 
         // The stored user is taken as it is; the first refresh or call tells whether the server still knows it.
         if let data = try? store.data(forKey: storageKey),
-           let stored = try? JSONDecoder().decode(StoredUser.self, from: data),
-           stored.apiKey == options.apiKey {
+            let stored = try? JSONDecoder().decode(StoredUser.self, from: data),
+            stored.apiKey == options.apiKey
+        {
             let user = User(stored: stored, engine: self)
             state.withLock { state in
                 state.currentUser = user
@@ -218,11 +219,13 @@ final class AuthEngine: Sendable {
     }
 
     func lookup(idToken: String) async throws -> HearthWire.UserInfo {
-        let response: LookupResponse = try await backend.call(.lookup, {
-            var request = LookupRequest(idToken: idToken)
-            request.tenantId = nil
-            return request
-        }())
+        let response: LookupResponse = try await backend.call(
+            .lookup,
+            {
+                var request = LookupRequest(idToken: idToken)
+                request.tenantId = nil
+                return request
+            }())
         guard let info = response.users?.first else {
             throw AuthErrorFactory.error(.userNotFound)
         }
@@ -284,7 +287,9 @@ final class AuthEngine: Sendable {
     /// carrying the e-mail and a credential to retry with; `needConfirmation` becomes
     /// ``AuthErrorCode/accountExistsWithDifferentCredential`` when `checkConfirmation` (sign-in and
     /// re-authentication, not linking).
-    func signInWithIdp(_ credential: OAuthCredential, linkingTo idToken: String?, autoCreate: Bool, checkConfirmation: Bool) async throws -> SignInWithIdpResponse {
+    func signInWithIdp(_ credential: OAuthCredential, linkingTo idToken: String?, autoCreate: Bool, checkConfirmation: Bool) async throws
+        -> SignInWithIdpResponse
+    {
         let request = credential.request(idToken: idToken, autoCreate: autoCreate, tenantID: tenantID)
         let response: SignInWithIdpResponse = try await backend.call(.signInWithIdp, request)
         if let message = response.errorMessage, !message.isEmpty {

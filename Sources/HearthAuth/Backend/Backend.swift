@@ -1,8 +1,9 @@
 import Foundation
+import HearthWire
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HearthWire
 
 /// The REST calls of the SDK: Identity Toolkit v1 under `/identitytoolkit.googleapis.com/v1/…` and the Secure
 /// Token API under `/securetoken.googleapis.com/v1/token`, on the app's Hearth server, as Firebase SDKs call them

@@ -156,17 +156,23 @@ public enum AuthErrorCode: Int, Error, Sendable, CaseIterable {
         case .customTokenMismatch: return "The custom token corresponds to a different audience."
         case .invalidCredential: return "The supplied auth credential is malformed or has expired."
         case .userDisabled: return "The user account has been disabled by an administrator."
-        case .operationNotAllowed: return "The given sign-in provider is disabled for this Firebase project. Enable it in the Firebase console, under the sign-in method tab of the Auth section."
+        case .operationNotAllowed:
+            return
+                "The given sign-in provider is disabled for this Firebase project. Enable it in the Firebase console, under the sign-in method tab of the Auth section."
         case .emailAlreadyInUse: return "The email address is already in use by another account."
         case .invalidEmail: return "The email address is badly formatted."
         case .wrongPassword: return "The password is invalid or the user does not have a password."
         case .tooManyRequests: return "We have blocked all requests from this device due to unusual activity. Try again later."
         case .userNotFound: return "There is no user record corresponding to this identifier. The user may have been deleted."
-        case .accountExistsWithDifferentCredential: return "An account already exists with the same email address but different sign-in credentials. Sign in using a provider associated with this email address."
+        case .accountExistsWithDifferentCredential:
+            return
+                "An account already exists with the same email address but different sign-in credentials. Sign in using a provider associated with this email address."
         case .requiresRecentLogin: return "This operation is sensitive and requires recent authentication. Log in again before retrying this request."
         case .providerAlreadyLinked: return "[ERROR_PROVIDER_ALREADY_LINKED] - User can only be linked to one identity for the given provider."
         case .noSuchProvider: return "User was not linked to an account with the given provider."
-        case .invalidUserToken: return "This user's credential isn't valid for this project. This can happen if the user's token has been tampered with, or if the user doesn't belong to the project associated with the API key used in your request."
+        case .invalidUserToken:
+            return
+                "This user's credential isn't valid for this project. This can happen if the user's token has been tampered with, or if the user doesn't belong to the project associated with the API key used in your request."
         case .networkError: return "Network error (such as timeout, interrupted connection or unreachable host) has occurred."
         case .userTokenExpired: return "The user's credential is no longer valid. The user must sign in again."
         case .invalidAPIKey: return "An invalid API Key was supplied in the request."
@@ -178,7 +184,9 @@ public enum AuthErrorCode: Int, Error, Sendable, CaseIterable {
         case .nullUser: return "A null user object was provided as the argument for an operation which requires a non-null user object."
         case .invalidProviderID: return "The provider ID provided for the attempted web operation is invalid."
         case .tenantIDMismatch: return "The provided user's tenant ID does not match the Auth instance's tenant ID."
-        case .missingOrInvalidNonce: return "The request does not contain a valid nonce. This can occur if the SHA-256 hash of the provided raw nonce does not match the hashed nonce in the ID token payload."
+        case .missingOrInvalidNonce:
+            return
+                "The request does not contain a valid nonce. This can occur if the SHA-256 hash of the provided raw nonce does not match the hashed nonce in the ID token payload."
         case .webContextCancelled: return "The interaction was cancelled by the user."
         case .keychainError: return "An error occurred when accessing the keychain."
         case .malformedJWT: return "Failed to parse JWT. Check the userInfo dictionary for the full token."

@@ -152,9 +152,11 @@ enum AuthErrorFactory {
             // An endpoint this Hearth server does not implement (yet).
             return error(.operationNotAllowed, message: "The server does not support this operation (\(message)).", extra: extra)
         }
-        let unexpected = NSError(domain: "FIRAuthInternalErrorDomain", code: 3, userInfo: [
-            NSLocalizedDescriptionKey: message, serverMessageKey: message,
-        ])
+        let unexpected = NSError(
+            domain: "FIRAuthInternalErrorDomain", code: 3,
+            userInfo: [
+                NSLocalizedDescriptionKey: message, serverMessageKey: message,
+            ])
         return error(.internalError, message: message, underlying: unexpected, extra: extra)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -62,10 +63,11 @@ public struct FileSignedInUserStore: SignedInUserStore {
 
     /// The file of a key: the key with anything but letters, digits, `-`, `_` and `.` replaced by `_`.
     public func fileURL(forKey key: String) -> URL {
-        let safe = String(key.unicodeScalars.map { scalar -> Character in
-            let allowed = CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-_.".unicodeScalars.contains(scalar)
-            return allowed ? Character(scalar) : "_"
-        })
+        let safe = String(
+            key.unicodeScalars.map { scalar -> Character in
+                let allowed = CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-_.".unicodeScalars.contains(scalar)
+                return allowed ? Character(scalar) : "_"
+            })
         return directory.appendingPathComponent(safe + ".json", isDirectory: false)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -60,10 +61,12 @@ public final class BrowserSignInUIDelegate: AuthUIDelegate {
         let sessionID = Self.randomSessionID()
         let scopes = (provider.scopes ?? []).filter { !$0.isEmpty }
         let parameters = provider.effectiveCustomParameters
-        let started: StartResponse = try await auth.engine.backend.call(.createAuthUri, StartRequest(
-            providerId: provider.providerID, continueUri: returnURL, sessionId: sessionID,
-            oauthScope: scopes.isEmpty ? nil : scopes.joined(separator: " "),
-            customParameter: parameters.isEmpty ? nil : parameters, tenantId: auth.tenantID))
+        let started: StartResponse = try await auth.engine.backend.call(
+            .createAuthUri,
+            StartRequest(
+                providerId: provider.providerID, continueUri: returnURL, sessionId: sessionID,
+                oauthScope: scopes.isEmpty ? nil : scopes.joined(separator: " "),
+                customParameter: parameters.isEmpty ? nil : parameters, tenantId: auth.tenantID))
         guard let authURI = started.authUri, let authURL = URL(string: authURI) else {
             throw AuthErrorFactory.error(.webInternalError, message: "The server started no browser sign-in for \(provider.providerID).")
         }

@@ -168,7 +168,8 @@ final class LoopbackListener: Sendable {
 
     private static func reply(_ connection: Int32, status: String, body: String) {
         let page = "<!doctype html><meta charset=\"utf-8\"><title>Hearth</title><p style=\"font-family:system-ui;margin:3rem\">\(body)</p>"
-        let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(page.utf8.count)\r\nConnection: close\r\n\r\n\(page)"
+        let response =
+            "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(page.utf8.count)\r\nConnection: close\r\n\r\n\(page)"
         _ = Array(response.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
     }
 

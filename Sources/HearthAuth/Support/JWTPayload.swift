@@ -8,7 +8,7 @@ enum JWTPayload {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
         guard let bytes = Base64URL.decode(parts[1]),
-              let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+            let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
         else { return nil }
         return object
     }

@@ -99,7 +99,7 @@ extension User {
         let signedIn: (User, AuthDataResult)
         do {
             signedIn = try await auth.credentialUser(credential, autoCreate: false)
-        } catch where AuthErrorCode(error) == .userNotFound {
+        } catch  where AuthErrorCode(error) == .userNotFound {
             throw AuthErrorFactory.error(.userMismatch)
         }
         let (other, result) = signedIn

@@ -57,11 +57,11 @@ public final class AuthTokenResult: @unchecked Sendable {
             AuthErrorFactory.error(.malformedJWT, extra: [AuthErrorFactory.dataKey: token])
         }
         guard let claims = JWTPayload.decode(token),
-              let exp = JWTPayload.date(claims, "exp"),
-              let authTime = JWTPayload.date(claims, "auth_time"),
-              let iat = JWTPayload.date(claims, "iat"),
-              let firebase = claims["firebase"] as? [String: Any],
-              let provider = firebase["sign_in_provider"] as? String
+            let exp = JWTPayload.date(claims, "exp"),
+            let authTime = JWTPayload.date(claims, "auth_time"),
+            let iat = JWTPayload.date(claims, "iat"),
+            let firebase = claims["firebase"] as? [String: Any],
+            let provider = firebase["sign_in_provider"] as? String
         else { throw malformed() }
         self.token = token
         self.claims = claims

@@ -57,10 +57,11 @@ public struct AuthSessionRecord: Sendable, Equatable {
     /// Whether `id` has the form of ``makeID()``: 43 base64url characters. Anything else names no sign-in
     /// and need not be looked up.
     public static func isWellFormedID(_ id: String) -> Bool {
-        id.utf8.count == 43 && id.utf8.allSatisfy { byte in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
+        id.utf8.count == 43
+            && id.utf8.allSatisfy { byte in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
     }
 
     /// Whether `sessionID` (the client's `sessionId` of `createAuthUri`) can be kept: 1 to 512 bytes of

@@ -38,21 +38,21 @@ public struct PasswordHasher: Sendable, Equatable {
     public func verify(_ password: String, against encoded: String) -> Bool {
         let parts = encoded.split(separator: "$", omittingEmptySubsequences: true).map(String.init)
         guard parts.count == 4,
-              let salt = Data(base64Encoded: parts[2]), let expected = Data(base64Encoded: parts[3])
+            let salt = Data(base64Encoded: parts[2]), let expected = Data(base64Encoded: parts[3])
         else { return false }
         let params = Self.parameters(parts[1])
         let derived: Data
         switch parts[0] {
         case "scrypt":
             guard let ln = params["ln"], let r = params["r"], let p = params["p"], (1...20).contains(ln), (1...32).contains(r), (1...16).contains(p),
-                  let value = try? Self.scrypt(password, salt: Array(salt), logN: ln, r: r, p: p)
+                let value = try? Self.scrypt(password, salt: Array(salt), logN: ln, r: r, p: p)
             else { return false }
             derived = value
         case "pbkdf2-sha256":
             guard let rounds = params["i"], rounds > 0,
-                  let key = try? KDF.Insecure.PBKDF2.deriveKey(
-                      from: Array(password.utf8), salt: Array(salt), using: .sha256,
-                      outputByteCount: expected.count, unsafeUncheckedRounds: rounds)
+                let key = try? KDF.Insecure.PBKDF2.deriveKey(
+                    from: Array(password.utf8), salt: Array(salt), using: .sha256,
+                    outputByteCount: expected.count, unsafeUncheckedRounds: rounds)
             else { return false }
             derived = key.withUnsafeBytes { Data($0) }
         default:

@@ -1,3 +1,6 @@
+import Foundation
+import Logging
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Logging
 
 /// Files and directories only their owner may read: the data directory (0700), the database and its
 /// companions, the key file (0600). New ones are made so; existing ones that are wider get a warning
@@ -49,7 +50,8 @@ public enum PrivateFiles {
             while written < buffer.count {
                 let count = write(fd, buffer.baseAddress! + written, buffer.count - written)
                 guard count > 0 else {
-                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+                    throw CocoaError(
+                        .fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: String(cString: strerror(errno))])
                 }
                 written += count
             }

@@ -76,7 +76,8 @@ public struct SecretSealer: Sendable {
         guard let opened = try? AES.GCM.open(box, using: key.key, authenticating: Data((header + context).utf8)),
             let text = String(data: opened, encoding: .utf8)
         else {
-            throw SecretSealerError(.tampered, "the value stored for \(context) does not open with key-encryption key \(key.id): it was altered or moved")
+            throw SecretSealerError(
+                .tampered, "the value stored for \(context) does not open with key-encryption key \(key.id): it was altered or moved")
         }
         return text
     }

@@ -182,7 +182,10 @@ public struct AuthorizationFlows: Sendable {
                 case .string(let text): fields[key] = text
                 case .object(let nested):
                     // Facebook: {"error": {"message": …, "type": "OAuthException"}}
-                    if key == "error", case .string(let message)? = nested["message"] { fields["error"] = "invalid_request"; fields["error_description"] = message }
+                    if key == "error", case .string(let message)? = nested["message"] {
+                        fields["error"] = "invalid_request"
+                        fields["error_description"] = message
+                    }
                 default: continue
                 }
             }

@@ -57,7 +57,8 @@ public struct ProvidersConfiguration: Sendable, Equatable, CustomStringConvertib
             + ([
                 "apple: \(apple)", "microsoft: \(microsoft)", "twitter: \(twitter)", "google: \(google)",
                 "facebook: \(facebook)", "gitHub: \(gitHub)", "yahoo: \(yahoo)",
-            ] + oidcText + ["network: \(network)", "keyCaching: \(keyCaching)", "clockSkew: \(clockSkew)s", "browserSignIn: \(browserSignIn)"]).joined(separator: ", ") + ")"
+            ] + oidcText + ["network: \(network)", "keyCaching: \(keyCaching)", "clockSkew: \(clockSkew)s", "browserSignIn: \(browserSignIn)"])
+            .joined(separator: ", ") + ")"
     }
 
     /// Same as ``description``: secrets redacted.

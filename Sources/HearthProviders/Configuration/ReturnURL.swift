@@ -170,7 +170,9 @@ enum Punycode {
         let basicCount = output.count
         var handled = basicCount
         if basicCount > 0 { output.append("-") }
-        var n = initialN, delta = 0, bias = initialBias
+        var n = initialN
+        var delta = 0
+        var bias = initialBias
         while handled < input.count {
             guard let next = input.filter({ $0 >= n }).min() else { return nil }
             let (step, overflow) = (next - n).multipliedReportingOverflow(by: handled + 1)

@@ -85,7 +85,8 @@ struct AppleRoutes: Sendable {
         case .failure(let error): return reject(error.error, error.description)
         case .success(let grant):
             let accessToken = "a\(SandboxRandom.hex(bytes: 16)).0.\(SandboxRandom.alphanumeric(4).lowercased()).\(SandboxRandom.base64URL(bytes: 16))"
-            let refreshToken = "r\(SandboxRandom.hex(bytes: 16)).0.\(SandboxRandom.alphanumeric(4).lowercased()).\(SandboxRandom.base64URL(bytes: 16))"
+            let refreshToken =
+                "r\(SandboxRandom.hex(bytes: 16)).0.\(SandboxRandom.alphanumeric(4).lowercased()).\(SandboxRandom.base64URL(bytes: 16))"
             _ = sandbox.issueAccessToken(
                 accessToken, provider: .apple, identity: grant.identity, clientID: clientID, scopes: [], expiresIn: 3600)
             var refreshGrant = grant

@@ -68,7 +68,8 @@ extension Sandbox {
         for identity: SandboxIdentity, clientID: String? = nil, redirectURI: String? = nil, nonce: SandboxNonce? = nil
     ) throws -> String {
         try require(identity, is: .apple)
-        let code = "c\(SandboxRandom.hex(bytes: 16)).0.\(SandboxRandom.string(4, from: "abcdefghijklmnopqrstuvwxyz")).\(SandboxRandom.base64URL(bytes: 16))"
+        let code =
+            "c\(SandboxRandom.hex(bytes: 16)).0.\(SandboxRandom.string(4, from: "abcdefghijklmnopqrstuvwxyz")).\(SandboxRandom.base64URL(bytes: 16))"
         let grant = AppleGrant(
             identity: identity, clientID: clientID ?? credentials.apple.servicesID, redirectURI: redirectURI,
             nonce: nonce, issuedAt: now)

@@ -167,7 +167,9 @@ struct AuthorizationRoutes: Sendable {
         let scopes = (parameters["scope"] ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         let formPost = parameters["response_mode"] == "form_post"
         func fail(_ error: String, _ description: String) -> Response {
-            respond(to: redirectURI, formPost: formPost, fields: [("error", error), ("error_description", description)] + (state.map { [("state", $0)] } ?? []))
+            respond(
+                to: redirectURI, formPost: formPost,
+                fields: [("error", error), ("error_description", description)] + (state.map { [("state", $0)] } ?? []))
         }
         if provider != .github, parameters["response_type"] != "code" {
             return fail("unsupported_response_type", "response_type must be code.")
@@ -183,7 +185,10 @@ struct AuthorizationRoutes: Sendable {
         switch parameters["sandbox_decision"] {
         case "cancel":
             sandbox.logger.info("sandbox consent cancelled", metadata: ["provider": "\(provider)"])
-            if provider == .apple { return respond(to: redirectURI, formPost: formPost, fields: [("error", "user_cancelled_authorize")] + (state.map { [("state", $0)] } ?? [])) }
+            if provider == .apple {
+                return respond(
+                    to: redirectURI, formPost: formPost, fields: [("error", "user_cancelled_authorize")] + (state.map { [("state", $0)] } ?? []))
+            }
             return fail("access_denied", "The user denied the request.")
         case "approve":
             guard let subject = parameters["sandbox_subject"], let identity = candidates.first(where: { $0.subject == subject }) else {
@@ -192,7 +197,8 @@ struct AuthorizationRoutes: Sendable {
             return approve(identity, clientID: clientID, redirectURI: redirectURI, scopes: scopes, parameters: parameters, formPost: formPost)
         default:
             let hint = parameters["login_hint"]?.lowercased()
-            let preselected = hint.flatMap { hint in candidates.first { $0.email?.lowercased() == hint || $0.preferredUsername?.lowercased() == hint } }
+            let preselected = hint.flatMap { hint in candidates.first { $0.email?.lowercased() == hint || $0.preferredUsername?.lowercased() == hint }
+            }
             let passed = parameters.filter { !ConsentPage.protocolParameters.contains($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             return ConsentPage(
                 providerName: name, accent: accent, clientID: clientID, redirectURI: redirectURI, scopes: scopes,
@@ -209,7 +215,8 @@ struct AuthorizationRoutes: Sendable {
         let state = parameters["state"]
         let nonce = parameters["nonce"].flatMap { $0.isEmpty ? nil : $0 }
         if provider == .apple {
-            let code = "c\(SandboxRandom.hex(bytes: 16)).0.\(SandboxRandom.string(4, from: "abcdefghijklmnopqrstuvwxyz")).\(SandboxRandom.base64URL(bytes: 16))"
+            let code =
+                "c\(SandboxRandom.hex(bytes: 16)).0.\(SandboxRandom.string(4, from: "abcdefghijklmnopqrstuvwxyz")).\(SandboxRandom.base64URL(bytes: 16))"
             let grant = AppleGrant(
                 identity: identity, clientID: clientID, redirectURI: redirectURI, nonce: nonce.map(SandboxNonce.claim), issuedAt: sandbox.now)
             // Apple sends the name (and e-mail) only the first time an account approves an app.
@@ -285,7 +292,9 @@ struct AuthorizationRoutes: Sendable {
                     return .failure(.init("invalid_grant", "code_verifier is missing (PKCE)."))
                 }
                 let computed = grant.codeChallengeMethod == "plain" ? verifier : Base64URL.encode(SHA256.hash(data: Data(verifier.utf8)))
-                guard computed == challenge else { return .failure(.init("invalid_grant", "code_verifier does not match the code_challenge (PKCE).")) }
+                guard computed == challenge else {
+                    return .failure(.init("invalid_grant", "code_verifier does not match the code_challenge (PKCE)."))
+                }
             }
             grant.used = true
             state.authorizationCodes[code] = grant
@@ -309,10 +318,14 @@ struct AuthorizationRoutes: Sendable {
         let scope = grant.scopes.joined(separator: " ")
         switch provider {
         case .google:
-            let scopes = grant.scopes.map { $0 == "email" ? "https://www.googleapis.com/auth/userinfo.email" : $0 == "profile" ? "https://www.googleapis.com/auth/userinfo.profile" : $0 }
+            let scopes = grant.scopes.map {
+                $0 == "email"
+                    ? "https://www.googleapis.com/auth/userinfo.email" : $0 == "profile" ? "https://www.googleapis.com/auth/userinfo.profile" : $0
+            }
             let accessToken = try sandbox.googleAccessToken(for: grant.identity, clientID: grant.clientID, scopes: scopes)
             let idToken = try sandbox.googleIDToken(
-                for: grant.identity, audience: grant.clientID, nonce: nonce, includeProfile: grant.scopes.contains("profile"), accessToken: accessToken)
+                for: grant.identity, audience: grant.clientID, nonce: nonce, includeProfile: grant.scopes.contains("profile"),
+                accessToken: accessToken)
             return SandboxHTTP.json([
                 "access_token": .string(accessToken), "expires_in": 3599, "scope": .string(scopes.joined(separator: " ")),
                 "token_type": "Bearer", "id_token": .string(idToken),
@@ -374,7 +387,10 @@ struct AuthorizationRoutes: Sendable {
         case .facebook:
             return FacebookRoutes.graphError(description ?? error, code: error == "invalid_client" ? 1 : 100)
         case .microsoft:
-            let prefix = error == "invalid_client" ? "AADSTS7000215: Invalid client secret provided." : "AADSTS70008: The provided authorization code or refresh token has expired due to inactivity."
+            let prefix =
+                error == "invalid_client"
+                ? "AADSTS7000215: Invalid client secret provided."
+                : "AADSTS70008: The provided authorization code or refresh token has expired due to inactivity."
             return SandboxHTTP.json(["error": .string(error), "error_description": .string("\(prefix) \(description ?? "")")], status: status)
         default:
             var body: [String: SandboxJSON] = ["error": .string(error)]
@@ -384,7 +400,8 @@ struct AuthorizationRoutes: Sendable {
     }
 
     private static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
-        let a = Array(left.utf8), b = Array(right.utf8)
+        let a = Array(left.utf8)
+        let b = Array(right.utf8)
         guard a.count == b.count else { return false }
         return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }

@@ -52,7 +52,10 @@ struct ConsentPage {
         let hidden = hiddenFields.map { "<input type=\"hidden\" name=\"\(Self.escape($0.0))\" value=\"\(Self.escape($0.1))\">" }
             .joined(separator: "\n")
         let scopeList = scopes.isEmpty ? "<li>basic profile</li>" : scopes.map { "<li><code>\(Self.escape($0))</code></li>" }.joined()
-        let passed = passedParameters.isEmpty ? "" : """
+        let passed =
+            passedParameters.isEmpty
+            ? ""
+            : """
             <p class="meta">Parameters from the app: \(passedParameters.map { "<code>\(Self.escape($0.0))=\(Self.escape($0.1))</code>" }.joined(separator: " "))</p>
             """
         let noteHTML = note.map { "<p class=\"meta\">\(Self.escape($0))</p>" } ?? ""

@@ -78,7 +78,9 @@ struct GitHubRoutes: Sendable {
         }
         let created = Self.timestamp(token.issuedAt)
         let user = Self.userObject(token.identity).objectValue ?? [:]
-        let simpleUser = user.filter { ["login", "id", "node_id", "avatar_url", "gravatar_id", "url", "html_url", "type", "site_admin"].contains($0.key) }
+        let simpleUser = user.filter {
+            ["login", "id", "node_id", "avatar_url", "gravatar_id", "url", "html_url", "type", "site_admin"].contains($0.key)
+        }
         return SandboxHTTP.json([
             "id": .int(Int(SHA256.hash(data: Data(value.utf8)).prefix(3).reduce(0) { $0 << 8 | Int($1) })),
             "url": "https://api.github.com/authorizations/1",

@@ -47,7 +47,9 @@ struct GoogleRoutes: Sendable {
             "userinfo_endpoint": .string("\(base)/v1/userinfo"),
             "revocation_endpoint": .string("\(base)/revoke"),
             "jwks_uri": .string("\(base)/oauth2/v3/certs"),
-            "response_types_supported": ["code", "token", "id_token", "code token", "code id_token", "token id_token", "code token id_token", "none"],
+            "response_types_supported": [
+                "code", "token", "id_token", "code token", "code id_token", "token id_token", "code token id_token", "none",
+            ],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["RS256"],
             "scopes_supported": ["openid", "email", "profile"],
@@ -130,7 +132,8 @@ struct GoogleRoutes: Sendable {
                 [
                     "error": [
                         "code": 401,
-                        "message": "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
+                        "message":
+                            "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
                         "status": "UNAUTHENTICATED",
                     ]
                 ], status: .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"https://accounts.google.com/\", error=\"invalid_token\""])

@@ -7,7 +7,10 @@ enum OAuth1Signature {
     static func normalizedParameters(_ parameters: [(name: String, value: String)]) -> String {
         parameters
             .map { (FormEncoding.percentEncode($0.name), FormEncoding.percentEncode($0.value)) }
-            .sorted { $0.0 == $1.0 ? Array($0.1.utf8).lexicographicallyPrecedes(Array($1.1.utf8)) : Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
+            .sorted {
+                $0.0 == $1.0
+                    ? Array($0.1.utf8).lexicographicallyPrecedes(Array($1.1.utf8)) : Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8))
+            }
             .map { "\($0.0)=\($0.1)" }
             .joined(separator: "&")
     }

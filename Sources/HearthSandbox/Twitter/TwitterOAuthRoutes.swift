@@ -36,10 +36,15 @@ struct TwitterOAuthRoutes: Sendable {
         switch checked {
         case .failure(let failure): return reject(failure)
         case .success(let oauth):
-            guard let callback = oauth.parameters.first(where: { $0.name == "oauth_callback" })?.value ?? body.first(where: { $0.name == "oauth_callback" })?.value,
+            guard
+                let callback = oauth.parameters.first(where: { $0.name == "oauth_callback" })?.value
+                    ?? body.first(where: { $0.name == "oauth_callback" })?.value,
                 callback == "oob" || URL(string: callback)?.scheme != nil
             else {
-                return reject(.init(code: 417, message: "Desktop applications only support the oauth_callback value 'oob'", status: .unauthorized, reason: "no oauth_callback"))
+                return reject(
+                    .init(
+                        code: 417, message: "Desktop applications only support the oauth_callback value 'oob'", status: .unauthorized,
+                        reason: "no oauth_callback"))
             }
             let token = SandboxRandom.alphanumeric(27)
             let secret = SandboxRandom.alphanumeric(32)
@@ -63,7 +68,9 @@ struct TwitterOAuthRoutes: Sendable {
             let pending = sandbox.withState({ $0.twitterRequestTokens[token] }),
             now.timeIntervalSince(pending.issuedAt) <= Self.requestTokenLifetime, pending.verifier == nil
         else {
-            return ConsentPage.refusal("Twitter", title: "Whoa there!", detail: "The request token for this page is invalid. It may have already been used, or expired because it is too old.")
+            return ConsentPage.refusal(
+                "Twitter", title: "Whoa there!",
+                detail: "The request token for this page is invalid. It may have already been used, or expired because it is too old.")
         }
         let identities = sandbox.identities(for: .twitter)
         switch parameters["sandbox_decision"] {
@@ -103,7 +110,8 @@ struct TwitterOAuthRoutes: Sendable {
         case .failure(let failure): return reject(failure)
         case .success(let oauth):
             let token = oauth["oauth_token"] ?? ""
-            let verifier = oauth["oauth_verifier"] ?? body.first(where: { $0.name == "oauth_verifier" })?.value ?? SandboxHTTP.query(request)["oauth_verifier"]
+            let verifier =
+                oauth["oauth_verifier"] ?? body.first(where: { $0.name == "oauth_verifier" })?.value ?? SandboxHTTP.query(request)["oauth_verifier"]
             let now = sandbox.now
             let pending: TwitterRequestToken? = sandbox.withState { state in
                 guard let pending = state.twitterRequestTokens[token], pending.verifier != nil, pending.verifier == verifier,
@@ -113,7 +121,8 @@ struct TwitterOAuthRoutes: Sendable {
                 return pending
             }
             guard let pending, let identity = pending.identity else {
-                return reject(.init(code: 89, message: "Invalid or expired token.", status: .unauthorized, reason: "bad oauth_verifier or request token"))
+                return reject(
+                    .init(code: 89, message: "Invalid or expired token.", status: .unauthorized, reason: "bad oauth_verifier or request token"))
             }
             do {
                 let issued = try sandbox.twitterAccessToken(for: identity, consumerKey: pending.consumerKey)

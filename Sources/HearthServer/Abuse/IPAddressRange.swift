@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,7 +17,7 @@ struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         // Hex digits, dots and colons only: no zone index, and nothing a C string would cut short (NUL).
         guard !text.isEmpty, text.utf8.count <= 64,
-              text.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") || ($0 < 128 && Character(Unicode.Scalar($0)).isHexDigit) })
+            text.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") || ($0 < 128 && Character(Unicode.Scalar($0)).isHexDigit) })
         else { return nil }
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import HearthCore
 import HearthProviders
-import HTTPTypes
 import HearthWire
 import Hummingbird
 import Logging
@@ -170,8 +170,9 @@ struct BrowserSignIn: Sendable {
     ///
     /// The result is consumed whatever happens next: a second `signInWithIdp` with it fails.
     func completedCredential(requestURI: URL, sessionID: String?, postBodyProviderID: String?) async throws -> FederatedCredential? {
-        guard let resultID = URLComponents(url: requestURI, resolvingAgainstBaseURL: false)?
-            .queryItems?.first(where: { $0.name == Self.resultParameter })?.value, !resultID.isEmpty
+        guard
+            let resultID = URLComponents(url: requestURI, resolvingAgainstBaseURL: false)?
+                .queryItems?.first(where: { $0.name == Self.resultParameter })?.value, !resultID.isEmpty
         else { return nil }
         guard let sessionID, !sessionID.isEmpty else {
             throw HearthError(.invalidIDPResponse, detail: "The browser sign-in needs the sessionId of createAuthUri.")

@@ -116,7 +116,9 @@ public enum KnownSettings {
             if let provider = providerName(in: name, leaves: encodedLeaves, prefix: "HEARTH_PROVIDERS_OIDC_", separator: "_") {
                 found.append(UnknownSetting(name: name, source: .environment, suggestion: nil, note: unlistedNote(provider.lowercased())))
             } else {
-                found.append(UnknownSetting(name: name, source: .environment, suggestion: nearest(to: name, among: environmentKnown, separator: "_"), note: nil))
+                found.append(
+                    UnknownSetting(
+                        name: name, source: .environment, suggestion: nearest(to: name, among: environmentKnown, separator: "_"), note: nil))
             }
         }
         return found

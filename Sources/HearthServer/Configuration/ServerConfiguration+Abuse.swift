@@ -48,7 +48,8 @@ extension ServerConfiguration {
         let increment = TimeInterval(try r.int("abuse.lockout.waitIncrementSeconds", in: 1...86_400) ?? Int(account.waitIncrement))
         let maxWait = TimeInterval(try r.int("abuse.lockout.maxWaitSeconds", in: 1...(31 * 86_400)) ?? Int(account.maxWait))
         guard maxWait >= increment else {
-            throw ConfigurationError(key: "abuse.lockout.maxWaitSeconds", problem: "must be at least abuse.lockout.waitIncrementSeconds (\(Int(increment)))")
+            throw ConfigurationError(
+                key: "abuse.lockout.maxWaitSeconds", problem: "must be at least abuse.lockout.waitIncrementSeconds (\(Int(increment)))")
         }
         let reset = TimeInterval(try r.int("abuse.lockout.failureResetSeconds", in: 1...(366 * 86_400)) ?? Int(account.failureReset))
         let quick = TimeInterval(try r.int("abuse.lockout.quickFailureMilliseconds", in: 0...60_000) ?? 0) / 1_000

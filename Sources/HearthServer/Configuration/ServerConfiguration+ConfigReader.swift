@@ -94,7 +94,9 @@ extension ServerConfiguration {
         switch mode {
         case .development:
             guard ["127.0.0.1", "::1", "localhost"].contains(host) else {
-                throw ConfigurationError(key: "server.host", problem: "development mode binds to loopback only (127.0.0.1, ::1 or localhost); set mode: production to listen on \(host)")
+                throw ConfigurationError(
+                    key: "server.host",
+                    problem: "development mode binds to loopback only (127.0.0.1, ::1 or localhost); set mode: production to listen on \(host)")
             }
         case .production:
             guard !apiKeys.isEmpty else {
@@ -132,14 +134,18 @@ struct ConfigValues {
 
     func int(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
         if let value = reader.int(forKey: ConfigKey(key)) {
-            guard range.contains(value) else { throw ConfigurationError(key: key, problem: "\(value) is outside \(range.lowerBound)...\(range.upperBound)") }
+            guard range.contains(value) else {
+                throw ConfigurationError(key: key, problem: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
+            }
             return value
         }
         guard let text = reader.string(forKey: ConfigKey(key)) else { return nil }
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
             throw ConfigurationError(key: key, problem: "expected a whole number, got \(text)")
         }
-        guard range.contains(value) else { throw ConfigurationError(key: key, problem: "\(value) is outside \(range.lowerBound)...\(range.upperBound)") }
+        guard range.contains(value) else {
+            throw ConfigurationError(key: key, problem: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
+        }
         return value
     }
 

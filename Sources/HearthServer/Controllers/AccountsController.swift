@@ -59,7 +59,8 @@ struct AccountsController<Context: RequestContext>: Sendable {
             async let signed = services.tokens.mintIDToken(for: user, signInProvider: "anonymous", authTime: now)
             try await createUser(user, session: session.record)
             let idToken = try await signed
-            return WireCoding.response(SignUpResponse(localId: user.uid, email: nil, displayName: nil, idToken: idToken, refreshToken: session.token, expiresIn: expiresIn))
+            return WireCoding.response(
+                SignUpResponse(localId: user.uid, email: nil, displayName: nil, idToken: idToken, refreshToken: session.token, expiresIn: expiresIn))
         }
 
         guard let rawEmail = input.email else { throw HearthError(.missingEmail) }
@@ -102,7 +103,10 @@ struct AccountsController<Context: RequestContext>: Sendable {
             user = created
         }
         let idToken = try await services.tokens.mintIDToken(for: user, signInProvider: "password", authTime: now)
-        return WireCoding.response(SignUpResponse(localId: user.uid, email: user.email, displayName: user.displayName, idToken: idToken, refreshToken: session.token, expiresIn: expiresIn))
+        return WireCoding.response(
+            SignUpResponse(
+                localId: user.uid, email: user.email, displayName: user.displayName, idToken: idToken, refreshToken: session.token,
+                expiresIn: expiresIn))
     }
 
     // MARK: accounts:signInWithPassword
@@ -143,9 +147,10 @@ struct AccountsController<Context: RequestContext>: Sendable {
             user.lastLoginAt = now
         }
         let idToken = try await services.tokens.mintIDToken(for: user, signInProvider: "password", authTime: now)
-        return WireCoding.response(SignInWithPasswordResponse(
-            localId: user.uid, email: email, displayName: user.displayName ?? "", profilePicture: user.photoURL,
-            idToken: idToken, refreshToken: session.token, expiresIn: expiresIn))
+        return WireCoding.response(
+            SignInWithPasswordResponse(
+                localId: user.uid, email: email, displayName: user.displayName ?? "", profilePicture: user.photoURL,
+                idToken: idToken, refreshToken: session.token, expiresIn: expiresIn))
     }
 
     // MARK: accounts:lookup
@@ -178,7 +183,8 @@ struct AccountsController<Context: RequestContext>: Sendable {
 
         // New tokens when the credentials changed: the old ones stop working (validSince moves).
         let provider = update.setsPassword ? "password" : claims.firebase.signInProvider
-        let session = update.changesCredentials(of: current)
+        let session =
+            update.changesCredentials(of: current)
             ? RefreshSessionRecord.issue(uid: current.uid, signInProvider: provider, authTime: now, now: now) : nil
         let user = try await updateUser(current.uid, session: session?.record) { try update.apply(to: &$0, passwordHash: hash, now: now) }
         var response = Self.updateResponse(user)
@@ -254,9 +260,10 @@ struct AccountsController<Context: RequestContext>: Sendable {
         let users = try await store.users(anyEmail: email)
         let owner = users.first { $0.email == email } ?? users.first
         let methods = owner?.signInMethods ?? []
-        return WireCoding.response(CreateAuthUriResponse(
-            registered: owner != nil, allProviders: methods.isEmpty ? nil : methods,
-            signinMethods: methods.isEmpty ? nil : methods, sessionId: sessionID))
+        return WireCoding.response(
+            CreateAuthUriResponse(
+                registered: owner != nil, allProviders: methods.isEmpty ? nil : methods,
+                signinMethods: methods.isEmpty ? nil : methods, sessionId: sessionID))
     }
 
     private static func randomSessionID() -> String {
@@ -275,7 +282,9 @@ struct AccountsController<Context: RequestContext>: Sendable {
         try await StoreConflict.mapped { try await store.createUser(user, session: session) }
     }
 
-    private func updateUser(_ uid: String, session: RefreshSessionRecord?, _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void) async throws -> UserRecord {
+    private func updateUser(_ uid: String, session: RefreshSessionRecord?, _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void)
+        async throws -> UserRecord
+    {
         try await StoreConflict.mapped { try await store.updateUser(uid: uid, session: session, mutate) }
     }
 }

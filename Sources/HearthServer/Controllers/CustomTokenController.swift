@@ -44,7 +44,8 @@ struct CustomTokenController<Context: RequestContext>: Sendable {
         }
         let idToken = try await services.tokens.mintIDToken(
             for: user, signInProvider: "custom", authTime: now, sessionClaims: verified.claims)
-        return WireCoding.response(SignInWithCustomTokenResponse(
-            isNewUser: isNewUser, idToken: idToken, refreshToken: session.token, expiresIn: String(Int(configuration.idTokenLifetime))))
+        return WireCoding.response(
+            SignInWithCustomTokenResponse(
+                isNewUser: isNewUser, idToken: idToken, refreshToken: session.token, expiresIn: String(Int(configuration.idTokenLifetime))))
     }
 }

@@ -54,7 +54,9 @@ struct FederatedController<Context: RequestContext>: Sendable {
             let address = AbuseGuard(services: services).clientAddress(request, context: context)
             let outcome = try await decide(profile: profile, linkTo: input.idToken, autoCreate: input.autoCreate ?? true, address: address)
             try await describe(outcome, of: profile, into: &response)
-        } catch let error as HearthError where [.federatedUserIDAlreadyLinked, .emailExists].contains(error.code) && input.returnIdpCredential == true {
+        } catch let error as HearthError
+            where [.federatedUserIDAlreadyLinked, .emailExists].contains(error.code) && input.returnIdpCredential == true
+        {
             // In-band, with a credential the client can sign in with without asking the provider again.
             response.errorMessage = error.wire.message
             response.pendingToken = try await services.tokens.mintPendingToken(for: profile)

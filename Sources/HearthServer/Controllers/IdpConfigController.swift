@@ -46,7 +46,8 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
                 }
             case .oauth:
                 guard id.range(of: #"^oidc\.[a-z0-9][a-z0-9._-]{0,62}$"#, options: .regularExpression) != nil else {
-                    throw HearthError(.invalidProviderID, detail: "OIDC provider ids look like oidc.<name>, with lower-case letters, digits, '.', '_' and '-'")
+                    throw HearthError(
+                        .invalidProviderID, detail: "OIDC provider ids look like oidc.<name>, with lower-case letters, digits, '.', '_' and '-'")
                 }
             }
         }
@@ -59,8 +60,9 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         let settings = try await storedSettings().filter { kind.owns($0.providerID) }.sorted { $0.providerID < $1.providerID }
         switch kind {
         case .defaultSupported:
-            return WireCoding.response(ListDefaultSupportedIdpConfigsResponse(
-                defaultSupportedIdpConfigs: settings.map { Self.defaultSupportedConfig($0, project: project) }))
+            return WireCoding.response(
+                ListDefaultSupportedIdpConfigsResponse(
+                    defaultSupportedIdpConfigs: settings.map { Self.defaultSupportedConfig($0, project: project) }))
         case .oauth:
             return WireCoding.response(ListOAuthIdpConfigsResponse(oauthIdpConfigs: settings.map { Self.oauthConfig($0, project: project) }))
         }
@@ -188,7 +190,8 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         var config = DefaultSupportedIdpConfig(
             name: "projects/\(project)/defaultSupportedIdpConfigs/\(setting.providerID)", enabled: setting.enabled, clientId: setting.clientID)
         if setting.providerID == "apple.com" {
-            let flow = setting.appleTeamID == nil && setting.appleKeyID == nil
+            let flow =
+                setting.appleTeamID == nil && setting.appleKeyID == nil
                 ? nil : AppleSignInConfig.CodeFlowConfig(teamId: setting.appleTeamID, keyId: setting.appleKeyID)
             config.appleSignInConfig = AppleSignInConfig(bundleIds: setting.appleBundleIDs, codeFlowConfig: flow)
         }
@@ -200,7 +203,8 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
 
     /// The wire form, without secrets.
     static func oauthConfig(_ setting: IdentityProviderSetting, project: String) -> OAuthIdpConfig {
-        let responseType = setting.responseTypeIDToken == nil && setting.responseTypeCode == nil
+        let responseType =
+            setting.responseTypeIDToken == nil && setting.responseTypeCode == nil
             ? nil : OAuthIdpConfig.ResponseType(idToken: setting.responseTypeIDToken, code: setting.responseTypeCode)
         return OAuthIdpConfig(
             name: "projects/\(project)/oauthIdpConfigs/\(setting.providerID)", clientId: setting.clientID, issuer: setting.issuer,

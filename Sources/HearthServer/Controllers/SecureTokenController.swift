@@ -16,8 +16,8 @@ struct SecureTokenController<Context: RequestContext>: Sendable {
 
         // The session and its user in one read.
         guard refreshToken.utf8.count <= 512,
-              let found = try await services.store.sessionWithUser(tokenHash: RefreshSessionRecord.hash(refreshToken)),
-              let user = found.user
+            let found = try await services.store.sessionWithUser(tokenHash: RefreshSessionRecord.hash(refreshToken)),
+            let user = found.user
         else { throw HearthError(.invalidRefreshToken) }
         let session = found.session
         if user.disabled { throw HearthError(.userDisabled) }
@@ -27,8 +27,9 @@ struct SecureTokenController<Context: RequestContext>: Sendable {
         let sessionClaims = session.extraClaims.flatMap(JSONValue.object(fromJSON:)) ?? [:]
         let idToken = try await services.tokens.mintIDToken(
             for: user, signInProvider: session.signInProvider, authTime: session.authTime, sessionClaims: sessionClaims)
-        return WireCoding.response(TokenResponse(
-            idToken: idToken, expiresIn: String(Int(services.configuration.idTokenLifetime)),
-            refreshToken: refreshToken, userId: user.uid, projectId: services.configuration.projectID))
+        return WireCoding.response(
+            TokenResponse(
+                idToken: idToken, expiresIn: String(Int(services.configuration.idTokenLifetime)),
+                refreshToken: refreshToken, userId: user.uid, projectId: services.configuration.projectID))
     }
 }

@@ -16,7 +16,8 @@ struct AdminAuthMiddleware<Context: RequestContext>: RouterMiddleware {
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw RequestError.missingCredential }
         let presented = parts[1].trimmingCharacters(in: .whitespaces)
-        let accepted = (acceptsOwner && presented.lowercased() == "owner")
+        let accepted =
+            (acceptsOwner && presented.lowercased() == "owner")
             || tokens.contains { Self.constantTimeEquals($0, presented) }
         guard accepted else { throw RequestError.invalidCredential }
         return try await next(request, context)
@@ -36,10 +37,12 @@ struct AdminAuthMiddleware<Context: RequestContext>: RouterMiddleware {
 extension RequestError {
     static let missingCredential = RequestError(
         status: .unauthorized,
-        message: "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
+        message:
+            "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
         statusName: "UNAUTHENTICATED", reason: "required")
     static let invalidCredential = RequestError(
         status: .unauthorized,
-        message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
+        message:
+            "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
         statusName: "UNAUTHENTICATED", reason: "authError")
 }

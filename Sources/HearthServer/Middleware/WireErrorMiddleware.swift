@@ -1,7 +1,7 @@
 import HearthCore
 import Hummingbird
-import NIOCore
 import Logging
+import NIOCore
 
 /// Turns every error into Firebase's error JSON. Unknown errors are logged by type only and answered
 /// with a generic 500, so internal detail never reaches a client.
@@ -11,7 +11,12 @@ struct WireErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as HearthError {
             if error.code == .internalError || error.code == .storageUnavailable {
-                context.logger.error("request failed", metadata: ["code": "\(error.code.rawValue)", "at": "\(error.file):\(error.line)", "underlying": "\(error.underlying.map { String(describing: type(of: $0)) } ?? "-")"])
+                context.logger.error(
+                    "request failed",
+                    metadata: [
+                        "code": "\(error.code.rawValue)", "at": "\(error.file):\(error.line)",
+                        "underlying": "\(error.underlying.map { String(describing: type(of: $0)) } ?? "-")",
+                    ])
             }
             return error.response()
         } catch let error as RequestError {
@@ -26,7 +31,9 @@ struct WireErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .notFound: return RequestError.notFound.response()
             case .methodNotAllowed: return RequestError.methodNotAllowed.response()
             case .contentTooLarge: return RequestError.payloadTooLarge(limit: 0).response()
-            default: return RequestError(status: error.status, message: error.status.reasonPhrase, statusName: "INVALID_ARGUMENT", reason: "badRequest").response()
+            default:
+                return RequestError(status: error.status, message: error.status.reasonPhrase, statusName: "INVALID_ARGUMENT", reason: "badRequest")
+                    .response()
             }
         } catch {
             context.logger.error("request failed with an unexpected error", metadata: ["type": "\(String(describing: type(of: error)))"])

@@ -51,9 +51,11 @@ public struct AnonymousCleanupService: Service {
             } else {
                 enabledAt = now
                 try await store.setSetting(Self.enabledAtSetting, to: String(now.timeIntervalSince1970))
-                logger.notice("anonymous clean-up switched on; existing anonymous accounts will be deleted after \(Int(configuration.maxAge / 86_400)) days")
+                logger.notice(
+                    "anonymous clean-up switched on; existing anonymous accounts will be deleted after \(Int(configuration.maxAge / 86_400)) days")
             }
-            let scheduled = try await store.scheduleAnonymousDeletion(olderThan: configuration.maxAge, notBefore: enabledAt.addingTimeInterval(configuration.maxAge))
+            let scheduled = try await store.scheduleAnonymousDeletion(
+                olderThan: configuration.maxAge, notBefore: enabledAt.addingTimeInterval(configuration.maxAge))
             if scheduled > 0 { logger.info("scheduled anonymous accounts for clean-up", metadata: ["count": "\(scheduled)"]) }
         } else if try await store.setting(Self.enabledAtSetting) != nil {
             try await store.setSetting(Self.enabledAtSetting, to: nil)

@@ -60,7 +60,10 @@ enum DuplicateKeyScanner {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") { return (String(decoding: utf8, as: UTF8.self), index + 1) }
             if byte != UInt8(ascii: "\\") {
-                if let high = pendingHighSurrogate { append(high); pendingHighSurrogate = nil }
+                if let high = pendingHighSurrogate {
+                    append(high)
+                    pendingHighSurrogate = nil
+                }
                 utf8.append(byte)
                 index += 1
                 continue
@@ -79,12 +82,18 @@ enum DuplicateKeyScanner {
                     append(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00))
                     pendingHighSurrogate = nil
                 } else {
-                    if let high = pendingHighSurrogate { append(high); pendingHighSurrogate = nil }
+                    if let high = pendingHighSurrogate {
+                        append(high)
+                        pendingHighSurrogate = nil
+                    }
                     append(code)
                 }
                 continue
             }
-            if let high = pendingHighSurrogate { append(high); pendingHighSurrogate = nil }
+            if let high = pendingHighSurrogate {
+                append(high)
+                pendingHighSurrogate = nil
+            }
             switch escaped {
             case UInt8(ascii: "b"): utf8.append(0x08)
             case UInt8(ascii: "f"): utf8.append(0x0C)

@@ -51,7 +51,8 @@ extension HearthError {
         case .tooManyAttempts: return business(detail.map { "\(M.tooManyAttempts) : \($0)" } ?? M.tooManyAttempts)
         case .invalidIDPResponse: return business(detail.map { "\(M.invalidIDPResponse) : \($0)" } ?? M.invalidIDPResponse)
         case .missingOrInvalidNonce: return business(detail.map { "\(M.missingOrInvalidNonce) : \($0)" } ?? M.missingOrInvalidNonce)
-        case .invalidCredentialOrProviderID: return business(detail.map { "\(M.invalidCredentialOrProviderID) : \($0)" } ?? M.invalidCredentialOrProviderID)
+        case .invalidCredentialOrProviderID:
+            return business(detail.map { "\(M.invalidCredentialOrProviderID) : \($0)" } ?? M.invalidCredentialOrProviderID)
         case .federatedUserIDAlreadyLinked: return business(M.federatedUserIDAlreadyLinked)
         case .invalidPendingToken: return business(M.invalidPendingToken)
         case .missingRequestURI: return business(M.missingRequestURI)
@@ -90,12 +91,17 @@ struct RequestError: Error {
     let statusName: String
     let reason: String
 
-    static let missingAPIKey = RequestError(status: .forbidden, message: WireErrorMessage.missingAPIKey, statusName: "PERMISSION_DENIED", reason: "forbidden")
-    static let invalidAPIKey = RequestError(status: .badRequest, message: WireErrorMessage.invalidAPIKey, statusName: "INVALID_ARGUMENT", reason: "keyInvalid")
+    static let missingAPIKey = RequestError(
+        status: .forbidden, message: WireErrorMessage.missingAPIKey, statusName: "PERMISSION_DENIED", reason: "forbidden")
+    static let invalidAPIKey = RequestError(
+        status: .badRequest, message: WireErrorMessage.invalidAPIKey, statusName: "INVALID_ARGUMENT", reason: "keyInvalid")
     static let notFound = RequestError(status: .notFound, message: "Not Found", statusName: "NOT_FOUND", reason: "notFound")
-    static let methodNotAllowed = RequestError(status: .methodNotAllowed, message: "Method Not Allowed", statusName: "INVALID_ARGUMENT", reason: "badRequest")
+    static let methodNotAllowed = RequestError(
+        status: .methodNotAllowed, message: "Method Not Allowed", statusName: "INVALID_ARGUMENT", reason: "badRequest")
     static func payloadTooLarge(limit: Int) -> RequestError {
-        RequestError(status: .contentTooLarge, message: "Request payload size exceeds the limit: \(limit) bytes.", statusName: "INVALID_ARGUMENT", reason: "badRequest")
+        RequestError(
+            status: .contentTooLarge, message: "Request payload size exceeds the limit: \(limit) bytes.", statusName: "INVALID_ARGUMENT",
+            reason: "badRequest")
     }
 
     /// The envelope of this error.

@@ -23,15 +23,18 @@ extension UserInfo {
         lastLoginAt = user.lastLoginAt.map { String(Int64($0.timeIntervalSince1970 * 1000)) }
         var providers: [ProviderUserInfo] = []
         if let email = user.email, user.passwordHash != nil {
-            providers.append(ProviderUserInfo(providerId: "password", rawId: email, federatedId: email, email: email, displayName: user.displayName, photoUrl: user.photoURL))
+            providers.append(
+                ProviderUserInfo(
+                    providerId: "password", rawId: email, federatedId: email, email: email, displayName: user.displayName, photoUrl: user.photoURL))
         }
         if let phone = user.phoneNumber {
             providers.append(ProviderUserInfo(providerId: "phone", rawId: phone, phoneNumber: phone))
         }
         for link in user.providers {
-            providers.append(ProviderUserInfo(
-                providerId: link.providerID, rawId: link.rawID, federatedId: link.rawID, email: link.email,
-                displayName: link.displayName, photoUrl: link.photoURL, phoneNumber: link.phoneNumber, screenName: link.screenName))
+            providers.append(
+                ProviderUserInfo(
+                    providerId: link.providerID, rawId: link.rawID, federatedId: link.rawID, email: link.email,
+                    displayName: link.displayName, photoUrl: link.photoURL, phoneNumber: link.phoneNumber, screenName: link.screenName))
         }
         providerUserInfo = providers
     }

@@ -43,7 +43,8 @@ public enum WireErrorMessage {
     public static let invalidRequestURI = "INVALID_REQUEST_URI"
     public static let tooManyAttempts = "TOO_MANY_ATTEMPTS_TRY_LATER"
     /// What follows `TOO_MANY_ATTEMPTS_TRY_LATER : ` when an account's password lockout refuses an attempt.
-    public static let accountTemporarilyDisabled = "Access to this account has been temporarily disabled due to many failed login attempts. You can immediately restore it by resetting your password or you can try again later."
+    public static let accountTemporarilyDisabled =
+        "Access to this account has been temporarily disabled due to many failed login attempts. You can immediately restore it by resetting your password or you can try again later."
     /// What follows `OPERATION_NOT_ALLOWED : ` when e-mail enumeration protection refuses an e-mail change.
     public static let verifyNewEmailFirst = "Please verify the new email before changing email."
     public static let missingAPIKey = "The request is missing a valid API key."

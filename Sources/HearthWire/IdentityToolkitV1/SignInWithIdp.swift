@@ -15,8 +15,10 @@ public struct SignInWithIdpRequest: Codable, Sendable, Equatable {
     public var sessionId: String?
     public var tenantId: String?
 
-    public init(requestUri: String? = "http://localhost", postBody: String? = nil, pendingToken: String? = nil, idToken: String? = nil,
-                returnIdpCredential: Bool? = true, returnSecureToken: Bool? = true, autoCreate: Bool? = nil) {
+    public init(
+        requestUri: String? = "http://localhost", postBody: String? = nil, pendingToken: String? = nil, idToken: String? = nil,
+        returnIdpCredential: Bool? = true, returnSecureToken: Bool? = true, autoCreate: Bool? = nil
+    ) {
         self.requestUri = requestUri
         self.postBody = postBody
         self.pendingToken = pendingToken

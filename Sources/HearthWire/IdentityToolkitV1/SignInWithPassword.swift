@@ -23,7 +23,9 @@ public struct SignInWithPasswordResponse: Codable, Sendable, Equatable {
     public var refreshToken: String?
     public var expiresIn: String?
 
-    public init(localId: String, email: String, displayName: String, profilePicture: String?, idToken: String?, refreshToken: String?, expiresIn: String?) {
+    public init(
+        localId: String, email: String, displayName: String, profilePicture: String?, idToken: String?, refreshToken: String?, expiresIn: String?
+    ) {
         self.localId = localId
         self.email = email
         self.displayName = displayName

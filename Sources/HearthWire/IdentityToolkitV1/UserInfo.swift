@@ -34,8 +34,10 @@ public struct ProviderUserInfo: Codable, Sendable, Equatable {
     public var phoneNumber: String?
     public var screenName: String?
 
-    public init(providerId: String, rawId: String? = nil, federatedId: String? = nil, email: String? = nil,
-                displayName: String? = nil, photoUrl: String? = nil, phoneNumber: String? = nil, screenName: String? = nil) {
+    public init(
+        providerId: String, rawId: String? = nil, federatedId: String? = nil, email: String? = nil,
+        displayName: String? = nil, photoUrl: String? = nil, phoneNumber: String? = nil, screenName: String? = nil
+    ) {
         self.providerId = providerId
         self.rawId = rawId
         self.federatedId = federatedId

@@ -2,7 +2,12 @@ import Foundation
 
 /// Strictly typed JSON for the tests' own parsing (a boolean is never a number and vice versa).
 enum TestJSON: Equatable, Decodable {
-    case null, bool(Bool), number(Double), string(String), array([TestJSON]), object([String: TestJSON])
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([TestJSON])
+    case object([String: TestJSON])
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -40,7 +40,8 @@ struct TestOAuth1Signer {
         let signature = Self.sign(
             Self.baseString(method: method, url: url, parameters: oauth + query), consumerSecret: consumerSecret,
             tokenSecret: tokenSecret)
-        return "OAuth " + (oauth + [("oauth_signature", signature)]).map { "\(Self.encode($0.0))=\"\(Self.encode($0.1))\"" }
+        return "OAuth "
+            + (oauth + [("oauth_signature", signature)]).map { "\(Self.encode($0.0))=\"\(Self.encode($0.1))\"" }
             .joined(separator: ", ")
     }
 }

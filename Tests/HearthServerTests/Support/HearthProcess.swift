@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthPostgresLauncher
 import HearthTesting
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,7 +30,8 @@ final class HearthProcess: @unchecked Sendable {
     static func executable() throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [".build/debug/hearth", ".build/release/hearth"].map { root.appendingPathComponent($0).path }
+        let candidates =
+            [".build/debug/hearth", ".build/release/hearth"].map { root.appendingPathComponent($0).path }
             + [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hearth").path]
         guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw HarnessError("the hearth executable was not built (looked in \(candidates))")

@@ -1,12 +1,13 @@
 import Foundation
 import HearthCore
-@testable import HearthStorage
 import HearthStoragePostgres
-@testable import HearthStorageSQLite
 import HearthTesting
 import Logging
 import SQLKit
 import Testing
+
+@testable import HearthStorage
+@testable import HearthStorageSQLite
 
 /// A storage backend the conformance suite runs against. Add a case to run the whole suite on
 /// another database.
