@@ -17,6 +17,8 @@ struct UnknownSettingsTests {
             "secrets.key", "customTokens.publicKeyFiles", "abuse.lockout.maxWaitSeconds", "abuse.limits.newAccounts.limit",
             "providers.apple.privateKeyFile", "browserSignIn.returnURLs", "providers.oidc.names",
             "providers.oidc.<name>.issuer", "providers.oidc.<name>.clientSecret", "sandbox.enabled",
+            "providers.yahoo.clientIDs", "providers.yahoo.discoveryURL", "providers.microsoft.tokenURLTemplate",
+            "providers.requestTimeoutSeconds",
         ] {
             #expect(keys.contains(key), "\(key)")
         }
