@@ -175,6 +175,47 @@ struct KeyRingTests {
         }
     }
 
+    @Test("an unknown kid reloads the key set at most once a second; a ring with no key signs nothing")
+    func learnAndNoKey() async throws {
+        try await withReplicas(2, Self.rotating) { replicas, fixture in
+            let a = replicas[0], b = replicas[1], clock = fixture.clock
+            clock.advance(by: 86_400)
+            #expect(!(await b.keyRing.learn(kid: String(repeating: "f", count: 40))))
+            // Made by A after B last looked.
+            let successor = try #require(try await a.keyRing.rotateIfDue())
+            #expect(!(await b.keyRing.isPublished(kid: successor, at: clock.now)))
+            // Within the same second a second unknown kid does not reach the store, even a real one.
+            #expect(!(await b.keyRing.learn(kid: successor)))
+            #expect(!(await b.keyRing.isPublished(kid: successor, at: clock.now)))
+            clock.advance(by: 1)
+            #expect(await b.keyRing.learn(kid: successor))
+            #expect(await b.keyRing.isPublished(kid: successor, at: clock.now))
+            // Known kids need no reload.
+            #expect(await b.keyRing.learn(kid: successor))
+        }
+
+        let fixture = TokenFixture()
+        defer { fixture.removeFiles() }
+        let store = try await fixture.openStore()
+        do {
+            let unstarted = fixture.keyRing(store)
+            #expect(unstarted.signer(at: fixture.clock.now) == nil)
+            #expect(await unstarted.signingKid(at: fixture.clock.now) == nil)
+            #expect(try await unstarted.publicKeySet(at: fixture.clock.now).keys.isEmpty)
+            let tokens = fixture.tokenService(unstarted)
+            await expectHearthError(.internalError, reason: "no signing key is active") {
+                try await tokens.mintIDToken(for: makeUser("u"), signInProvider: "anonymous", authTime: fixture.clock.now)
+            }
+            await expectHearthError(.internalError, reason: "no signing key is active") {
+                try await tokens.mintPendingToken(for: FederatedProfile(providerID: "google.com", rawID: "1"))
+            }
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        try await store.close()
+    }
+
     @Test("replicas racing: two rings starting together on an empty database make one key; two due checks make one successor")
     func racingReplicas() async throws {
         let fixture = TokenFixture()
