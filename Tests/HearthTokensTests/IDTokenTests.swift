@@ -145,6 +145,47 @@ struct IDTokenTests {
         }
     }
 
+    @Test("parallel genuine and forged tokens on one ring: each genuine one verifies, each forged one is INVALID_ID_TOKEN")
+    func parallelVerification() async throws {
+        try await withKeyRing { replica, fixture in
+            let tokens = replica.tokens
+            let genuine = try await tokens.mintIDToken(for: makeUser("parallel"), signInProvider: "anonymous", authTime: fixture.clock.now)
+            let forger = JWTKeyCollection()
+            await forger.add(
+                rsa: try Insecure.RSA.PrivateKey(pem: _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation),
+                digestAlgorithm: .sha256, kid: "forger")
+            var forged: [String] = []
+            for index in 0..<16 {
+                var claims = jwtPart(genuine, 1)
+                claims["sub"] = .string("victim-\(index)")
+                forged.append(try await forger.sign(RawClaims(claims), kid: JWKIdentifier(string: String(format: "%040x", index))))
+            }
+            // Each task reports what it expected and what it got: "ok" or the error's code.
+            let outcomes = await withTaskGroup(of: (expected: String, got: String).self) { group in
+                for index in 0..<64 {
+                    let isGenuine = index.isMultiple(of: 2)
+                    let token = isGenuine ? genuine : forged[index / 2 % forged.count]
+                    group.addTask {
+                        let expected = isGenuine ? "ok" : HearthError.Code.invalidIDToken.rawValue
+                        do {
+                            let uid = try await tokens.verifyIDToken(token).userID
+                            return (expected, uid == "parallel" ? "ok" : "uid \(uid)")
+                        } catch let error as HearthError {
+                            return (expected, error.code.rawValue)
+                        } catch {
+                            return (expected, "\(error)")
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.count == 64)
+            for outcome in outcomes where outcome.expected != outcome.got {
+                Issue.record("expected \(outcome.expected), got \(outcome.got)")
+            }
+        }
+    }
+
     @Test("forged and foreign tokens are INVALID_ID_TOKEN: garbage, another key under our kid, alg none, HS256 with the public key, other audience, issuer or subject")
     func forgedTokens() async throws {
         try await withKeyRing { replica, fixture in
