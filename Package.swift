@@ -273,6 +273,19 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // Keys, ID tokens, custom tokens and pending credentials without HTTP: a real SQLite file for the key
+        // ring, a ManualClock, and JWTKit checking signatures against what the module publishes.
+        .testTarget(
+            name: "HearthTokensTests",
+            dependencies: [
+                "HearthTokens", "HearthCore", "HearthStorage", "HearthStorageSQLite",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .testTarget(
             name: "HearthBase64URLTests",
             dependencies: ["HearthBase64URL"],
