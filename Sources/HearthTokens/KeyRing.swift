@@ -132,9 +132,10 @@ public actor KeyRing {
         guard let current = live.filter({ $0.retiresAt > now }).max(by: { $0.activatesAt < $1.activatesAt }) else { return (now, nil) }
         guard current.activatesAt.addingTimeInterval(configuration.rotationPeriod) <= now else { return nil }
         let activatesAt = now.addingTimeInterval(configuration.publishLead)
-        return (
-            activatesAt, .init(kid: current.kid, retiresAt: activatesAt, expiresAt: activatesAt.addingTimeInterval(configuration.tokenLifetime + 300))
-        )
+        // A retired key stays published while anything it signed may still be presented: ID tokens, and pending
+        // credentials (an hour, whatever the ID-token lifetime), plus five minutes for clocks that differ.
+        let lastUse = max(configuration.tokenLifetime, TokenService.pendingCredentialLifetime) + 300
+        return (activatesAt, .init(kid: current.kid, retiresAt: activatesAt, expiresAt: activatesAt.addingTimeInterval(lastUse)))
     }
 
     /// The id of the key that signs at `now`: the newest key already active and not yet retired.

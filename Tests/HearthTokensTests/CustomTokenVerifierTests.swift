@@ -23,7 +23,9 @@ struct CustomTokenVerifierTests {
     static let development = CustomTokenVerifier(signers: [], acceptsUnsigned: true)
 
     /// The claims an Admin SDK writes, `fields` added or replacing them (`.null` removes one).
-    static func payload(_ fields: [String: JSONValue] = [:], uid: String = "backend-user", iat: Double? = nil, lifetime: Double = 3_600) -> [String: JSONValue] {
+    static func payload(_ fields: [String: JSONValue] = [:], uid: String = "backend-user", iat: Double? = nil, lifetime: Double = 3_600) -> [String:
+        JSONValue]
+    {
         let issuedAt = iat ?? now.timeIntervalSince1970.rounded(.down)
         var payload: [String: JSONValue] = [
             "aud": .string(CustomTokenVerifier.audience), "iss": .string(account), "sub": .string(account), "uid": .string(uid),
@@ -33,7 +35,9 @@ struct CustomTokenVerifierTests {
         return payload
     }
 
-    static func signed(_ payload: [String: JSONValue], key: _RSA.Signing.PrivateKey = key, header: String = #"{"alg":"RS256","typ":"JWT"}"#) throws -> String {
+    static func signed(_ payload: [String: JSONValue], key: _RSA.Signing.PrivateKey = key, header: String = #"{"alg":"RS256","typ":"JWT"}"#) throws
+        -> String
+    {
         let input = base64URLEncode(Data(header.utf8)) + "." + base64URLEncode(Data(JSONValue.object(payload).jsonText.utf8))
         let signature = try key.signature(for: Data(input.utf8), padding: .insecurePKCS1v1_5)
         return input + "." + base64URLEncode(signature.rawRepresentation)
@@ -59,7 +63,8 @@ struct CustomTokenVerifierTests {
         #expect(verified.claims == ["role": .string("admin"), "level": .number(3)])
         #expect(try verifier.verify(try Self.signed(Self.payload(["claims": .null])), now: Self.now).claims == [:])
         // A signer for any service account accepts every issuer it signed for.
-        let anyAccount = CustomTokenVerifier(signers: [try .init(publicKeyPEM: Self.key.publicKey.pemRepresentation, serviceAccount: nil)], acceptsUnsigned: false)
+        let anyAccount = CustomTokenVerifier(
+            signers: [try .init(publicKeyPEM: Self.key.publicKey.pemRepresentation, serviceAccount: nil)], acceptsUnsigned: false)
         let elsewhere = Self.payload(["iss": .string("other@x.iam.gserviceaccount.com"), "sub": .string("other@x.iam.gserviceaccount.com")])
         #expect(try anyAccount.verify(try Self.signed(elsewhere), now: Self.now).uid == "backend-user")
     }
@@ -92,7 +97,8 @@ struct CustomTokenVerifierTests {
             detail: "((Invalid aud (audience): none Note: Firebase ID Tokens can be verified with the Admin SDK.))", reason: "wrong aud")
         await Self.refuse(
             verifier, try Self.signed(Self.payload(["aud": .string(String(repeating: "a", count: 1_000))])),
-            detail: "((Invalid aud (audience): \"\(String(repeating: "a", count: 199)) Note: Firebase ID Tokens can be verified with the Admin SDK.))",
+            detail:
+                "((Invalid aud (audience): \"\(String(repeating: "a", count: 199)) Note: Firebase ID Tokens can be verified with the Admin SDK.))",
             reason: "wrong aud")
 
         await Self.refuse(verifier, try Self.signed(Self.payload(), key: Self.otherKey), reason: "bad signature")
@@ -100,8 +106,10 @@ struct CustomTokenVerifierTests {
         await Self.refuse(
             verifier, try Self.signed(Self.payload(["iss": .string(stranger), "sub": .string(stranger)])),
             reason: "no custom-token key is configured for \(stranger)")
-        await Self.refuse(verifier, try Self.signed(Self.payload(["sub": .string("x@y.z")])), reason: "iss and sub must both name the service account")
-        await Self.refuse(verifier, try Self.signed(Self.payload(["iss": .null, "sub": .null])), reason: "iss and sub must both name the service account")
+        await Self.refuse(
+            verifier, try Self.signed(Self.payload(["sub": .string("x@y.z")])), reason: "iss and sub must both name the service account")
+        await Self.refuse(
+            verifier, try Self.signed(Self.payload(["iss": .null, "sub": .null])), reason: "iss and sub must both name the service account")
         // A genuine signature over another uid.
         let genuine = try Self.signed(Self.payload(uid: "victim"))
         await Self.refuse(verifier, withPayload(genuine, Self.payload(uid: "attacker")), reason: "bad signature")
@@ -113,7 +121,8 @@ struct CustomTokenVerifierTests {
         await Self.refuse(verifier, try Self.signed(Self.payload(), header: #"{"alg":"HS256","typ":"JWT"}"#), reason: "unsupported alg \"HS256\"")
         await Self.refuse(verifier, try Self.signed(Self.payload(), header: #"{"typ":"JWT"}"#), reason: "unsupported alg none")
         await Self.refuse(verifier, try Self.signed(Self.payload(), header: #"{"alg":"NONE","typ":"JWT"}"#), reason: "unsupported alg \"NONE\"")
-        await Self.refuse(verifier, #"{"uid":"backend-user"}"#, detail: "Invalid assertion format", reason: "a bare JSON custom token outside development mode")
+        await Self.refuse(
+            verifier, #"{"uid":"backend-user"}"#, detail: "Invalid assertion format", reason: "a bare JSON custom token outside development mode")
 
         for malformed in ["", "not.a.token", "a.b", "a.b.c.d", genuine + ".", "e30.W10.", "W10.e30."] {
             await Self.refuse(verifier, malformed, detail: "Invalid assertion format", reason: "not a JWT")
@@ -128,7 +137,9 @@ struct CustomTokenVerifierTests {
         #expect(bare.uid == "bare" && bare.claims == ["role": .string("x")])
         await Self.refuse(verifier, "{not json", detail: "((Unable to parse the custom token as JSON.))", reason: "bad JSON")
         // The audience is checked even unsigned; RS256 needs a configured key all the same.
-        await Self.refuse(verifier, Self.unsigned(Self.payload(["aud": .string("x")])), detail: "((Invalid aud (audience): \"x\" Note: Firebase ID Tokens can be verified with the Admin SDK.))")
+        await Self.refuse(
+            verifier, Self.unsigned(Self.payload(["aud": .string("x")])),
+            detail: "((Invalid aud (audience): \"x\" Note: Firebase ID Tokens can be verified with the Admin SDK.))")
         await Self.refuse(verifier, try Self.signed(Self.payload()), reason: "no custom-token key is configured for \(Self.account)")
     }
 
@@ -154,7 +165,10 @@ struct CustomTokenVerifierTests {
         let longest = String(repeating: "u", count: 128)
         #expect(try verifier.verify(uid(.string(longest)), now: Self.now).uid == longest)
         #expect(try verifier.verify(uid(.string("ünïcødé-ok")), now: Self.now).uid == "ünïcødé-ok")
-        for bad in ["", longest + "u", "a\u{0}b", "\u{0}", "tab\there", "line\nbreak", "del\u{7F}", "c1\u{85}", "zero\u{200B}width", "rtl\u{202E}", String(repeating: "é", count: 65)] {
+        for bad in [
+            "", longest + "u", "a\u{0}b", "\u{0}", "tab\there", "line\nbreak", "del\u{7F}", "c1\u{85}", "zero\u{200B}width", "rtl\u{202E}",
+            String(repeating: "é", count: 65),
+        ] {
             await Self.refuse(verifier, uid(.string(bad)), detail: Self.badUID, reason: "bad uid")
         }
         // Signed tokens follow the same rules; bare JSON too.
@@ -183,6 +197,7 @@ struct CustomTokenVerifierTests {
         // Reserved is reported before size.
         await Self.refuse(verifier, claims(.object(["email": .string(String(repeating: "x", count: 2_000))])), .forbiddenClaim, detail: "email")
         // Signed tokens follow the same rules.
-        await Self.refuse(try Self.production(), try Self.signed(Self.payload(["claims": .object(["iss": .string("x")])])), .forbiddenClaim, detail: "iss")
+        await Self.refuse(
+            try Self.production(), try Self.signed(Self.payload(["claims": .object(["iss": .string("x")])])), .forbiddenClaim, detail: "iss")
     }
 }

@@ -27,23 +27,24 @@ struct IDTokenTests {
             let claims = try await jwksVerifier(set).verify(token, as: RawClaims.self).fields
             #expect(try await certificateVerifier(set).verify(token, as: RawClaims.self).fields == claims)
             let iat = Double(Int64(now.timeIntervalSince1970))
-            #expect(claims == [
-                "iss": .string(issuer),
-                "aud": .string(projectID),
-                "auth_time": .number(Double(Int64(authTime.timeIntervalSince1970))),
-                "user_id": .string("uid-ada"),
-                "sub": .string("uid-ada"),
-                "iat": .number(iat),
-                "exp": .number(iat + 3_600),
-                "email": .string("ada@example.com"),
-                "email_verified": .bool(true),
-                "name": .string("Ada Lovelace"),
-                "picture": .string("https://example.com/ada.png"),
-                "firebase": .object([
-                    "identities": .object(["email": .array([.string("ada@example.com")])]),
-                    "sign_in_provider": .string("password"),
-                ]),
-            ])
+            #expect(
+                claims == [
+                    "iss": .string(issuer),
+                    "aud": .string(projectID),
+                    "auth_time": .number(Double(Int64(authTime.timeIntervalSince1970))),
+                    "user_id": .string("uid-ada"),
+                    "sub": .string("uid-ada"),
+                    "iat": .number(iat),
+                    "exp": .number(iat + 3_600),
+                    "email": .string("ada@example.com"),
+                    "email_verified": .bool(true),
+                    "name": .string("Ada Lovelace"),
+                    "picture": .string("https://example.com/ada.png"),
+                    "firebase": .object([
+                        "identities": .object(["email": .array([.string("ada@example.com")])]),
+                        "sign_in_provider": .string("password"),
+                    ]),
+                ])
             // The module reads back what it wrote.
             let verified = try await replica.tokens.verifyIDToken(token)
             #expect(verified.userID == "uid-ada" && verified.subject == "uid-ada")
@@ -72,22 +73,27 @@ struct IDTokenTests {
             #expect(claims["provider_id"] == nil)
             #expect(claims["phone_number"] == .string("+15555550100"))
             #expect(claims["email_verified"] == .bool(false))
-            #expect(claims["firebase"] == .object([
-                "identities": .object([
-                    "email": .array([.string("grace@example.com")]),
-                    "phone": .array([.string("+15555550100")]),
-                    "google.com": .array([.string("1234567890")]),
-                    "github.com": .array([.string("42")]),
-                ]),
-                "sign_in_provider": .string("google.com"),
-            ]))
+            #expect(
+                claims["firebase"]
+                    == .object([
+                        "identities": .object([
+                            "email": .array([.string("grace@example.com")]),
+                            "phone": .array([.string("+15555550100")]),
+                            "google.com": .array([.string("1234567890")]),
+                            "github.com": .array([.string("42")]),
+                        ]),
+                        "sign_in_provider": .string("google.com"),
+                    ]))
         }
     }
 
     @Test("developer claims sit at the top level, a session's win over the account's, and none replaces a reserved claim")
     func developerClaims() async throws {
         try await withKeyRing { replica, fixture in
-            let user = makeUser("dev", customAttributes: #"{"role":"reader","tier":1,"sub":"evil","iss":"https://evil.example.com","firebase":{"sign_in_provider":"password"}}"#)
+            let user = makeUser(
+                "dev",
+                customAttributes:
+                    #"{"role":"reader","tier":1,"sub":"evil","iss":"https://evil.example.com","firebase":{"sign_in_provider":"password"}}"#)
             let token = try await replica.tokens.mintIDToken(
                 for: user, signInProvider: "custom", authTime: fixture.clock.now,
                 sessionClaims: ["role": .string("admin"), "aud": .string("other-project"), "exp": .number(9_999_999_999)])
@@ -186,10 +192,13 @@ struct IDTokenTests {
         }
     }
 
-    @Test("forged and foreign tokens are INVALID_ID_TOKEN: garbage, another key under our kid, alg none, HS256 with the public key, other audience, issuer or subject")
+    @Test(
+        "forged and foreign tokens are INVALID_ID_TOKEN: garbage, another key under our kid, alg none, HS256 with the public key, other audience, issuer or subject"
+    )
     func forgedTokens() async throws {
         try await withKeyRing { replica, fixture in
-            let tokens = replica.tokens, now = fixture.clock.now
+            let tokens = replica.tokens
+            let now = fixture.clock.now
             let genuine = try await tokens.mintIDToken(for: makeUser("victim"), signInProvider: "anonymous", authTime: now)
             let kid = try #require(keyID(of: genuine))
             let claims = jwtPart(genuine, 1)
@@ -221,7 +230,9 @@ struct IDTokenTests {
             }
             // Our own key, foreign claims.
             let ours = replica.keyRing.collection
-            for (name, value) in [("aud", "someone-else"), ("iss", "https://evil.example.com/demo-hearth"), ("sub", ""), ("sub", String(repeating: "x", count: 129))] {
+            for (name, value) in [
+                ("aud", "someone-else"), ("iss", "https://evil.example.com/demo-hearth"), ("sub", ""), ("sub", String(repeating: "x", count: 129)),
+            ] {
                 var changed = claims
                 changed[name] = .string(value)
                 let signed = try await ours.sign(RawClaims(changed), kid: JWKIdentifier(string: kid))

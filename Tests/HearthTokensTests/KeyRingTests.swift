@@ -38,7 +38,8 @@ struct KeyRingTests {
             #expect(!json.contains("PRIVATE"))
             let published = try #require(JSONValue.object(fromJSON: json))
             guard case .array(let keys)? = published["keys"], case .object(let member)? = keys.first else {
-                Issue.record("no keys in \(json)"); return
+                Issue.record("no keys in \(json)")
+                return
             }
             #expect(Set(member.keys) == ["kty", "alg", "use", "kid", "n", "e"])
 
@@ -64,7 +65,11 @@ struct KeyRingTests {
                 let foreign = try await stranger.keyRing.publicKeySet(at: fixture.clock.now)
                 let kid = try #require(keyID(of: token))
                 var swapped = foreign
-                swapped.keys = foreign.keys.map { var key = $0; key.kid = kid; return key }
+                swapped.keys = foreign.keys.map {
+                    var key = $0
+                    key.kid = kid
+                    return key
+                }
                 await #expect(throws: (any Error).self) { try await jwksVerifier(swapped).verify(token, as: RawClaims.self) }
                 swapped.certificates = [kid: try #require(foreign.certificates.values.first)]
                 await #expect(throws: (any Error).self) { try await certificateVerifier(swapped).verify(token, as: RawClaims.self) }
@@ -72,10 +77,14 @@ struct KeyRingTests {
         }
     }
 
-    @Test("rotation: the successor is published publishLead ahead, signs after it, the old key verifies its tokens until they expire and is then withdrawn")
+    @Test(
+        "rotation: the successor is published publishLead ahead, signs after it, the old key verifies its tokens until they expire and is then withdrawn"
+    )
     func rotation() async throws {
         try await withKeyRing(Self.rotating) { replica, fixture in
-            let ring = replica.keyRing, tokens = replica.tokens, clock = fixture.clock
+            let ring = replica.keyRing
+            let tokens = replica.tokens
+            let clock = fixture.clock
             let user = makeUser("rotating-user")
             let oldKid = try #require(await ring.signingKid(at: clock.now))
 
@@ -148,7 +157,9 @@ struct KeyRingTests {
     @Test("replicas on one database use one key, learn a successor another replica made, and agree on the key set")
     func replicas() async throws {
         try await withReplicas(2, Self.rotating) { replicas, fixture in
-            let a = replicas[0], b = replicas[1], clock = fixture.clock
+            let a = replicas[0]
+            let b = replicas[1]
+            let clock = fixture.clock
             let first = try #require(await a.keyRing.signingKid(at: clock.now))
             #expect(await b.keyRing.signingKid(at: clock.now) == first)
             #expect(try await a.store.signingKeys().count == 1)
@@ -178,7 +189,9 @@ struct KeyRingTests {
     @Test("an unknown kid reloads the key set at most once a second; a ring with no key signs nothing")
     func learnAndNoKey() async throws {
         try await withReplicas(2, Self.rotating) { replicas, fixture in
-            let a = replicas[0], b = replicas[1], clock = fixture.clock
+            let a = replicas[0]
+            let b = replicas[1]
+            let clock = fixture.clock
             clock.advance(by: 86_400)
             #expect(!(await b.keyRing.learn(kid: String(repeating: "f", count: 40))))
             // Made by A after B last looked.
@@ -220,9 +233,11 @@ struct KeyRingTests {
     func racingReplicas() async throws {
         let fixture = TokenFixture()
         defer { fixture.removeFiles() }
-        let storeA = try await fixture.openStore(), storeB = try await fixture.openStore()
+        let storeA = try await fixture.openStore()
+        let storeB = try await fixture.openStore()
         do {
-            let a = fixture.keyRing(storeA, Self.rotating), b = fixture.keyRing(storeB, Self.rotating)
+            let a = fixture.keyRing(storeA, Self.rotating)
+            let b = fixture.keyRing(storeB, Self.rotating)
             async let startA: Void = a.start()
             async let startB: Void = b.start()
             _ = try await (startA, startB)
@@ -265,7 +280,8 @@ struct KeyRingTests {
             let ring = fixture.keyRing(sealed)
             try await ring.start()
             let kid = try #require(await ring.signingKid(at: fixture.clock.now))
-            let token = try await fixture.tokenService(ring).mintIDToken(for: makeUser("sealed"), signInProvider: "anonymous", authTime: fixture.clock.now)
+            let token = try await fixture.tokenService(ring).mintIDToken(
+                for: makeUser("sealed"), signInProvider: "anonymous", authTime: fixture.clock.now)
 
             let again = try await fixture.openStore(sealer: sealer)
             let second = fixture.keyRing(again)

@@ -1,7 +1,8 @@
 import Foundation
 import HearthCore
-@testable import HearthTokens
 import Testing
+
+@testable import HearthTokens
 
 /// The cache of verified ID tokens never answers for a token past its `exp`, and stays within its size.
 @Suite("VerifiedTokenCache")
