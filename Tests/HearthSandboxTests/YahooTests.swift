@@ -255,22 +255,8 @@ struct YahooTests {
 
     @Test("Consent page, code exchange (secret post and HTTP Basic, PKCE), ID token with the nonce, userinfo, over loopback HTTP")
     func browserFlow() async throws {
-        let sandbox = Sandbox()
-        let router = Router()
-        sandbox.addRoutes(to: router.group("/sandbox"))
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
-            sandbox.baseURL = "http://127.0.0.1:\(port)/sandbox"
-            let yahoo = sandbox.endpoints().yahoo
-            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-            do {
-                try await Self.flow(http: http, sandbox: sandbox, yahoo: yahoo)
-            } catch {
-                try await http.shutdown()
-                throw error
-            }
-            try await http.shutdown()
+        try await withLiveSandbox(followsRedirects: false) { sandbox, http in
+            try await Self.flow(http: http, sandbox: sandbox, yahoo: sandbox.endpoints().yahoo)
         }
     }
 

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import HearthSandbox
@@ -13,6 +14,30 @@ func withSandbox(
 ) async throws {
     let app = Application(router: sandbox.router())
     try await app.test(.router) { client in try await body(sandbox, SandboxTestClient(client: client)) }
+}
+
+/// A sandbox served over real HTTP on a free loopback port under `/sandbox`, its ``Sandbox/baseURL`` set to
+/// it, and an HTTP client that follows redirects only when `followsRedirects`; both stop afterwards.
+func withLiveSandbox(
+    followsRedirects: Bool = true, _ body: @Sendable (Sandbox, HTTPClient) async throws -> Void
+) async throws {
+    let sandbox = Sandbox()
+    let router = Router()
+    sandbox.addRoutes(to: router.group("/sandbox"))
+    let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    try await app.test(.live) { client in
+        let port = try #require(client.port)
+        sandbox.baseURL = "http://127.0.0.1:\(port)/sandbox"
+        let configuration = followsRedirects ? HTTPClient.Configuration() : .init(redirectConfiguration: .disallow)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            try await body(sandbox, http)
+        } catch {
+            try await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+    }
 }
 
 /// A response as the tests read it.
