@@ -139,6 +139,13 @@ struct AccountLinkingTests {
         var other = Self.user("me", email: "me@example.com")
         Self.rules().link(into: &other, now: Self.now)
         #expect(other.email == "me@example.com" && !other.emailVerified)
+        // A provider that names no address (yet says email_verified) verifies nothing: there is nothing to verify.
+        var noEmail = Self.user("me")
+        Self.rules(email: nil, verified: true).link(into: &noEmail, now: Self.now)
+        #expect(noEmail.email == nil && !noEmail.emailVerified)
+        var keptApart = Self.user("me")
+        AccountLinking(profile: Self.profile(email: nil, verified: true), oneAccountPerEmail: false).link(into: &keptApart, now: Self.now)
+        #expect(!keptApart.emailVerified)
     }
 
     @Test("linking fills a missing display name and photo from the provider, never replaces them")

@@ -84,7 +84,8 @@ public struct AccountLinking: Sendable {
         if oneAccountPerEmail, user.email == nil, let email = profile.email {
             user.email = email
             user.emailVerified = profile.emailVerified
-        } else if user.email == profile.email, profile.emailVerified {
+        } else if let email = profile.email, user.email == email, profile.emailVerified {
+            // Only an address the provider names can be vouched for: an account without one stays unverified.
             user.emailVerified = true
         }
         if user.displayName == nil { user.displayName = profile.displayName }
