@@ -45,6 +45,13 @@ public struct ProviderDescription: Sendable {
     let apply: @Sendable (IdentityProviderSetting, inout ProvidersConfiguration) -> Void
     /// What an administrator's setting must hold (`INVALID_CONFIG`, `INVALID_OAUTH_CLIENT_ID`).
     let validate: @Sendable (IdentityProviderSetting) throws -> Void
+    /// What comes before the raw id in `signInWithIdp`'s `federatedId` (Google's is a URL; the others, nothing).
+    public var federatedIDPrefix = ""
+
+    /// `signInWithIdp`'s `federatedId` of the user `rawID` of `providerID`, as Firebase answers it.
+    public static func federatedID(providerID: String, rawID: String) -> String {
+        (ProviderCatalogue.description(of: providerID)?.federatedIDPrefix ?? "") + rawID
+    }
 
     /// Whether `providerID` is this provider or a member of this family.
     public func describes(_ providerID: String) -> Bool {

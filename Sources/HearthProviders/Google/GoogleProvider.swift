@@ -48,5 +48,6 @@ extension ProviderDescription {
             p.google.clientIDs = setting.clientID.map { [$0] } ?? []
             p.google.clientSecret = ProviderSecret(setting.clientSecret ?? "")
         },
-        validate: { try checkCredentials($0) })
+        validate: { try checkCredentials($0) },
+        federatedIDPrefix: "https://accounts.google.com/")
 }

@@ -136,7 +136,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
     /// The identity part of the answer: the provider's profile.
     private static func describe(_ profile: FederatedProfile, into response: inout SignInWithIdpResponse) {
         response.providerId = profile.providerID
-        response.federatedId = profile.providerID == "google.com" ? "https://accounts.google.com/\(profile.rawID)" : profile.rawID
+        response.federatedId = ProviderDescription.federatedID(providerID: profile.providerID, rawID: profile.rawID)
         response.email = profile.email
         response.emailVerified = profile.email == nil ? nil : profile.emailVerified
         response.displayName = profile.displayName
