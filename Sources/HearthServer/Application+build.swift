@@ -48,7 +48,9 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     for serverExtension in services.extensions { serverExtension.addRoutes(to: router) }
     BrowserSignInController<HearthRequestContext>(services: services).addRoutes(to: router)
 
-    let apiKeys = APIKeyMiddleware<HearthRequestContext>(acceptsAnyKey: configuration.mode == .development, keys: Set(configuration.apiKeys))
+    let administrators = AdministratorCredentials(configuration: configuration)
+    let apiKeys = APIKeyMiddleware<HearthRequestContext>(
+        acceptsAnyKey: configuration.mode == .development, keys: Set(configuration.apiKeys), administrators: administrators)
     let accounts = AccountsController<HearthRequestContext>(services: services)
     let secureToken = SecureTokenController<HearthRequestContext>(services: services)
     // The bare paths, then the host-prefixed paths Firebase SDKs use in emulator mode, then the legacy v3 names.
@@ -59,7 +61,7 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
         accounts.addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys), names: .legacyV3)
     }
     // The admin API: an administrator's bearer token, no API key.
-    let admin = AdminAuthMiddleware<HearthRequestContext>(acceptsOwner: configuration.mode == .development, tokens: configuration.adminTokens)
+    let admin = AdminAuthMiddleware<HearthRequestContext>(credentials: administrators)
     for prefix in ["/v2/projects/:project", "/identitytoolkit.googleapis.com/v2/projects/:project"] {
         IdpConfigController<HearthRequestContext>(services: services).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: admin))
     }

@@ -6,7 +6,7 @@ import Hummingbird
 
 /// `accounts:*` of Identity Toolkit v1 (and their legacy v3 names): sign-up, password sign-in, lookup,
 /// update, delete, and the sign-in methods of an e-mail.
-struct AccountsController<Context: RequestContext>: Sendable {
+struct AccountsController<Context: CallerRequestContext>: Sendable {
     let services: HearthServices
 
     private var configuration: ServerConfiguration { services.configuration }

@@ -1,0 +1,42 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Decides whether a bearer credential (`Authorization: Bearer <credential>`) is an administrator's: one of
+/// `admin.tokens`, or in development mode the Firebase emulator's `owner`.
+struct AdministratorCredentials: Sendable {
+    let acceptsOwner: Bool
+    let tokens: [String]
+
+    init(configuration: ServerConfiguration) {
+        acceptsOwner = configuration.mode == .development
+        tokens = configuration.adminTokens
+    }
+
+    /// The bearer credential of `request`: `nil` without an `Authorization` header or with another scheme
+    /// (the emulator ignores those too), `""` for a bearer without a value.
+    static func bearer(of request: Request) -> String? {
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.first?.lowercased() == "bearer" else { return nil }
+        return parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+    }
+
+    /// Whether `presented` is an administrator's credential.
+    func accepts(_ presented: String) async throws -> Bool {
+        guard !presented.isEmpty else { return false }
+        if acceptsOwner && presented.lowercased() == "owner" { return true }
+        return tokens.contains { Self.constantTimeEquals($0, presented) }
+    }
+
+    /// Compares the SHA-256 digests of both, byte by byte without stopping at the first difference: the
+    /// time taken says nothing about the token, and any difference in length or content changes the digest.
+    static func constantTimeEquals(_ expected: String, _ presented: String) -> Bool {
+        let a = SHA256.hash(data: Data(expected.utf8))
+        let b = SHA256.hash(data: Data(presented.utf8))
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
+        return difference == 0
+    }
+}

@@ -1,0 +1,14 @@
+import Hummingbird
+
+/// Who is calling: an app that presents an API key, or an administrator with a bearer credential
+/// (an Admin SDK, `hearth users`, HearthAdmin). Identity Toolkit routes such as `accounts:lookup` and
+/// `accounts:update` do more for an administrator: any user by id, e-mail or phone, disabling, claims.
+public enum Caller: Sendable, Equatable {
+    case app
+    case administrator
+}
+
+/// A request context that records the ``Caller``, set by ``APIKeyMiddleware`` and ``AdminAuthMiddleware``.
+public protocol CallerRequestContext: RequestContext {
+    var caller: Caller { get set }
+}
