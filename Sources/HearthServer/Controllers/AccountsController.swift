@@ -12,6 +12,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     private var configuration: ServerConfiguration { services.configuration }
     private var store: any HearthStore { services.store }
     private var expiresIn: String { String(Int(configuration.idTokenLifetime)) }
+    private var admin: AdminAccountsController<Context> { AdminAccountsController(services: services) }
 
     enum RouteNames { case v1, legacyV3 }
 
@@ -40,6 +41,8 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     @Sendable func signUp(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(SignUpRequest.self, request)
+        try checkTarget(input.targetProjectId, context)
+        if context.caller == .administrator { return try await admin.create(input) }
         if input.localId != nil { throw HearthError(.unexpectedLocalID) }
         let now = services.clock.now
 
@@ -157,6 +160,13 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     @Sendable func lookup(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(LookupRequest.self, request)
+        try checkTarget(input.targetProjectId, context)
+        if context.caller == .administrator,
+            input.idToken == nil || input.localId != nil || input.email != nil || input.phoneNumber != nil
+                || input.federatedUserId != nil
+        {
+            return try await admin.lookup(input)
+        }
         guard let idToken = input.idToken else { throw HearthError(.missingIDToken) }
         let (_, user) = try await authenticate(idToken)
         return WireCoding.response(LookupResponse(users: [UserInfo(user)]))
@@ -166,11 +176,17 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(UpdateRequest.self, request)
+        try checkTarget(input.targetProjectId, context)
+        if context.caller == .administrator, input.localId != nil || input.idToken == nil { return try await admin.update(input) }
         guard let idToken = input.idToken else {
             if input.localId != nil { throw HearthError(.insufficientPermission) }
             throw HearthError(.invalidRequestType)
         }
-        if input.customAttributes != nil { throw HearthError(.insufficientPermission) }
+        if input.customAttributes != nil || input.phoneNumber != nil || input.emailVerified != nil || input.linkProviderUserInfo != nil
+            || input.createdAt != nil || input.lastLoginAt != nil
+        {
+            throw HearthError(.insufficientPermission)
+        }
         if input.disableUser != nil { throw HearthError(.operationNotAllowed) }
         let (claims, current) = try await authenticate(idToken)
         let now = services.clock.now
@@ -210,7 +226,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         return ProfileUpdate(
             email: email, setsPassword: input.password != nil,
             displayName: try input.displayName.map(UserText.displayName), photoURL: try input.photoUrl.map(UserText.photoURL),
-            deletedAttributes: Set((input.deleteAttribute ?? []).compactMap { attributes[$0] }),
+            deletedAttributes: Set((input.deleteAttribute ?? []).compactMap { attributes[$0.name] }),
             deletedProviders: Set(input.deleteProvider ?? []))
     }
 
@@ -229,6 +245,8 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(DeleteAccountRequest.self, request)
+        try checkTarget(input.targetProjectId, context)
+        if context.caller == .administrator, input.localId != nil || input.idToken == nil { return try await admin.delete(input) }
         guard let idToken = input.idToken else { throw HearthError(.missingIDToken) }
         let (claims, user) = try await authenticate(idToken)
         if !user.isAnonymous {
@@ -272,6 +290,10 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     }
 
     // MARK: Shared steps
+
+    private func checkTarget(_ targetProjectId: String?, _ context: Context) throws {
+        try AdminAccountsController<Context>.checkTarget(targetProjectId, context, projectID: configuration.projectID)
+    }
 
     /// Verifies an ID token and loads its user, with Firebase's checks in Firebase's order.
     func authenticate(_ idToken: String) async throws -> (IDTokenClaims, UserRecord) {
