@@ -89,6 +89,15 @@ struct PasswordHashImportTests {
         #expect(!hasher.verify("passwore", against: second))
     }
 
+    @Test("a STANDARD_SCRYPT hash at the hasher's own cost but another length still needs rehashing")
+    func standardScryptRehash() throws {
+        let options = PasswordHashImport(algorithm: .standardScrypt, cpuMemCost: 1 << 14, parallelization: 1, blockSize: 8, dkLen: 64)
+        let stored = try options.storedHash(passwordHash: [UInt8](repeating: 1, count: 64), salt: [2])
+        #expect(stored.hasPrefix("$scrypt$ln=14,r=8,p=1$"))
+        #expect(hasher.needsRehash(stored))
+        #expect(!hasher.needsRehash(try PasswordHasher.fastForTesting.hash("x").replacingOccurrences(of: "ln=4", with: "ln=14")))
+    }
+
     @Test(
         "PBKDF_SHA1: RFC 6070 vectors (one with NUL bytes in password and salt)",
         arguments: [

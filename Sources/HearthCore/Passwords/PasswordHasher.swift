@@ -59,9 +59,13 @@ public struct PasswordHasher: Sendable, Equatable {
         }
     }
 
-    /// Whether a hash was made with weaker parameters than this hasher's and should be redone at sign-in.
+    /// Whether a hash was made with weaker parameters than this hasher's and should be redone at sign-in: true
+    /// for every format but this hasher's own scrypt (an imported scrypt hash of another length included).
     public func needsRehash(_ encoded: String) -> Bool {
-        !encoded.hasPrefix("$scrypt$ln=\(logN),r=\(blockSize),p=\(parallelism)$")
+        guard encoded.hasPrefix("$scrypt$ln=\(logN),r=\(blockSize),p=\(parallelism)$"), let hash = EncodedPasswordHash(encoded),
+            hash.fields.count == 2
+        else { return true }
+        return hash.fields[1].count != 32
     }
 
     private static func scrypt(_ password: [UInt8], salt: [UInt8], logN: Int, r: Int, p: Int, length: Int) throws -> [UInt8] {
