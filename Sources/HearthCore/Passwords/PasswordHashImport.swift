@@ -10,7 +10,8 @@ import Foundation
 /// What each algorithm computes (password and salt are bytes; the password is UTF-8):
 /// - `SCRYPT`, Firebase's own: `key = scrypt(password, salt ‖ saltSeparator, N = 2^memoryCost, r = rounds,
 ///   p = 1, 32 bytes)`, and the hash is `signerKey` encrypted with AES-256-CTR under `key` with an all-zero
-///   counter block (github.com/firebase/scrypt, README and `scrypt.c`). Stored as
+///   counter block (github.com/firebase/scrypt; the tests check its README's vector and the one of
+///   firebase-admin-node's import integration test). Stored as
 ///   `$firebase-scrypt$r=<rounds>,m=<memoryCost>$<salt>$<saltSeparator>$<signerKey>$<hash>`.
 /// - `STANDARD_SCRYPT`: RFC 7914 scrypt with `N = cpuMemCost` (the Admin SDKs' `memoryCost`, an N such as 1024,
 ///   not its logarithm; firebase-admin-node's import integration test), `r = blockSize`, `p = parallelization`,
@@ -32,6 +33,10 @@ import Foundation
 ///   usual reading. Stored as `$sha256$r=…,o=sp$<salt>$<hash>`.
 ///
 /// Base64 in stored hashes is standard base64 with padding; any field may be empty (for example no salt).
+///
+/// Hearth's own limits, beyond Firebase's ranges, so that one verification stays bounded: bcrypt cost at most
+/// 16 (``Bcrypt/costs``); STANDARD_SCRYPT N a power of two up to 2^20, r ≤ 32, p ≤ 16, 128·r·N ≤ 1 GiB,
+/// N·r·p ≤ 2^24; scrypt and PBKDF2 outputs of 16–64 bytes; keys, separators and salts up to 1024 bytes.
 public struct PasswordHashImport: Sendable, Equatable {
     /// Identity Toolkit's `hashAlgorithm` values.
     public enum Algorithm: String, Sendable, CaseIterable {
