@@ -352,6 +352,7 @@ struct PasswordHashImportTests {
             "$firebase-scrypt$r=8,m=14,m=1$AA==$Bw==$AQ==$AQ==",  // duplicate parameter
             "$firebase-scrypt$r=8,m=1\u{0}4$AA==$Bw==$AQ==$AQ==",  // NUL
             "$scrypt$ln=20,r=32,p=16$AAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",  // 4 GiB: refused
+            "$scrypt$ln=20,r=8,p=16$AAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",  // 1 GiB sixteen times: refused
             "$scrypt$ln=4,r=8,p=1$AAAA$AAAA",  // 3-byte hash: too short to mean anything
             "$scrypt$ln=4,r=8,p=1$AAAA$",
             "$scrypt$ln=4,r=8,p=1,x=1$AAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",

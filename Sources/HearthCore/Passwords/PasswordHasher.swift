@@ -49,7 +49,7 @@ public struct PasswordHasher: Sendable, Equatable {
         case "scrypt":
             guard hash.hasParameters(["ln", "r", "p"]), hash.fields.count == 2,
                 let ln = hash.int("ln", in: 1...20), let r = hash.int("r", in: 1...32), let p = hash.int("p", in: 1...16),
-                128 * r << ln <= PasswordHashImport.scryptMaximumMemory,
+                128 * r << ln <= PasswordHashImport.scryptMaximumMemory, r * p << ln <= PasswordHashImport.scryptMaximumWork,
                 PasswordHashImport.derivedKeyLengths.contains(hash.fields[1].count),
                 let derived = try? Self.scrypt(password, salt: hash.fields[0], logN: ln, r: r, p: p, length: hash.fields[1].count)
             else { return false }
