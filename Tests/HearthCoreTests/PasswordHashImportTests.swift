@@ -224,8 +224,8 @@ struct PasswordHashImportTests {
         #expect(hasher.verify("U*U", against: stored))
         for bad in ["$2b$31$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW", "not bcrypt", ""] {
             let error = failure { _ = try PasswordHashImport(algorithm: .bcrypt).storedHash(passwordHash: Array(bad.utf8), salt: []) }
-            #expect(error?.code == .invalidArgument)
-            #expect(error?.detail == "Invalid password hash for hash algorithm BCRYPT.")
+            #expect(error?.code == .invalidHashParameter)
+            #expect(error?.detail == "INVALID_PASSWORD_HASH : Invalid password hash for hash algorithm BCRYPT.")
             #expect(error?.reason == "INVALID_PASSWORD_HASH")
         }
     }
@@ -297,11 +297,11 @@ struct PasswordHashImportTests {
         ])
     func validation(options: PasswordHashImport, reason: String, message: String) {
         let error = failure { try options.validate() }
-        #expect(error?.code == .invalidArgument)
-        #expect(error?.detail == message)
+        #expect(error?.code == .invalidHashParameter)
+        #expect(error?.detail == "\(reason) : \(message)")
         #expect(error?.reason == reason)
         // storedHash validates too.
-        #expect(failure { _ = try options.storedHash(passwordHash: [UInt8](repeating: 0, count: 32), salt: []) }?.detail == message)
+        #expect(failure { _ = try options.storedHash(passwordHash: [UInt8](repeating: 0, count: 32), salt: []) }?.detail == "\(reason) : \(message)")
     }
 
     @Test("the limits themselves are accepted")
@@ -320,7 +320,7 @@ struct PasswordHashImportTests {
         #expect(PasswordHashImport.Algorithm.allCases.count == 13)
         for name in ["sha256", "ARGON2", "", "SHA256\u{0}"] {
             let error = failure { _ = try PasswordHashImport.Algorithm(wireName: name) }
-            #expect(error?.detail == "Unsupported hash algorithm provider \"\(name)\".")
+            #expect(error?.detail == "INVALID_HASH_ALGORITHM : Unsupported hash algorithm provider \"\(name)\".")
             #expect(error?.reason == "INVALID_HASH_ALGORITHM")
         }
     }

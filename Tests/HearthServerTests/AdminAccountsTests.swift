@@ -334,6 +334,52 @@ struct AdminAccountsTests {
             #expect(imp.providerUserInfo?.map(\.providerId) == ["github.com"])
         }
     }
+
+    @Test("import with Firebase scrypt and bcrypt hashes: the old password signs in and is rehashed to Hearth's scrypt on that sign-in")
+    func importedHashes() async throws {
+        try await withHearth { hearth, client async throws in
+            let admin = AdminClient(client)
+            // github.com/firebase/scrypt's README vector, as `firebase auth:import` sends it (base64 bytes).
+            let firebase = try await admin.post(
+                "/accounts:batchCreate",
+                #"{"hashAlgorithm":"SCRYPT","signerKey":"jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==","saltSeparator":"Bw==","rounds":8,"memoryCost":"14","users":[{"localId":"fb-1","email":"user1@example.com","passwordHash":"lSrfV15cpx95_sZS2W9c9Kp6i_LVgQNDNC_qzrCnh1SAyZvqmZqAjTdn3aoItz-VHjoZilo78198JAdRuid5lQ","salt":"42xEC+ixf3L2lw=="},{"localId":"fb-2","email":"user2@example.com","passwordHash":"c2hvcnQ=","salt":"42xEC+ixf3L2lw=="}]}"#
+            )
+            #expect(firebase.status == .ok, "\(firebase.text)")
+            #expect(
+                try firebase.decode(BatchCreateResponse.self).error == [
+                    BatchCreateError(index: 1, message: "Invalid password hash for hash algorithm SCRYPT.")
+                ])
+            // A bcrypt hash made by Python's bcrypt package (see HearthCoreTests/BcryptTests), its ASCII as bytes.
+            let bcrypt = Data("$2b$06$tXoPZeB8dx8h54okwd2scOmLV1OtST6c5Rvwop8C3f37fcoiqND7S".utf8).base64EncodedString()
+            let imported = try await admin.post(
+                "/accounts:batchCreate",
+                #"{"hashAlgorithm":"BCRYPT","users":[{"localId":"bc-1","email":"bc@example.com","passwordHash":"\#(bcrypt)"}]}"#)
+            #expect(imported.status == .ok && imported["error"] == nil, "\(imported.text)")
+
+            for (uid, email, password) in [("fb-1", "user1@example.com", "user1password"), ("bc-1", "bc@example.com", "Hearth import ✓ £")] {
+                let wrong = try await client.post("/v1/accounts:signInWithPassword", ["email": .string(email), "password": .string(password + "x")])
+                #expect(wrong.errorMessage == "INVALID_PASSWORD")
+                let before = try #require(try await hearth.services.store.user(uid: uid)?.passwordHash)
+                #expect(hearth.services.passwords.needsRehash(before))
+                let signedIn = try await client.post("/v1/accounts:signInWithPassword", ["email": .string(email), "password": .string(password)])
+                #expect(signedIn.string("localId") == uid, "\(signedIn.text)")
+                let after = try #require(try await hearth.services.store.user(uid: uid)?.passwordHash)
+                #expect(after.hasPrefix("$scrypt$") && !hearth.services.passwords.needsRehash(after))
+                let again = try await client.post("/v1/accounts:signInWithPassword", ["email": .string(email), "password": .string(password)])
+                #expect(again.status == .ok)
+            }
+
+            // Whole-batch refusals: an unknown algorithm, parameters out of range, hashes without an algorithm.
+            let unknown = try await admin.post("/accounts:batchCreate", #"{"hashAlgorithm":"ARGON2","users":[{"localId":"x"}]}"#)
+            #expect(unknown.errorMessage == #"INVALID_HASH_ALGORITHM : Unsupported hash algorithm provider "ARGON2"."#)
+            let rounds = try await admin.post(
+                "/accounts:batchCreate", #"{"hashAlgorithm":"SCRYPT","signerKey":"a2V5","rounds":9,"memoryCost":14,"users":[{"localId":"x"}]}"#)
+            #expect(rounds.errorMessage?.hasPrefix("INVALID_HASH_ROUNDS : ") == true, "\(rounds.text)")
+            let missing = try await admin.post("/accounts:batchCreate", #"{"users":[{"localId":"x","passwordHash":"a2V5"}]}"#)
+            #expect(missing.errorMessage == "INVALID_HASH_ALGORITHM : A hash algorithm must be given with password hashes.")
+            #expect(try await admin.post("/accounts:lookup", #"{"localId":["x"]}"#)["users"] == nil)
+        }
+    }
 }
 
 /// Calls the project-scoped admin routes as an Admin SDK does: `Bearer owner`, no API key.

@@ -17,6 +17,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case cannotRemoveLastProvider, emailChangeNeedsVerification
         case phoneNumberExists, invalidPhoneNumber, duplicateLocalID, duplicateEmail, duplicateRawID, missingUserAccount
         case localIDListExceedsLimit, missingProviderID, missingRawID, invalidDuration, invalidPageToken
+        case invalidHashParameter
         // Federated sign-in
         case invalidIDPResponse, missingOrInvalidNonce, invalidCredentialOrProviderID, federatedUserIDAlreadyLinked
         case invalidPendingToken, missingRequestURI, invalidRequestURI

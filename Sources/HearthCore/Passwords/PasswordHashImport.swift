@@ -54,7 +54,7 @@ public struct PasswordHashImport: Sendable, Equatable {
         case sha1 = "SHA1"
         case md5 = "MD5"
 
-        /// The algorithm named `name` on the wire; throws `.invalidArgument` for any other name.
+        /// The algorithm named `name` on the wire; throws ``HearthError/Code/invalidHashParameter`` for any other name.
         public init(wireName name: String) throws {
             guard let algorithm = Algorithm(rawValue: name) else {
                 throw Self.invalid("INVALID_HASH_ALGORITHM", "Unsupported hash algorithm provider \"\(name)\".")
@@ -62,8 +62,9 @@ public struct PasswordHashImport: Sendable, Equatable {
             self = algorithm
         }
 
-        static func invalid(_ reason: String, _ message: String) -> HearthError {
-            HearthError(.invalidArgument, detail: message, reason: reason)
+        /// `detail` is what the client reads: the backend's error name, then the Admin SDKs' message.
+        static func invalid(_ name: String, _ message: String) -> HearthError {
+            HearthError(.invalidHashParameter, detail: "\(name) : \(message)", reason: name)
         }
     }
 
@@ -114,7 +115,7 @@ public struct PasswordHashImport: Sendable, Equatable {
 
     /// Checks the parameters the algorithm needs, with the Admin SDKs' messages in `detail`.
     ///
-    /// Throws `HearthError(.invalidArgument)`; `reason` is the backend's error name (`INVALID_HASH_ROUNDS`,
+    /// Throws ``HearthError/Code/invalidHashParameter``; `reason` is the backend's error name (`INVALID_HASH_ROUNDS`,
     /// `INVALID_HASH_MEMORY_COST`, `INVALID_HASH_KEY`, `INVALID_HASH_PARALLELIZATION`, `INVALID_HASH_BLOCK_SIZE`,
     /// `INVALID_HASH_DERIVED_KEY_LENGTH`).
     public func validate() throws {
@@ -174,7 +175,7 @@ public struct PasswordHashImport: Sendable, Equatable {
 
     /// The string Hearth stores for one imported user: everything ``PasswordHasher/verify(_:against:)`` needs.
     ///
-    /// Validates the options first (see ``validate()``). Throws `HearthError(.invalidArgument)` with reason
+    /// Validates the options first (see ``validate()``). Throws ``HearthError/Code/invalidHashParameter`` with reason
     /// `INVALID_PASSWORD_HASH` when `passwordHash` cannot be a hash of this algorithm (wrong length, not a
     /// bcrypt string, a bcrypt cost outside ``Bcrypt/costs``), so an import never stores a hash that can't match.
     public func storedHash(passwordHash: [UInt8], salt: [UInt8]) throws -> String {

@@ -145,9 +145,13 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             throw HearthError(protected ? .invalidLoginCredentials : .invalidPassword)
         }
         try await abuse.passwordAttemptSucceeded(reservation, email: email, address: address)
+        // A hash imported from elsewhere, or made at an older cost, is redone now that the password is known.
+        let rehashed = services.passwords.needsRehash(hash) ? try await services.hashPassword(password) : nil
         let session = RefreshSessionRecord.issue(uid: found.uid, signInProvider: "password", authTime: now, now: now)
         let user = try await updateUser(found.uid, session: session.record) { user in
             user.lastLoginAt = now
+            // Only if the hash is still the one checked: a password changed meanwhile stays changed.
+            if let rehashed, user.passwordHash == hash { user.passwordHash = rehashed }
         }
         let idToken = try await services.tokens.mintIDToken(for: user, signInProvider: "password", authTime: now)
         return WireCoding.response(

@@ -136,8 +136,10 @@ struct UserImport: Sendable {
         }
         var passwordHash: String?
         if let hash = info.passwordHash {
-            guard let stored = hashing.stored(hash: hash, salt: info.salt) else { throw fail("password hash is invalid") }
-            passwordHash = stored
+            switch hashing.stored(hash: hash, salt: info.salt) {
+            case .success(let stored): passwordHash = stored
+            case .failure(let failure): throw failure
+            }
         }
         guard UserText.isStorable(info.localId) else { throw fail("localId is invalid") }
         var user = UserRecord(
@@ -154,17 +156,58 @@ struct UserImport: Sendable {
 
 extension UserImport.Failure: Error {}
 
-/// The password hashes of one batch: the request's `hashAlgorithm` and parameters, applied to each user's
-/// `passwordHash` and `salt` (base64).
+/// The password hashes of one batch: the request's `hashAlgorithm` and parameters (``PasswordHashImport``),
+/// applied to each user's `passwordHash` and `salt`.
 struct ImportedHashing: Sendable {
+    let options: PasswordHashImport?
+
+    /// Throws for the whole batch: an unknown algorithm, parameters out of range, a key that is not base64,
+    /// or hashes without an algorithm.
     init(_ input: BatchCreateRequest) throws {
-        if input.hashAlgorithm != nil {
-            throw HearthError(.invalidArgument, detail: "Unsupported hashAlgorithm.")
+        guard let name = input.hashAlgorithm else {
+            if (input.users ?? []).contains(where: { $0.passwordHash != nil }) {
+                throw HearthError(.invalidHashParameter, detail: "INVALID_HASH_ALGORITHM : A hash algorithm must be given with password hashes.")
+            }
+            options = nil
+            return
+        }
+        func bytes(_ text: String?, _ field: String) throws -> [UInt8] {
+            guard let text else { return [] }
+            guard let bytes = Self.bytes(text) else { throw HearthError(.invalidArgument, detail: "/\(field) must be base64") }
+            return bytes
+        }
+        func number(_ value: WireInt32?) -> Int? { value.map { Int($0.value) } }
+        let options = PasswordHashImport(
+            algorithm: try PasswordHashImport.Algorithm(wireName: String(name.prefix(64))),
+            signerKey: try bytes(input.signerKey, "signerKey"), saltSeparator: try bytes(input.saltSeparator, "saltSeparator"),
+            rounds: number(input.rounds), memoryCost: number(input.memoryCost), cpuMemCost: number(input.cpuMemCost),
+            parallelization: number(input.parallelization), blockSize: number(input.blockSize), dkLen: number(input.dkLen),
+            passwordHashOrder: input.passwordHashOrder.flatMap { PasswordHashImport.Order(rawValue: $0.name) })
+        try options.validate()
+        self.options = options
+    }
+
+    /// The hash to store for one user, or the message of its failure.
+    func stored(hash: String, salt: String?) -> Result<String, UserImport.Failure> {
+        func failure(_ message: String) -> Result<String, UserImport.Failure> { .failure(UserImport.Failure(index: -1, message: message)) }
+        guard let options else { return failure("Invalid password hash.") }
+        guard let hashBytes = Self.bytes(hash) else { return failure("Invalid password hash for hash algorithm \(options.algorithm.rawValue).") }
+        guard let saltBytes = salt.map(Self.bytes) ?? [] else { return failure("Invalid password salt.") }
+        do {
+            return .success(try options.storedHash(passwordHash: hashBytes, salt: saltBytes))
+        } catch let error as HearthError {
+            // "NAME : message": the message alone, as per-user errors read.
+            let message = error.detail.map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? $0 }
+            return failure(message ?? "Invalid password hash.")
+        } catch {
+            return failure("Invalid password hash.")
         }
     }
 
-    /// The hash to store for one user; `nil` when the user's hash or salt is not usable.
-    func stored(hash: String, salt: String?) -> String? {
-        nil
+    /// Bytes as proto3 JSON carries them: base64 in either alphabet, with or without padding.
+    static func bytes(_ text: String) -> [UInt8]? {
+        var standard = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
+        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
+        return Data(base64Encoded: standard).map { [UInt8]($0) }
     }
 }

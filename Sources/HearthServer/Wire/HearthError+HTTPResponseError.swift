@@ -54,6 +54,7 @@ extension HearthError {
         case .missingRawID: return business("MISSING_RAW_ID")
         case .invalidDuration: return business("INVALID_DURATION")
         case .invalidPageToken: return business("INVALID_PAGE_SELECTION")
+        case .invalidHashParameter: return business(detail ?? "INVALID_HASH_ALGORITHM")
         case .cannotRemoveLastProvider: return business("\(M.operationNotAllowed) : A user cannot unlink their last sign-in method.")
         case .emailChangeNeedsVerification: return business("\(M.operationNotAllowed) : \(M.verifyNewEmailFirst)")
         case .invalidIDToken: return business(M.invalidIDToken)
