@@ -72,7 +72,9 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     }
     // The admin API: an administrator's bearer token, no API key.
     for prefix in ["/v2/projects/:project", "/identitytoolkit.googleapis.com/v2/projects/:project"] {
-        IdpConfigController<HearthRequestContext>(services: services).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: admin))
+        let group = router.group(RouterPath(prefix)).add(middleware: admin)
+        IdpConfigController<HearthRequestContext>(services: services).addRoutes(to: group)
+        ProjectConfigController<HearthRequestContext>(services: services).addRoutes(to: group)
     }
     for path in ["/v1/token", "/securetoken.googleapis.com/v1/token"] {
         router.group(RouterPath(path)).add(middleware: apiKeys).post(use: secureToken.token)

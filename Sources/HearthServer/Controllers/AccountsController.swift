@@ -47,14 +47,15 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         let now = services.clock.now
 
         guard input.idToken != nil || input.email != nil || input.password != nil else {
-            guard configuration.signIn.anonymousEnabled else { throw HearthError(.adminOnlyOperation) }
+            let settings = try await services.projectSettings()
+            guard settings.anonymousEnabled else { throw HearthError(.adminOnlyOperation) }
             let abuse = AbuseGuard(services: services)
             let address = abuse.clientAddress(request, context: context)
             try await abuse.count(\.anonymousSignUps, address: address)
             try await abuse.count(\.newAccounts, address: address)
             let user = UserRecord(
                 uid: UserRecord.makeUID(), createdAt: now, lastLoginAt: now, validSince: now,
-                scheduledDeletionAt: configuration.anonymousCleanup.enabled ? now.addingTimeInterval(configuration.anonymousCleanup.maxAge) : nil)
+                scheduledDeletionAt: settings.anonymousCleanupEnabled ? now.addingTimeInterval(configuration.anonymousCleanup.maxAge) : nil)
             let session = RefreshSessionRecord.issue(uid: user.uid, signInProvider: "anonymous", authTime: now, now: now)
             // The token is signed while the user is being written: the signature does not depend on
             // the write, and the write (queued behind others on the single SQLite writer) does not
@@ -68,7 +69,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
         guard let rawEmail = input.email else { throw HearthError(.missingEmail) }
         guard let password = input.password else { throw HearthError(.missingPassword) }
-        guard configuration.signIn.passwordEnabled else { throw HearthError(.operationNotAllowed) }
+        guard try await services.projectSettings().passwordEnabled else { throw HearthError(.operationNotAllowed) }
         guard let email = EmailAddress.normalize(rawEmail) else { throw HearthError(.invalidEmail) }
         guard password.count >= 6 else { throw HearthError(.weakPassword) }
         let displayName = try input.displayName.map(UserText.displayName)
@@ -116,11 +117,12 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     @Sendable func signInWithPassword(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(SignInWithPasswordRequest.self, request)
-        guard configuration.signIn.passwordEnabled else { throw HearthError(.operationNotAllowed) }
+        let settings = try await services.projectSettings()
+        guard settings.passwordEnabled else { throw HearthError(.operationNotAllowed) }
         guard let rawEmail = input.email else { throw HearthError(.missingEmail) }
         guard let email = EmailAddress.normalize(rawEmail) else { throw HearthError(.invalidEmail) }
         guard let password = input.password else { throw HearthError(.missingPassword) }
-        let protected = configuration.signIn.emailEnumerationProtection
+        let protected = settings.emailEnumerationProtection
         let now = services.clock.now
 
         // The attempt is counted (per address, and by the lockout per account and address) BEFORE the
@@ -197,7 +199,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         let update = try Self.profileUpdate(input)
         try update.check(
             current, authTime: claims.authTime, now: now, recentLoginWindow: configuration.recentLoginWindow,
-            emailEnumerationProtection: configuration.signIn.emailEnumerationProtection)
+            emailEnumerationProtection: try await services.projectSettings().emailEnumerationProtection)
         if let email = update.email { try update.checkEmail(ownedBy: try await store.user(email: email), for: current) }
         let hash = try await input.password.asyncMap { try await services.hashPassword($0) }
 
@@ -276,7 +278,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         let abuse = AbuseGuard(services: services)
         try await abuse.count(\.createAuthUri, address: abuse.clientAddress(request, context: context))
         let sessionID = input.sessionId ?? Self.randomSessionID()
-        if configuration.signIn.emailEnumerationProtection {
+        if try await services.projectSettings().emailEnumerationProtection {
             return WireCoding.response(CreateAuthUriResponse(registered: nil, allProviders: nil, signinMethods: nil, sessionId: sessionID))
         }
         let users = try await store.users(anyEmail: email)
