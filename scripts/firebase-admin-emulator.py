@@ -1,0 +1,144 @@
+"""The official firebase-admin Python SDK against a development-mode Hearth, as its emulator mode reaches it
+(FIREBASE_AUTH_EMULATOR_HOST: `Bearer owner`, no API key, paths under /identitytoolkit.googleapis.com).
+
+    FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099 HEARTH_PROJECT=demo-hearth python firebase-admin-emulator.py
+
+Run by scripts/firebase-admin-check.sh (which makes the venv). Prints one line per check and exits non-zero at
+the first failure.
+"""
+
+import base64
+import json
+import os
+import sys
+import time
+import urllib.request
+
+import firebase_admin
+from firebase_admin import auth
+
+HOST = os.environ["FIREBASE_AUTH_EMULATOR_HOST"]
+PROJECT = os.environ.get("HEARTH_PROJECT", "demo-hearth")
+
+
+def check(condition, message):
+    if not condition:
+        print(f"FAIL {message}", flush=True)
+        sys.exit(1)
+    print(f"ok   {message}", flush=True)
+
+
+def fails_with(call, error_type, message):
+    try:
+        call()
+    except error_type as error:
+        check(True, f"{message}: {type(error).__name__}")
+        return error
+    except Exception as error:  # noqa: BLE001 - any other error is the failure being reported
+        check(False, f"{message}: got {type(error).__name__}: {error}")
+    check(False, f"{message}: no error")
+
+
+def client_call(path, body):
+    """An app's call (API key, no bearer), for signing in."""
+    request = urllib.request.Request(
+        f"http://{HOST}/identitytoolkit.googleapis.com/v1/{path}?key=any-key",
+        data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+def claims_of(jwt):
+    payload = jwt.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+firebase_admin.initialize_app(options={"projectId": PROJECT})
+print(f"firebase-admin {firebase_admin.__version__} against {HOST}, project {PROJECT}")
+
+# create / get
+ada = auth.create_user(uid="ada-1", email="Ada@Example.com", password="analytical", display_name="Ada Lovelace",
+                       phone_number="+15555550100", email_verified=True)
+check(ada.uid == "ada-1" and ada.email == "ada@example.com", "create_user with a chosen uid")
+check(auth.get_user("ada-1").display_name == "Ada Lovelace", "get_user")
+check(auth.get_user_by_email("ada@example.com").uid == "ada-1", "get_user_by_email")
+check(auth.get_user_by_phone_number("+15555550100").uid == "ada-1", "get_user_by_phone_number")
+fails_with(lambda: auth.get_user("nobody"), auth.UserNotFoundError, "get_user of an unknown uid")
+fails_with(lambda: auth.create_user(uid="ada-1"), auth.UidAlreadyExistsError, "create_user with a taken uid")
+fails_with(lambda: auth.create_user(email="ada@example.com"), auth.EmailAlreadyExistsError, "create_user with a taken e-mail")
+fails_with(lambda: auth.create_user(phone_number="+15555550100"), auth.PhoneNumberAlreadyExistsError,
+           "create_user with a taken phone number")
+found = auth.get_users([auth.UidIdentifier("ada-1"), auth.EmailIdentifier("ada@example.com"), auth.UidIdentifier("ghost")])
+check([user.uid for user in found.users] == ["ada-1"] and len(found.not_found) == 1, "get_users de-duplicates and reports the missing")
+
+# update, claims, disable
+updated = auth.update_user("ada-1", display_name="Countess", photo_url="https://example.com/ada.png", disabled=True)
+check(updated.display_name == "Countess" and updated.disabled, "update_user")
+signed_in = None
+try:
+    client_call("accounts:signInWithPassword", {"email": "ada@example.com", "password": "analytical", "returnSecureToken": True})
+except urllib.error.HTTPError as error:
+    check(json.load(error)["error"]["message"] == "USER_DISABLED", "a disabled user's sign-in answers USER_DISABLED")
+auth.update_user("ada-1", disabled=False, phone_number=auth.DELETE_ATTRIBUTE)
+check(auth.get_user("ada-1").phone_number is None, "update_user removes the phone number (deleteProvider phone)")
+auth.set_custom_user_claims("ada-1", {"admin": True, "level": 3})
+check(auth.get_user("ada-1").custom_claims == {"admin": True, "level": 3}, "set_custom_user_claims")
+fails_with(lambda: auth.set_custom_user_claims("ada-1", {"sub": "x"}), ValueError, "a reserved claim is refused")
+signed_in = client_call("accounts:signInWithPassword", {"email": "ada@example.com", "password": "analytical", "returnSecureToken": True})
+check(claims_of(signed_in["idToken"]).get("admin") is True, "custom claims reach the next ID token")
+decoded = auth.verify_id_token(signed_in["idToken"])
+check(decoded["uid"] == "ada-1", "verify_id_token")
+
+# session cookies (when the server has them)
+try:
+    cookie = auth.create_session_cookie(signed_in["idToken"], expires_in=3600)
+    check(auth.verify_session_cookie(cookie)["uid"] == "ada-1", "create_session_cookie / verify_session_cookie")
+except auth.UnexpectedResponseError as error:
+    check(False, f"create_session_cookie: {error}")
+
+# revocation
+time.sleep(1.1)
+auth.revoke_refresh_tokens("ada-1")
+check(auth.get_user("ada-1").tokens_valid_after_timestamp > 0, "revoke_refresh_tokens sets tokensValidAfterTime")
+fails_with(lambda: auth.verify_id_token(signed_in["idToken"], check_revoked=True), auth.RevokedIdTokenError,
+           "verify_id_token(check_revoked=True) refuses a token of a revoked session")
+
+# list
+for index in range(30):
+    auth.create_user(uid=f"list-{index:02d}")
+listed = [user.uid for user in auth.list_users(max_results=7).iterate_all()]
+check(len(listed) == 31 and listed == sorted(listed), "list_users pages through every user in uid order")
+
+# import, with Firebase scrypt (github.com/firebase/scrypt's vector) and with bcrypt
+scrypt = auth.UserImportHash.scrypt(
+    key=base64.b64decode("jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA=="),
+    salt_separator=base64.b64decode("Bw=="), rounds=8, memory_cost=14)
+result = auth.import_users([
+    auth.ImportUserRecord(uid="imp-1", email="user1@example.com",
+                          password_hash=base64.b64decode("lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ=="),
+                          password_salt=base64.b64decode("42xEC+ixf3L2lw=="), custom_claims={"plan": "pro"},
+                          provider_data=[auth.UserProvider(uid="gh-1", provider_id="github.com", email="imp@github.example")]),
+    auth.ImportUserRecord(uid="imp-bad", email="ada@example.com"),
+], hash_alg=scrypt)
+check(result.success_count == 1 and result.failure_count == 1 and result.errors[0].index == 1, "import_users reports failures by index")
+imported = client_call("accounts:signInWithPassword", {"email": "user1@example.com", "password": "user1password", "returnSecureToken": True})
+check(imported["localId"] == "imp-1", "an imported Firebase-scrypt user signs in with the old password")
+bcrypt = auth.import_users([auth.ImportUserRecord(uid="imp-2", email="bc@example.com",
+                                                  password_hash=b"$2b$06$tXoPZeB8dx8h54okwd2scOmLV1OtST6c5Rvwop8C3f37fcoiqND7S")],
+                           hash_alg=auth.UserImportHash.bcrypt())
+check(bcrypt.success_count == 1, "import_users with bcrypt")
+check(client_call("accounts:signInWithPassword", {"email": "bc@example.com", "password": "Hearth import ✓ £",
+                                                  "returnSecureToken": True})["localId"] == "imp-2", "an imported bcrypt user signs in")
+
+# delete
+auth.delete_user("imp-2")
+fails_with(lambda: auth.get_user("imp-2"), auth.UserNotFoundError, "delete_user")
+deleted = auth.delete_users([f"list-{index:02d}" for index in range(30)] + ["ghost"])
+check(deleted.success_count == 31 and deleted.failure_count == 0, "delete_users (force) deletes enabled users, skips unknown ones")
+check([user.uid for user in auth.list_users().iterate_all()] == ["ada-1", "imp-1"], "what is left")
+
+# custom tokens: firebase-admin signs nothing in emulator mode (alg none), which development mode accepts
+custom = auth.create_custom_token("ada-1", {"premium": True}).decode()
+exchanged = client_call("accounts:signInWithCustomToken", {"token": custom, "returnSecureToken": True})
+check(claims_of(exchanged["idToken"]).get("premium") is True, "create_custom_token signs in, its claims in the ID token")
+print("all checks passed")
