@@ -68,7 +68,9 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
         adminAccounts.addRoutes(to: scoped)
     }
     for prefix in ["/identitytoolkit/v3/relyingparty", "/www.googleapis.com/identitytoolkit/v3/relyingparty"] {
-        accounts.addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys), names: .legacyV3)
+        let group = router.group(RouterPath(prefix)).add(middleware: apiKeys)
+        accounts.addRoutes(to: group, names: .legacyV3)
+        adminAccounts.addLegacyRoutes(to: group)
     }
     // The admin API: an administrator's bearer token, no API key.
     for prefix in ["/v2/projects/:project", "/identitytoolkit.googleapis.com/v2/projects/:project"] {

@@ -23,6 +23,12 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         group.post("accounts:batchCreate", use: batchCreate)
     }
 
+    /// The legacy v3 names the Firebase CLI's `auth:export` and `auth:import` call.
+    func addLegacyRoutes(to group: RouterGroup<Context>) {
+        group.post("downloadAccount", use: downloadAccount)
+        group.post("uploadAccount", use: batchCreate)
+    }
+
     /// Refuses an app's call of an admin-only route, as Google does when no OAuth credential comes with it.
     static func requireAdministrator(_ context: Context) throws {
         guard context.caller == .administrator else { throw RequestError.missingCredential }
@@ -186,13 +192,26 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
             guard let number = Int(text) else { throw HearthError(.invalidArgument, detail: "maxResults must be an integer") }
             return number
         }
+        return try await page(requested, after: parameters.get("nextPageToken"))
+    }
+
+    /// `downloadAccount`: ``batchGet(_:context:)`` with its parameters in a JSON body.
+    @Sendable func downloadAccount(_ request: Request, context: Context) async throws -> Response {
+        try Self.requireAdministrator(context)
+        let input = try await body(DownloadAccountRequest.self, request)
+        try Self.checkTarget(input.targetProjectId, context, projectID: configuration.projectID)
+        return try await page(input.maxResults.map { Int($0.value) }, after: input.nextPageToken)
+    }
+
+    private func page(_ requested: Int?, after token: String?) async throws -> Response {
         let limit = min(max(requested.map { $0 > 0 ? $0 : AdminInput.defaultPage } ?? AdminInput.defaultPage, 1), AdminInput.maxBatch)
-        let after = parameters.get("nextPageToken").flatMap { $0.isEmpty ? nil : $0 }
+        let after = token.flatMap { $0.isEmpty ? nil : $0 }
         if let after, !UserText.isValidUID(after) { throw HearthError(.invalidPageToken) }
         let users = try await store.users(after: after, limit: limit)
         // A full page always names the next one, even when nothing follows (as production does).
         let next = users.count == limit ? users.last?.uid : nil
-        return WireCoding.response(BatchGetResponse(users: users.isEmpty ? nil : users.map(AdminInput.exported), nextPageToken: next))
+        return WireCoding.response(
+            BatchGetResponse(users: users.isEmpty ? nil : users.map { AdminInput.exported($0, hasher: services.passwords) }, nextPageToken: next))
     }
 
     // MARK: accounts:query
@@ -315,9 +334,20 @@ enum AdminInput {
     static let maxBatch = 1_000
     static let defaultPage = 20
 
-    /// A user as a listing shows it.
-    static func exported(_ user: UserRecord) -> UserInfo {
-        UserInfo(user)
+    /// A user as a listing shows it: with the hash and salt (base64url, as Google writes bytes) when the
+    /// password hash is Hearth's scrypt at the server's cost, so an export can carry it (see
+    /// ``PasswordHasher/exportOptions``); with the redacted marker otherwise.
+    static func exported(_ user: UserRecord, hasher: PasswordHasher) -> UserInfo {
+        var info = UserInfo(user)
+        if let stored = user.passwordHash, let exported = hasher.exported(stored) {
+            info.passwordHash = base64URL(exported.hash)
+            info.salt = base64URL(exported.salt)
+        }
+        return info
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
     }
 
     static func checkedUID(_ uid: String) throws -> String {

@@ -4,7 +4,7 @@ import HearthWire
 
 extension UserInfo {
     /// base64 of "REDACTED", what production returns in place of a password hash.
-    static let redactedPasswordHash = "UkVEQUNURUQ="
+    static let redactedPasswordHash = UserInfo.redacted
 
     init(_ user: UserRecord) {
         self.init(localId: user.uid)

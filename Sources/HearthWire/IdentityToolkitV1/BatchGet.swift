@@ -12,6 +12,18 @@ public struct BatchGetResponse: Codable, Sendable, Equatable {
     }
 }
 
+/// `downloadAccount` (legacy v3, what the Firebase CLI's `auth:export` posts): `accounts:batchGet` in a body.
+public struct DownloadAccountRequest: Codable, Sendable, Equatable {
+    public var maxResults: WireInt32?
+    public var nextPageToken: String?
+    public var targetProjectId: String?
+
+    public init(maxResults: WireInt32? = nil, nextPageToken: String? = nil) {
+        self.maxResults = maxResults
+        self.nextPageToken = nextPageToken
+    }
+}
+
 /// `accounts:query` (legacy `queryAccounts`), administrators only.
 public struct QueryRequest: Codable, Sendable, Equatable {
     /// `false` asks for the count alone.

@@ -1,0 +1,272 @@
+/// The files of the Firebase CLI's `auth:export` and `auth:import`, JSON and CSV, as `hearth users export` writes
+/// them and `hearth users import` reads them. A file exported from Firebase imports into Hearth with its
+/// password hashes, and one exported from Hearth imports into Firebase.
+///
+/// JSON: `{"users": [{"localId", "email", "emailVerified", "passwordHash", "salt", "displayName", "photoUrl",
+/// "lastSignedInAt", "createdAt", "phoneNumber", "disabled", "customAttributes", "providerUserInfo": [{"providerId",
+/// "rawId", "email", "displayName", "photoUrl"}]}]}`, times in milliseconds (numbers or strings), hashes and
+/// salts in base64.
+///
+/// CSV: one user per line, no header, 28 columns: uid, e-mail, verified (`true`/`false`), hash, salt, display name,
+/// photo URL; then id, e-mail, display name and photo URL for Google (7–10), Facebook (11–14), Twitter (15–18) and
+/// GitHub (19–22); then created, last sign-in (milliseconds), phone number, disabled, custom claims (JSON).
+public struct AuthExportFile: Codable, Sendable, Equatable {
+    public var users: [ExportedUser]
+
+    public init(users: [ExportedUser]) { self.users = users }
+
+    /// The providers a CSV line has columns for, in column order (the only ones the Firebase CLI exports).
+    public static let csvProviders = ["google.com", "facebook.com", "twitter.com", "github.com"]
+}
+
+/// One user of an ``AuthExportFile``.
+public struct ExportedUser: Codable, Sendable, Equatable {
+    public var localId: String
+    public var email: String?
+    public var emailVerified: Bool?
+    public var passwordHash: String?
+    public var salt: String?
+    public var displayName: String?
+    public var photoUrl: String?
+    /// Milliseconds since 1970.
+    public var lastSignedInAt: WireInt64?
+    public var createdAt: WireInt64?
+    public var phoneNumber: String?
+    public var disabled: Bool?
+    public var customAttributes: String?
+    public var providerUserInfo: [ExportedProvider]?
+
+    public init(localId: String) { self.localId = localId }
+
+    /// The user as `accounts:batchCreate` takes it.
+    public var userInfo: UserInfo {
+        var info = UserInfo(localId: localId)
+        info.email = email
+        info.emailVerified = emailVerified
+        info.passwordHash = passwordHash
+        info.salt = salt
+        info.displayName = displayName
+        info.photoUrl = photoUrl
+        info.lastLoginAt = lastSignedInAt
+        info.createdAt = createdAt
+        info.phoneNumber = phoneNumber
+        info.disabled = disabled
+        info.customAttributes = customAttributes
+        info.providerUserInfo = providerUserInfo?.map {
+            ProviderUserInfo(providerId: $0.providerId, rawId: $0.rawId, email: $0.email, displayName: $0.displayName, photoUrl: $0.photoUrl)
+        }
+        return info
+    }
+
+    /// A user as `accounts:batchGet` lists it, with the parts the Firebase CLI exports.
+    public init(_ info: UserInfo) {
+        localId = info.localId
+        email = info.email
+        emailVerified = info.emailVerified
+        passwordHash = info.passwordHash == UserInfo.redacted ? nil : info.passwordHash
+        salt = passwordHash == nil ? nil : info.salt
+        displayName = info.displayName
+        photoUrl = info.photoUrl
+        lastSignedInAt = info.lastLoginAt
+        createdAt = info.createdAt
+        phoneNumber = info.phoneNumber
+        disabled = info.disabled
+        customAttributes = info.customAttributes
+        let providers = (info.providerUserInfo ?? []).filter { !["password", "phone"].contains($0.providerId) }.map {
+            ExportedProvider(providerId: $0.providerId, rawId: $0.rawId ?? "", email: $0.email, displayName: $0.displayName, photoUrl: $0.photoUrl)
+        }
+        providerUserInfo = providers.isEmpty ? nil : providers
+    }
+}
+
+public struct ExportedProvider: Codable, Sendable, Equatable {
+    public var providerId: String
+    public var rawId: String
+    public var email: String?
+    public var displayName: String?
+    public var photoUrl: String?
+
+    public init(providerId: String, rawId: String, email: String? = nil, displayName: String? = nil, photoUrl: String? = nil) {
+        self.providerId = providerId
+        self.rawId = rawId
+        self.email = email
+        self.displayName = displayName
+        self.photoUrl = photoUrl
+    }
+}
+
+extension UserInfo {
+    /// base64 of "REDACTED": what lookups show in place of a password hash.
+    public static let redacted = "UkVEQUNURUQ="
+}
+
+// MARK: - CSV
+
+extension AuthExportFile {
+    /// A problem with one line of a CSV file.
+    public struct CSVError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var problem: String
+
+        public init(line: Int, problem: String) {
+            self.line = line
+            self.problem = problem
+        }
+
+        public var description: String { "line \(line): \(problem)" }
+    }
+
+    /// Reads a CSV export. Fields may be quoted (`"a, b"`, with `""` for a quote inside); a trailing comma, empty
+    /// lines and `\r\n` endings are accepted. Throws ``CSVError`` naming the first bad line.
+    public static func csv(_ text: String) throws -> AuthExportFile {
+        var users: [ExportedUser] = []
+        for (number, fields) in try rows(text) where !(fields.count == 1 && fields[0].isEmpty) {
+            func field(_ index: Int) -> String? {
+                guard index < fields.count, !fields[index].isEmpty else { return nil }
+                return fields[index]
+            }
+            func milliseconds(_ index: Int) throws -> WireInt64? {
+                guard let text = field(index) else { return nil }
+                guard let value = Int64(text) else { throw CSVError(line: number, problem: "column \(index + 1) is not a time in milliseconds") }
+                return WireInt64(value)
+            }
+            func flag(_ index: Int) throws -> Bool? {
+                switch field(index) {
+                case nil: return nil
+                case "true": return true
+                case "false": return false
+                default: throw CSVError(line: number, problem: "column \(index + 1) is neither true nor false")
+                }
+            }
+            guard let uid = field(0) else { throw CSVError(line: number, problem: "no uid in column 1") }
+            var user = ExportedUser(localId: uid)
+            user.email = field(1)
+            user.emailVerified = try flag(2)
+            user.passwordHash = field(3)
+            user.salt = field(4)
+            user.displayName = field(5)
+            user.photoUrl = field(6)
+            var providers: [ExportedProvider] = []
+            for (offset, providerID) in csvProviders.enumerated() {
+                let column = 7 + 4 * offset
+                guard let rawID = field(column) else { continue }
+                providers.append(
+                    ExportedProvider(
+                        providerId: providerID, rawId: rawID, email: field(column + 1), displayName: field(column + 2), photoUrl: field(column + 3)))
+            }
+            user.providerUserInfo = providers.isEmpty ? nil : providers
+            user.createdAt = try milliseconds(23)
+            user.lastSignedInAt = try milliseconds(24)
+            user.phoneNumber = field(25)
+            user.disabled = try flag(26)
+            user.customAttributes = field(27)
+            users.append(user)
+        }
+        return AuthExportFile(users: users)
+    }
+
+    /// The users as CSV lines, each ending with a comma as the Firebase CLI writes them. Fields holding a comma,
+    /// a quote or a line break are quoted. Providers without a column (Apple, Microsoft, …) are left out, as
+    /// the Firebase CLI leaves them out; the JSON form keeps them.
+    public func csv() -> String {
+        var text = ""
+        for user in users {
+            var fields = [String](repeating: "", count: 28)
+            fields[0] = user.localId
+            fields[1] = user.email ?? ""
+            fields[2] = String(user.emailVerified ?? false)
+            fields[3] = user.passwordHash ?? ""
+            fields[4] = user.salt ?? ""
+            fields[5] = user.displayName ?? ""
+            fields[6] = user.photoUrl ?? ""
+            for provider in user.providerUserInfo ?? [] {
+                guard let offset = Self.csvProviders.firstIndex(of: provider.providerId) else { continue }
+                let column = 7 + 4 * offset
+                fields[column] = provider.rawId
+                fields[column + 1] = provider.email ?? ""
+                fields[column + 2] = provider.displayName ?? ""
+                fields[column + 3] = provider.photoUrl ?? ""
+            }
+            fields[23] = user.createdAt.map { String($0.value) } ?? ""
+            fields[24] = user.lastSignedInAt.map { String($0.value) } ?? ""
+            fields[25] = user.phoneNumber ?? ""
+            fields[26] = String(user.disabled ?? false)
+            fields[27] = user.customAttributes ?? ""
+            text += fields.map(Self.quoted).joined(separator: ",") + ",\n"
+        }
+        return text
+    }
+
+    private static func quoted(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        var escaped = "\""
+        for character in field {
+            escaped.append(character)
+            if character == "\"" { escaped.append("\"") }
+        }
+        return escaped + "\""
+    }
+
+    /// The fields of each line, with its 1-based number.
+    private static func rows(_ text: String) throws -> [(Int, [String])] {
+        var rows: [(Int, [String])] = []
+        var fields: [String] = []
+        var field = ""
+        var quoted = false
+        var line = 1
+        var rowLine = 1
+        var characters = text.makeIterator()
+        var pending: Character? = nil
+        func next() -> Character? {
+            if let character = pending {
+                pending = nil
+                return character
+            }
+            return characters.next()
+        }
+        while let character = next() {
+            if quoted {
+                if character == "\"" {
+                    let following = next()
+                    if following == "\"" {
+                        field.append("\"")
+                    } else {
+                        quoted = false
+                        pending = following
+                    }
+                } else {
+                    if character == "\n" || character == "\r\n" { line += 1 }
+                    field.append(character)
+                }
+                continue
+            }
+            switch character {
+            case "\"" where field.isEmpty:
+                quoted = true
+            case ",":
+                fields.append(field)
+                field = ""
+            case "\n", "\r\n", "\r":
+                fields.append(field)
+                rows.append((rowLine, trimmed(fields)))
+                fields = []
+                field = ""
+                line += 1
+                rowLine = line
+            default:
+                field.append(character)
+            }
+        }
+        if quoted { throw CSVError(line: rowLine, problem: "a quoted field never ends") }
+        if !field.isEmpty || !fields.isEmpty {
+            fields.append(field)
+            rows.append((rowLine, trimmed(fields)))
+        }
+        return rows
+    }
+
+    /// Without the empty field a trailing comma leaves.
+    private static func trimmed(_ fields: [String]) -> [String] {
+        fields.count == 29 && fields[28].isEmpty ? Array(fields.dropLast()) : fields
+    }
+}
