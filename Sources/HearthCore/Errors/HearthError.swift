@@ -20,7 +20,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidPendingToken, missingRequestURI, invalidRequestURI
         // Administration
         case projectNotFound, configurationNotFound, configurationExists, invalidProviderID, invalidOAuthClientID
-        case invalidConfig
+        case invalidConfig, invalidDuration
         // Tokens
         case invalidIDToken, tokenExpired, invalidRefreshToken, missingCustomToken, invalidCustomToken
         // Abuse
