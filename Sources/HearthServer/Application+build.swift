@@ -56,16 +56,27 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     let accounts = AccountsController<HearthRequestContext>(services: services)
     let secureToken = SecureTokenController<HearthRequestContext>(services: services)
     // The bare paths, then the host-prefixed paths Firebase SDKs use in emulator mode, then the legacy v3 names.
+    let adminAccounts = AdminAccountsController<HearthRequestContext>(services: services)
+    let admin = AdminAuthMiddleware<HearthRequestContext>(credentials: administrators)
+    let project = ProjectMiddleware<HearthRequestContext>(projectID: configuration.projectID)
     for prefix in ["/v1", "/identitytoolkit.googleapis.com/v1"] {
-        accounts.addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys), names: .v1)
+        let group = router.group(RouterPath(prefix)).add(middleware: apiKeys)
+        accounts.addRoutes(to: group, names: .v1)
+        adminAccounts.addRoutes(to: group)
+        // The project-scoped paths of the Admin SDKs: an administrator's only.
+        let scoped = router.group(RouterPath(prefix + "/projects/:project")).add(middleware: admin).add(middleware: project)
+        accounts.addRoutes(to: scoped, names: .v1)
+        scoped.post("accounts", use: accounts.signUp)
+        adminAccounts.addRoutes(to: scoped)
     }
     for prefix in ["/identitytoolkit/v3/relyingparty", "/www.googleapis.com/identitytoolkit/v3/relyingparty"] {
         accounts.addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys), names: .legacyV3)
     }
     // The admin API: an administrator's bearer token, no API key.
-    let admin = AdminAuthMiddleware<HearthRequestContext>(credentials: administrators)
     for prefix in ["/v2/projects/:project", "/identitytoolkit.googleapis.com/v2/projects/:project"] {
-        IdpConfigController<HearthRequestContext>(services: services).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: admin))
+        let group = router.group(RouterPath(prefix)).add(middleware: admin)
+        IdpConfigController<HearthRequestContext>(services: services).addRoutes(to: group)
+        ProjectConfigController<HearthRequestContext>(services: services).addRoutes(to: group)
     }
     for prefix in ["/v1/projects", "/identitytoolkit.googleapis.com/v1/projects"] {
         sessionCookies.addAdminRoutes(to: router.group(RouterPath(prefix)).add(middleware: admin))

@@ -28,6 +28,8 @@ public struct HearthServices: Sendable {
     public let logger: Logger
     /// How many password checks ran, and how many of them against the decoy hash.
     public let passwordChecks = PasswordCheckCounter()
+    /// The project's sign-in settings as last read (see ``projectSettings()``).
+    public let projectSettingsCache = ProjectSettingsCache()
 
     /// Opens the database (PostgreSQL when `database.url` says so, else the embedded SQLite file),
     /// applies pending migrations, checks that the key-encryption key opens the stored secrets (sealing

@@ -51,6 +51,13 @@ enum SQLDialectQuirks {
         try await database.raw("SELECT pg_advisory_xact_lock(\(bind: Int32(truncatingIfNeeded: lock.rawValue)), hashtext(\(bind: key)))").run()
     }
 
+    /// The collation that compares text byte by byte, for orders that must agree on both databases (paging
+    /// by uid): `COLLATE "C"` on PostgreSQL, whose default follows the database's locale; nothing on
+    /// SQLite, whose default (`BINARY`) already does.
+    static func byteCollation(on database: any SQLDatabase) -> SQLQueryString {
+        isPostgreSQL(database) ? #"COLLATE "C""# : ""
+    }
+
     /// `FOR UPDATE` where the dialect has row locks (PostgreSQL); nothing on SQLite, whose write
     /// transactions (`BEGIN IMMEDIATE`) already exclude every other writer.
     static func lockForUpdate(on database: any SQLDatabase) -> any SQLExpression {
@@ -79,7 +86,7 @@ enum SQLDialectQuirks {
             return StoreConflict.email
         }
         if text.contains("users.phone_number") || text.contains("users_phone_number_unique") {
-            return SQLStoreError.phoneNumberExists
+            return StoreConflict.phoneNumber
         }
         if text.contains("users.uid") || text.contains("users_pkey") {
             return StoreConflict.uid

@@ -130,6 +130,29 @@ extension SQLStore {
         }
     }
 
+    public func user(phoneNumber: String) async throws -> UserRecord? {
+        try await transactor.readSingleStatement { database in
+            try await Self.selectUsers(where: "users.phone_number = \(bind: phoneNumber)", on: database).first
+        }
+    }
+
+    public func users(after uid: String?, limit: Int) async throws -> [UserRecord] {
+        guard limit > 0 else { return [] }
+        // One statement: the page's uids in a subquery (LIMIT counts users, not joined link rows),
+        // their users and links around it. Ordered by uid in byte order on both databases.
+        let users = try await transactor.readSingleStatement { database in
+            let bytes = SQLDialectQuirks.byteCollation(on: database)
+            let after: SQLQueryString = uid.map { "WHERE page.uid \(bytes) > \(bind: $0)" } ?? ""
+            return try await Self.selectUsers(
+                where: """
+                    users.uid IN (SELECT page.uid FROM users AS page \(after)
+                                  ORDER BY page.uid \(bytes) LIMIT \(bind: limit))
+                    """,
+                on: database)
+        }
+        return users.sorted { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }
+    }
+
     /// Stores a session of an existing user. Throws ``HearthError/Code/userNotFound`` when there is none.
     public func insertSession(_ session: RefreshSessionRecord) async throws {
         try await transactor.write { database in
@@ -511,7 +534,7 @@ extension SQLStore {
                 database,
                 "SELECT uid FROM users WHERE phone_number = \(bind: phone) AND uid <> \(bind: user.uid)")
         {
-            throw SQLStoreError.phoneNumberExists
+            throw StoreConflict.phoneNumber
         }
         try checkOneLinkPerProvider(user.providers)  // two links to the same provider
         let previousLinks = previous?.providers ?? []

@@ -6,8 +6,6 @@ import Foundation
 public enum SQLStoreError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The database records a migration this binary does not know: it was written by a newer version.
     case unknownMigration(String)
-    /// Another user already has this phone number (`users.phone_number` is unique).
-    case phoneNumberExists
     /// A stored value could not be read as the type the store expects.
     case undecodableColumn(String)
 
@@ -15,8 +13,6 @@ public enum SQLStoreError: Error, Sendable, Equatable, CustomStringConvertible, 
         switch self {
         case .unknownMigration(let name):
             "database schema is newer than this binary: unknown migration \(name)"
-        case .phoneNumberExists:
-            "another user already has this phone number"
         case .undecodableColumn(let column):
             "stored value of column \(column) has an unexpected type"
         }

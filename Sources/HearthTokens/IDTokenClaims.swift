@@ -41,11 +41,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     public var custom: [String: JSONValue]
 
     /// Claim names a developer can never set.
-    public static let reservedNames: Set<String> = [
-        "iss", "aud", "auth_time", "user_id", "sub", "iat", "exp", "email", "email_verified", "phone_number",
-        "name", "picture", "provider_id", "firebase", "nbf", "jti", "nonce", "azp", "acr", "amr", "cnf",
-        "at_hash", "c_hash",
-    ]
+    public static let reservedNames = CustomClaims.reservedNames
 
     public init(
         issuer: String, audience: String, authTime: Int64, userID: String, issuedAt: Int64, expiresAt: Int64,

@@ -59,6 +59,43 @@ struct UserStoreTests {
         }
     }
 
+    @Test("lists users a page at a time in byte order of uid, with their links; finds a user by phone number", arguments: StoreBackend.all)
+    func pagesAndPhones(backend: StoreBackend) async throws {
+        try await withStore(backend) { store, _ in
+            // Upper case sorts before lower case, and "é" (two bytes, 0xC3…) after "z", in byte order.
+            let uids = ["B", "a", "a-2", "a_1", "z", "é", "Z9", "0"]
+            for (index, uid) in uids.enumerated() {
+                var user = makeUser(uid, createdAt: epoch.addingTimeInterval(Double(-index)))
+                if index == 3 {
+                    user.providers = [ProviderLink(providerID: "github.com", rawID: "gh-1"), ProviderLink(providerID: "apple.com", rawID: "ap-1")]
+                }
+                if index == 4 { user.phoneNumber = "+15555550104" }
+                try await store.createUser(user, session: nil)
+            }
+            let expected = uids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            var listed: [String] = []
+            var after: String?
+            while true {
+                let page = try await store.users(after: after, limit: 3)
+                #expect(page.count <= 3)
+                listed += page.map(\.uid)
+                guard page.count == 3, let last = page.last else { break }
+                after = last.uid
+            }
+            #expect(listed == expected)
+            // A user with two links is one entry, links and all (LIMIT counts users, not joined rows).
+            let withLinks = try await store.users(after: "Z9", limit: 1)
+            #expect(withLinks.map(\.uid) == ["a"])
+            let linked = try await store.users(after: "a-2", limit: 1)
+            #expect(linked.first?.uid == "a_1" && linked.first?.providers.count == 2)
+            #expect(try await store.users(after: "é", limit: 5) == [])
+            #expect(try await store.users(after: nil, limit: 0) == [])
+
+            #expect(try await store.user(phoneNumber: "+15555550104")?.uid == "z")
+            #expect(try await store.user(phoneNumber: "+15555550199") == nil)
+        }
+    }
+
     @Test("finds users by top-level or provider e-mail", arguments: StoreBackend.all)
     func anyEmail(backend: StoreBackend) async throws {
         try await withStore(backend) { store, _ in
@@ -104,7 +141,7 @@ struct UserStoreTests {
 
             // Phone numbers are unique too.
             try await store.updateUser(uid: "u1", session: nil) { $0.phoneNumber = "+15550001" }
-            await #expect(throws: SQLStoreError.phoneNumberExists) {
+            await #expect(throws: StoreConflict.phoneNumber) {
                 try await store.updateUser(uid: "u3", session: nil) { $0.phoneNumber = "+15550001" }
             }
         }
@@ -166,7 +203,7 @@ struct UserStoreTests {
                         """)
                 }
             }
-            await #expect(throws: SQLStoreError.phoneNumberExists) {
+            await #expect(throws: StoreConflict.phoneNumber) {
                 try await store.transactor.write { database in
                     try await SQLStore.exec(
                         database,

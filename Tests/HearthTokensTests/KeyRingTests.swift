@@ -301,7 +301,7 @@ struct KeyRingTests {
         try await sealed.close()
     }
 
-    @Test("KeyRotationService makes the successor once it is due and stops when cancelled", .timeLimit(.minutes(1)))
+    @Test("KeyRotationService makes the successor once it is due and stops when cancelled", .timeLimit(.minutes(3)))
     func rotationService() async throws {
         try await withKeyRing(Self.rotating) { replica, fixture in
             fixture.clock.advance(by: 86_400)

@@ -46,12 +46,12 @@ struct StoredUser: Codable, Equatable, Sendable {
         hasPassword = info.passwordHash != nil
         providerData = (info.providerUserInfo ?? []).map(ProviderUserInfo.init)
         metadata = UserMetadata(
-            lastSignInDate: info.lastLoginAt.flatMap(Self.millisecondsDate),
-            creationDate: info.createdAt.flatMap(Self.millisecondsDate))
+            lastSignInDate: info.lastLoginAt.map(Self.millisecondsDate),
+            creationDate: info.createdAt.map(Self.millisecondsDate))
     }
 
-    static func millisecondsDate(_ text: String) -> Date? {
-        Double(text).map { Date(timeIntervalSince1970: $0 / 1000) }
+    static func millisecondsDate(_ milliseconds: WireInt64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds.value) / 1000)
     }
 }
 

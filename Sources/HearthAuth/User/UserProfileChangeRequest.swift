@@ -37,7 +37,7 @@ public final class UserProfileChangeRequest: Sendable {
             throw AuthErrorFactory.error(.internalError, message: "A profile change request can be committed only once.")
         }
         var request = UpdateRequest(idToken: nil)
-        var deleted: [String] = []
+        var deleted: [WireEnum<UserAttributeNames>] = []
         if let displayName {
             if let name = displayName { request.displayName = name } else { deleted.append("DISPLAY_NAME") }
         }

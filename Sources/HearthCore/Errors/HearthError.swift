@@ -15,6 +15,9 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case emailExists, emailNotFound, invalidPassword, invalidLoginCredentials, userDisabled, userNotFound
         case operationNotAllowed, adminOnlyOperation, passwordLoginDisabled, credentialTooOldLoginAgain
         case cannotRemoveLastProvider, emailChangeNeedsVerification
+        case phoneNumberExists, invalidPhoneNumber, duplicateLocalID, duplicateEmail, duplicateRawID, missingUserAccount
+        case localIDListExceedsLimit, missingProviderID, missingRawID, invalidDuration, invalidPageToken
+        case invalidHashParameter
         // Federated sign-in
         case invalidIDPResponse, missingOrInvalidNonce, invalidCredentialOrProviderID, federatedUserIDAlreadyLinked
         case invalidPendingToken, missingRequestURI, invalidRequestURI

@@ -10,6 +10,9 @@ import Foundation
 ///     $scrypt$ln=14,r=8,p=1$<salt, base64>$<hash, base64>
 ///     $pbkdf2-sha256$i=600000$<salt, base64>$<hash, base64>
 ///
+/// ``verify(_:against:)`` also knows the formats of hashes imported from other systems (Firebase scrypt,
+/// bcrypt, PBKDF2, HMAC, plain digests; see ``PasswordHashImport``); ``needsRehash(_:)`` is true for them.
+///
 /// Hashing is CPU-bound and deliberately slow: call it off the event loop.
 public struct PasswordHasher: Sendable, Equatable {
     /// scrypt cost: N = 2^logN.
@@ -30,62 +33,44 @@ public struct PasswordHasher: Sendable, Equatable {
         var salt = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()
         for i in salt.indices { salt[i] = UInt8.random(in: .min ... .max, using: &generator) }
-        let derived = try Self.scrypt(password, salt: salt, logN: logN, r: blockSize, p: parallelism)
-        return "$scrypt$ln=\(logN),r=\(blockSize),p=\(parallelism)$\(Data(salt).base64EncodedString())$\(derived.base64EncodedString())"
+        let derived = try Self.scrypt(Array(password.utf8), salt: salt, logN: logN, r: blockSize, p: parallelism, length: 32)
+        return "$scrypt$ln=\(logN),r=\(blockSize),p=\(parallelism)$\(Data(salt).base64EncodedString())$\(Data(derived).base64EncodedString())"
     }
 
     /// Whether `password` matches `encoded`. Unknown or malformed encodings never match.
+    ///
+    /// Besides Hearth's own formats this knows the imported ones (see ``PasswordHashImport``) and bcrypt
+    /// strings. Costs are bounded per format, so no stored string can make one check allocate or run unboundedly.
     public func verify(_ password: String, against encoded: String) -> Bool {
-        let parts = encoded.split(separator: "$", omittingEmptySubsequences: true).map(String.init)
-        guard parts.count == 4,
-            let salt = Data(base64Encoded: parts[2]), let expected = Data(base64Encoded: parts[3])
-        else { return false }
-        let params = Self.parameters(parts[1])
-        let derived: Data
-        switch parts[0] {
+        if encoded.hasPrefix("$2") { return Bcrypt.verify(password, against: encoded) }
+        guard let hash = EncodedPasswordHash(encoded) else { return false }
+        let password = Array(password.utf8)
+        switch hash.scheme {
         case "scrypt":
-            guard let ln = params["ln"], let r = params["r"], let p = params["p"], (1...20).contains(ln), (1...32).contains(r), (1...16).contains(p),
-                let value = try? Self.scrypt(password, salt: Array(salt), logN: ln, r: r, p: p)
+            guard hash.hasParameters(["ln", "r", "p"]), hash.fields.count == 2,
+                let ln = hash.int("ln", in: 1...20), let r = hash.int("r", in: 1...32), let p = hash.int("p", in: 1...16),
+                128 * r << ln <= PasswordHashImport.scryptMaximumMemory, r * p << ln <= PasswordHashImport.scryptMaximumWork,
+                PasswordHashImport.derivedKeyLengths.contains(hash.fields[1].count),
+                let derived = try? Self.scrypt(password, salt: hash.fields[0], logN: ln, r: r, p: p, length: hash.fields[1].count)
             else { return false }
-            derived = value
-        case "pbkdf2-sha256":
-            guard let rounds = params["i"], rounds > 0,
-                let key = try? KDF.Insecure.PBKDF2.deriveKey(
-                    from: Array(password.utf8), salt: Array(salt), using: .sha256,
-                    outputByteCount: expected.count, unsafeUncheckedRounds: rounds)
-            else { return false }
-            derived = key.withUnsafeBytes { Data($0) }
+            return constantTimeEqual(derived, hash.fields[1])
         default:
-            return false
+            return Self.verifyImported(password, hash)
         }
-        return Self.constantTimeEqual(derived, expected)
     }
 
-    /// Whether a hash was made with weaker parameters than this hasher's and should be redone at sign-in.
+    /// Whether a hash was made with weaker parameters than this hasher's and should be redone at sign-in: true
+    /// for every format but this hasher's own scrypt (an imported scrypt hash of another length included).
     public func needsRehash(_ encoded: String) -> Bool {
-        !encoded.hasPrefix("$scrypt$ln=\(logN),r=\(blockSize),p=\(parallelism)$")
+        guard encoded.hasPrefix("$scrypt$ln=\(logN),r=\(blockSize),p=\(parallelism)$"), let hash = EncodedPasswordHash(encoded),
+            hash.fields.count == 2
+        else { return true }
+        return hash.fields[1].count != 32
     }
 
-    private static func scrypt(_ password: String, salt: [UInt8], logN: Int, r: Int, p: Int) throws -> Data {
+    private static func scrypt(_ password: [UInt8], salt: [UInt8], logN: Int, r: Int, p: Int, length: Int) throws -> [UInt8] {
         let key = try KDF.Scrypt.deriveKey(
-            from: Array(password.utf8), salt: salt, outputByteCount: 32,
-            rounds: 1 << logN, blockSize: r, parallelism: p)
-        return key.withUnsafeBytes { Data($0) }
-    }
-
-    private static func parameters(_ text: String) -> [String: Int] {
-        var result: [String: Int] = [:]
-        for pair in text.split(separator: ",") {
-            let kv = pair.split(separator: "=", maxSplits: 1)
-            if kv.count == 2, let value = Int(kv[1]) { result[String(kv[0])] = value }
-        }
-        return result
-    }
-
-    private static func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
-        guard a.count == b.count else { return false }
-        var diff: UInt8 = 0
-        for (x, y) in zip(a, b) { diff |= x ^ y }
-        return diff == 0
+            from: password, salt: salt, outputByteCount: length, rounds: 1 << logN, blockSize: r, parallelism: p)
+        return key.withUnsafeBytes { Array($0) }
     }
 }

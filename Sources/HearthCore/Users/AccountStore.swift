@@ -29,6 +29,9 @@ public protocol AccountStore: Sendable {
     func user(providerID: String, rawID: String) async throws -> UserRecord?
     /// Users whose top-level e-mail or any provider e-mail is `email`.
     func users(anyEmail email: String) async throws -> [UserRecord]
+    func user(phoneNumber: String) async throws -> UserRecord?
+    /// Up to `limit` users in uid order (byte order), those after `uid` when given: one page of a listing.
+    func users(after uid: String?, limit: Int) async throws -> [UserRecord]
 
     func insertSession(_ session: RefreshSessionRecord) async throws
     func session(tokenHash: String) async throws -> RefreshSessionRecord?
@@ -56,14 +59,17 @@ extension AccountStore {
 public enum StoreConflict: Error, Sendable, Equatable {
     case uid
     case email
+    case phoneNumber
     case providerIdentity
 
     /// The error a client gets for the conflict: `EMAIL_EXISTS` for an e-mail of another account,
-    /// `FEDERATED_USER_ID_ALREADY_LINKED` for a provider identity linked to another account. A uid taken
-    /// is an internal error: new uids are random, and a custom token's uid is the caller's to handle.
+    /// `PHONE_NUMBER_EXISTS` for its phone number, `FEDERATED_USER_ID_ALREADY_LINKED` for a provider
+    /// identity linked to another account. A uid taken is an internal error: new uids are random, and the
+    /// callers that choose one (custom tokens, an administrator's create) check it first.
     public var error: HearthError {
         switch self {
         case .email: HearthError(.emailExists, reason: "e-mail taken in the write")
+        case .phoneNumber: HearthError(.phoneNumberExists, reason: "phone number taken in the write")
         case .providerIdentity: HearthError(.federatedUserIDAlreadyLinked, reason: "identity taken in the write")
         case .uid: HearthError(.internalError, reason: "uid taken in the write")
         }

@@ -72,15 +72,21 @@ public struct ProfileUpdate: Sendable, Equatable {
     ///   that was not anonymous with no way to sign in.
     public func apply(to user: inout UserRecord, passwordHash: String?, now: Date) throws {
         let wasAnonymous = user.isAnonymous
+        change(&user, passwordHash: passwordHash, now: now)
+        if !wasAnonymous, user.isAnonymous, !deletedProviders.isEmpty {
+            throw HearthError(.cannotRemoveLastProvider)
+        }
+    }
+
+    /// ``apply(to:passwordHash:now:)`` without its rule about the last provider: an administrator may
+    /// leave an account with no way to sign in.
+    public func change(_ user: inout UserRecord, passwordHash: String?, now: Date) {
         setCredentials(of: &user, passwordHash: passwordHash, now: now)
         if let displayName { user.displayName = displayName }
         if let photoURL { user.photoURL = photoURL }
         removeAttributes(of: &user)
         for providerID in deletedProviders {
             Self.unlink(providerID, from: &user)
-        }
-        if !wasAnonymous, user.isAnonymous, !deletedProviders.isEmpty {
-            throw HearthError(.cannotRemoveLastProvider)
         }
         if !user.isAnonymous { user.scheduledDeletionAt = nil }
     }

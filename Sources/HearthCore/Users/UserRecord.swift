@@ -50,6 +50,10 @@ public struct UserRecord: Sendable, Equatable {
         self.providers = providers
     }
 
+    /// The deletion date of an account the anonymous clean-up must never delete although it has no
+    /// credential yet: one an administrator made (it is waiting for a password, a link or a custom token).
+    public static let neverDeleted = Date(timeIntervalSince1970: 253_402_300_799)  // 9999-12-31T23:59:59Z
+
     /// The user can sign in with e-mail and password.
     public var hasPasswordProvider: Bool { email != nil && passwordHash != nil }
 

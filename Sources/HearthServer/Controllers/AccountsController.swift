@@ -12,6 +12,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     private var configuration: ServerConfiguration { services.configuration }
     private var store: any HearthStore { services.store }
     private var expiresIn: String { String(Int(configuration.idTokenLifetime)) }
+    private var admin: AdminAccountsController<Context> { AdminAccountsController(services: services) }
 
     enum RouteNames { case v1, legacyV3 }
 
@@ -40,18 +41,21 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     @Sendable func signUp(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(SignUpRequest.self, request)
+        try checkTarget(input.targetProjectId, context)
+        if context.caller == .administrator { return try await admin.create(input) }
         if input.localId != nil { throw HearthError(.unexpectedLocalID) }
         let now = services.clock.now
 
         guard input.idToken != nil || input.email != nil || input.password != nil else {
-            guard configuration.signIn.anonymousEnabled else { throw HearthError(.adminOnlyOperation) }
+            let settings = try await services.projectSettings()
+            guard settings.anonymousEnabled else { throw HearthError(.adminOnlyOperation) }
             let abuse = AbuseGuard(services: services)
             let address = abuse.clientAddress(request, context: context)
             try await abuse.count(\.anonymousSignUps, address: address)
             try await abuse.count(\.newAccounts, address: address)
             let user = UserRecord(
                 uid: UserRecord.makeUID(), createdAt: now, lastLoginAt: now, validSince: now,
-                scheduledDeletionAt: configuration.anonymousCleanup.enabled ? now.addingTimeInterval(configuration.anonymousCleanup.maxAge) : nil)
+                scheduledDeletionAt: settings.anonymousCleanupEnabled ? now.addingTimeInterval(configuration.anonymousCleanup.maxAge) : nil)
             let session = RefreshSessionRecord.issue(uid: user.uid, signInProvider: "anonymous", authTime: now, now: now)
             // The token is signed while the user is being written: the signature does not depend on
             // the write, and the write (queued behind others on the single SQLite writer) does not
@@ -65,7 +69,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
         guard let rawEmail = input.email else { throw HearthError(.missingEmail) }
         guard let password = input.password else { throw HearthError(.missingPassword) }
-        guard configuration.signIn.passwordEnabled else { throw HearthError(.operationNotAllowed) }
+        guard try await services.projectSettings().passwordEnabled else { throw HearthError(.operationNotAllowed) }
         guard let email = EmailAddress.normalize(rawEmail) else { throw HearthError(.invalidEmail) }
         guard password.count >= 6 else { throw HearthError(.weakPassword) }
         let displayName = try input.displayName.map(UserText.displayName)
@@ -113,11 +117,12 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     @Sendable func signInWithPassword(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(SignInWithPasswordRequest.self, request)
-        guard configuration.signIn.passwordEnabled else { throw HearthError(.operationNotAllowed) }
+        let settings = try await services.projectSettings()
+        guard settings.passwordEnabled else { throw HearthError(.operationNotAllowed) }
         guard let rawEmail = input.email else { throw HearthError(.missingEmail) }
         guard let email = EmailAddress.normalize(rawEmail) else { throw HearthError(.invalidEmail) }
         guard let password = input.password else { throw HearthError(.missingPassword) }
-        let protected = configuration.signIn.emailEnumerationProtection
+        let protected = settings.emailEnumerationProtection
         let now = services.clock.now
 
         // The attempt is counted (per address, and by the lockout per account and address) BEFORE the
@@ -142,9 +147,13 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             throw HearthError(protected ? .invalidLoginCredentials : .invalidPassword)
         }
         try await abuse.passwordAttemptSucceeded(reservation, email: email, address: address)
+        // A hash imported from elsewhere, or made at an older cost, is redone now that the password is known.
+        let rehashed = services.passwords.needsRehash(hash) ? try await services.hashPassword(password) : nil
         let session = RefreshSessionRecord.issue(uid: found.uid, signInProvider: "password", authTime: now, now: now)
         let user = try await updateUser(found.uid, session: session.record) { user in
             user.lastLoginAt = now
+            // Only if the hash is still the one checked: a password changed meanwhile stays changed.
+            if let rehashed, user.passwordHash == hash { user.passwordHash = rehashed }
         }
         let idToken = try await services.tokens.mintIDToken(for: user, signInProvider: "password", authTime: now)
         return WireCoding.response(
@@ -157,6 +166,13 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     @Sendable func lookup(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(LookupRequest.self, request)
+        try checkTarget(input.targetProjectId, context)
+        if context.caller == .administrator,
+            input.idToken == nil || input.localId != nil || input.email != nil || input.phoneNumber != nil
+                || input.federatedUserId != nil
+        {
+            return try await admin.lookup(input)
+        }
         guard let idToken = input.idToken else { throw HearthError(.missingIDToken) }
         let (_, user) = try await authenticate(idToken)
         return WireCoding.response(LookupResponse(users: [UserInfo(user)]))
@@ -166,18 +182,24 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(UpdateRequest.self, request)
+        try checkTarget(input.targetProjectId, context)
+        if context.caller == .administrator, input.localId != nil || input.idToken == nil { return try await admin.update(input) }
         guard let idToken = input.idToken else {
             if input.localId != nil { throw HearthError(.insufficientPermission) }
             throw HearthError(.invalidRequestType)
         }
-        if input.customAttributes != nil { throw HearthError(.insufficientPermission) }
+        if input.customAttributes != nil || input.phoneNumber != nil || input.emailVerified != nil || input.linkProviderUserInfo != nil
+            || input.createdAt != nil || input.lastLoginAt != nil
+        {
+            throw HearthError(.insufficientPermission)
+        }
         if input.disableUser != nil { throw HearthError(.operationNotAllowed) }
         let (claims, current) = try await authenticate(idToken)
         let now = services.clock.now
         let update = try Self.profileUpdate(input)
         try update.check(
             current, authTime: claims.authTime, now: now, recentLoginWindow: configuration.recentLoginWindow,
-            emailEnumerationProtection: configuration.signIn.emailEnumerationProtection)
+            emailEnumerationProtection: try await services.projectSettings().emailEnumerationProtection)
         if let email = update.email { try update.checkEmail(ownedBy: try await store.user(email: email), for: current) }
         let hash = try await input.password.asyncMap { try await services.hashPassword($0) }
 
@@ -210,7 +232,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         return ProfileUpdate(
             email: email, setsPassword: input.password != nil,
             displayName: try input.displayName.map(UserText.displayName), photoURL: try input.photoUrl.map(UserText.photoURL),
-            deletedAttributes: Set((input.deleteAttribute ?? []).compactMap { attributes[$0] }),
+            deletedAttributes: Set((input.deleteAttribute ?? []).compactMap { attributes[$0.name] }),
             deletedProviders: Set(input.deleteProvider ?? []))
     }
 
@@ -229,6 +251,8 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(DeleteAccountRequest.self, request)
+        try checkTarget(input.targetProjectId, context)
+        if context.caller == .administrator, input.localId != nil || input.idToken == nil { return try await admin.delete(input) }
         guard let idToken = input.idToken else { throw HearthError(.missingIDToken) }
         let (claims, user) = try await authenticate(idToken)
         if !user.isAnonymous {
@@ -254,7 +278,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         let abuse = AbuseGuard(services: services)
         try await abuse.count(\.createAuthUri, address: abuse.clientAddress(request, context: context))
         let sessionID = input.sessionId ?? Self.randomSessionID()
-        if configuration.signIn.emailEnumerationProtection {
+        if try await services.projectSettings().emailEnumerationProtection {
             return WireCoding.response(CreateAuthUriResponse(registered: nil, allProviders: nil, signinMethods: nil, sessionId: sessionID))
         }
         let users = try await store.users(anyEmail: email)
@@ -272,6 +296,10 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     }
 
     // MARK: Shared steps
+
+    private func checkTarget(_ targetProjectId: String?, _ context: Context) throws {
+        try AdminAccountsController<Context>.checkTarget(targetProjectId, context, projectID: configuration.projectID)
+    }
 
     /// Verifies an ID token and loads its user, with Firebase's checks in Firebase's order.
     func authenticate(_ idToken: String) async throws -> (IDTokenClaims, UserRecord) {

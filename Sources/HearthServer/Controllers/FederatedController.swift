@@ -75,7 +75,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
     /// - Parameter address: the client's address, counted against the new-accounts limit when a user is created.
     func decide(profile: FederatedProfile, linkTo idToken: String?, autoCreate: Bool, address: String) async throws -> Outcome {
         let now = services.clock.now
-        let rules = AccountLinking(profile: profile, oneAccountPerEmail: configuration.signIn.oneAccountPerEmail)
+        let rules = AccountLinking(profile: profile, oneAccountPerEmail: try await services.projectSettings().oneAccountPerEmail)
         let identityOwner = try await store.user(providerID: profile.providerID, rawID: profile.rawID)
         let signedIn = try await idToken.asyncMap { try await services.authenticate($0).1 }
         var emailOwner: UserRecord?

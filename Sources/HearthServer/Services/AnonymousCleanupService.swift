@@ -12,12 +12,14 @@ import ServiceLifecycle
 public struct AnonymousCleanupService: Service {
     static let enabledAtSetting = "anonymousCleanup.enabledAt"
 
+    private let services: HearthServices
     private let store: any HearthStore
     private let configuration: ServerConfiguration.AnonymousCleanup
     private let clock: WallClock
     private let logger: Logger
 
     public init(services: HearthServices) {
+        self.services = services
         self.store = services.store
         self.configuration = services.configuration.anonymousCleanup
         self.clock = services.clock
@@ -44,7 +46,8 @@ public struct AnonymousCleanupService: Service {
     @discardableResult
     public func runOnce() async throws -> [String] {
         let now = clock.now
-        if configuration.enabled {
+        // Switched on and off in the configuration or, later, through the admin API (`autodeleteAnonymousUsers`).
+        if try await services.projectSettings().anonymousCleanupEnabled {
             let enabledAt: Date
             if let text = try await store.setting(Self.enabledAtSetting), let seconds = Double(text) {
                 enabledAt = Date(timeIntervalSince1970: seconds)

@@ -18,9 +18,9 @@ extension UserInfo {
         customAuth = user.customAuth ? true : nil
         passwordHash = user.passwordHash == nil ? nil : Self.redactedPasswordHash
         passwordUpdatedAt = user.passwordUpdatedAt.map { ($0.timeIntervalSince1970 * 1000).rounded() }
-        validSince = String(Int64(user.validSince.timeIntervalSince1970))
-        createdAt = String(Int64(user.createdAt.timeIntervalSince1970 * 1000))
-        lastLoginAt = user.lastLoginAt.map { String(Int64($0.timeIntervalSince1970 * 1000)) }
+        validSince = WireInt64(Int64(user.validSince.timeIntervalSince1970))
+        createdAt = WireInt64(Int64(user.createdAt.timeIntervalSince1970 * 1000))
+        lastLoginAt = user.lastLoginAt.map { WireInt64(Int64($0.timeIntervalSince1970 * 1000)) }
         var providers: [ProviderUserInfo] = []
         if let email = user.email, user.passwordHash != nil {
             providers.append(

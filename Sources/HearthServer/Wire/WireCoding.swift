@@ -84,7 +84,7 @@ enum WireCoding {
         switch type {
         case is String.Type: return "string"
         case is Bool.Type: return "boolean"
-        case is Int.Type, is Int64.Type, is Double.Type: return "number"
+        case is Int.Type, is Int64.Type, is Int32.Type, is Double.Type: return "number"
         case is [String].Type, is [Any].Type: return "array"
         default:
             let name = String(describing: type)

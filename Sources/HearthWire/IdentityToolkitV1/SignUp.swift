@@ -6,7 +6,12 @@ public struct SignUpRequest: Codable, Sendable, Equatable {
     public var photoUrl: String?
     /// Attach e-mail/password to this user instead of creating one.
     public var idToken: String?
+    /// Administrators only, as are the fields below.
     public var localId: String?
+    public var phoneNumber: String?
+    public var emailVerified: Bool?
+    public var disabled: Bool?
+    public var targetProjectId: String?
     public var tenantId: String?
     public var returnSecureToken: Bool?
 

@@ -7,12 +7,20 @@ public struct UpdateRequest: Codable, Sendable, Equatable {
     public var password: String?
     public var displayName: String?
     public var photoUrl: String?
-    /// `EMAIL`, `DISPLAY_NAME`, `PHOTO_URL`, `PASSWORD`, …
-    public var deleteAttribute: [String]?
+    public var deleteAttribute: [WireEnum<UserAttributeNames>]?
     public var deleteProvider: [String]?
     public var customAttributes: String?
     public var disableUser: Bool?
-    public var validSince: String?
+    /// Seconds since 1970; tokens of sign-ins before it stop working (administrators only, as are the
+    /// fields below).
+    public var validSince: WireInt64?
+    public var phoneNumber: String?
+    public var emailVerified: Bool?
+    public var linkProviderUserInfo: ProviderUserInfo?
+    /// Milliseconds since 1970.
+    public var createdAt: WireInt64?
+    public var lastLoginAt: WireInt64?
+    public var targetProjectId: String?
     public var tenantId: String?
     public var returnSecureToken: Bool?
 

@@ -12,12 +12,14 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var providerUserInfo: [ProviderUserInfo]?
     /// Always the redacted marker (`UkVEQUNURUQ=`) when the user has a password.
     public var passwordHash: String?
+    /// The salt of an imported hash (base64), in `accounts:batchCreate`.
+    public var salt: String?
     public var passwordUpdatedAt: Double?
-    /// Seconds since 1970, as a string.
-    public var validSince: String?
-    /// Milliseconds since 1970, as a string.
-    public var createdAt: String?
-    public var lastLoginAt: String?
+    /// Seconds since 1970.
+    public var validSince: WireInt64?
+    /// Milliseconds since 1970.
+    public var createdAt: WireInt64?
+    public var lastLoginAt: WireInt64?
     public var lastRefreshAt: String?
 
     public init(localId: String) { self.localId = localId }

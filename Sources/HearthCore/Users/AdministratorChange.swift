@@ -1,0 +1,42 @@
+import Foundation
+
+/// An administrator's change of an account (`accounts:update` with `localId`): everything a
+/// ``ProfileUpdate`` does, without its rules for signed-in users (no recent sign-in, the last provider may
+/// go), and more: phone number, verified and disabled flags, custom claims, revocation, times and links.
+public struct AdministratorChange: Sendable, Equatable {
+    public var profile: ProfileUpdate
+    public var phoneNumber: String?
+    public var emailVerified: Bool?
+    public var disabled: Bool?
+    /// `.some(nil)` removes the claims; `nil` leaves them alone. Already checked (``CustomClaims``).
+    public var customClaims: String??
+    /// Tokens of sign-ins before it stop working: the Admin SDKs' `revokeRefreshTokens`.
+    public var validSince: Date?
+    public var createdAt: Date?
+    public var lastLoginAt: Date?
+    /// A provider identity linked (or its profile replaced, when the user has that provider already).
+    public var link: ProviderLink?
+
+    public init(profile: ProfileUpdate = ProfileUpdate()) {
+        self.profile = profile
+    }
+
+    /// Changes `user`. The profile part first (a new e-mail is unverified and a new password ends the
+    /// sessions, as for the user's own change), then the administrator's fields, so that a request that
+    /// sets an e-mail and `emailVerified` together leaves it verified and an explicit `validSince` wins.
+    public func apply(to user: inout UserRecord, passwordHash: String?, now: Date) {
+        profile.change(&user, passwordHash: passwordHash, now: now)
+        if let phoneNumber { user.phoneNumber = phoneNumber }
+        if let emailVerified, user.email != nil { user.emailVerified = emailVerified }
+        if let disabled { user.disabled = disabled }
+        if let customClaims { user.customAttributes = customClaims }
+        if let validSince { user.validSince = validSince }
+        if let createdAt { user.createdAt = createdAt }
+        if let lastLoginAt { user.lastLoginAt = lastLoginAt }
+        if let link {
+            user.providers.removeAll { $0.providerID == link.providerID }
+            user.providers.append(link)
+        }
+        if !user.isAnonymous { user.scheduledDeletionAt = nil }
+    }
+}

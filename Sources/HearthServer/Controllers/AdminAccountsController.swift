@@ -1,0 +1,350 @@
+import Foundation
+import HearthCore
+import HearthWire
+import Hummingbird
+
+/// What `accounts:*` do for an administrator (an Admin SDK, HearthAdmin, `hearth users`): create a user with
+/// a chosen uid, look users up by id, e-mail, phone or provider identity, change anything about one
+/// (disable, claims, revocation, links), delete one or many, list them, query them, import them.
+///
+/// ``AccountsController`` hands its requests here when ``Caller/administrator`` is calling; the admin-only
+/// routes (`batchGet`, `query`, `batchDelete`, `batchCreate`) come here directly.
+struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
+    let services: HearthServices
+
+    private var configuration: ServerConfiguration { services.configuration }
+    private var store: any HearthStore { services.store }
+
+    /// The routes only an administrator may call, under `group` (which already names the version).
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("accounts:batchGet", use: batchGet)
+        group.post("accounts:query", use: query)
+        group.post("accounts:batchDelete", use: batchDelete)
+        group.post("accounts:batchCreate", use: batchCreate)
+    }
+
+    /// Refuses an app's call of an admin-only route, as Google does when no OAuth credential comes with it.
+    static func requireAdministrator(_ context: Context) throws {
+        guard context.caller == .administrator else { throw RequestError.missingCredential }
+    }
+
+    /// `targetProjectId` in a body: an administrator's, and then the configured project's.
+    static func checkTarget(_ targetProjectId: String?, _ context: Context, projectID: String) throws {
+        guard let targetProjectId else { return }
+        guard context.caller == .administrator else {
+            throw HearthError(.insufficientPermission, detail: "Only authenticated requests can specify target_project_id.")
+        }
+        guard targetProjectId == projectID else { throw HearthError(.projectNotFound) }
+    }
+
+    private func body<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+        try await WireCoding.decode(type, from: request, limit: configuration.maxBodyBytes)
+    }
+
+    // MARK: accounts:signUp, POST accounts
+
+    /// Creates a user as given: any uid, e-mail, password, phone number, names, verified and disabled flags.
+    func create(_ input: SignUpRequest) async throws -> Response {
+        let now = services.clock.now
+        let uid = try input.localId.map(AdminInput.checkedUID) ?? UserRecord.makeUID()
+        let email = try input.email.map(AdminInput.normalizedEmail)
+        let phone = try input.phoneNumber.map(AdminInput.checkedPhoneNumber)
+        if let password = input.password, password.count < 6 { throw HearthError(.weakPassword) }
+        var user = UserRecord(
+            uid: uid, email: email, emailVerified: input.emailVerified ?? false,
+            displayName: try input.displayName.map(UserText.displayName), photoURL: try input.photoUrl.map(UserText.photoURL),
+            phoneNumber: phone, disabled: input.disabled ?? false, createdAt: now, validSince: now)
+        if try await store.user(uid: uid) != nil { throw HearthError(.duplicateLocalID) }
+        if let email, try await store.user(email: email) != nil { throw HearthError(.emailExists) }
+        if let phone, try await store.user(phoneNumber: phone) != nil { throw HearthError(.phoneNumberExists) }
+        if let password = input.password {
+            user.passwordHash = try await services.hashPassword(password)
+            user.passwordUpdatedAt = now
+        }
+        // Not an anonymous sign-in, although it may have no credential yet: the clean-up leaves it alone.
+        if user.isAnonymous { user.scheduledDeletionAt = UserRecord.neverDeleted }
+        do {
+            try await store.createUser(user, session: nil)
+        } catch StoreConflict.uid {
+            throw HearthError(.duplicateLocalID, reason: "uid taken in the write")
+        } catch let conflict as StoreConflict {
+            throw conflict.error
+        }
+        return WireCoding.response(
+            SignUpResponse(localId: uid, email: email, displayName: user.displayName, idToken: nil, refreshToken: nil, expiresIn: nil))
+    }
+
+    // MARK: accounts:lookup
+
+    /// Every user matching any of the ids, e-mails, phone numbers and provider identities, each once;
+    /// `users` is absent when none matched.
+    func lookup(_ input: LookupRequest) async throws -> Response {
+        let count = [input.localId?.count, input.email?.count, input.phoneNumber?.count, input.federatedUserId?.count].compactMap { $0 }.reduce(0, +)
+        guard count <= AdminInput.maxBatch else { throw HearthError(.invalidArgument, detail: "At most \(AdminInput.maxBatch) identifiers at once.") }
+        var found: [UserRecord] = []
+        var seen: Set<String> = []
+        func add(_ user: UserRecord?) {
+            guard let user, seen.insert(user.uid).inserted else { return }
+            found.append(user)
+        }
+        for uid in input.localId ?? [] { add(try await store.user(uid: uid)) }
+        for email in input.email ?? [] {
+            if let email = EmailAddress.normalize(email) { add(try await store.user(email: email)) }
+        }
+        for phone in input.phoneNumber ?? [] {
+            if let phone = PhoneNumber.validated(phone) { add(try await store.user(phoneNumber: phone)) }
+        }
+        for identity in input.federatedUserId ?? [] {
+            guard let providerID = identity.providerId, let rawID = identity.rawId else { continue }
+            switch providerID {
+            case "password":
+                if let email = EmailAddress.normalize(rawID) { add(try await store.user(email: email)) }
+            case "phone": add(try await store.user(phoneNumber: rawID))
+            default: add(try await store.user(providerID: providerID, rawID: rawID))
+            }
+        }
+        return WireCoding.response(LookupResponse(users: found.isEmpty ? nil : found.map(UserInfo.init)))
+    }
+
+    // MARK: accounts:update
+
+    /// Changes any part of a user, disabled or not, with no recent sign-in and no last-provider rule.
+    func update(_ input: UpdateRequest) async throws -> Response {
+        guard let uid = input.localId else { throw HearthError(.missingLocalID) }
+        let now = services.clock.now
+        let change = try Self.change(input)
+        if let email = change.profile.email, let owner = try await store.user(email: email), owner.uid != uid { throw HearthError(.emailExists) }
+        if let phone = change.phoneNumber, let owner = try await store.user(phoneNumber: phone), owner.uid != uid {
+            throw HearthError(.phoneNumberExists)
+        }
+        if let link = change.link, let owner = try await store.user(providerID: link.providerID, rawID: link.rawID), owner.uid != uid {
+            throw HearthError(.federatedUserIDAlreadyLinked)
+        }
+        guard try await store.user(uid: uid) != nil else { throw HearthError(.userNotFound) }
+        let hash = try await input.password.asyncMap { try await services.hashPassword($0) }
+        let user = try await StoreConflict.mapped {
+            try await store.updateUser(uid: uid, session: nil) { user in change.apply(to: &user, passwordHash: hash, now: now) }
+        }
+        var response = UpdateResponse(localId: user.uid)
+        response.email = user.email
+        response.emailVerified = user.email == nil ? nil : user.emailVerified
+        response.displayName = user.displayName
+        response.photoUrl = user.photoURL
+        response.providerUserInfo = UserInfo(user).providerUserInfo ?? []
+        response.passwordHash = user.passwordHash == nil ? nil : UserInfo.redactedPasswordHash
+        return WireCoding.response(response)
+    }
+
+    /// The administrator's change the request asks for, every field checked.
+    static func change(_ input: UpdateRequest) throws -> AdministratorChange {
+        let attributes: [String: ProfileUpdate.Attribute] = [
+            "DISPLAY_NAME": .displayName, "PHOTO_URL": .photoURL, "EMAIL": .email, "PASSWORD": .password,
+        ]
+        if let password = input.password, password.count < 6 { throw HearthError(.weakPassword) }
+        var change = AdministratorChange(
+            profile: ProfileUpdate(
+                email: try input.email.map(AdminInput.normalizedEmail), setsPassword: input.password != nil,
+                displayName: try input.displayName.map(UserText.displayName), photoURL: try input.photoUrl.map(UserText.photoURL),
+                deletedAttributes: Set((input.deleteAttribute ?? []).compactMap { attributes[$0.name] }),
+                deletedProviders: Set(input.deleteProvider ?? [])))
+        change.phoneNumber = try input.phoneNumber.map(AdminInput.checkedPhoneNumber)
+        change.emailVerified = input.emailVerified
+        change.disabled = input.disableUser
+        if let claims = input.customAttributes { change.customClaims = .some(try CustomClaims.validated(claims)) }
+        change.validSince = try input.validSince.map { try AdminInput.seconds($0.value) }
+        change.createdAt = try input.createdAt.map { try AdminInput.milliseconds($0.value) }
+        change.lastLoginAt = try input.lastLoginAt.map { try AdminInput.milliseconds($0.value) }
+        if let info = input.linkProviderUserInfo {
+            guard !info.providerId.isEmpty else { throw HearthError(.missingProviderID) }
+            guard let rawID = info.rawId, !rawID.isEmpty else { throw HearthError(.missingRawID) }
+            guard !["password", "phone"].contains(info.providerId), UserText.isValidUID(rawID), UserText.isValidUID(info.providerId) else {
+                throw HearthError(.invalidProviderID, detail: info.providerId)
+            }
+            change.link = ProviderLink(
+                providerID: info.providerId, rawID: rawID, email: try info.email.map(AdminInput.normalizedEmail),
+                displayName: try info.displayName.map(UserText.displayName), photoURL: try info.photoUrl.map(UserText.photoURL),
+                phoneNumber: try info.phoneNumber.map(AdminInput.checkedPhoneNumber), screenName: try info.screenName.map(UserText.displayName))
+        }
+        return change
+    }
+
+    // MARK: accounts:delete
+
+    func delete(_ input: DeleteAccountRequest) async throws -> Response {
+        guard let uid = input.localId else { throw HearthError(.missingLocalID) }
+        guard try await store.deleteUser(uid: uid) else { throw HearthError(.userNotFound) }
+        return WireCoding.response(DeleteAccountResponse())
+    }
+
+    // MARK: accounts:batchGet
+
+    /// A page of users in uid order: `maxResults` (default 20, at most 1000) after `nextPageToken`.
+    @Sendable func batchGet(_ request: Request, context: Context) async throws -> Response {
+        try Self.requireAdministrator(context)
+        let parameters = request.uri.queryParameters
+        let requested = try parameters.get("maxResults").map { text -> Int in
+            guard let number = Int(text) else { throw HearthError(.invalidArgument, detail: "maxResults must be an integer") }
+            return number
+        }
+        let limit = min(max(requested.map { $0 > 0 ? $0 : AdminInput.defaultPage } ?? AdminInput.defaultPage, 1), AdminInput.maxBatch)
+        let after = parameters.get("nextPageToken").flatMap { $0.isEmpty ? nil : $0 }
+        if let after, !UserText.isValidUID(after) { throw HearthError(.invalidPageToken) }
+        let users = try await store.users(after: after, limit: limit)
+        // A full page always names the next one, even when nothing follows (as production does).
+        let next = users.count == limit ? users.last?.uid : nil
+        return WireCoding.response(BatchGetResponse(users: users.isEmpty ? nil : users.map(AdminInput.exported), nextPageToken: next))
+    }
+
+    // MARK: accounts:query
+
+    /// Users matching any expression (all users without one), sorted, then `offset` and `limit` (≤ 500).
+    @Sendable func query(_ request: Request, context: Context) async throws -> Response {
+        try Self.requireAdministrator(context)
+        let input = try await body(QueryRequest.self, request)
+        try Self.checkTarget(input.targetProjectId, context, projectID: configuration.projectID)
+        let limit = Int(input.limit?.value ?? 500)
+        let offset = Int(input.offset?.value ?? 0)
+        guard (0...500).contains(limit) else { throw HearthError(.invalidArgument, detail: "limit must be between 0 and 500") }
+        guard offset >= 0 else { throw HearthError(.invalidArgument, detail: "offset must not be negative") }
+        let sortBy = input.sortBy?.name ?? "USER_ID"
+        let descending = input.order?.name == "DESC"
+
+        var matched: [UserRecord]
+        if let expressions = input.expression, !expressions.isEmpty {
+            guard expressions.count <= AdminInput.maxBatch else {
+                throw HearthError(.invalidArgument, detail: "At most \(AdminInput.maxBatch) expressions.")
+            }
+            var seen: Set<String> = []
+            matched = []
+            for expression in expressions {
+                var candidates: [UserRecord?] = []
+                if let uid = expression.userId { candidates.append(try await store.user(uid: uid)) }
+                if let email = expression.email.flatMap(EmailAddress.normalize) { candidates.append(try await store.user(email: email)) }
+                if let phone = expression.phoneNumber.flatMap(PhoneNumber.validated) { candidates.append(try await store.user(phoneNumber: phone)) }
+                for case let user? in candidates where seen.insert(user.uid).inserted { matched.append(user) }
+            }
+        } else if input.returnUserInfo == false {
+            return WireCoding.response(QueryResponse(recordsCount: WireInt64(Int64(try await store.countUsers())), userInfo: nil))
+        } else if sortBy == "USER_ID", !descending {
+            // The common case reads only the pages it needs.
+            let count = try await store.countUsers()
+            var page: [UserRecord] = []
+            var after: String?
+            var skipped = 0
+            while page.count < limit {
+                let batch = try await store.users(after: after, limit: AdminInput.maxBatch)
+                guard let last = batch.last else { break }
+                after = last.uid
+                for user in batch {
+                    if skipped < offset { skipped += 1 } else if page.count < limit { page.append(user) }
+                }
+            }
+            return WireCoding.response(QueryResponse(recordsCount: WireInt64(Int64(count)), userInfo: page.map(UserInfo.init)))
+        } else {
+            matched = try await allUsers()
+        }
+        matched.sort(by: Self.order(sortBy))
+        if descending { matched.reverse() }
+        let total = matched.count
+        guard input.returnUserInfo != false else { return WireCoding.response(QueryResponse(recordsCount: WireInt64(Int64(total)), userInfo: nil)) }
+        let page = matched.dropFirst(offset).prefix(limit)
+        return WireCoding.response(QueryResponse(recordsCount: WireInt64(Int64(total)), userInfo: page.map(UserInfo.init)))
+    }
+
+    private func allUsers() async throws -> [UserRecord] {
+        var users: [UserRecord] = []
+        var after: String?
+        while true {
+            let batch = try await store.users(after: after, limit: AdminInput.maxBatch)
+            users.append(contentsOf: batch)
+            guard batch.count == AdminInput.maxBatch, let last = batch.last else { return users }
+            after = last.uid
+        }
+    }
+
+    private static func order(_ sortBy: String) -> (UserRecord, UserRecord) -> Bool {
+        func byUID(_ a: UserRecord, _ b: UserRecord) -> Bool { a.uid.utf8.lexicographicallyPrecedes(b.uid.utf8) }
+        switch sortBy {
+        case "NAME": return { ($0.displayName ?? "", $0.uid) < ($1.displayName ?? "", $1.uid) }
+        case "CREATED_AT": return { ($0.createdAt, $0.uid) < ($1.createdAt, $1.uid) }
+        case "LAST_LOGIN_AT": return { ($0.lastLoginAt ?? .distantPast, $0.uid) < ($1.lastLoginAt ?? .distantPast, $1.uid) }
+        case "USER_EMAIL": return { ($0.email ?? "", $0.uid) < ($1.email ?? "", $1.uid) }
+        default: return byUID
+        }
+    }
+
+    // MARK: accounts:batchDelete
+
+    /// Deletes up to 1000 users; without `force` an enabled user is an error (`NOT_DISABLED`) and stays.
+    /// Unknown uids are skipped.
+    @Sendable func batchDelete(_ request: Request, context: Context) async throws -> Response {
+        try Self.requireAdministrator(context)
+        let input = try await body(BatchDeleteRequest.self, request)
+        try Self.checkTarget(input.targetProjectId, context, projectID: configuration.projectID)
+        let uids = input.localIds ?? []
+        guard (1...AdminInput.maxBatch).contains(uids.count) else { throw HearthError(.localIDListExceedsLimit) }
+        var errors: [BatchDeleteError] = []
+        for (index, uid) in uids.enumerated() {
+            if input.force != true {
+                guard let user = try await store.user(uid: uid) else { continue }
+                if !user.disabled {
+                    errors.append(BatchDeleteError(index: index, localId: uid, message: "NOT_DISABLED : Disable the account before batch deletion."))
+                    continue
+                }
+            }
+            try await store.deleteUser(uid: uid)
+        }
+        return WireCoding.response(BatchDeleteResponse(errors: errors.isEmpty ? nil : errors))
+    }
+
+    // MARK: accounts:batchCreate
+
+    @Sendable func batchCreate(_ request: Request, context: Context) async throws -> Response {
+        try Self.requireAdministrator(context)
+        let input = try await body(BatchCreateRequest.self, request)
+        try Self.checkTarget(input.targetProjectId, context, projectID: configuration.projectID)
+        let importer = try UserImport(input, now: services.clock.now)
+        let errors = try await importer.run(into: store)
+        return WireCoding.response(
+            BatchCreateResponse(error: errors.isEmpty ? nil : errors.map { BatchCreateError(index: $0.index, message: $0.message) }))
+    }
+}
+
+/// The checks and limits of administrators' input, shared by the admin routes and imports.
+enum AdminInput {
+    static let maxBatch = 1_000
+    static let defaultPage = 20
+
+    /// A user as a listing shows it.
+    static func exported(_ user: UserRecord) -> UserInfo {
+        UserInfo(user)
+    }
+
+    static func checkedUID(_ uid: String) throws -> String {
+        guard UserText.isValidUID(uid) else {
+            throw HearthError(.invalidArgument, detail: "localId must be a non-empty string of at most 128 printable characters.")
+        }
+        return uid
+    }
+
+    static func normalizedEmail(_ raw: String) throws -> String {
+        guard let email = EmailAddress.normalize(raw) else { throw HearthError(.invalidEmail) }
+        return email
+    }
+
+    static func checkedPhoneNumber(_ raw: String) throws -> String {
+        guard let phone = PhoneNumber.validated(raw) else { throw HearthError(.invalidPhoneNumber) }
+        return phone
+    }
+
+    /// Seconds since 1970 that a date can hold and the store can write (year 1970 to 9999).
+    static func seconds(_ value: Int64) throws -> Date {
+        guard (0...253_402_300_799).contains(value) else { throw HearthError(.invalidArgument, detail: "a time must be between 1970 and 9999") }
+        return Date(timeIntervalSince1970: TimeInterval(value))
+    }
+
+    static func milliseconds(_ value: Int64) throws -> Date {
+        guard (0...253_402_300_799_999).contains(value) else { throw HearthError(.invalidArgument, detail: "a time must be between 1970 and 9999") }
+        return Date(timeIntervalSince1970: TimeInterval(value) / 1000)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import HearthCore
+import HearthWire
+import Hummingbird
+
+/// `GET/PATCH /v2/projects/{project}/config`: the sign-in settings of ``ProjectSettings`` as Identity
+/// Toolkit's `Config` names them. PATCH changes the fields `updateMask` names (every field the body has
+/// when it names none); fields Hearth does not keep are refused rather than silently dropped.
+struct ProjectConfigController<Context: RequestContext>: Sendable {
+    let services: HearthServices
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("config", use: get)
+        group.patch("config", use: patch)
+    }
+
+    @Sendable func get(_ request: Request, context: Context) async throws -> Response {
+        try checkProject(context)
+        return WireCoding.response(config(try await services.projectSettings()))
+    }
+
+    @Sendable func patch(_ request: Request, context: Context) async throws -> Response {
+        try checkProject(context)
+        let input = try await WireCoding.decode(ProjectConfig.self, from: request, limit: services.configuration.maxBodyBytes)
+        let mask = try Self.paths(request.uri.queryParameters.get("updateMask"), body: input)
+        var overrides = try await services.storedProjectOverrides()
+        for path in mask {
+            switch path {
+            case "signIn.allowDuplicateEmails": overrides.oneAccountPerEmail = input.signIn?.allowDuplicateEmails.map { !$0 }
+            case "signIn.anonymous.enabled": overrides.anonymousEnabled = input.signIn?.anonymous?.enabled
+            case "signIn.email.enabled": overrides.passwordEnabled = input.signIn?.email?.enabled
+            case "emailPrivacyConfig.enableImprovedEmailPrivacy":
+                overrides.emailEnumerationProtection = input.emailPrivacyConfig?.enableImprovedEmailPrivacy
+            case "autodeleteAnonymousUsers": overrides.anonymousCleanupEnabled = input.autodeleteAnonymousUsers
+            default: throw HearthError(.invalidConfig, detail: "Hearth does not keep \(path.prefix(100)).")
+            }
+        }
+        return WireCoding.response(config(try await services.storeProjectOverrides(overrides)))
+    }
+
+    /// The dotted field paths to change: `updateMask`'s (a whole message stands for its fields), or
+    /// every field of `body` when there is no mask.
+    static func paths(_ updateMask: String?, body: ProjectConfig) throws -> [String] {
+        let all = [
+            "signIn.allowDuplicateEmails", "signIn.anonymous.enabled", "signIn.email.enabled",
+            "emailPrivacyConfig.enableImprovedEmailPrivacy", "autodeleteAnonymousUsers",
+        ]
+        guard let updateMask, !updateMask.isEmpty else {
+            return all.filter { path in
+                switch path {
+                case "signIn.allowDuplicateEmails": body.signIn?.allowDuplicateEmails != nil
+                case "signIn.anonymous.enabled": body.signIn?.anonymous?.enabled != nil
+                case "signIn.email.enabled": body.signIn?.email?.enabled != nil
+                case "emailPrivacyConfig.enableImprovedEmailPrivacy": body.emailPrivacyConfig?.enableImprovedEmailPrivacy != nil
+                default: body.autodeleteAnonymousUsers != nil
+                }
+            }
+        }
+        var paths: [String] = []
+        for field in updateMask.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let covered = all.filter { $0 == field || $0.hasPrefix(field + ".") }
+            // `signIn.email.passwordRequired` is always true in Hearth: accepted when it says so.
+            if field == "signIn.email.passwordRequired", body.signIn?.email?.passwordRequired != false { continue }
+            guard !covered.isEmpty else { throw HearthError(.invalidConfig, detail: "Hearth does not keep \(field.prefix(100)).") }
+            paths += covered.filter { !paths.contains($0) }
+        }
+        return paths
+    }
+
+    private func config(_ settings: ProjectSettings) -> ProjectConfig {
+        ProjectConfig(
+            name: "projects/\(services.configuration.projectID)/config",
+            signIn: SignInConfig(
+                allowDuplicateEmails: !settings.oneAccountPerEmail, anonymous: EnabledConfig(enabled: settings.anonymousEnabled),
+                email: EmailSignInConfig(enabled: settings.passwordEnabled, passwordRequired: true)),
+            emailPrivacyConfig: EmailPrivacyConfig(enableImprovedEmailPrivacy: settings.emailEnumerationProtection),
+            autodeleteAnonymousUsers: settings.anonymousCleanupEnabled)
+    }
+
+    private func checkProject(_ context: Context) throws {
+        guard context.parameters.get("project") == services.configuration.projectID else { throw HearthError(.projectNotFound) }
+    }
+}

@@ -1,0 +1,53 @@
+/// `GET/PATCH /v2/projects/{project}/config`: the project's sign-in settings, administrators only. Hearth
+/// keeps the parts below (the rest of Google's `Config` is not Hearth's to change).
+public struct ProjectConfig: Codable, Sendable, Equatable {
+    /// `projects/{project}/config`.
+    public var name: String?
+    public var signIn: SignInConfig?
+    public var emailPrivacyConfig: EmailPrivacyConfig?
+    /// Whether anonymous users are deleted once old (Hearth: after `anonymousCleanup.maxAge`, 30 days by default).
+    public var autodeleteAnonymousUsers: Bool?
+
+    public init(
+        name: String? = nil, signIn: SignInConfig? = nil, emailPrivacyConfig: EmailPrivacyConfig? = nil, autodeleteAnonymousUsers: Bool? = nil
+    ) {
+        self.name = name
+        self.signIn = signIn
+        self.emailPrivacyConfig = emailPrivacyConfig
+        self.autodeleteAnonymousUsers = autodeleteAnonymousUsers
+    }
+}
+
+public struct SignInConfig: Codable, Sendable, Equatable {
+    public var allowDuplicateEmails: Bool?
+    public var anonymous: EnabledConfig?
+    public var email: EmailSignInConfig?
+
+    public init(allowDuplicateEmails: Bool? = nil, anonymous: EnabledConfig? = nil, email: EmailSignInConfig? = nil) {
+        self.allowDuplicateEmails = allowDuplicateEmails
+        self.anonymous = anonymous
+        self.email = email
+    }
+}
+
+public struct EnabledConfig: Codable, Sendable, Equatable {
+    public var enabled: Bool?
+
+    public init(enabled: Bool?) { self.enabled = enabled }
+}
+
+public struct EmailSignInConfig: Codable, Sendable, Equatable {
+    public var enabled: Bool?
+    public var passwordRequired: Bool?
+
+    public init(enabled: Bool? = nil, passwordRequired: Bool? = nil) {
+        self.enabled = enabled
+        self.passwordRequired = passwordRequired
+    }
+}
+
+public struct EmailPrivacyConfig: Codable, Sendable, Equatable {
+    public var enableImprovedEmailPrivacy: Bool?
+
+    public init(enableImprovedEmailPrivacy: Bool?) { self.enableImprovedEmailPrivacy = enableImprovedEmailPrivacy }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import HTTPTypes
+import HearthCore
+import HearthServer
+import HearthWire
+import Testing
+
+/// `/v2/projects/{p}/config`: the sign-in settings an administrator changes at run time, stored so that a
+/// server opened again on the same data (another replica, a restart) has them.
+@Suite("Admin API: project config")
+struct ProjectConfigTests {
+    static let path = "/v2/projects/demo-hearth/config"
+
+    @Test("GET shows the configuration's values; PATCH with updateMask changes sign-in, duplicates, privacy and clean-up")
+    func getAndPatch() async throws {
+        try await withHearth { hearth, client async throws in
+            var admin = client
+            admin.apiKey = nil
+            let headers: HTTPFields = [.authorization: "Bearer owner", .contentType: "application/json"]
+            let initial = try await admin.raw(Self.path, method: .get, headers: headers).decode(ProjectConfig.self)
+            #expect(initial.name == "projects/demo-hearth/config")
+            #expect(initial.signIn?.anonymous?.enabled == true && initial.signIn?.email?.enabled == true)
+            #expect(initial.signIn?.allowDuplicateEmails == false && initial.autodeleteAnonymousUsers == false)
+            #expect(initial.emailPrivacyConfig?.enableImprovedEmailPrivacy == false)
+
+            // Anonymous sign-in off, through a mask naming a whole message.
+            let patched = try await admin.raw(
+                Self.path + "?updateMask=signIn.anonymous,emailPrivacyConfig.enableImprovedEmailPrivacy", method: .patch,
+                body: Data(#"{"signIn":{"anonymous":{"enabled":false}},"emailPrivacyConfig":{"enableImprovedEmailPrivacy":true}}"#.utf8),
+                headers: headers)
+            #expect(patched.status == .ok, "\(patched.text)")
+            #expect(try patched.decode(ProjectConfig.self).signIn?.anonymous?.enabled == false)
+            #expect(try await client.post("/v1/accounts:signUp", ["returnSecureToken": .bool(true)]).errorMessage == "ADMIN_ONLY_OPERATION")
+            _ = try await client.signUp(email: "ada@example.com", password: "analytical")
+            let wrong = try await client.post(
+                "/v1/accounts:signInWithPassword", ["email": .string("ada@example.com"), "password": .string("nope-nope")])
+            #expect(wrong.errorMessage == "INVALID_LOGIN_CREDENTIALS")
+
+            // Without a mask: the fields the body has. Password sign-in off.
+            let noMask = try await admin.raw(Self.path, method: .patch, body: Data(#"{"signIn":{"email":{"enabled":false}}}"#.utf8), headers: headers)
+            #expect(try noMask.decode(ProjectConfig.self).signIn?.email?.enabled == false)
+            #expect(try noMask.decode(ProjectConfig.self).signIn?.anonymous?.enabled == false)
+            let signIn = try await client.post(
+                "/v1/accounts:signInWithPassword", ["email": .string("ada@example.com"), "password": .string("analytical")])
+            #expect(signIn.errorMessage == "OPERATION_NOT_ALLOWED")
+
+            // A field Hearth does not keep is refused, not dropped.
+            let mfa = try await admin.raw(Self.path + "?updateMask=mfa", method: .patch, body: Data(#"{"mfa":{}}"#.utf8), headers: headers)
+            #expect(mfa.errorMessage == "INVALID_CONFIG : Hearth does not keep mfa.")
+            let otherProject = try await admin.raw("/v2/projects/other/config", method: .get, headers: headers)
+            #expect(otherProject.errorMessage == "PROJECT_NOT_FOUND")
+            #expect(try await client.raw(Self.path, method: .get).status == .unauthorized)
+
+            // Stored in the database, where every replica reads it (within five seconds).
+            let stored = try #require(try await hearth.services.store.setting("project.config"))
+            let overrides = try #require(JSONValue.object(fromJSON: stored))
+            #expect(overrides["anonymousEnabled"] == .bool(false) && overrides["passwordEnabled"] == .bool(false))
+            #expect(overrides["emailEnumerationProtection"] == .bool(true) && overrides["oneAccountPerEmail"] == nil)
+        }
+    }
+}
