@@ -175,7 +175,8 @@ extension HearthAdmin {
             body["signerKey"] = base64(hash.key)
             body["saltSeparator"] = base64(hash.saltSeparator)
             body["rounds"] = hash.rounds.map { .number(Double($0)) }
-            body["memoryCost"] = hash.memoryCost.map { .number(Double($0)) }
+            // STANDARD_SCRYPT names its N `cpuMemCost`; Firebase's scrypt takes `memoryCost`.
+            body[hash.algorithm == "STANDARD_SCRYPT" ? "cpuMemCost" : "memoryCost"] = hash.memoryCost.map { .number(Double($0)) }
             body["blockSize"] = hash.blockSize.map { .number(Double($0)) }
             body["parallelization"] = hash.parallelization.map { .number(Double($0)) }
             body["dkLen"] = hash.derivedKeyLength.map { .number(Double($0)) }

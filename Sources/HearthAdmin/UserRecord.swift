@@ -45,9 +45,9 @@ public struct UserRecord: Sendable, Equatable {
                 providerID: $0.providerId, uid: $0.rawId, email: $0.email, displayName: $0.displayName, photoURL: $0.photoUrl,
                 phoneNumber: $0.phoneNumber)
         }
-        tokensValidAfterTime = info.validSince.flatMap(TimeInterval.init).map { Date(timeIntervalSince1970: $0) }
-        creationTime = info.createdAt.flatMap(TimeInterval.init).map { Date(timeIntervalSince1970: $0 / 1_000) }
-        lastSignInTime = info.lastLoginAt.flatMap(TimeInterval.init).map { Date(timeIntervalSince1970: $0 / 1_000) }
+        tokensValidAfterTime = info.validSince.map { Date(timeIntervalSince1970: TimeInterval($0.value)) }
+        creationTime = info.createdAt.map { Date(timeIntervalSince1970: TimeInterval($0.value) / 1_000) }
+        lastSignInTime = info.lastLoginAt.map { Date(timeIntervalSince1970: TimeInterval($0.value) / 1_000) }
     }
 }
 

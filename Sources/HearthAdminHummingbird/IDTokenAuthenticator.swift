@@ -92,7 +92,9 @@ public struct AuthenticationFailure: Error, HTTPResponseError {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = Envelope(
             error: .init(code: status.code, status: status == .unauthorized ? "UNAUTHENTICATED" : "UNAVAILABLE", message: message, reason: code))
-        let data = (try? JSONEncoder().encode(body)) ?? Data("{}".utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let data = (try? encoder.encode(body)) ?? Data("{}".utf8)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -23,7 +23,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidPendingToken, missingRequestURI, invalidRequestURI
         // Administration
         case projectNotFound, configurationNotFound, configurationExists, invalidProviderID, invalidOAuthClientID
-        case invalidConfig, invalidDuration
+        case invalidConfig
         // Tokens
         case invalidIDToken, tokenExpired, invalidRefreshToken, missingCustomToken, invalidCustomToken
         // Abuse

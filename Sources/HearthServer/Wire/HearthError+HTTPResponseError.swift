@@ -77,7 +77,6 @@ extension HearthError {
         case .invalidProviderID: return business(detail.map { "INVALID_PROVIDER_ID : \($0)" } ?? "INVALID_PROVIDER_ID")
         case .invalidOAuthClientID: return business(detail.map { "INVALID_OAUTH_CLIENT_ID : \($0)" } ?? "INVALID_OAUTH_CLIENT_ID")
         case .invalidConfig: return business(detail.map { "INVALID_CONFIG : \($0)" } ?? "INVALID_CONFIG")
-        case .invalidDuration: return business("INVALID_DURATION")
         case .invalidArgument:
             return (.badRequest, "\(M.invalidJSONPrefix) \(detail ?? "")", "INVALID_ARGUMENT", "parseError")
         case .storageUnavailable:
