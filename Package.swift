@@ -22,6 +22,9 @@ let package = Package(
         .library(name: "HearthServer", targets: ["HearthServer"]),
         .library(name: "HearthAuth", targets: ["HearthAuth"]),
         .executable(name: "hearth-auth-example", targets: ["HearthAuthExample"]),
+        .library(name: "HearthAdmin", targets: ["HearthAdmin"]),
+        .library(name: "HearthAdminHummingbird", targets: ["HearthAdminHummingbird"]),
+        .executable(name: "notes-backend", targets: ["NotesBackendServer"]),
     ],
     // Every package below serves the server only. An app that wants HearthAuth alone turns the default trait
     // off (`.package(url: …, from: …, traits: [])`) and resolves none of them; see the loop at the end.
@@ -237,6 +240,51 @@ let package = Package(
             path: "Examples/HearthAuthExample",
             swiftSettings: swiftSettings
         ),
+        // The Swift backend SDK: verifies ID tokens and session cookies, mints custom tokens, manages users over
+        // the admin API. Wire types, swift-crypto and AsyncHTTPClient; X509 reads the published certificates.
+        .target(
+            name: "HearthAdmin",
+            dependencies: [
+                "HearthWire", "HearthBase64URL",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Hummingbird middleware that authenticates a request by its ID token, apart so that other backends need not build Hummingbird.
+        .target(
+            name: "HearthAdminHummingbird",
+            dependencies: [
+                "HearthAdmin",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // An example backend: each signed-in user reads and writes only their own notes, keyed by the verified uid.
+        .target(
+            name: "NotesBackend",
+            dependencies: [
+                "HearthAdmin", "HearthAdminHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Examples/NotesBackend",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "NotesBackendServer",
+            dependencies: [
+                "NotesBackend", "HearthAdmin",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Examples/NotesBackendServer",
+            swiftSettings: swiftSettings
+        ),
         // The domain's rules as plain values: no HTTP, no SQL.
         .testTarget(
             name: "HearthCoreTests",
@@ -298,6 +346,20 @@ let package = Package(
             dependencies: [
                 "HearthAuth", "HearthTesting", "HearthSandbox", "HearthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // HearthAdmin, its middleware and the notes example against a live Hearth server (HearthTesting).
+        .testTarget(
+            name: "HearthAdminTests",
+            dependencies: [
+                "HearthAdmin", "HearthAdminHummingbird", "NotesBackend", "HearthTesting", "HearthWire", "HearthBase64URL", "HearthTokens",
+                "HearthCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -44,6 +44,8 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     router.add(middleware: WireErrorMiddleware())
 
     WellKnownController(services: services, baseURL: configuration.baseURL).addRoutes(to: router)
+    let sessionCookies = SessionCookieController<HearthRequestContext>(services: services)
+    sessionCookies.addPublicRoutes(to: router)
     // Routes given from outside: development mode's identity-provider stand-ins.
     for serverExtension in services.extensions { serverExtension.addRoutes(to: router) }
     BrowserSignInController<HearthRequestContext>(services: services).addRoutes(to: router)
@@ -77,6 +79,9 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
         let group = router.group(RouterPath(prefix)).add(middleware: admin)
         IdpConfigController<HearthRequestContext>(services: services).addRoutes(to: group)
         ProjectConfigController<HearthRequestContext>(services: services).addRoutes(to: group)
+    }
+    for prefix in ["/v1/projects", "/identitytoolkit.googleapis.com/v1/projects"] {
+        sessionCookies.addAdminRoutes(to: router.group(RouterPath(prefix)).add(middleware: admin))
     }
     for path in ["/v1/token", "/securetoken.googleapis.com/v1/token"] {
         router.group(RouterPath(path)).add(middleware: apiKeys).post(use: secureToken.token)

@@ -18,11 +18,17 @@ public actor KeyRing {
         public var publishLead: TimeInterval
         /// Lifetime of the tokens the keys sign.
         public var tokenLifetime: TimeInterval
+        /// The longest lifetime of the session cookies the keys sign (two weeks, the most Firebase allows).
+        public var sessionCookieLifetime: TimeInterval
 
-        public init(rotationPeriod: TimeInterval = 7 * 86_400, publishLead: TimeInterval = 3_600, tokenLifetime: TimeInterval = 3_600) {
+        public init(
+            rotationPeriod: TimeInterval = 7 * 86_400, publishLead: TimeInterval = 3_600, tokenLifetime: TimeInterval = 3_600,
+            sessionCookieLifetime: TimeInterval = TokenService.sessionCookieLifetimes.upperBound
+        ) {
             self.rotationPeriod = rotationPeriod
             self.publishLead = publishLead
             self.tokenLifetime = tokenLifetime
+            self.sessionCookieLifetime = sessionCookieLifetime
         }
     }
 
@@ -132,9 +138,10 @@ public actor KeyRing {
         guard let current = live.filter({ $0.retiresAt > now }).max(by: { $0.activatesAt < $1.activatesAt }) else { return (now, nil) }
         guard current.activatesAt.addingTimeInterval(configuration.rotationPeriod) <= now else { return nil }
         let activatesAt = now.addingTimeInterval(configuration.publishLead)
-        // A retired key stays published while anything it signed may still be presented: ID tokens, and pending
-        // credentials (an hour, whatever the ID-token lifetime), plus five minutes for clocks that differ.
-        let lastUse = max(configuration.tokenLifetime, TokenService.pendingCredentialLifetime) + 300
+        // A retired key stays published while anything it signed may still be presented: ID tokens, pending
+        // credentials (an hour, whatever the ID-token lifetime) and session cookies, plus five minutes for clocks
+        // that differ.
+        let lastUse = max(configuration.tokenLifetime, TokenService.pendingCredentialLifetime, configuration.sessionCookieLifetime) + 300
         return (activatesAt, .init(kid: current.kid, retiresAt: activatesAt, expiresAt: activatesAt.addingTimeInterval(lastUse)))
     }
 

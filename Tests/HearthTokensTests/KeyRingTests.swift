@@ -9,7 +9,8 @@ import Testing
 @Suite("KeyRing")
 struct KeyRingTests {
     /// Rotation after a day, the successor published 10 minutes ahead, tokens of an hour.
-    static let rotating = KeyRing.Configuration(rotationPeriod: 86_400, publishLead: 600, tokenLifetime: 3_600)
+    /// Signs no session cookies, so a retired key is withdrawn an ID token's lifetime after it stops signing.
+    static let rotating = KeyRing.Configuration(rotationPeriod: 86_400, publishLead: 600, tokenLifetime: 3_600, sessionCookieLifetime: 0)
 
     @Test("a fresh ring makes one key that signs at once, stores it and publishes it as JWKS and X.509")
     func firstKey() async throws {

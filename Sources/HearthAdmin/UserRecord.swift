@@ -1,0 +1,188 @@
+import Foundation
+import HearthWire
+
+/// A user as the admin API describes it.
+public struct UserRecord: Sendable, Equatable {
+    public struct ProviderInfo: Sendable, Equatable {
+        public let providerID: String
+        public let uid: String?
+        public let email: String?
+        public let displayName: String?
+        public let photoURL: String?
+        public let phoneNumber: String?
+    }
+
+    public let uid: String
+    public let email: String?
+    public let emailVerified: Bool
+    public let displayName: String?
+    public let photoURL: String?
+    public let phoneNumber: String?
+    public let disabled: Bool
+    /// The developer's claims, copied into the user's ID tokens.
+    public let customClaims: [String: ClaimValue]
+    public let providers: [ProviderInfo]
+    /// Tokens of sign-ins before this instant are revoked (whole seconds).
+    public let tokensValidAfterTime: Date?
+    public let creationTime: Date?
+    public let lastSignInTime: Date?
+
+    init(_ info: UserInfo) {
+        uid = info.localId
+        email = info.email
+        emailVerified = info.emailVerified ?? false
+        displayName = info.displayName
+        photoURL = info.photoUrl
+        phoneNumber = info.phoneNumber
+        disabled = info.disabled ?? false
+        if let text = info.customAttributes, case .object(let claims)? = try? JSONDecoder().decode(ClaimValue.self, from: Data(text.utf8)) {
+            customClaims = claims
+        } else {
+            customClaims = [:]
+        }
+        providers = (info.providerUserInfo ?? []).map {
+            ProviderInfo(
+                providerID: $0.providerId, uid: $0.rawId, email: $0.email, displayName: $0.displayName, photoURL: $0.photoUrl,
+                phoneNumber: $0.phoneNumber)
+        }
+        tokensValidAfterTime = info.validSince.map { Date(timeIntervalSince1970: TimeInterval($0.value)) }
+        creationTime = info.createdAt.map { Date(timeIntervalSince1970: TimeInterval($0.value) / 1_000) }
+        lastSignInTime = info.lastLoginAt.map { Date(timeIntervalSince1970: TimeInterval($0.value) / 1_000) }
+    }
+}
+
+/// A change to one field of a user: a new value, or its removal.
+public enum FieldChange<Value: Sendable & Equatable>: Sendable, Equatable {
+    case set(Value)
+    case remove
+}
+
+/// The fields of a new user; `nil` leaves a field out.
+public struct NewUser: Sendable, Equatable {
+    /// The uid to give the user; the server chooses one when `nil`.
+    public var uid: String?
+    public var email: String?
+    public var emailVerified: Bool?
+    public var password: String?
+    public var displayName: String?
+    public var photoURL: String?
+    public var phoneNumber: String?
+    public var disabled: Bool?
+
+    public init(
+        uid: String? = nil, email: String? = nil, emailVerified: Bool? = nil, password: String? = nil, displayName: String? = nil,
+        photoURL: String? = nil, phoneNumber: String? = nil, disabled: Bool? = nil
+    ) {
+        self.uid = uid
+        self.email = email
+        self.emailVerified = emailVerified
+        self.password = password
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.phoneNumber = phoneNumber
+        self.disabled = disabled
+    }
+}
+
+/// Changes to a user; `nil` leaves a field as it is.
+public struct UserUpdate: Sendable, Equatable {
+    public var email: String?
+    public var emailVerified: Bool?
+    public var password: String?
+    public var displayName: FieldChange<String>?
+    public var photoURL: FieldChange<String>?
+    public var phoneNumber: FieldChange<String>?
+    public var disabled: Bool?
+
+    public init(
+        email: String? = nil, emailVerified: Bool? = nil, password: String? = nil, displayName: FieldChange<String>? = nil,
+        photoURL: FieldChange<String>? = nil, phoneNumber: FieldChange<String>? = nil, disabled: Bool? = nil
+    ) {
+        self.email = email
+        self.emailVerified = emailVerified
+        self.password = password
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.phoneNumber = phoneNumber
+        self.disabled = disabled
+    }
+}
+
+/// One page of ``HearthAdmin/listUsers(pageSize:pageToken:)``.
+public struct UserPage: Sendable, Equatable {
+    public let users: [UserRecord]
+    /// Pass it to the next call for the next page; `nil` on the last page.
+    public let nextPageToken: String?
+}
+
+/// What ``HearthAdmin/deleteUsers(_:)`` and ``HearthAdmin/importUsers(_:hash:)`` did: failures by index in the list given.
+public struct BatchResult: Sendable, Equatable {
+    public struct Failure: Sendable, Equatable {
+        public let index: Int
+        public let message: String
+    }
+
+    public let successCount: Int
+    public var failureCount: Int { errors.count }
+    public let errors: [Failure]
+}
+
+/// A user to import with ``HearthAdmin/importUsers(_:hash:)``: the password as a hash of another system.
+public struct ImportedUser: Sendable, Equatable {
+    public var uid: String
+    public var email: String?
+    public var emailVerified: Bool?
+    public var displayName: String?
+    public var photoURL: String?
+    public var phoneNumber: String?
+    public var disabled: Bool?
+    public var customClaims: [String: ClaimValue]?
+    public var passwordHash: Data?
+    public var passwordSalt: Data?
+
+    public init(
+        uid: String, email: String? = nil, emailVerified: Bool? = nil, displayName: String? = nil, photoURL: String? = nil,
+        phoneNumber: String? = nil, disabled: Bool? = nil, customClaims: [String: ClaimValue]? = nil, passwordHash: Data? = nil,
+        passwordSalt: Data? = nil
+    ) {
+        self.uid = uid
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.phoneNumber = phoneNumber
+        self.disabled = disabled
+        self.customClaims = customClaims
+        self.passwordHash = passwordHash
+        self.passwordSalt = passwordSalt
+    }
+}
+
+/// How imported password hashes were made: Identity Toolkit's `hashAlgorithm` name and its parameters.
+public struct PasswordHashOptions: Sendable, Equatable {
+    /// `SCRYPT`, `STANDARD_SCRYPT`, `BCRYPT`, `PBKDF_SHA1`, `PBKDF2_SHA256`, `HMAC_SHA256`, `SHA256`, `MD5`, …
+    public var algorithm: String
+    /// The signer key of Firebase's scrypt, or the HMAC key.
+    public var key: Data?
+    public var saltSeparator: Data?
+    public var rounds: Int?
+    public var memoryCost: Int?
+    /// STANDARD_SCRYPT's parameters.
+    public var blockSize: Int?
+    public var parallelization: Int?
+    public var derivedKeyLength: Int?
+
+    public init(
+        algorithm: String, key: Data? = nil, saltSeparator: Data? = nil, rounds: Int? = nil, memoryCost: Int? = nil, blockSize: Int? = nil,
+        parallelization: Int? = nil, derivedKeyLength: Int? = nil
+    ) {
+        self.algorithm = algorithm
+        self.key = key
+        self.saltSeparator = saltSeparator
+        self.rounds = rounds
+        self.memoryCost = memoryCost
+        self.blockSize = blockSize
+        self.parallelization = parallelization
+        self.derivedKeyLength = derivedKeyLength
+    }
+}
