@@ -187,6 +187,7 @@ let package = Package(
             name: "hearth",
             dependencies: [
                 "HearthServer", "HearthDevelopment", "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
+                "HearthTokens", "HearthWire", "HearthAdmin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),

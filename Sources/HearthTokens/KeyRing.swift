@@ -103,10 +103,22 @@ public actor KeyRing {
     /// exclusive key transaction, so at most one successor is ever made.
     @discardableResult
     public func rotateIfDue() async throws -> String? {
+        try await rotate(force: false)
+    }
+
+    /// Makes a successor key now, whatever the signing key's age (`hearth keys rotate`): published at once,
+    /// signing after `publishLead`, as a scheduled rotation does. Returns `nil` when a successor is already
+    /// waiting for its turn.
+    @discardableResult
+    public func rotateNow() async throws -> String? {
+        try await rotate(force: true)
+    }
+
+    private func rotate(force: Bool) async throws -> String? {
         let now = clock.now
         _ = try await store.deleteSigningKeys(expiredBefore: now)
         try await reload()
-        guard let plan = Self.plan(Array(records.values), now: now, configuration: configuration) else { return nil }
+        guard let plan = Self.plan(Array(records.values), now: now, configuration: configuration, force: force) else { return nil }
         // Key generation is slow; do it outside the transaction and drop it if another replica won.
         let material = try SigningKeyMaterial.make(now: now, activatesAt: plan.activatesAt, retiresAt: Self.openEnded, expiresAt: Self.openEnded)
         let configuration = self.configuration
@@ -114,7 +126,7 @@ public actor KeyRing {
         let applied = try await store.updateSigningKeys { keys in
             // Decide on the key set as committed now, at the time as it is now: another replica may
             // have made a key since this one looked.
-            guard let plan = Self.plan(keys, now: clock.now, configuration: configuration) else { return nil }
+            guard let plan = Self.plan(keys, now: clock.now, configuration: configuration, force: force) else { return nil }
             var record = material
             record.activatesAt = plan.activatesAt
             return SigningKeyChange(insert: record, retire: plan.retire)
@@ -126,8 +138,9 @@ public actor KeyRing {
     }
 
     /// What a rotation at `now` should do with `keys`: nothing (nil), make the first key (active at once),
-    /// or make a successor published `publishLead` before it signs and retire the current key then.
-    static func plan(_ keys: [SigningKeyRecord], now: Date, configuration: Configuration) -> (
+    /// or make a successor published `publishLead` before it signs and retire the current key then. With
+    /// `force` a successor is made whatever the current key's age.
+    static func plan(_ keys: [SigningKeyRecord], now: Date, configuration: Configuration, force: Bool = false) -> (
         activatesAt: Date, retire: SigningKeyChange.Retirement?
     )? {
         let live = keys.filter { $0.expiresAt > now }
@@ -136,7 +149,7 @@ public actor KeyRing {
         // A successor is already published and waiting for its turn.
         if live.contains(where: { $0.activatesAt > now }) { return nil }
         guard let current = live.filter({ $0.retiresAt > now }).max(by: { $0.activatesAt < $1.activatesAt }) else { return (now, nil) }
-        guard current.activatesAt.addingTimeInterval(configuration.rotationPeriod) <= now else { return nil }
+        guard force || current.activatesAt.addingTimeInterval(configuration.rotationPeriod) <= now else { return nil }
         let activatesAt = now.addingTimeInterval(configuration.publishLead)
         // A retired key stays published while anything it signed may still be presented: ID tokens, pending
         // credentials (an hour, whatever the ID-token lifetime) and session cookies, plus five minutes for clocks

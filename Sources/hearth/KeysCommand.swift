@@ -1,9 +1,9 @@
 import ArgumentParser
 
-/// `hearth keys …`: the keys that protect stored secrets.
+/// `hearth keys …`: the token-signing keys, and the key that protects stored secrets.
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
-        abstract: "Manage the key-encryption key that seals signing keys and provider secrets at rest.",
-        subcommands: [KeysRewrapCommand.self])
+        abstract: "List and rotate the token-signing keys; change the key-encryption key that seals secrets at rest.",
+        subcommands: [KeysListCommand.self, KeysRotateCommand.self, KeysRewrapCommand.self])
 }

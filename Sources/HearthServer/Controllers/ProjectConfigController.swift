@@ -72,7 +72,8 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
             name: "projects/\(services.configuration.projectID)/config",
             signIn: SignInConfig(
                 allowDuplicateEmails: !settings.oneAccountPerEmail, anonymous: EnabledConfig(enabled: settings.anonymousEnabled),
-                email: EmailSignInConfig(enabled: settings.passwordEnabled, passwordRequired: true)),
+                email: EmailSignInConfig(enabled: settings.passwordEnabled, passwordRequired: true),
+                hashConfig: HashConfig(algorithm: "STANDARD_SCRYPT", rounds: services.passwords.blockSize, memoryCost: services.passwords.logN)),
             emailPrivacyConfig: EmailPrivacyConfig(enableImprovedEmailPrivacy: settings.emailEnumerationProtection),
             autodeleteAnonymousUsers: settings.anonymousCleanupEnabled)
     }

@@ -22,11 +22,31 @@ public struct SignInConfig: Codable, Sendable, Equatable {
     public var allowDuplicateEmails: Bool?
     public var anonymous: EnabledConfig?
     public var email: EmailSignInConfig?
+    /// How the project hashes passwords (read-only): what an export's hashes need to be imported elsewhere.
+    public var hashConfig: HashConfig?
 
-    public init(allowDuplicateEmails: Bool? = nil, anonymous: EnabledConfig? = nil, email: EmailSignInConfig? = nil) {
+    public init(allowDuplicateEmails: Bool? = nil, anonymous: EnabledConfig? = nil, email: EmailSignInConfig? = nil, hashConfig: HashConfig? = nil) {
         self.allowDuplicateEmails = allowDuplicateEmails
         self.anonymous = anonymous
         self.email = email
+        self.hashConfig = hashConfig
+    }
+}
+
+/// A project's password hashing. Hearth's is `STANDARD_SCRYPT` with `memoryCost` = log2 N, `rounds` = the block
+/// size r, parallelization 1 and 32-byte keys (the import options `cpuMemCost` = 2^memoryCost, `blockSize` =
+/// rounds, `parallelization` 1, `dkLen` 32).
+public struct HashConfig: Codable, Sendable, Equatable {
+    public var algorithm: String?
+    public var signerKey: String?
+    public var saltSeparator: String?
+    public var rounds: Int?
+    public var memoryCost: Int?
+
+    public init(algorithm: String?, rounds: Int? = nil, memoryCost: Int? = nil) {
+        self.algorithm = algorithm
+        self.rounds = rounds
+        self.memoryCost = memoryCost
     }
 }
 
