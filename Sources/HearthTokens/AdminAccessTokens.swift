@@ -20,6 +20,10 @@ public struct AdminAccessTokens: Sendable {
     /// Assertions longer than this are refused unread (google-auth's are about 800 characters).
     public static let maximumAssertionLength = 8_192
     static let tokenType = "at+jwt"
+    /// Google's token endpoints, which Google's libraries name as `aud` whatever the file's `token_uri` says
+    /// (google-auth for Python and Node's gtoken always write `https://oauth2.googleapis.com/token`). The key is
+    /// Hearth's alone, so an assertion it signed for Google's endpoint is still its holder's.
+    public static let googleTokenAudiences: Set<String> = ["https://oauth2.googleapis.com/token", "https://www.googleapis.com/oauth2/v4/token"]
 
     public let keyRing: KeyRing
     public let keys: ServiceAccountKeys
@@ -62,8 +66,8 @@ public struct AdminAccessTokens: Sendable {
     }
 
     /// Checks a JWT-bearer assertion as google-auth makes it: RS256 by a stored key (found by `kid`, else by
-    /// `iss`), `iss` its client e-mail, `sub` absent or the same, `aud` its `token_uri` or one of
-    /// ``tokenURLs``, `iat`/`exp` at most an hour apart around now, and a `scope`.
+    /// `iss`), `iss` its client e-mail, `sub` absent or the same, `aud` its `token_uri`, one of ``tokenURLs``
+    /// or Google's (``googleTokenAudiences``), `iat`/`exp` at most an hour apart around now, and a `scope`.
     /// - Throws: ``GrantError`` (`invalid_grant`, or `invalid_scope` without a scope).
     public func verifyAssertion(_ assertion: String) async throws -> Assertion {
         guard assertion.utf8.count <= Self.maximumAssertionLength else { throw GrantError.invalidGrant("The assertion is too large.") }
@@ -98,7 +102,9 @@ public struct AdminAccessTokens: Sendable {
         if let subject = payload["sub"], subject != .string(issuer) {
             throw GrantError.invalidGrant("The assertion's sub must be absent or equal its iss.")
         }
-        guard case .string(let audience)? = payload["aud"], audience == key.tokenURI || tokenURLs.contains(audience) else {
+        guard case .string(let audience)? = payload["aud"],
+            audience == key.tokenURI || tokenURLs.contains(audience) || Self.googleTokenAudiences.contains(audience)
+        else {
             throw GrantError.invalidGrant("The assertion's aud must be the token endpoint, \(key.tokenURI).")
         }
         guard case .number(let issuedAt)? = payload["iat"], case .number(let expiresAt)? = payload["exp"], issuedAt.isFinite, expiresAt.isFinite

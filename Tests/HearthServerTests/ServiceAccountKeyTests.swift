@@ -144,6 +144,10 @@ struct ServiceAccountKeyTests {
             let idToken = try #require(try await client.signUpAnonymously().idToken)
             #expect(try await Self.adminRoute(client, bearer: idToken).status == .unauthorized)
 
+            // google-auth names Google's endpoint as aud whatever token_uri says: accepted too.
+            let google = try Self.assertion(made, now: live.clock.now) { $0["aud"] = .string("https://oauth2.googleapis.com/token") }
+            #expect(try await Self.grant(client, body: Self.form(google)).status == .ok)
+
             // A second use of the same assertion is a replay.
             let replay = try await Self.grant(client, body: Self.form(assertion))
             #expect(replay.status == .badRequest)
@@ -207,7 +211,7 @@ struct ServiceAccountKeyTests {
                 try await assertionRefused { $0["iss"] = .string("nobody@\(Self.project).iam.hearth.local") }
                     == "invalid_grant: The assertion's iss is not the client_email of its key.")
             #expect(
-                try await assertionRefused { $0["aud"] = .string("https://oauth2.googleapis.com/token") }
+                try await assertionRefused { $0["aud"] = .string("https://oauth2.example.com/token") }
                     == "invalid_grant: The assertion's aud must be the token endpoint, \(made.key.tokenURI).")
             #expect(
                 try await assertionRefused { $0["aud"] = .array([.string(made.key.tokenURI)]) }
