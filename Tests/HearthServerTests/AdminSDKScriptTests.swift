@@ -52,7 +52,11 @@ struct AdminSDKScriptTests {
             configuration.apiKeys = [apiKey]
             configuration.secrets.key = KeyEncryptionKey.generate().base64
         }
-        try await withLiveHearth(clock: ManualClock(Date()), configure) { live in try await body(live) }
+        try await withLiveHearth(clock: ManualClock(Date()), configure) { live in
+            // On PostgreSQL nothing made the data directory; the key files go there.
+            try PrivateFiles.createDirectory(atPath: live.directory.path)
+            try await body(live)
+        }
     }
 
     @Test("create-key writes a 0600 file and stores the public key; list-keys and delete-key; bad names and ids refused")
