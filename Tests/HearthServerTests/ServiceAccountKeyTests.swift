@@ -1,3 +1,4 @@
+import Configuration
 import CryptoExtras
 import Foundation
 import HTTPTypes
@@ -156,6 +157,39 @@ struct ServiceAccountKeyTests {
 
             live.clock.advance(by: 3_601)
             #expect(try await Self.adminRoute(client, bearer: accessToken).status == .unauthorized)
+        }
+    }
+
+    @Test("an access token replaces the API key on the Identity Toolkit routes; Bearer owner there is 401 in production")
+    func identityToolkitRoutes() async throws {
+        try await Self.withProductionHearth { live, client in
+            let made = try await Self.makeKey(live)
+            let granted = try await Self.grant(client, body: Self.form(try Self.assertion(made, now: live.clock.now)))
+            let accessToken = try #require(granted.string("access_token"))
+            var keyless = client
+            keyless.apiKey = nil
+            let signUp = try await keyless.post(
+                "/v1/accounts:signUp", json: #"{"returnSecureToken":true}"#, headers: [.authorization: "Bearer \(accessToken)"])
+            #expect(signUp.status == .ok, "\(signUp.text)")
+            let owner = try await keyless.post("/v1/accounts:signUp", json: #"{"returnSecureToken":true}"#, headers: [.authorization: "Bearer owner"])
+            #expect(owner.status == .unauthorized)
+        }
+    }
+
+    @Test(
+        "server.publicURL: an http(s) URL without query or fragment, a trailing slash dropped; anything else names the key",
+        arguments: ["ftp://auth.example.com", "https://", "https://auth.example.com/?x=1", "https://auth.example.com/#top", "auth.example.com"])
+    func publicURLSetting(value: String) throws {
+        func read(_ text: String) throws -> ServerConfiguration {
+            try ServerConfiguration(
+                reader: ConfigReader(provider: InMemoryProvider(values: ["server.publicURL": .init(.string(text), isSecret: false)])))
+        }
+        #expect(try read("https://auth.example.com/").publicBaseURL == "https://auth.example.com")
+        #expect(try read("http://127.0.0.1:9099/hearth").publicBaseURL == "http://127.0.0.1:9099/hearth")
+        #expect {
+            try read(value)
+        } throws: { error in
+            (error as? ConfigurationError)?.key == "server.publicURL" && "\(error)".contains("server.publicURL")
         }
     }
 
