@@ -50,7 +50,11 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     for serverExtension in services.extensions { serverExtension.addRoutes(to: router) }
     BrowserSignInController<HearthRequestContext>(services: services).addRoutes(to: router)
 
-    let administrators = AdministratorCredentials(configuration: configuration)
+    let accessTokens = AdminAccessTokens(
+        keyRing: services.keyRing, keys: ServiceAccountKeys(store: services.store), projectID: configuration.projectID,
+        idTokenLifetime: configuration.idTokenLifetime, tokenURLs: [configuration.publicBaseURL + ServiceAccountKeys.tokenPath],
+        clock: services.clock)
+    let administrators = AdministratorCredentials(configuration: configuration, accessTokens: accessTokens)
     let apiKeys = APIKeyMiddleware<HearthRequestContext>(
         acceptsAnyKey: configuration.mode == .development, keys: Set(configuration.apiKeys), administrators: administrators)
     let accounts = AccountsController<HearthRequestContext>(services: services)
@@ -83,6 +87,10 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     for prefix in ["/v1/projects", "/identitytoolkit.googleapis.com/v1/projects"] {
         sessionCookies.addAdminRoutes(to: router.group(RouterPath(prefix)).add(middleware: admin))
     }
+    // The token_uri of service-account files: an assertion buys an admin access token (no API key).
+    router.post(
+        RouterPath(ServiceAccountKeys.tokenPath),
+        use: ServiceAccountTokenController<HearthRequestContext>(services: services, accessTokens: accessTokens).token)
     for path in ["/v1/token", "/securetoken.googleapis.com/v1/token"] {
         router.group(RouterPath(path)).add(middleware: apiKeys).post(use: secureToken.token)
     }

@@ -45,7 +45,8 @@ public struct CustomTokenVerifier: Sendable {
 
     /// Errors: `INVALID_CUSTOM_TOKEN` (format, audience, signature, time), `MISSING_IDENTIFIER`,
     /// `INVALID_CLAIMS`, `FORBIDDEN_CLAIM : <name>`, `CLAIMS_TOO_LARGE`.
-    public func verify(_ token: String, now: Date) throws -> Verified {
+    /// - Parameter storedSigners: signers besides the configured ones (the service-account keys in the database).
+    public func verify(_ token: String, now: Date, storedSigners: [Signer] = []) throws -> Verified {
         func invalid(_ detail: String?, reason: String) -> HearthError {
             HearthError(.invalidCustomToken, detail: detail, reason: reason)
         }
@@ -82,7 +83,7 @@ public struct CustomTokenVerifier: Sendable {
         guard case .string(let issuer)? = payload["iss"], case .string(let subject)? = payload["sub"], issuer == subject else {
             throw invalid(nil, reason: "iss and sub must both name the service account")
         }
-        let candidates = signers.filter { $0.serviceAccount == nil || $0.serviceAccount == issuer }
+        let candidates = (signers + storedSigners).filter { $0.serviceAccount == nil || $0.serviceAccount == issuer }
         let rsaSignature = _RSA.Signing.RSASignature(rawRepresentation: signature)
         guard
             candidates.contains(where: {

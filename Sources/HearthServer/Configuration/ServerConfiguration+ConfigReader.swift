@@ -44,6 +44,17 @@ extension ServerConfiguration {
         }
         host = try r.string("server.host") ?? host
         port = try r.int("server.port", in: 0...65_535) ?? port
+        if let text = try r.string("server.publicURL") {
+            var url = text
+            while url.hasSuffix("/") { url.removeLast() }
+            guard let parsed = URLComponents(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+                parsed.host?.isEmpty == false, parsed.query == nil, parsed.fragment == nil, parsed.user == nil
+            else {
+                throw ConfigurationError(
+                    key: "server.publicURL", problem: "expected an http(s) URL without query or fragment, e.g. https://auth.example.com")
+            }
+            publicURL = url
+        }
         maxBodyBytes = try r.int("server.maxBodyBytes", in: 1_024...(64 << 20)) ?? maxBodyBytes
         dataDirectory = try r.string("storage.dataDirectory") ?? dataDirectory
         sqlitePath = try r.string("storage.sqlitePath")

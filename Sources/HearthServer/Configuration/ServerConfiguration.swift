@@ -56,6 +56,9 @@ public struct ServerConfiguration: Sendable {
     /// The service accounts (`iss`/`sub` of custom tokens) allowed; empty: any signer of a configured key.
     public var customTokenServiceAccounts: [String] = []
     public var host = "127.0.0.1"
+    /// `server.publicURL`: where clients reach this server (`https://auth.example.com`), without a trailing
+    /// slash; the `token_uri` of service-account files lies under it. Unset: ``baseURL``.
+    public var publicURL: String?
     public var port = 9099
     public var maxBodyBytes = 1 << 20
     public var dataDirectory = "./.hearth"
@@ -104,6 +107,9 @@ public struct ServerConfiguration: Sendable {
 
     /// `http://host:port`, with an IPv6 host in brackets.
     public var baseURL: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+
+    /// ``publicURL``, else ``baseURL``.
+    public var publicBaseURL: String { publicURL ?? baseURL }
 
     public var resolvedSQLitePath: String { sqlitePath ?? (dataDirectory as NSString).appendingPathComponent("hearth.sqlite") }
     public var resolvedIssuer: String { issuer ?? "https://securetoken.google.com/\(projectID)" }

@@ -15,7 +15,10 @@ struct CustomTokenController<Context: RequestContext>: Sendable {
         let input = try await WireCoding.decode(SignInWithCustomTokenRequest.self, from: request, limit: configuration.maxBodyBytes)
         guard let token = input.token, !token.isEmpty else { throw HearthError(.missingCustomToken) }
         let now = services.clock.now
-        let verified = try services.customTokens.verify(token, now: now)
+        // Service-account keys made by `hearth admin create-key` sign custom tokens too (read per request: every replica
+        // sees a new or deleted key at once).
+        let storedSigners = token.hasPrefix("{") ? [] : try await ServiceAccountKeys(store: services.store).customTokenSigners()
+        let verified = try services.customTokens.verify(token, now: now, storedSigners: storedSigners)
         let claimsText = verified.claims.isEmpty ? nil : JSONValue.object(verified.claims).jsonText
         let session = RefreshSessionRecord.issue(uid: verified.uid, signInProvider: "custom", authTime: now, now: now, extraClaims: claimsText)
 

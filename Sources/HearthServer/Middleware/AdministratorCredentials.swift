@@ -1,17 +1,21 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import HearthTokens
 import Hummingbird
 
 /// Decides whether a bearer credential (`Authorization: Bearer <credential>`) is an administrator's: one of
-/// `admin.tokens`, or in development mode the Firebase emulator's `owner`.
+/// `admin.tokens`, an access token a service-account key obtained at the token endpoint
+/// (``AdminAccessTokens``), or in development mode the Firebase emulator's `owner`.
 struct AdministratorCredentials: Sendable {
     let acceptsOwner: Bool
     let tokens: [String]
+    let accessTokens: AdminAccessTokens?
 
-    init(configuration: ServerConfiguration) {
+    init(configuration: ServerConfiguration, accessTokens: AdminAccessTokens? = nil) {
         acceptsOwner = configuration.mode == .development
         tokens = configuration.adminTokens
+        self.accessTokens = accessTokens
     }
 
     /// The bearer credential of `request`: `nil` without an `Authorization` header or with another scheme
@@ -27,7 +31,11 @@ struct AdministratorCredentials: Sendable {
     func accepts(_ presented: String) async throws -> Bool {
         guard !presented.isEmpty else { return false }
         if acceptsOwner && presented.lowercased() == "owner" { return true }
-        return tokens.contains { Self.constantTimeEquals($0, presented) }
+        if tokens.contains(where: { Self.constantTimeEquals($0, presented) }) { return true }
+        guard let accessTokens, presented.utf8.count <= AdminAccessTokens.maximumAssertionLength,
+            presented.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 2
+        else { return false }
+        return try await accessTokens.accepts(presented)
     }
 
     /// Compares the SHA-256 digests of both, byte by byte without stopping at the first difference: the
