@@ -9,18 +9,19 @@ public enum ClaimValue: Codable, Sendable, Equatable, Hashable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // The commonest kinds of claim first: every failed attempt costs a thrown error.
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
-        } else if let value = try? container.decode([ClaimValue].self) {
-            self = .array(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode([String: ClaimValue].self) {
+            self = .object(value)
         } else {
-            self = .object(try container.decode([String: ClaimValue].self))
+            self = .array(try container.decode([ClaimValue].self))
         }
     }
 
