@@ -16,13 +16,4 @@ set -euo pipefail
 : "${HEARTH_API_KEY:?one of project.apiKeys (custom-token sign-in is an app call)}"
 unset FIREBASE_AUTH_EMULATOR_HOST
 
-venv="${HEARTH_PYTHON_VENV:-$HOME/.cache/hearth-python/venv}"
-packages=(google-auth firebase-admin requests)
-if [[ ! -f "$venv/.hearth-packages" || "$(cat "$venv/.hearth-packages")" != "${packages[*]}" ]]; then
-    rm -rf "$venv"
-    mkdir -p "$(dirname "$venv")"
-    python3 -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${packages[@]}"
-    echo "${packages[*]}" > "$venv/.hearth-packages"
-fi
-exec "$venv/bin/python" "$(dirname "$0")/admin-sdk-check.py"
+exec "$(dirname "$0")/python-venv.sh" admin-sdk-check.py

@@ -3,7 +3,7 @@
 
     FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099 HEARTH_PROJECT=demo-hearth python firebase-admin-emulator.py
 
-Run by scripts/firebase-admin-check.sh (which makes the venv). Prints one line per check and exits non-zero at
+Run by scripts/firebase-admin-emulator.sh (which makes the venv). Prints one line per check and exits non-zero at
 the first failure.
 """
 

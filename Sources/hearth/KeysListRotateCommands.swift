@@ -26,8 +26,10 @@ struct KeysListCommand: AsyncParsableCommand {
             let state =
                 key.activatesAt > now ? "next" : key.retiresAt > now ? "signing" : key.expiresAt > now ? "retired" : "expired"
             print(
-                [key.kid.padding(toLength: 41, withPad: " ", startingAt: 0), state.padding(toLength: 10, withPad: " ", startingAt: 0),
-                 Self.text(key.activatesAt), Self.text(key.retiresAt), Self.text(key.expiresAt)].joined(separator: " "))
+                [
+                    key.kid.padding(toLength: 41, withPad: " ", startingAt: 0), state.padding(toLength: 10, withPad: " ", startingAt: 0),
+                    Self.text(key.activatesAt), Self.text(key.retiresAt), Self.text(key.expiresAt),
+                ].joined(separator: " "))
         }
         try await services.store.close()
     }

@@ -5,12 +5,20 @@ import HearthServer
 import HearthStorage
 import Logging
 
-/// `hearth users …`: account administration from the command line, until the admin API has it.
+/// `hearth users …`: account administration from the command line, through the admin API of a running server
+/// (`--server URL` with `--credentials FILE` or `--admin-token`) or of the database directly (see
+/// ``AdminConnectionOptions``); `unlock` works on the database.
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
         abstract: "Administer accounts.",
-        subcommands: [UnlockCommand.self])
+        discussion: """
+            Without --server the commands open the configured database (as `hearth serve` would; on SQLite stop the server             first). With --server URL they call that server's admin API with --credentials FILE (a service-account file             from `hearth admin create-key`), --admin-token TOKEN (one of admin.tokens), or, for a development-mode server,             nothing (Bearer owner).
+            """,
+        subcommands: [
+            List.self, Get.self, Create.self, Update.self, Disable.self, Enable.self, Delete.self, Revoke.self, SetClaims.self,
+            Import.self, Export.self, UnlockCommand.self,
+        ])
 
     /// `hearth users unlock --email … [--ip …]`: ends the password lockout's waits at once.
     struct UnlockCommand: AsyncParsableCommand {

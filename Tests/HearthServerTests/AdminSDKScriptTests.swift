@@ -115,4 +115,19 @@ struct AdminSDKScriptTests {
             #expect(try await live.services.store.user(uid: "admin-sdk-check-user") != nil)
         }
     }
+
+    @Test("the official firebase-admin Python SDK in emulator mode (Bearer owner) against development mode: every user-management call")
+    func firebaseAdminEmulator() async throws {
+        let venv = try await Self.run(["/usr/bin/env", "python3", "-c", "import venv, ensurepip"], timeout: 60)
+        if venv.status != 0 { try Test.cancel("python3 -m venv is missing (python3 with venv and ensurepip): \(venv.output)") }
+        // The SDK checks token times against the real clock.
+        try await withLiveHearth(clock: ManualClock(Date())) { live in
+            let script = Self.repository.appendingPathComponent("scripts/firebase-admin-emulator.sh").path
+            let host = String(live.baseURL.dropFirst("http://".count))
+            let result = try await Self.run(
+                ["/bin/bash", script], environment: ["FIREBASE_AUTH_EMULATOR_HOST": host, "HEARTH_PROJECT": live.projectID], timeout: 900)
+            #expect(result.status == 0, "\(result.output)")
+            #expect(result.output.contains("all checks passed"), "\(result.output)")
+        }
+    }
 }

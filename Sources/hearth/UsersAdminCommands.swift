@@ -1,0 +1,214 @@
+import ArgumentParser
+import Foundation
+import HearthAdmin
+import HearthWire
+
+// `hearth users list|get|create|update|disable|enable|delete|revoke|set-claims`: one admin API call each,
+// through ``AdminConnectionOptions`` (a running server, or the database directly).
+
+extension UsersCommand {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every user, in uid order.")
+        @OptionGroup var connection: AdminConnectionOptions
+        @Option(name: .long, help: "Users per admin API call (1-1000).") var pageSize = 1_000
+
+        func run() async throws {
+            let pageSize = self.pageSize
+            let count = try await connection.withAdmin { admin in
+                var token: String?
+                var count = 0
+                repeat {
+                    let page = try await admin.listUsers(pageSize: pageSize, pageToken: token)
+                    for user in page.users { print(UserPrinting.line(user)) }
+                    count += page.users.count
+                    token = page.nextPageToken
+                } while token != nil
+                return count
+            }
+            FileHandle.standardError.write(Data("\(count) user(s)\n".utf8))
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Show one user, by uid or --email.")
+        @OptionGroup var connection: AdminConnectionOptions
+        @Argument(help: "The uid.") var uid: String?
+        @Option(name: .long, help: "Find the user by e-mail address instead.") var email: String?
+
+        func validate() throws {
+            guard (uid == nil) != (email == nil) else { throw ValidationError("give a uid or --email, not both") }
+        }
+
+        func run() async throws {
+            let uid = self.uid
+            let email = self.email
+            let user = try await connection.withAdmin { admin in
+                if let uid { return try await admin.user(uid: uid) }
+                return try await admin.user(email: email ?? "")
+            }
+            print(UserPrinting.details(user))
+        }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a user; prints its uid.")
+        @OptionGroup var connection: AdminConnectionOptions
+        @Option(name: .long, help: "The uid (random when left out).") var uid: String?
+        @Option(name: .long) var email: String?
+        @Option(name: .long, help: "At least 6 characters. Prefer --password-file: a flag shows in the process list.") var password: String?
+        @Option(name: .customLong("password-file"), help: "A file whose first line is the password.") var passwordFile: String?
+        @Option(name: .customLong("display-name")) var displayName: String?
+        @Option(name: .customLong("photo-url")) var photoURL: String?
+        @Option(name: .long, help: "E.164, e.g. +15555550100.") var phone: String?
+        @Flag(name: .customLong("email-verified")) var emailVerified = false
+        @Flag(name: .long) var disabled = false
+
+        func run() async throws {
+            let user = NewUser(
+                uid: uid, email: email, emailVerified: emailVerified ? true : nil, password: try UserPrinting.password(password, file: passwordFile),
+                displayName: displayName, photoURL: photoURL, phoneNumber: phone, disabled: disabled ? true : nil)
+            let created = try await connection.withAdmin { admin in try await admin.createUser(user) }
+            print(created.uid)
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "update", abstract: "Change a user's e-mail, password, names, phone or verified flag.",
+            discussion: "An empty value (--display-name '') removes the display name, photo URL or phone number.")
+        @OptionGroup var connection: AdminConnectionOptions
+        @Argument(help: "The uid.") var uid: String
+        @Option(name: .long) var email: String?
+        @Option(name: .long, help: "Prefer --password-file: a flag shows in the process list.") var password: String?
+        @Option(name: .customLong("password-file"), help: "A file whose first line is the password.") var passwordFile: String?
+        @Option(name: .customLong("display-name")) var displayName: String?
+        @Option(name: .customLong("photo-url")) var photoURL: String?
+        @Option(name: .long) var phone: String?
+        @Option(name: .customLong("email-verified"), help: "true or false.") var emailVerified: Bool?
+
+        func run() async throws {
+            func change(_ value: String?) -> FieldChange<String>? { value.map { $0.isEmpty ? .remove : .set($0) } }
+            let update = UserUpdate(
+                email: email, emailVerified: emailVerified, password: try UserPrinting.password(password, file: passwordFile),
+                displayName: change(displayName), photoURL: change(photoURL), phoneNumber: change(phone))
+            let uid = self.uid
+            let user = try await connection.withAdmin { admin in try await admin.updateUser(uid: uid, update) }
+            print(UserPrinting.details(user))
+        }
+    }
+
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "disable", abstract: "Disable users: every sign-in, refresh and ID-token call of theirs answers USER_DISABLED.")
+        @OptionGroup var connection: AdminConnectionOptions
+        @Argument(help: "The uids.") var uids: [String]
+
+        func run() async throws { try await UserPrinting.setDisabled(uids, true, connection) }
+    }
+
+    struct Enable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "enable", abstract: "Enable disabled users again.")
+        @OptionGroup var connection: AdminConnectionOptions
+        @Argument(help: "The uids.") var uids: [String]
+
+        func run() async throws { try await UserPrinting.setDisabled(uids, false, connection) }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete users, with their links and sessions.")
+        @OptionGroup var connection: AdminConnectionOptions
+        @Argument(help: "The uids.") var uids: [String]
+
+        func run() async throws {
+            let uids = self.uids
+            try await connection.withAdmin { admin in
+                for uid in uids {
+                    try await admin.deleteUser(uid: uid)
+                    print("deleted \(uid)")
+                }
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke", abstract: "End a user's sessions: refresh tokens and ID tokens of earlier sign-ins stop working.")
+        @OptionGroup var connection: AdminConnectionOptions
+        @Argument(help: "The uid.") var uid: String
+
+        func run() async throws {
+            let uid = self.uid
+            try await connection.withAdmin { admin in try await admin.revokeRefreshTokens(uid: uid) }
+            print("revoked the sessions of \(uid)")
+        }
+    }
+
+    struct SetClaims: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-claims", abstract: "Set a user's custom claims (a JSON object of at most 1000 bytes; {} removes them).",
+            discussion: "They reach the user's ID tokens at the next refresh.")
+        @OptionGroup var connection: AdminConnectionOptions
+        @Argument(help: "The uid.") var uid: String
+        @Argument(help: #"The claims, e.g. '{"admin":true}'."#) var claims: String
+
+        func run() async throws {
+            guard case .object(let object)? = try? JSONDecoder().decode(ClaimValue.self, from: Data(claims.utf8)) else {
+                FileHandle.standardError.write(Data("hearth: the claims must be a JSON object\n".utf8))
+                throw ExitCode(2)
+            }
+            let uid = self.uid
+            try await connection.withAdmin { admin in try await admin.setCustomUserClaims(uid: uid, claims: object.isEmpty ? nil : object) }
+            print(object.isEmpty ? "removed the custom claims of \(uid)" : "set the custom claims of \(uid)")
+        }
+    }
+}
+
+/// How the commands print users and read passwords.
+enum UserPrinting {
+    /// One line of `users list`: uid, e-mail, and what sets the user apart.
+    static func line(_ user: UserRecord) -> String {
+        var flags: [String] = []
+        if user.disabled { flags.append("disabled") }
+        if user.emailVerified { flags.append("verified") }
+        if !user.customClaims.isEmpty { flags.append("claims") }
+        flags += user.providers.map(\.providerID).filter { $0 != "password" }
+        return [user.uid, user.email ?? "-", flags.joined(separator: ",")].joined(separator: "\t")
+    }
+
+    static func details(_ user: UserRecord) -> String {
+        func time(_ date: Date?) -> String { date.map { ISO8601DateFormatter().string(from: $0) } ?? "-" }
+        var lines = [
+            "uid:            \(user.uid)",
+            "email:          \(user.email ?? "-")\(user.email != nil && user.emailVerified ? " (verified)" : "")",
+            "display name:   \(user.displayName ?? "-")",
+            "photo URL:      \(user.photoURL ?? "-")",
+            "phone:          \(user.phoneNumber ?? "-")",
+            "disabled:       \(user.disabled)",
+            "providers:      \(user.providers.map { "\($0.providerID)\($0.uid.map { " (\($0))" } ?? "")" }.joined(separator: ", "))",
+            "created:        \(time(user.creationTime))",
+            "last sign-in:   \(time(user.lastSignInTime))",
+            "sessions since: \(time(user.tokensValidAfterTime))",
+        ]
+        if !user.customClaims.isEmpty, let data = try? JSONEncoder().encode(ClaimValue.object(user.customClaims)) {
+            lines.append("custom claims:  \(String(decoding: data, as: UTF8.self))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `--password` or the first line of `--password-file`.
+    static func password(_ flag: String?, file: String?) throws -> String? {
+        guard let file else { return flag }
+        guard flag == nil else { throw ValidationError("give --password or --password-file, not both") }
+        guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("--password-file: cannot read \(file)") }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+    }
+
+    static func setDisabled(_ uids: [String], _ disabled: Bool, _ connection: AdminConnectionOptions) async throws {
+        try await connection.withAdmin { admin in
+            for uid in uids {
+                _ = try await admin.updateUser(uid: uid, UserUpdate(disabled: disabled))
+                print("\(disabled ? "disabled" : "enabled") \(uid)")
+            }
+        }
+    }
+}
