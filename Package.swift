@@ -189,6 +189,7 @@ let package = Package(
                 "HearthServer", "HearthDevelopment", "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
                 "HearthTokens", "HearthWire", "HearthAdmin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -5,6 +5,7 @@ import HearthCore
 import HearthServer
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// Where `hearth users …` sends its calls: a running server's admin API (`--server URL` with a credential),
 /// or, without `--server`, the configured database itself, through the same admin API served in-process on
@@ -83,7 +84,9 @@ struct AdminConnectionOptions: ParsableArguments {
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "Hearth"),
             onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) },
             logger: logger)
-        let running = Task { try await app.runService() }
+        // Stopped by a graceful shutdown once the command is done: cancelling would log the connections it cuts.
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let running = Task { try await group.run() }
         defer { running.cancel() }
         do {
             var port = 0
@@ -94,12 +97,12 @@ struct AdminConnectionOptions: ParsableArguments {
             guard port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else { throw ExitCode(1) }
             let admin = try HearthAdmin(projectID: configuration.projectID, server: url, credential: .bearer(token))
             let result = try await body(admin)
-            running.cancel()
+            await group.triggerGracefulShutdown()
             _ = try? await running.value
             try await services.store.close()
             return result
         } catch {
-            running.cancel()
+            await group.triggerGracefulShutdown()
             _ = try? await running.value
             try? await services.store.close()
             throw error

@@ -107,11 +107,12 @@ extension UsersCommand {
         }
 
         private static func describe(_ error: any Error) -> String {
-            switch error {
+            func path(_ keys: [any CodingKey]) -> String { keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".") }
+            return switch error {
             case DecodingError.keyNotFound(let key, let context):
-                "\((context.codingPath + [key]).map(\.stringValue).joined(separator: ".")) is missing"
+                "\(path(context.codingPath + [key])) is missing"
             case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context), DecodingError.dataCorrupted(let context):
-                "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is not what it should be"
+                "\(path(context.codingPath)) is not what it should be"
             default: "unreadable JSON"
             }
         }

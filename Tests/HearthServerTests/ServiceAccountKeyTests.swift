@@ -149,11 +149,8 @@ struct ServiceAccountKeyTests {
             let google = try Self.assertion(made, now: live.clock.now) { $0["aud"] = .string("https://oauth2.googleapis.com/token") }
             #expect(try await Self.grant(client, body: Self.form(google)).status == .ok)
 
-            // A second use of the same assertion is a replay.
-            let replay = try await Self.grant(client, body: Self.form(assertion))
-            #expect(replay.status == .badRequest)
-            #expect(replay.string("error") == "invalid_grant")
-            #expect(replay.string("error_description") == "The assertion was already used; sign a new one.")
+            // The same assertion again (another process signed the same bytes in the same second): a token too.
+            #expect(try await Self.grant(client, body: Self.form(assertion)).status == .ok)
 
             live.clock.advance(by: 3_601)
             #expect(try await Self.adminRoute(client, bearer: accessToken).status == .unauthorized)
@@ -307,7 +304,7 @@ struct ServiceAccountKeyTests {
         }
     }
 
-    @Test("parallel uses of one assertion: exactly one gets a token")
+    @Test("parallel uses of one assertion, as processes sharing a key sign it in one second: each gets a token")
     func parallelReplay() async throws {
         try await Self.withProductionHearth { live, client in
             let made = try await Self.makeKey(live)
@@ -316,7 +313,7 @@ struct ServiceAccountKeyTests {
                 for _ in 0..<8 { group.addTask { try await Self.grant(client, body: body).status.code } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(statuses.sorted() == [200] + Array(repeating: 400, count: 7))
+            #expect(statuses == Array(repeating: 200, count: 8))
         }
     }
 

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import HearthCore
@@ -45,12 +44,9 @@ struct ServiceAccountTokenController<Context: RequestContext>: Sendable {
         } catch let error as AdminAccessTokens.GrantError {
             return Self.refusal(error.code, error.description)
         }
-        // One use per assertion, on every replica: the counter's window is the one holding its expiry, so both
-        // uses land on the same row and the row outlives the assertion (as for identity-provider nonces).
-        let fingerprint = HexDigits.lowercase(SHA256.hash(data: Data(assertion.utf8)))
-        let uses = try await services.store.incrementCounter(
-            "jwt-bearer:\(fingerprint)", window: AdminAccessTokens.maximumLifetime, now: checked.expiresAt)
-        guard uses == 1 else { return Self.refusal("invalid_grant", "The assertion was already used; sign a new one.") }
+        // An assertion may be used more than once within its life, as Google's endpoint allows: Google's libraries
+        // put no `jti` in it and RS256 signatures are deterministic, so two processes sharing a key sign the very
+        // same assertion in the same second, and refusing the second would break one of them.
 
         let token = try await accessTokens.mint(for: checked)
         services.logger.info(

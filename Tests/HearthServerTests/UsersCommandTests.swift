@@ -1,0 +1,152 @@
+import Foundation
+import HearthCore
+import HearthServer
+import HearthTesting
+import HearthWire
+import Testing
+
+/// `hearth users …`, the real binary: on a database directly, and against a running server with `Bearer owner`
+/// (development) or a service-account file (production); export and import of Firebase CLI files.
+@Suite("hearth users, the real binary")
+struct UsersCommandTests {
+    static func directory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-users-\(UUID().uuidString)")
+        try PrivateFiles.createDirectory(atPath: directory.path)
+        return directory
+    }
+
+    /// `hearth users ARGUMENTS` on the development-mode database in `directory`.
+    static func users(_ directory: URL, _ arguments: [String]) async throws -> HearthProcess.CommandResult {
+        try await HearthProcess.run(["users"] + arguments + ["--data-dir", directory.path], environment: ["HEARTH_PASSWORDS_SCRYPT_LOG_N": "4"])
+    }
+
+    @Test("on the database directly: create, get, list, update, claims, disable, enable, revoke, delete; errors exit 1 with the Admin SDK's code")
+    func directly() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let passwordFile = directory.appendingPathComponent("password")
+        try "analytical\n".write(to: passwordFile, atomically: true, encoding: .utf8)
+
+        let created = try await Self.users(
+            directory, ["create", "--uid", "ada", "--email", "Ada@Example.com", "--password-file", passwordFile.path, "--display-name", "Ada"])
+        #expect(created.status == 0, "\(created.standardError)")
+        #expect(created.standardOutput == "ada\n")
+        #expect(try await Self.users(directory, ["create", "--uid", "bob"]).status == 0)
+
+        let listed = try await Self.users(directory, ["list"])
+        #expect(listed.standardOutput == "ada\tada@example.com\t\nbob\t-\t\n", "\(listed.standardError)")
+        #expect(listed.standardError.hasSuffix("2 user(s)\n"))
+
+        #expect(try await Self.users(directory, ["set-claims", "ada", #"{"admin":true}"#]).status == 0)
+        #expect(try await Self.users(directory, ["update", "ada", "--phone", "+15555550100", "--email-verified", "true"]).status == 0)
+        #expect(try await Self.users(directory, ["disable", "ada"]).standardOutput == "disabled ada\n")
+        let shown = try await Self.users(directory, ["get", "--email", "ada@example.com"])
+        #expect(shown.standardOutput.contains("disabled:       true"), "\(shown.standardOutput)")
+        #expect(shown.standardOutput.contains("ada@example.com (verified)"))
+        #expect(shown.standardOutput.contains(#"custom claims:  {"admin":true}"#))
+        #expect(shown.standardOutput.contains("phone:          +15555550100"))
+        #expect(try await Self.users(directory, ["enable", "ada"]).standardOutput == "enabled ada\n")
+        #expect(try await Self.users(directory, ["revoke", "ada"]).standardOutput == "revoked the sessions of ada\n")
+
+        let reserved = try await Self.users(directory, ["set-claims", "ada", #"{"sub":"x"}"#])
+        #expect(reserved.status == 1)
+        #expect(reserved.standardError == "hearth: auth/reserved-claim: \"sub\" is a reserved claim name.\n", "\(reserved.standardError)")
+        let missing = try await Self.users(directory, ["get", "nobody"])
+        #expect(missing.status == 1 && missing.standardError.hasPrefix("hearth: auth/user-not-found"), "\(missing.standardError)")
+        let notJSON = try await Self.users(directory, ["set-claims", "ada", "[1]"])
+        #expect(notJSON.status == 2 && notJSON.standardError == "hearth: the claims must be a JSON object\n")
+
+        #expect(try await Self.users(directory, ["delete", "bob"]).standardOutput == "deleted bob\n")
+        #expect(try await Self.users(directory, ["list"]).standardOutput == "ada\tada@example.com\tverified,claims,phone\n")
+
+        // The user signs in on a server opened on that database afterwards.
+        let hearth = try await TestHearth.make(directory: directory) {
+            $0.dataDirectory = directory.path
+            $0.sqlitePath = directory.appendingPathComponent("hearth.sqlite").path
+        }
+        defer { Task { try? await hearth.close() } }
+        try await hearth.withClient { client in
+            let signedIn = try await client.post(
+                "/v1/accounts:signInWithPassword", ["email": .string("ada@example.com"), "password": .string("analytical")])
+            #expect(signedIn.string("localId") == "ada", "\(signedIn.text)")
+        }
+    }
+
+    @Test("export to JSON and CSV (mode 0600) and import into another database with the printed options: the passwords still sign in")
+    func exportAndImport() async throws {
+        let source = try Self.directory()
+        let target = try Self.directory()
+        defer {
+            try? FileManager.default.removeItem(at: source)
+            try? FileManager.default.removeItem(at: target)
+        }
+        let passwordFile = source.appendingPathComponent("password")
+        try "builder-1".write(to: passwordFile, atomically: true, encoding: .utf8)
+        for uid in ["u1", "u2", "u3"] {
+            let made = try await Self.users(source, ["create", "--uid", uid, "--email", "\(uid)@example.com", "--password-file", passwordFile.path])
+            #expect(made.status == 0, "\(made.standardError)")
+        }
+        for format in ["json", "csv"] {
+            let file = source.appendingPathComponent("users.\(format)")
+            let exported = try await Self.users(source, ["export", file.path])
+            #expect(exported.status == 0, "\(exported.standardError)")
+            #expect(exported.standardOutput.hasPrefix("exported 3 user(s) to \(file.path) (\(format)); 3 with a password hash\n"))
+            #expect(PrivateFiles.mode(ofPath: file.path) == 0o600)
+            let options = try #require(exported.standardOutput.split(separator: "\n").last?.split(separator: ": ", maxSplits: 1).last)
+            // The tool runs at scrypt's cheapest cost here (log N = 4, as HEARTH_PASSWORDS_SCRYPT_LOG_N says).
+            #expect(options == "--hash-algo STANDARD_SCRYPT --mem-cost 16 --block-size 8 --parallelization 1 --dk-len 32")
+
+            let into = target.appendingPathComponent(format)
+            let imported = try await Self.users(into, ["import", file.path] + options.split(separator: " ").map(String.init))
+            #expect(imported.status == 0, "\(imported.standardError)")
+            #expect(imported.standardOutput == "imported 3 of 3 user(s)\n")
+            #expect(imported.standardError.contains("[##############################] 3/3"))
+
+            let hearth = try await TestHearth.make(directory: into) {
+                $0.dataDirectory = into.path
+                $0.sqlitePath = into.appendingPathComponent("hearth.sqlite").path
+            }
+            defer { Task { try? await hearth.close() } }
+            try await hearth.withClient { client in
+                let signedIn = try await client.post(
+                    "/v1/accounts:signInWithPassword", ["email": .string("u2@example.com"), "password": .string("builder-1")])
+                #expect(signedIn.string("localId") == "u2", "\(signedIn.text)")
+            }
+            try await hearth.close()
+        }
+
+        // Failures are listed by uid, the rest imported; a file that is not an export is refused before anything is sent.
+        let mixed = source.appendingPathComponent("mixed.json")
+        try #"{"users":[{"localId":"n1","email":"fresh@example.com"},{"localId":"n2","email":"not an e-mail"}]}"#.write(
+            to: mixed, atomically: true, encoding: .utf8)
+        let partly = try await Self.users(target.appendingPathComponent("json"), ["import", mixed.path])
+        #expect(partly.status == 1)
+        #expect(partly.standardError.contains("  n2: email is invalid"), "\(partly.standardError)")
+        #expect(partly.standardOutput == "imported 1 of 2 user(s); 1 failed (listed above)\n")
+        let broken = source.appendingPathComponent("broken.json")
+        try #"{"users":[{"email":"x@example.com"}]}"#.write(to: broken, atomically: true, encoding: .utf8)
+        let refused = try await Self.users(target.appendingPathComponent("json"), ["import", broken.path])
+        #expect(refused.status != 0 && refused.standardError.contains("users.0.localId is missing"), "\(refused.standardError)")
+    }
+
+    @Test("against a running server: Bearer owner in development, a service-account file in production, a wrong credential refused")
+    func remote() async throws {
+        try await withLiveHearth(clock: ManualClock(Date())) { live in
+            let made = try await HearthProcess.run(["users", "create", "--uid", "remote-1", "--server", live.baseURL])
+            #expect(made.status == 0, "\(made.standardError)")
+            #expect(try await live.services.store.user(uid: "remote-1") != nil)
+        }
+        try await AdminSDKScriptTests.withProductionHearth { live in
+            let file = live.directory.appendingPathComponent("users-cli.json")
+            let key = try await AdminSDKScriptTests.hearthAdmin(live, ["create-key", "--name", "users-cli", "--out", file.path])
+            try #require(key.status == 0, "\(key.standardError)")
+            let made = try await HearthProcess.run(["users", "create", "--uid", "prod-1", "--server", live.baseURL, "--credentials", file.path])
+            #expect(made.status == 0, "\(made.standardError)")
+            let listed = try await HearthProcess.run(["users", "list", "--server", live.baseURL, "--credentials", file.path])
+            #expect(listed.standardOutput.contains("prod-1\t-\t"), "\(listed.standardError)")
+            let owner = try await HearthProcess.run(["users", "list", "--server", live.baseURL, "--project", AdminSDKScriptTests.project])
+            #expect(owner.status == 1, "\(owner.standardOutput)")
+            #expect(owner.standardError.contains("refused the credential"), "\(owner.standardError)")
+        }
+    }
+}
