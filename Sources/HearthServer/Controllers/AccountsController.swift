@@ -220,7 +220,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     /// The update the request asks for. Throws `INVALID_EMAIL`, `WEAK_PASSWORD`, `INVALID_DISPLAY_NAME`,
     /// `INVALID_PHOTO_URL`; unknown attribute names are ignored.
-    private static func profileUpdate(_ input: UpdateRequest) throws -> ProfileUpdate {
+    static func profileUpdate(_ input: UpdateRequest) throws -> ProfileUpdate {
         let email = try input.email.map { raw in
             guard let normalized = EmailAddress.normalize(raw) else { throw HearthError(.invalidEmail) }
             return normalized
@@ -236,7 +236,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             deletedProviders: Set(input.deleteProvider ?? []))
     }
 
-    private static func updateResponse(_ user: UserRecord) -> UpdateResponse {
+    static func updateResponse(_ user: UserRecord) -> UpdateResponse {
         var response = UpdateResponse(localId: user.uid)
         response.email = user.email
         response.emailVerified = user.email == nil ? nil : user.emailVerified

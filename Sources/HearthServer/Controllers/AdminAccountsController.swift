@@ -131,28 +131,12 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         let user = try await StoreConflict.mapped {
             try await store.updateUser(uid: uid, session: nil) { user in change.apply(to: &user, passwordHash: hash, now: now) }
         }
-        var response = UpdateResponse(localId: user.uid)
-        response.email = user.email
-        response.emailVerified = user.email == nil ? nil : user.emailVerified
-        response.displayName = user.displayName
-        response.photoUrl = user.photoURL
-        response.providerUserInfo = UserInfo(user).providerUserInfo ?? []
-        response.passwordHash = user.passwordHash == nil ? nil : UserInfo.redactedPasswordHash
-        return WireCoding.response(response)
+return WireCoding.response(AccountsController<Context>.updateResponse(user))
     }
 
     /// The administrator's change the request asks for, every field checked.
     static func change(_ input: UpdateRequest) throws -> AdministratorChange {
-        let attributes: [String: ProfileUpdate.Attribute] = [
-            "DISPLAY_NAME": .displayName, "PHOTO_URL": .photoURL, "EMAIL": .email, "PASSWORD": .password,
-        ]
-        if let password = input.password, password.count < 6 { throw HearthError(.weakPassword) }
-        var change = AdministratorChange(
-            profile: ProfileUpdate(
-                email: try input.email.map(AdminInput.normalizedEmail), setsPassword: input.password != nil,
-                displayName: try input.displayName.map(UserText.displayName), photoURL: try input.photoUrl.map(UserText.photoURL),
-                deletedAttributes: Set((input.deleteAttribute ?? []).compactMap { attributes[$0.name] }),
-                deletedProviders: Set(input.deleteProvider ?? [])))
+        var change = AdministratorChange(profile: try AccountsController<Context>.profileUpdate(input))
         change.phoneNumber = try input.phoneNumber.map(AdminInput.checkedPhoneNumber)
         change.emailVerified = input.emailVerified
         change.disabled = input.disableUser
