@@ -131,7 +131,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         let user = try await StoreConflict.mapped {
             try await store.updateUser(uid: uid, session: nil) { user in change.apply(to: &user, passwordHash: hash, now: now) }
         }
-return WireCoding.response(AccountsController<Context>.updateResponse(user))
+        return WireCoding.response(AccountsController<Context>.updateResponse(user))
     }
 
     /// The administrator's change the request asks for, every field checked.
