@@ -132,6 +132,25 @@ struct IdpConfigTests {
             #expect(!oidc.text.contains("oidc-secret-never-shown"))
             let notJSON = try await client.send(.post, oauth + "?oauthIdpConfigId=oidc.other", "{")
             #expect(notJSON.status == .badRequest)
+
+            // Listing in pages, as the Admin SDKs' list_oidc_provider_configs pages: a token only while more follow.
+            for name in ["a", "b", "c", "d"] {
+                let made = try await client.send(
+                    .post, oauth + "?oauthIdpConfigId=oidc.\(name)", #"{"clientId":"c","issuer":"https://idp.example.com"}"#)
+                #expect(made.status == .ok, "\(made.text)")
+            }
+            var names: [String] = []
+            var token = ""
+            var pages = 0
+            repeat {
+                let page = try await client.send(.get, oauth + "?pageSize=2&pageToken=\(token)", nil).decode(ListOAuthIdpConfigsResponse.self)
+                names += (page.oauthIdpConfigs ?? []).compactMap { $0.name?.split(separator: "/").last.map(String.init) }
+                token = page.nextPageToken ?? ""
+                pages += 1
+            } while !token.isEmpty && pages < 10
+            #expect(names == ["oidc.a", "oidc.b", "oidc.c", "oidc.corp", "oidc.d"])
+            #expect(pages == 3)
+            #expect(try await client.send(.get, oauth + "?pageSize=101", nil).status == .badRequest)
         }
     }
 

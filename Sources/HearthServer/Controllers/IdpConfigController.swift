@@ -57,14 +57,30 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
 
     func list(_ request: Request, _ context: Context, kind: Kind) async throws -> Response {
         let project = try checkedProject(context)
-        let settings = try await storedSettings().filter { kind.owns($0.providerID) }.sorted { $0.providerID < $1.providerID }
+        // Pages of `pageSize` (1 to 100, 100 by default) in id order, after the id `pageToken` names; a next page
+        // is named only when one follows.
+        let parameters = request.uri.queryParameters
+        let pageSize =
+            try parameters.get("pageSize").map { text -> Int in
+                guard let size = Int(text), (0...100).contains(size) else {
+                    throw HearthError(.invalidArgument, detail: "pageSize must be between 0 and 100")
+                }
+                return size == 0 ? 100 : size
+            } ?? 100
+        let after = parameters.get("pageToken").flatMap { $0.isEmpty ? nil : $0 }
+        let all = try await storedSettings().filter { setting in
+            kind.owns(setting.providerID) && after.map { setting.providerID > $0 } ?? true
+        }.sorted { $0.providerID < $1.providerID }
+        let settings = Array(all.prefix(pageSize))
+        let next = all.count > pageSize ? settings.last?.providerID : nil
         switch kind {
         case .defaultSupported:
             return WireCoding.response(
                 ListDefaultSupportedIdpConfigsResponse(
-                    defaultSupportedIdpConfigs: settings.map { Self.defaultSupportedConfig($0, project: project) }))
+                    defaultSupportedIdpConfigs: settings.map { Self.defaultSupportedConfig($0, project: project) }, nextPageToken: next))
         case .oauth:
-            return WireCoding.response(ListOAuthIdpConfigsResponse(oauthIdpConfigs: settings.map { Self.oauthConfig($0, project: project) }))
+            return WireCoding.response(
+                ListOAuthIdpConfigsResponse(oauthIdpConfigs: settings.map { Self.oauthConfig($0, project: project) }, nextPageToken: next))
         }
     }
 
