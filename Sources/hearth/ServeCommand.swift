@@ -85,10 +85,18 @@ enum Banner {
                 "               Facebook, GitHub, Yahoo and OIDC; every provider not configured points here)",
             ]
         }
-        lines += [
-            "  Firebase SDKs: useEmulator(withHost: \"\(configuration.host)\", port: \(port)), or FIREBASE_AUTH_EMULATOR_HOST=\(configuration.host):\(port)",
-            "",
-        ]
+        if configuration.mode == .development {
+            lines.append(
+                "  Firebase SDKs: useEmulator(withHost: \"\(configuration.host)\", port: \(port)), or FIREBASE_AUTH_EMULATOR_HOST=\(configuration.host):\(port)"
+            )
+        } else {
+            // Admin SDKs in emulator mode send `Bearer owner`, which production refuses.
+            lines += [
+                "  Firebase client SDKs: useEmulator(withHost: \"\(configuration.host)\", port: \(port))",
+                "  Admin SDKs: a service-account key from `hearth admin create-key` (docs/admin-credentials.md)",
+            ]
+        }
+        lines.append("")
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 }
