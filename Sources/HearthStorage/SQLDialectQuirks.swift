@@ -64,6 +64,12 @@ enum SQLDialectQuirks {
         database.dialect.exclusiveSelectLockExpression ?? SQLRaw("")
     }
 
+    /// Whether `error` is PostgreSQL's statement time-out (SQLSTATE `57014`, `statement_timeout`), read from the
+    /// sanitized error the transactor hands over (SQLSTATE, no values).
+    static func isStatementTimeout(_ error: any Error) -> Bool {
+        String(reflecting: error).contains("57014")
+    }
+
     /// The domain error for a driver's unique-constraint violation, or `nil` when `error` is not one.
     ///
     /// SQLite reports `UNIQUE constraint failed: users.email` (table.column); PostgreSQL reports

@@ -67,20 +67,22 @@ public final class SQLStore: HearthStore {
     public func migrate() async throws {
         let applied = try await appliedMigrations()
         for migration in HearthSchema.migrations where !applied.contains(migration.name) {
-            let appliedNow = try await transactor.write { database in
-                try await SQLDialectQuirks.takeTransactionLock(.migrations, on: database)
-                // Re-checked inside the transaction: another process may have got there first.
-                let existing = try await Self.rows(
-                    database, "SELECT name FROM schema_migrations WHERE name = \(bind: migration.name)")
-                guard existing.isEmpty else { return false }
-                for statement in migration.statements {
-                    try await Self.exec(database, statement)
+            let appliedNow = try await Self.waitingOutOtherMigrators {
+                try await self.transactor.write { database in
+                    try await SQLDialectQuirks.takeTransactionLock(.migrations, on: database)
+                    // Re-checked inside the transaction: another process may have got there first.
+                    let existing = try await Self.rows(
+                        database, "SELECT name FROM schema_migrations WHERE name = \(bind: migration.name)")
+                    guard existing.isEmpty else { return false }
+                    for statement in migration.statements {
+                        try await Self.exec(database, statement)
+                    }
+                    let now = StoredTime.milliseconds(Date())
+                    try await Self.exec(
+                        database,
+                        "INSERT INTO schema_migrations (name, applied_at) VALUES (\(bind: migration.name), \(bind: now))")
+                    return true
                 }
-                let now = StoredTime.milliseconds(Date())
-                try await Self.exec(
-                    database,
-                    "INSERT INTO schema_migrations (name, applied_at) VALUES (\(bind: migration.name), \(bind: now))")
-                return true
             }
             if appliedNow {
                 logger.info("Applied schema migration", metadata: ["migration": "\(migration.name)"])
@@ -106,14 +108,30 @@ public final class SQLStore: HearthStore {
     /// The names recorded in `schema_migrations` (creating the table if needed), after checking that
     /// this binary knows all of them.
     private func appliedMigrations() async throws -> Set<String> {
-        let names = try await transactor.write { database in
-            // Under the migration lock: concurrent `CREATE TABLE IF NOT EXISTS` can collide on PostgreSQL.
-            try await SQLDialectQuirks.takeTransactionLock(.migrations, on: database)
-            try await Self.exec(database, HearthSchema.createMigrationsTable)
-            return try await Self.rows(database, "SELECT name FROM schema_migrations ORDER BY name")
-                .map { try $0.text("name") }
+        let names = try await Self.waitingOutOtherMigrators {
+            try await self.transactor.write { database in
+                // Under the migration lock: concurrent `CREATE TABLE IF NOT EXISTS` can collide on PostgreSQL.
+                try await SQLDialectQuirks.takeTransactionLock(.migrations, on: database)
+                try await Self.exec(database, HearthSchema.createMigrationsTable)
+                return try await Self.rows(database, "SELECT name FROM schema_migrations ORDER BY name")
+                    .map { try $0.text("name") }
+            }
         }
         return try Self.checkKnown(names)
+    }
+
+    /// Runs a migration transaction again when its wait for the migration lock outlasted the statement time-out:
+    /// replicas starting together on a slow database queue behind one another's migrations, and a queue longer
+    /// than one statement may wait is no reason to fail start-up. Up to 20 tries; any other error at once.
+    private static func waitingOutOtherMigrators<T>(_ transaction: () async throws -> T) async throws -> T {
+        var tries = 1
+        while true {
+            do {
+                return try await transaction()
+            } catch  where tries < 20 && SQLDialectQuirks.isStatementTimeout(error) {
+                tries += 1
+            }
+        }
     }
 
     /// `names` as a set, after checking that this binary knows every one of them.
