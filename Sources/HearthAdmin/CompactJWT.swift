@@ -17,8 +17,7 @@ struct CompactJWT {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let header = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
             let signature = Base64URL.decode(parts[2]),
-            case .object(let headerFields)? = try? JSONDecoder().decode(ClaimValue.self, from: Data(header)),
-            case .object(let payloadFields)? = try? JSONDecoder().decode(ClaimValue.self, from: Data(payload))
+            let headerFields = ClaimJSON.object(header), let payloadFields = ClaimJSON.object(payload)
         else { return nil }
         self.header = headerFields
         self.payload = payloadFields
