@@ -209,7 +209,8 @@ struct CPUSnapshot {
         usage.serverCores = cores(before.server, server)
         if !databasePIDs.isEmpty, window > 0 {
             // Backends that ended in between are lost (their CPU shows as "other").
-            usage.databaseCores = before.database.reduce(0) { sum, entry in sum + max(0, (database[entry.key] ?? entry.value) - entry.value) } / window
+            usage.databaseCores =
+                before.database.reduce(0) { sum, entry in sum + max(0, (database[entry.key] ?? entry.value) - entry.value) } / window
         }
         usage.clientCores = cores(before.client, client)
         if let machine = cores(before.machine, machine), let server = usage.serverCores, let client = usage.clientCores {
@@ -224,7 +225,9 @@ struct AdminTable {
     let rows: [AdminBenchmark.Row]
 
     func render() -> String {
-        let header = ["Phase", "Users", "Calls", "Seconds", "Users/s", "Calls/s", "Ceiling /s", "vs ceiling", "Target", "Met", "CPU server+db+client+other"]
+        let header = [
+            "Phase", "Users", "Calls", "Seconds", "Users/s", "Calls/s", "Ceiling /s", "vs ceiling", "Target", "Met", "CPU server+db+client+other",
+        ]
         let cells = rows.map { row -> [String] in
             [
                 row.title,

@@ -385,7 +385,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 }
                 if index == AdminBenchmark.HashKind.allCases.count - 1 {
                     let started = ContinuousClock.now
-                    let tokens = try await FixtureFactory(driver: driver, connections: connections).anonymousSessions(count: verifyTokens).map(\.idToken)
+                    let tokens = try await FixtureFactory(driver: driver, connections: connections).anonymousSessions(count: verifyTokens).map(
+                        \.idToken)
                     Self.emit("prepared \(tokens.count) ID tokens (anonymous sign-ups) in \(Self.elapsed(since: started))")
                     let before = try await meter.rs256Verification(payloadBytes: 600)
                     var row = try await admin.verifyIDTokens(
