@@ -203,7 +203,7 @@ let package = Package(
             name: "HearthBenchmark",
             dependencies: [
                 "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres", "HearthPostgresLauncher",
-                "HearthBase64URL",
+                "HearthBase64URL", "HearthAdmin",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

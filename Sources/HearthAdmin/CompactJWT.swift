@@ -14,15 +14,25 @@ struct CompactJWT {
 
     init?(_ token: String) {
         guard token.utf8.count <= Self.maximumLength else { return nil }
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let header = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
-            let signature = Base64URL.decode(parts[2]),
-            case .object(let headerFields)? = try? JSONDecoder().decode(ClaimValue.self, from: Data(header)),
-            case .object(let payloadFields)? = try? JSONDecoder().decode(ClaimValue.self, from: Data(payload))
+        // Split and decoded as bytes: walking the String (by Characters, or through its generic views) cost more
+        // than the decoding.
+        var token = token
+        guard
+            let (header, payload, signature, signingInput) = token.withUTF8({ utf8 -> ([UInt8], [UInt8], [UInt8], Data)? in
+                let dot = UInt8(ascii: ".")
+                guard let first = utf8.firstIndex(of: dot), let second = utf8[(first + 1)...].firstIndex(of: dot),
+                    !utf8[(second + 1)...].contains(dot),
+                    let header = Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: utf8[..<first])),
+                    let payload = Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: utf8[(first + 1)..<second])),
+                    let signature = Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: utf8[(second + 1)...]))
+                else { return nil }
+                return (header, payload, signature, Data(utf8[..<second]))
+            }),
+            let headerFields = ClaimJSON.object(header), let payloadFields = ClaimJSON.object(payload)
         else { return nil }
         self.header = headerFields
         self.payload = payloadFields
-        self.signingInput = Data("\(parts[0]).\(parts[1])".utf8)
+        self.signingInput = signingInput
         self.signature = Data(signature)
     }
 

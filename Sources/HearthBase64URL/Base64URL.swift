@@ -43,13 +43,21 @@ public enum Base64URL {
     /// and a last character whose unused low bits are not zero are all refused, so each byte string has one
     /// text and a token cannot be altered without its bytes changing.
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        let utf8 = text.utf8
+        // The work is done on a buffer: the generic view, unspecialized outside this module, cost more than the decoding.
+        if let bytes = text.utf8.withContiguousStorageIfAvailable(decode(utf8:)) { return bytes }
+        return Array(text.utf8).withUnsafeBufferPointer(decode(utf8:))
+    }
+
+    /// ``decode(_:)`` of text given as its UTF-8 bytes.
+    public static func decode(utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count / 4 * 3 + 2)
         var group: UInt32 = 0
         var count = 0
+        let values = Self.values
         for character in utf8 {
-            guard let value = value(of: character) else { return nil }
+            let value = values[Int(character)]
+            guard value < 64 else { return nil }
             group = group << 6 | UInt32(value)
             count += 1
             if count == 4 {
@@ -75,6 +83,9 @@ public enum Base64URL {
         }
         return bytes
     }
+
+    /// The value of each byte as a base64url character, 0xFF for the bytes that are none.
+    private static let values: [UInt8] = (0...255).map { value(of: UInt8($0)) ?? 0xFF }
 
     /// The value of one base64url character, or `nil` for any other byte.
     private static func value(of character: UInt8) -> UInt8? {

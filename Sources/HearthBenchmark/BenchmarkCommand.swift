@@ -74,6 +74,22 @@ struct BenchmarkCommand: AsyncParsableCommand {
         help: "Connections of the second lookup run at each user count, which measures latency without queueing.")
     var latencyConnections: Int = 1
 
+    @Option(
+        name: .customLong("admin-users"),
+        help:
+            "Run the admin phase: import this many users through accounts:batchCreate (bcrypt, then Firebase scrypt, each on a fresh database), list them with accounts:batchGet, and measure HearthAdmin's verifyIDToken."
+    )
+    var adminUsers: Int?
+
+    @Option(name: .customLong("admin-connections"), help: "Concurrent accounts:batchCreate calls (1,000 users each) of the admin import.")
+    var adminConnections: Int = 4
+
+    @Option(name: .customLong("verify-tokens"), help: "Anonymous accounts whose ID tokens the admin phase verifies with HearthAdmin.")
+    var verifyTokens: Int = 1_000
+
+    @Option(name: .customLong("verify-tasks"), help: "Concurrent tasks calling HearthAdmin's verifyIDToken in the admin phase.")
+    var verifyTasks: Int = 16
+
     func validate() throws {
         guard (1...10_000).contains(connections) else { throw ValidationError("--connections must be 1...10000") }
         guard seconds > 0, warmupSeconds >= 0, ceilingSeconds > 0 else { throw ValidationError("durations must be positive") }
@@ -86,9 +102,15 @@ struct BenchmarkCommand: AsyncParsableCommand {
         }
         guard postgresURL == nil || database == .postgres else { throw ValidationError("--postgres-url needs --database postgres") }
         guard (1...10_000).contains(latencyConnections) else { throw ValidationError("--latency-connections must be 1...10000") }
+        guard adminUsers.map({ (1...10_000_000).contains($0) }) ?? true else { throw ValidationError("--admin-users must be 1...10000000") }
+        guard (1...64).contains(adminConnections) else { throw ValidationError("--admin-connections must be 1...64") }
+        guard (1...1_000_000).contains(verifyTokens) else { throw ValidationError("--verify-tokens must be 1...1000000") }
+        guard (1...10_000).contains(verifyTasks) else { throw ValidationError("--verify-tasks must be 1...10000") }
         let counts = try selectedUserCounts()
         let selected = try selectedScenarios()
-        guard !selected.isEmpty || !counts.isEmpty else { throw ValidationError("nothing to run: --scenarios none and no --user-counts") }
+        guard !selected.isEmpty || !counts.isEmpty || adminUsers != nil else {
+            throw ValidationError("nothing to run: --scenarios none, no --user-counts and no --admin-users")
+        }
     }
 
     private func selectedScenarios() throws -> [Scenario] {
@@ -160,6 +182,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
         var results: [ScenarioResult] = []
         var userCountResults: [UserCountResult] = []
+        var adminRows: [AdminBenchmark.Row] = []
         var peak: Int?
         var failure: (any Error)?
         do {
@@ -184,6 +207,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
                     let (rows, fleetPeak) = try await runUserCount(count, executable: executable, databases: databases, group: group)
                     userCountResults += rows
                     peak = max(peak ?? 0, fleetPeak ?? 0)
+                }
+                if let adminUsers {
+                    adminRows = try await runAdmin(adminUsers, executable: executable, databases: databases, group: group, meter: meter)
                 }
             }
         } catch let error as ExitCode {
@@ -228,6 +254,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
             Self.emit("")
             Self.emit(UserCountTable(rows: userCountResults).render())
         }
+        if !adminRows.isEmpty {
+            if !results.isEmpty || !userCountResults.isEmpty { Self.emit("") }
+            Self.emit(
+                "Admin API and HearthAdmin (\(setup); verifyIDToken in this process against the RS256 verification ceiling measured right before and after it):"
+            )
+            Self.emit("")
+            Self.emit(AdminTable(rows: adminRows).render())
+        }
         if let peak {
             Self.emit("")
             Self.emit(
@@ -239,6 +273,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
             kinds.compactMap { kind in ceilingsBefore[kind].map { ("\(kind.name) ceiling (before)", $0.otherCores) } }
             + results.map { ($0.title, $0.usage.otherCores) }
             + userCountResults.map { ("lookup at \($0.users) users, \($0.connections) connections", $0.usage.otherCores) }
+            + adminRows.map { ($0.title, $0.usage.otherCores) }
             + kinds.compactMap { kind in ceilingsAfter[kind].map { ("\(kind.name) ceiling (after)", $0.otherCores) } }
         let busy = phases.filter { ($0.1 ?? 0) > Self.disturbanceThreshold }.map { "\($0.0) (\(ResultTable.cores($0.1)) cores)" }
         if !busy.isEmpty {
@@ -319,6 +354,62 @@ struct BenchmarkCommand: AsyncParsableCommand {
         let peak = fleet.peakResidentBytes()
         await fleet.stop()
         return (rows, peak)
+    }
+
+    /// The admin phase: for each hash kind a fresh database and servers, `count` users imported through
+    /// `accounts:batchCreate` and listed through `accounts:batchGet`; after the last, `--verify-tokens`
+    /// anonymous sign-ups whose ID tokens HearthAdmin verifies, between two RS256 verification ceilings.
+    private func runAdmin(
+        _ count: Int, executable: String, databases: BenchmarkDatabase, group: MultiThreadedEventLoopGroup, meter: CeilingMeter
+    ) async throws -> [AdminBenchmark.Row] {
+        let runID = String(UUID().uuidString.prefix(8)).lowercased()
+        let clusterPID = databases.clusterPID
+        let databasePIDs: @Sendable () -> [Int32] = { clusterPID.map { ProcessTree.descendants(of: $0, includingRoot: true) } ?? [] }
+        var rows: [AdminBenchmark.Row] = []
+        for (index, hash) in AdminBenchmark.HashKind.allCases.enumerated() {
+            Self.emit("")
+            let url = try await databases.makeDatabase()
+            SignalTrap.guardDatabase(pid: databases.clusterPID, paths: databases.cleanupPaths)
+            let fleet = try await launchFleet(executable: executable, databaseURL: url)
+            do {
+                let driver = LoadDriver(group: group, host: "127.0.0.1", ports: fleet.ports, requestTimeout: Self.timeAmount(requestTimeout))
+                let admin = AdminBenchmark(driver: driver, fleet: fleet, databasePIDs: databasePIDs)
+                for row in [
+                    try await admin.importUsers(count, hash: hash, runID: "\(runID)\(index)", connections: adminConnections),
+                    try await admin.listUsers(after: hash),
+                ] {
+                    rows.append(row)
+                    Self.emit(
+                        "\(row.title): \(ResultTable.grouped(Double(row.users ?? 0))) users in \(row.operations) calls, \(String(format: "%.2f", row.seconds)) s, \(ResultTable.grouped(row.usersPerSecond ?? 0)) users/s, \(ResultTable.decimal(row.operationsPerSecond)) calls/s, CPU \(ResultTable.cpu(row.usage))"
+                    )
+                }
+                if index == AdminBenchmark.HashKind.allCases.count - 1 {
+                    let started = ContinuousClock.now
+                    let tokens = try await FixtureFactory(driver: driver, connections: connections).anonymousSessions(count: verifyTokens).map(
+                        \.idToken)
+                    Self.emit("prepared \(tokens.count) ID tokens (anonymous sign-ups) in \(Self.elapsed(since: started))")
+                    let before = try await meter.rs256Verification(payloadBytes: 600)
+                    var row = try await admin.verifyIDTokens(
+                        tokens, tasks: verifyTasks, warmup: Self.timeAmount(warmupSeconds), duration: Self.timeAmount(seconds))
+                    let after = try await meter.rs256Verification(payloadBytes: 600)
+                    row.ceiling = Self.combine(before, after)
+                    row.target = 0.7
+                    rows.append(row)
+                    Self.emit(
+                        "\(row.title): \(ResultTable.grouped(row.operationsPerSecond)) verifications/s, \(row.fractionOfCeiling.map { String(format: "%.1f%%", $0 * 100) } ?? "-") of the RS256 verification ceiling (right before / after: \(ResultTable.grouped(before.operationsPerSecond)) / \(ResultTable.grouped(after.operationsPerSecond))/s, \(before.workers) workers, other CPU \(ResultTable.cores(before.otherCores)) / \(ResultTable.cores(after.otherCores)) cores), CPU \(ResultTable.cpu(row.usage))"
+                    )
+                }
+            } catch {
+                if !fleet.exitDescriptions.isEmpty {
+                    FileHandle.standardError.write(
+                        Data("a server died (\(fleet.exitDescriptions.joined(separator: ", "))); last output:\n\(fleet.stderrTails())\n".utf8))
+                }
+                await fleet.stop()
+                throw error
+            }
+            await fleet.stop()
+        }
+        return rows
     }
 
     /// Warm-up, then the measured window, while the resource monitor watches.

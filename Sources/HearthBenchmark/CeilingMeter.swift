@@ -5,8 +5,8 @@ import HearthCore
 import NIOCore
 import NIOPosix
 
-/// Measures the CPU ceilings the server's figures are compared with: how many RS256 signatures and
-/// scrypt hashes this machine makes per second with one worker thread per core and nothing else running.
+/// Measures the CPU ceilings the server's figures are compared with: how many RS256 signatures, RS256
+/// verifications and scrypt hashes this machine makes per second with one worker thread per core and nothing else running.
 ///
 /// A request that signs one ID token (sign-up, refresh) cannot go faster than the RS256 ceiling, and one
 /// that checks a password cannot go faster than the scrypt ceiling; the ratio to the ceiling tells how
@@ -40,6 +40,21 @@ struct CeilingMeter {
         let input = Array(Self.jwtSigningInput(length: payloadBytes).utf8)
         return try await measure {
             _ = try key.signature(for: input, padding: .insecurePKCS1v1_5)
+        }
+    }
+
+    /// RS256 verification: one signature (2048-bit key, PKCS#1 v1.5, SHA-256) over a JWT signing input of
+    /// `payloadBytes`, checked again and again with the public key, as `HearthAdmin.verifyIDToken` checks
+    /// each token (SHA-256 of the input, then the RSA public-key operation).
+    func rs256Verification(payloadBytes: Int = 600) async throws -> Measurement {
+        let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let input = Array(Self.jwtSigningInput(length: payloadBytes).utf8)
+        let signature = try key.signature(for: input, padding: .insecurePKCS1v1_5)
+        let publicKey = key.publicKey
+        return try await measure {
+            guard publicKey.isValidSignature(signature, for: input, padding: .insecurePKCS1v1_5) else {
+                throw BenchmarkError("the RS256 verification ceiling's own signature did not verify")
+            }
         }
     }
 
