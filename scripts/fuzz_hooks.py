@@ -3,7 +3,7 @@
 Counts every request schemathesis sends (per operation and status, network errors and time-outs apart) and
 writes the counts to $HEARTH_FUZZ_COUNTS when the run ends. So that the fuzzer gets past the first checks
 of each handler, it also puts real values into part of the generated requests: the project id on the admin
-routes, ID and refresh tokens of real users, the provider sandbox's credentials, a known account's e-mail,
+routes, the uids of real users in the admin `lookup`, `update`, `delete` and `batchDelete`, ID and refresh tokens of real users, the provider sandbox's credentials, a known account's e-mail,
 development-mode custom tokens and a pending browser sign-in's state. The requests made to obtain those values are counted apart ("setup").
 """
 
@@ -31,7 +31,7 @@ _lock = threading.Lock()
 _responses = Counter()  # (operation, status) -> count
 _network_errors = Counter()  # (operation, kind) -> count
 _setup = Counter()  # what the hooks sent themselves, by outcome
-_tokens = []  # (idToken, refreshToken) of anonymous users
+_tokens = []  # (idToken, refreshToken, localId) of anonymous users
 _server_errors = []  # the first 5xx answers, with a curl command each
 _substituted = Counter()  # operation -> requests the hooks put real values into
 _messages = Counter()  # (operation, status, error message) -> count, to see how deep the requests got
@@ -66,7 +66,7 @@ def _real_tokens(fresh=False):
     status, body = _post("/v1/accounts:signUp", {"returnSecureToken": True})
     if status != 200 or not body:
         return None
-    pair = (body["idToken"], body["refreshToken"])
+    pair = (body["idToken"], body["refreshToken"], body["localId"])
     if not fresh:
         with _lock:
             _tokens.append(pair)
@@ -126,7 +126,9 @@ def _substitute(case):
     # A copy: the generated value itself stays as Hypothesis made it.
     body = dict(case.body) if isinstance(case.body, dict) else None
     substituted = True
-    if " /v2/projects/" in label:
+    if " /v1/projects/" in label:
+        substituted = _substitute_admin_v1(case, label, body)
+    elif " /v2/projects/" in label:
         if isinstance(case.path_parameters, dict) and _rng.random() < 0.85:
             case.path_parameters = dict(case.path_parameters, project=PROJECT)
         else:
@@ -190,6 +192,33 @@ def _substitute(case):
             case.body = body
         with _lock:
             _substituted[label] += 1
+
+
+def _substitute_admin_v1(case, label, body):
+    """The admin API's v1 routes: the project id, and the uids or the ID token of real users in the body."""
+    if not isinstance(case.path_parameters, dict) or _rng.random() >= 0.85:
+        return False
+    case.path_parameters = dict(case.path_parameters, project=PROJECT)
+    if body is not None and _rng.random() < 0.5:
+        if label.endswith((":update", ":delete")):
+            # These may disable or delete the user: a new one each time, so that the pool's tokens stay valid.
+            tokens = _real_tokens(fresh=True)
+            if tokens:
+                body["localId"] = tokens[2]
+        elif label.endswith(":lookup"):
+            tokens = _real_tokens()
+            if tokens:
+                body["localId"] = [tokens[2]] + [v for v in body.get("localId") or [] if _rng.random() < 0.5][:3]
+        elif label.endswith(":batchDelete"):
+            tokens = _real_tokens(fresh=True)
+            if tokens:
+                body["localIds"] = [tokens[2]]
+        elif label.endswith(":createSessionCookie"):
+            tokens = _real_tokens()
+            if tokens:
+                body["idToken"] = tokens[0]
+        case.body = body
+    return True
 
 
 @schemathesis.hook
