@@ -3,8 +3,9 @@
 Counts every request schemathesis sends (per operation and status, network errors and time-outs apart) and
 writes the counts to $HEARTH_FUZZ_COUNTS when the run ends. So that the fuzzer gets past the first checks
 of each handler, it also puts real values into part of the generated requests: the project id on the admin
-routes, ID and refresh tokens of real users, the provider sandbox's credentials, a known account's e-mail,
-development-mode custom tokens and a pending browser sign-in's state. The requests made to obtain those values are counted apart ("setup").
+routes, the uids of real users in the admin `lookup`, `update`, `delete` and `batchDelete`, ID and refresh tokens of real users, the provider sandbox's credentials, a known account's e-mail,
+development-mode custom tokens and a pending browser sign-in's state. After a PATCH of the project's config succeeds,
+it puts the settings back as the run found them. The requests made to obtain those values are counted apart ("setup").
 """
 
 import atexit
@@ -31,7 +32,7 @@ _lock = threading.Lock()
 _responses = Counter()  # (operation, status) -> count
 _network_errors = Counter()  # (operation, kind) -> count
 _setup = Counter()  # what the hooks sent themselves, by outcome
-_tokens = []  # (idToken, refreshToken) of anonymous users
+_tokens = []  # (idToken, refreshToken, localId) of anonymous users
 _server_errors = []  # the first 5xx answers, with a curl command each
 _substituted = Counter()  # operation -> requests the hooks put real values into
 _messages = Counter()  # (operation, status, error message) -> count, to see how deep the requests got
@@ -66,7 +67,7 @@ def _real_tokens(fresh=False):
     status, body = _post("/v1/accounts:signUp", {"returnSecureToken": True})
     if status != 200 or not body:
         return None
-    pair = (body["idToken"], body["refreshToken"])
+    pair = (body["idToken"], body["refreshToken"], body["localId"])
     if not fresh:
         with _lock:
             _tokens.append(pair)
@@ -123,10 +124,13 @@ def before_call(context, case, kwargs):
 
 def _substitute(case):
     label = _operation(case)
+    _remember_config()
     # A copy: the generated value itself stays as Hypothesis made it.
     body = dict(case.body) if isinstance(case.body, dict) else None
     substituted = True
-    if " /v2/projects/" in label:
+    if " /v1/projects/" in label:
+        substituted = _substitute_admin_v1(case, label, body)
+    elif " /v2/projects/" in label:
         if isinstance(case.path_parameters, dict) and _rng.random() < 0.85:
             case.path_parameters = dict(case.path_parameters, project=PROJECT)
         else:
@@ -192,8 +196,84 @@ def _substitute(case):
             _substituted[label] += 1
 
 
+def _substitute_admin_v1(case, label, body):
+    """The admin API's v1 routes: the project id, and the uids or the ID token of real users in the body."""
+    if not isinstance(case.path_parameters, dict) or _rng.random() >= 0.85:
+        return False
+    case.path_parameters = dict(case.path_parameters, project=PROJECT)
+    if body is not None and _rng.random() < 0.5:
+        if label.endswith((":update", ":delete")):
+            # These may disable or delete the user: a new one each time, so that the pool's tokens stay valid.
+            tokens = _real_tokens(fresh=True)
+            if tokens:
+                body["localId"] = tokens[2]
+        elif label.endswith(":lookup"):
+            tokens = _real_tokens()
+            if tokens:
+                generated = body.get("localId") if isinstance(body.get("localId"), list) else []
+                body["localId"] = [tokens[2]] + [v for v in generated if _rng.random() < 0.5][:3]
+        elif label.endswith(":batchDelete"):
+            tokens = _real_tokens(fresh=True)
+            if tokens:
+                body["localIds"] = [tokens[2]]
+        elif label.endswith(":createSessionCookie"):
+            tokens = _real_tokens()
+            if tokens:
+                body["idToken"] = tokens[0]
+        case.body = body
+    return True
+
+
+def _admin(method, path, body=None):
+    """An administrator's request of the hooks' own: (status, parsed JSON or None)."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(
+        BASE + path, data=data, method=method, headers={"content-type": "application/json", "authorization": "Bearer owner"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            status, text = response.status, response.read()
+    except urllib.error.HTTPError as error:
+        status, text = error.code, error.read()
+    except OSError:
+        with _lock:
+            _setup["network-error"] += 1
+        return None, None
+    with _lock:
+        _setup[f"{status // 100}xx"] += 1
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, None
+
+
+_CONFIG_PATH = f"/v2/projects/{PROJECT}/config"
+_initial_config = None
+
+
+def _restore_config():
+    """Puts back the project's sign-in settings as the run found them: a generated PATCH of the config may turn
+    off anonymous or e-mail sign-up, and every later request would then stop at ADMIN_ONLY_OPERATION."""
+    global _initial_config
+    if _initial_config is None:
+        return
+    _admin("PATCH", _CONFIG_PATH, _initial_config)
+
+
+def _remember_config():
+    global _initial_config
+    if _initial_config is None:
+        status, body = _admin("GET", _CONFIG_PATH)
+        if status == 200 and isinstance(body, dict):
+            body.pop("name", None)
+            (body.get("signIn") or {}).pop("hashConfig", None)
+            _initial_config = body
+
+
 @schemathesis.hook
 def after_call(context, case, response):
+    if _operation(case).startswith("PATCH /v2/projects/{project}/config") and 200 <= response.status_code < 300:
+        _restore_config()
     with _lock:
         _responses[(_operation(case), response.status_code)] += 1
         if response.status_code >= 400:

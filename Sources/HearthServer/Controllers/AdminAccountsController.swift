@@ -93,7 +93,8 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
             guard let user, seen.insert(user.uid).inserted else { return }
             found.append(user)
         }
-        for uid in input.localId ?? [] { add(try await store.user(uid: uid)) }
+        // Text with a NUL is never stored (PostgreSQL cannot hold it): such an identifier matches nobody.
+        for uid in input.localId ?? [] where UserText.isStorable(uid) { add(try await store.user(uid: uid)) }
         for email in input.email ?? [] {
             if let email = EmailAddress.normalize(email) { add(try await store.user(email: email)) }
         }
@@ -101,7 +102,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
             if let phone = PhoneNumber.validated(phone) { add(try await store.user(phoneNumber: phone)) }
         }
         for identity in input.federatedUserId ?? [] {
-            guard let providerID = identity.providerId, let rawID = identity.rawId else { continue }
+            guard let providerID = identity.providerId, let rawID = identity.rawId, UserText.isStorable(providerID + rawID) else { continue }
             switch providerID {
             case "password":
                 if let email = EmailAddress.normalize(rawID) { add(try await store.user(email: email)) }
@@ -117,6 +118,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
     /// Changes any part of a user, disabled or not, with no recent sign-in and no last-provider rule.
     func update(_ input: UpdateRequest) async throws -> Response {
         guard let uid = input.localId else { throw HearthError(.missingLocalID) }
+        guard UserText.isStorable(uid) else { throw HearthError(.userNotFound) }
         let now = services.clock.now
         let change = try Self.change(input)
         if let email = change.profile.email, let owner = try await store.user(email: email), owner.uid != uid { throw HearthError(.emailExists) }
@@ -162,7 +164,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
 
     func delete(_ input: DeleteAccountRequest) async throws -> Response {
         guard let uid = input.localId else { throw HearthError(.missingLocalID) }
-        guard try await store.deleteUser(uid: uid) else { throw HearthError(.userNotFound) }
+        guard UserText.isStorable(uid), try await store.deleteUser(uid: uid) else { throw HearthError(.userNotFound) }
         return WireCoding.response(DeleteAccountResponse())
     }
 
@@ -221,7 +223,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
             matched = []
             for expression in expressions {
                 var candidates: [UserRecord?] = []
-                if let uid = expression.userId { candidates.append(try await store.user(uid: uid)) }
+                if let uid = expression.userId, UserText.isStorable(uid) { candidates.append(try await store.user(uid: uid)) }
                 if let email = expression.email.flatMap(EmailAddress.normalize) { candidates.append(try await store.user(email: email)) }
                 if let phone = expression.phoneNumber.flatMap(PhoneNumber.validated) { candidates.append(try await store.user(phoneNumber: phone)) }
                 for case let user? in candidates where seen.insert(user.uid).inserted { matched.append(user) }
@@ -287,7 +289,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         let uids = input.localIds ?? []
         guard (1...AdminInput.maxBatch).contains(uids.count) else { throw HearthError(.localIDListExceedsLimit) }
         var errors: [BatchDeleteError] = []
-        for (index, uid) in uids.enumerated() {
+        for (index, uid) in uids.enumerated() where UserText.isStorable(uid) {
             if input.force != true {
                 guard let user = try await store.user(uid: uid) else { continue }
                 if !user.disabled {
