@@ -38,10 +38,8 @@ _substituted = Counter()  # operation -> requests the hooks put real values into
 _messages = Counter()  # (operation, status, error message) -> count, to see how deep the requests got
 
 
-def _post(path, body, content_type="application/json"):
-    """A request of the hooks' own: (status, parsed JSON or None)."""
-    data = json.dumps(body).encode() if content_type == "application/json" else urllib.parse.urlencode(body).encode()
-    request = urllib.request.Request(BASE + path, data=data, headers={"content-type": content_type, "x-goog-api-key": "fuzz"})
+def _send(request):
+    """Sends one of the hooks' own requests, counting its answer: (status, parsed JSON or None)."""
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             status, text = response.status, response.read()
@@ -57,6 +55,12 @@ def _post(path, body, content_type="application/json"):
         return status, json.loads(text)
     except ValueError:
         return status, None
+
+
+def _post(path, body, content_type="application/json"):
+    """A request of the hooks' own: (status, parsed JSON or None)."""
+    data = json.dumps(body).encode() if content_type == "application/json" else urllib.parse.urlencode(body).encode()
+    return _send(urllib.request.Request(BASE + path, data=data, headers={"content-type": content_type, "x-goog-api-key": "fuzz"}))
 
 
 def _real_tokens(fresh=False):
@@ -227,24 +231,9 @@ def _substitute_admin_v1(case, label, body):
 def _admin(method, path, body=None):
     """An administrator's request of the hooks' own: (status, parsed JSON or None)."""
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(
+    return _send(urllib.request.Request(
         BASE + path, data=data, method=method, headers={"content-type": "application/json", "authorization": "Bearer owner"}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            status, text = response.status, response.read()
-    except urllib.error.HTTPError as error:
-        status, text = error.code, error.read()
-    except OSError:
-        with _lock:
-            _setup["network-error"] += 1
-        return None, None
-    with _lock:
-        _setup[f"{status // 100}xx"] += 1
-    try:
-        return status, json.loads(text)
-    except ValueError:
-        return status, None
+    ))
 
 
 _CONFIG_PATH = f"/v2/projects/{PROJECT}/config"
