@@ -25,6 +25,8 @@ struct AuthExportFileTests {
             let exported = (page.users ?? []).map(ExportedUser.init)
             #expect(exported.count == 2)
             #expect(exported.allSatisfy { $0.passwordHash != nil && $0.salt != nil })
+            // In standard base64, which `firebase auth:import` checks for.
+            #expect(exported.allSatisfy { !"\($0.passwordHash ?? "")\($0.salt ?? "")".contains(where: { $0 == "-" || $0 == "_" }) })
             // Lookups keep redacting.
             let lookup = try await admin.post("/accounts:lookup", #"{"localId":["b-1"]}"#).decode(LookupResponse.self)
             #expect(lookup.users?.first?.passwordHash == "UkVEQUNURUQ=" && lookup.users?.first?.salt == nil)

@@ -38,6 +38,10 @@ public struct ExportedUser: Codable, Sendable, Equatable {
 
     public init(localId: String) { self.localId = localId }
 
+    private static func standardBase64(_ text: String) -> String {
+        String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
+    }
+
     /// The user as `accounts:batchCreate` takes it.
     public var userInfo: UserInfo {
         var info = UserInfo(localId: localId)
@@ -63,8 +67,9 @@ public struct ExportedUser: Codable, Sendable, Equatable {
         localId = info.localId
         email = info.email
         emailVerified = info.emailVerified
-        passwordHash = info.passwordHash == UserInfo.redacted ? nil : info.passwordHash
-        salt = passwordHash == nil ? nil : info.salt
+        // Standard base64, as the Firebase CLI writes it (its import refuses the URL-safe form the API sends).
+        passwordHash = info.passwordHash == UserInfo.redacted ? nil : info.passwordHash.map(Self.standardBase64)
+        salt = passwordHash == nil ? nil : info.salt.map(Self.standardBase64)
         displayName = info.displayName
         photoUrl = info.photoUrl
         lastSignedInAt = info.lastLoginAt
