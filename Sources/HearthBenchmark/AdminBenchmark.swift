@@ -244,19 +244,6 @@ struct AdminTable {
             ]
         }
         let text: Set<Int> = [0, 6, 8, 9]
-        let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max() ?? 0 }
-        func line(_ values: [String]) -> String {
-            "| "
-                + values.enumerated().map { column, cell in
-                    let padding = String(repeating: " ", count: widths[column] - cell.count)
-                    return text.contains(column) ? cell + padding : padding + cell
-                }.joined(separator: " | ") + " |"
-        }
-        let rule =
-            "|"
-            + widths.enumerated().map { column, width in
-                text.contains(column) ? ":" + String(repeating: "-", count: width + 1) : String(repeating: "-", count: width + 1) + ":"
-            }.joined(separator: "|") + "|"
-        return ([line(header), rule] + cells.map(line)).joined(separator: "\n")
+        return ResultTable.markdown(header: header, rows: cells, numeric: Set(header.indices).subtracting(text))
     }
 }

@@ -13,7 +13,19 @@ struct ResultTable {
             "CPU server+db+client+other",
         ]
         let rows = results.map(row(for:))
-        let numeric: Set<Int> = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
+        var lines = [Self.markdown(header: header, rows: rows, numeric: [1, 2, 3, 4, 5, 6, 7, 10, 11, 12])]
+        if let serverPeakRSS {
+            let met = serverPeakRSS < Self.memoryTargetBytes
+            lines.append("")
+            lines.append(
+                "Server peak RSS over the run (VmHWM): \(Self.megabytes(serverPeakRSS)) MB; target < \(Self.memoryTargetBytes / 1_000_000) MB: \(met ? "met" : "MISSED")"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A Markdown table, each column padded to its widest cell; the `numeric` columns right-aligned.
+    static func markdown(header: [String], rows: [[String]], numeric: Set<Int>) -> String {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             "| "
@@ -27,15 +39,7 @@ struct ResultTable {
             + widths.enumerated().map { column, width in
                 numeric.contains(column) ? String(repeating: "-", count: width + 1) + ":" : ":" + String(repeating: "-", count: width + 1)
             }.joined(separator: "|") + "|"
-        var lines = [line(header), rule] + rows.map(line)
-        if let serverPeakRSS {
-            let met = serverPeakRSS < Self.memoryTargetBytes
-            lines.append("")
-            lines.append(
-                "Server peak RSS over the run (VmHWM): \(Self.megabytes(serverPeakRSS)) MB; target < \(Self.memoryTargetBytes / 1_000_000) MB: \(met ? "met" : "MISSED")"
-            )
-        }
-        return lines.joined(separator: "\n")
+        return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
     }
 
     private func row(for result: ScenarioResult) -> [String] {
