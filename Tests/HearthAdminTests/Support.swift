@@ -63,14 +63,15 @@ func signedIn(_ json: [String: ClaimValue]) throws -> SignedIn {
         refreshToken: try #require(json["refreshToken"]?.stringValue))
 }
 
-/// A HearthAdmin for the live server, development mode's `Bearer owner`.
+/// A HearthAdmin for the live server, development mode's `Bearer owner`. Its time-out is generous: a loaded CI machine
+/// answers a batch of scrypt imports in more than the default 30 seconds.
 func makeAdmin(
     _ live: LiveHearth, projectID: String? = nil, clock: OffsetClock? = nil, idTokenIssuer: String? = nil, credential: Credential = .emulatorOwner
 ) throws -> HearthAdmin {
     let clock = clock ?? OffsetClock(live.clock)
     return try HearthAdmin(
         projectID: projectID ?? live.projectID, server: URL(string: live.baseURL)!, credential: credential, idTokenIssuer: idTokenIssuer,
-        clock: clock.closure)
+        clock: clock.closure, timeout: 300)
 }
 
 /// The Admin SDK code of what `body` throws, or nil if it does not throw.

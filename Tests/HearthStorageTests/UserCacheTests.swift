@@ -205,7 +205,7 @@ struct UserCacheTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("hearth.sqlite").path
         let first = try await SQLiteStorage.open(path: path, logger: Self.logger, userCacheCapacity: 8)
-        async let second = SQLiteStorage.open(path: path, logger: Self.logger, userCacheCapacity: 8, lockWait: .seconds(60))
+        async let second = SQLiteStorage.open(path: path, logger: Self.logger, userCacheCapacity: 8, lockWait: .seconds(300))
         try await Task.sleep(for: .milliseconds(300))
         try await first.close()
         let store = try await second
