@@ -53,6 +53,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // Codable types of the Identity Toolkit / Secure Token REST API, shared by server and SDKs.
@@ -138,6 +139,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // An SMTP client on SwiftNIO (STARTTLS, implicit TLS, AUTH PLAIN/LOGIN) and the MIME messages it sends.
+        // No Hearth dependencies.
+        .target(
+            name: "HearthMail",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Throwaway PostgreSQL clusters, and the posix_spawn child processes that start them, for the tests
         // (through HearthTesting) and the benchmark. No Hearth dependencies.
         .target(name: "HearthPostgresLauncher", swiftSettings: swiftSettings),
@@ -146,6 +159,7 @@ let package = Package(
             name: "HearthTesting",
             dependencies: [
                 "HearthServer", "HearthDevelopment", "HearthCore", "HearthSandbox", "HearthProviders", "HearthPostgresLauncher",
+                "HearthMail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -157,11 +171,12 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
-                "HearthProviders",
+                "HearthProviders", "HearthMail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -332,6 +347,18 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // The SMTP client against a real mail server on loopback (aiosmtpd, started by HearthTesting).
+        .testTarget(
+            name: "HearthMailTests",
+            dependencies: [
+                "HearthMail", "HearthTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

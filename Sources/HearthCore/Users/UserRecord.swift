@@ -17,6 +17,8 @@ public struct UserRecord: Sendable, Equatable {
     public var customAttributes: String?
     /// Set once the user signed in with a custom token.
     public var customAuth: Bool
+    /// Set once the user signed in with an e-mail link (`emailLink` becomes a sign-in method).
+    public var emailLinkSignIn: Bool
     public var createdAt: Date
     public var lastLoginAt: Date?
     /// Tokens issued before this instant (whole seconds) are no longer accepted.
@@ -29,7 +31,7 @@ public struct UserRecord: Sendable, Equatable {
         uid: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
         photoURL: String? = nil, phoneNumber: String? = nil, passwordHash: String? = nil,
         passwordUpdatedAt: Date? = nil, disabled: Bool = false, customAttributes: String? = nil,
-        customAuth: Bool = false, createdAt: Date, lastLoginAt: Date? = nil, validSince: Date,
+        customAuth: Bool = false, emailLinkSignIn: Bool = false, createdAt: Date, lastLoginAt: Date? = nil, validSince: Date,
         scheduledDeletionAt: Date? = nil, providers: [ProviderLink] = []
     ) {
         self.uid = uid
@@ -43,6 +45,7 @@ public struct UserRecord: Sendable, Equatable {
         self.disabled = disabled
         self.customAttributes = customAttributes
         self.customAuth = customAuth
+        self.emailLinkSignIn = emailLinkSignIn
         self.createdAt = createdAt
         self.lastLoginAt = lastLoginAt
         self.validSince = validSince
@@ -57,15 +60,21 @@ public struct UserRecord: Sendable, Equatable {
     /// The user can sign in with e-mail and password.
     public var hasPasswordProvider: Bool { email != nil && passwordHash != nil }
 
-    /// No way to sign in again but the refresh token: no password, no provider, no phone, no custom token.
+    /// The user signs in with the e-mail address: a password, an e-mail link, or both. Firebase lists such a
+    /// user with the provider `password`.
+    public var hasEmailProvider: Bool { email != nil && (passwordHash != nil || emailLinkSignIn) }
+
+    /// No way to sign in again but the refresh token: no password, no e-mail link, no provider, no phone, no
+    /// custom token.
     public var isAnonymous: Bool {
-        !hasPasswordProvider && providers.isEmpty && phoneNumber == nil && !customAuth
+        !hasEmailProvider && providers.isEmpty && phoneNumber == nil && !customAuth
     }
 
     /// Provider ids a client may sign in with, as `createAuthUri` lists them.
     public var signInMethods: [String] {
         var methods: [String] = []
         if hasPasswordProvider { methods.append("password") }
+        if email != nil && emailLinkSignIn { methods.append("emailLink") }
         methods.append(contentsOf: providers.map(\.providerID))
         return methods
     }

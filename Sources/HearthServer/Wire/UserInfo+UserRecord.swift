@@ -16,13 +16,14 @@ extension UserInfo {
         disabled = user.disabled
         customAttributes = user.customAttributes
         customAuth = user.customAuth ? true : nil
+        emailLinkSignin = user.emailLinkSignIn ? true : nil
         passwordHash = user.passwordHash == nil ? nil : Self.redactedPasswordHash
         passwordUpdatedAt = user.passwordUpdatedAt.map { ($0.timeIntervalSince1970 * 1000).rounded() }
         validSince = WireInt64(Int64(user.validSince.timeIntervalSince1970))
         createdAt = WireInt64(Int64(user.createdAt.timeIntervalSince1970 * 1000))
         lastLoginAt = user.lastLoginAt.map { WireInt64(Int64($0.timeIntervalSince1970 * 1000)) }
         var providers: [ProviderUserInfo] = []
-        if let email = user.email, user.passwordHash != nil {
+        if let email = user.email, user.hasEmailProvider {
             providers.append(
                 ProviderUserInfo(
                     providerId: "password", rawId: email, federatedId: email, email: email, displayName: user.displayName, photoUrl: user.photoURL))

@@ -34,6 +34,8 @@ public struct UpdateResponse: Codable, Sendable, Equatable {
     public var emailVerified: Bool?
     public var displayName: String?
     public var photoUrl: String?
+    /// The address an e-mail change waits to move to (`VERIFY_AND_CHANGE_EMAIL`).
+    public var newEmail: String?
     public var providerUserInfo: [ProviderUserInfo]?
     public var passwordHash: String?
     public var idToken: String?

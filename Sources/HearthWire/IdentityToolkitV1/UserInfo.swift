@@ -9,6 +9,8 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var disabled: Bool?
     public var customAttributes: String?
     public var customAuth: Bool?
+    /// The user has signed in with an e-mail link.
+    public var emailLinkSignin: Bool?
     public var providerUserInfo: [ProviderUserInfo]?
     /// Always the redacted marker (`UkVEQUNURUQ=`) when the user has a password.
     public var passwordHash: String?

@@ -57,3 +57,12 @@ public enum QueryOrderNames: WireEnumValues {
 public enum PasswordHashOrderNames: WireEnumValues {
     public static let names = ["UNSPECIFIED_ORDER", "SALT_AND_PASSWORD", "PASSWORD_AND_SALT"]
 }
+
+/// `requestType` of `accounts:sendOobCode` and `accounts:resetPassword` (`OobReqType`); Android sends the index
+/// (6 for `EMAIL_SIGNIN`).
+public enum OobRequestTypeNames: WireEnumValues {
+    public static let names = [
+        "OOB_REQ_TYPE_UNSPECIFIED", "PASSWORD_RESET", "OLD_EMAIL_AGREE", "NEW_EMAIL_ACCEPT", "VERIFY_EMAIL", "RECOVER_EMAIL",
+        "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL", "REVERT_SECOND_FACTOR_ADDITION",
+    ]
+}
