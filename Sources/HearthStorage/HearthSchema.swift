@@ -175,5 +175,63 @@ enum HearthSchema {
                 // Pruning deletes by last failure.
                 "CREATE INDEX login_failures_last_failure_at ON login_failures (last_failure_at)",
             ]),
+        SchemaMigration(
+            "2026-11-25-create-email-actions",
+            [
+                // action_codes: the e-mail action codes outstanding (password reset, e-mail verification and
+                // change, e-mail sign-in), keyed by the code's hex SHA-256 (the code itself is only in the
+                // mail). `kind` is the requestType; `uid` is NULL for a sign-in to an address without an
+                // account. Deleted with the user. Instants in ms since 1970.
+                """
+                CREATE TABLE action_codes (
+                    code_hash TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    uid TEXT,
+                    email TEXT NOT NULL,
+                    new_email TEXT,
+                    continue_url TEXT,
+                    language_code TEXT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    CONSTRAINT action_codes_pkey PRIMARY KEY (code_hash),
+                    CONSTRAINT action_codes_uid_fkey FOREIGN KEY (uid) REFERENCES users (uid) ON DELETE CASCADE
+                )
+                """,
+                // Voiding a user's codes looks them up by uid (so does the cascade); pruning by expiry.
+                "CREATE INDEX action_codes_uid ON action_codes (uid)",
+                "CREATE INDEX action_codes_expires_at ON action_codes (expires_at)",
+                // mail_queue: mails waiting for delivery, and delivered or given-up ones until pruned.
+                // `text_body`/`html_body` hold one-time links (sealed when the store has a key) and are set
+                // to NULL once the mail is sent or given up (an empty body is stored as NULL too).
+                // `next_attempt_at`: the queue time, a back-off, or a replica's claim. `sent_at`/`failed_at`:
+                // NULL while the mail may still go. `last_error`: why the last attempt failed.
+                """
+                CREATE TABLE mail_queue (
+                    id TEXT NOT NULL,
+                    recipient TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    text_body TEXT,
+                    html_body TEXT,
+                    purpose TEXT NOT NULL,
+                    language_code TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    attempts BIGINT NOT NULL,
+                    next_attempt_at BIGINT NOT NULL,
+                    sent_at BIGINT,
+                    failed_at BIGINT,
+                    last_error TEXT,
+                    CONSTRAINT mail_queue_pkey PRIMARY KEY (id)
+                )
+                """,
+                // Claiming asks for the waiting mails that are due, oldest first: a partial index of those.
+                """
+                CREATE INDEX mail_queue_due ON mail_queue (next_attempt_at, id)
+                WHERE sent_at IS NULL AND failed_at IS NULL
+                """,
+                // The outbox lists the newest mails.
+                "CREATE INDEX mail_queue_created_at ON mail_queue (created_at)",
+                // users.email_link_sign_in: set once the user signed in with an e-mail link.
+                "ALTER TABLE users ADD COLUMN email_link_sign_in BOOLEAN NOT NULL DEFAULT FALSE",
+            ]),
     ]
 }

@@ -64,6 +64,14 @@ enum SQLDialectQuirks {
         database.dialect.exclusiveSelectLockExpression ?? SQLRaw("")
     }
 
+    /// `FOR UPDATE SKIP LOCKED` on PostgreSQL: a claim by several replicas at once, each taking the rows no other
+    /// transaction has locked, so none waits and none gets a row another one took (a row another claim changed
+    /// and committed meanwhile is re-checked against the `WHERE` and left out when no longer matching).
+    /// Nothing on SQLite, whose write transactions (`BEGIN IMMEDIATE`) already run one at a time.
+    static func claimForUpdate(on database: any SQLDatabase) -> SQLQueryString {
+        isPostgreSQL(database) ? "FOR UPDATE SKIP LOCKED" : ""
+    }
+
     /// Whether `error` is PostgreSQL's statement time-out (SQLSTATE `57014`, `statement_timeout`), read from the
     /// sanitized error the transactor hands over (SQLSTATE, no values).
     static func isStatementTimeout(_ error: any Error) -> Bool {

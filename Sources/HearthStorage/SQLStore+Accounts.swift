@@ -54,6 +54,7 @@ extension SQLStore {
                     disabled = \(bind: updated.disabled),
                     custom_attributes = \(bind: updated.customAttributes),
                     custom_auth = \(bind: updated.customAuth),
+                    email_link_sign_in = \(bind: updated.emailLinkSignIn),
                     created_at = \(bind: StoredTime.milliseconds(updated.createdAt)),
                     last_login_at = \(bind: StoredTime.milliseconds(updated.lastLoginAt)),
                     valid_since = \(bind: StoredTime.milliseconds(updated.validSince)),
@@ -272,7 +273,7 @@ extension SQLStore {
     static let userColumns: SQLQueryString = """
         uid, email, email_verified, display_name, photo_url, phone_number, password_hash, \
         password_updated_at, disabled, custom_attributes, custom_auth, created_at, last_login_at, \
-        valid_since, scheduled_deletion_at
+        valid_since, scheduled_deletion_at, email_link_sign_in
         """
 
     /// Columns of `provider_links`.
@@ -280,11 +281,12 @@ extension SQLStore {
         uid, provider_id, raw_id, email, display_name, photo_url, phone_number, screen_name
         """
 
-    /// "Anonymous": no password, no provider link, no phone number, never signed in with a custom
-    /// token. Applies to the `users` table, unaliased.
+    /// "Anonymous": no password, no e-mail link sign-in (to an address), no provider link, no phone number,
+    /// never signed in with a custom token (``UserRecord/isAnonymous``). Applies to the `users` table, unaliased.
     static func isAnonymous() -> SQLQueryString {
         """
         (users.password_hash IS NULL AND users.phone_number IS NULL AND users.custom_auth = \(bind: false)
+         AND (users.email_link_sign_in = \(bind: false) OR users.email IS NULL)
          AND NOT EXISTS (SELECT 1 FROM provider_links WHERE provider_links.uid = users.uid))
         """
     }
@@ -312,7 +314,7 @@ extension SQLStore {
             user.passwordHash, StoredTime.milliseconds(user.passwordUpdatedAt), user.disabled,
             user.customAttributes, user.customAuth, StoredTime.milliseconds(user.createdAt),
             StoredTime.milliseconds(user.lastLoginAt), StoredTime.milliseconds(user.validSince),
-            StoredTime.milliseconds(user.scheduledDeletionAt),
+            StoredTime.milliseconds(user.scheduledDeletionAt), user.emailLinkSignIn,
         ]
     }
 
@@ -422,6 +424,7 @@ extension SQLStore {
             disabled: try row.bool("disabled"),
             customAttributes: try row.optionalText("custom_attributes"),
             customAuth: try row.bool("custom_auth"),
+            emailLinkSignIn: try row.bool("email_link_sign_in"),
             createdAt: try row.date("created_at"),
             lastLoginAt: try row.optionalDate("last_login_at"),
             validSince: try row.date("valid_since"),

@@ -4,12 +4,14 @@ import SQLKit
 // MARK: - Secrets at rest
 
 extension SQLStore {
-    /// How many stored secrets a pass over the store changed: private keys of signing keys, and
-    /// settings named by ``SecretSealer/sealedSettingPrefixes``.
+    /// How many stored secrets a pass over the store changed: private keys of signing keys, settings
+    /// named by ``SecretSealer/sealedSettingPrefixes``, and queued mails whose bodies are still kept
+    /// (counted once per mail).
     public struct ResealedSecrets: Sendable, Equatable {
         public var signingKeys = 0
         public var settings = 0
-        public var total: Int { signingKeys + settings }
+        public var mails = 0
+        public var total: Int { signingKeys + settings + mails }
         public init() {}
     }
 
@@ -63,6 +65,24 @@ extension SQLStore {
                     try await Self.exec(database, "UPDATE settings SET value = \(bind: value) WHERE name = \(bind: name)")
                     counts.settings += 1
                 }
+            }
+            let mailRows = try await Self.rows(
+                database,
+                "SELECT id, text_body, html_body FROM mail_queue WHERE text_body IS NOT NULL OR html_body IS NOT NULL ORDER BY id")
+            for row in mailRows {
+                let id = try row.text("id")
+                var changed = false
+                for (column, html) in [("text_body", false), ("html_body", true)] {
+                    guard let stored = try row.optionalText(column),
+                        let value = try change(stored, SecretSealer.mailContext(id: id, html: html))
+                    else { continue }
+                    // Re-checked: a mail sent meanwhile on another replica keeps its body dropped.
+                    try await Self.exec(
+                        database,
+                        "UPDATE mail_queue SET \(ident: column) = \(bind: value) WHERE id = \(bind: id) AND \(ident: column) IS NOT NULL")
+                    changed = true
+                }
+                if changed { counts.mails += 1 }
             }
             return counts
         }

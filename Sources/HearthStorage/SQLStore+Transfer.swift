@@ -6,7 +6,9 @@ import SQLKit
 
 extension SQLStore {
     /// Tables ``counts()`` reports, in this order.
-    static let countedTables = ["users", "provider_links", "refresh_sessions", "signing_keys", "settings", "rate_counters"]
+    static let countedTables = [
+        "users", "provider_links", "refresh_sessions", "signing_keys", "settings", "action_codes", "mail_queue", "rate_counters",
+    ]
 
     /// Rows per table, from one read snapshot.
     public func counts() async throws -> [String: Int] {
@@ -51,6 +53,23 @@ extension SQLStore {
                     WHERE \(Self.after(cursor, column: "name")) ORDER BY name LIMIT \(bind: limit)
                     """)
                 return .settings(try rows.map { SettingRecord(name: try $0.text("name"), value: try $0.text("value")) })
+            case .actionCodes:
+                let rows = try await Self.rows(
+                    database,
+                    """
+                    SELECT \(Self.actionCodeColumns) FROM action_codes
+                    WHERE \(Self.after(cursor, column: "code_hash")) ORDER BY code_hash LIMIT \(bind: limit)
+                    """)
+                return .actionCodes(try rows.map(Self.actionCode(from:)))
+            case .mails:
+                // Bodies as stored: sealed ones stay sealed, as signing keys and settings do.
+                let rows = try await Self.rows(
+                    database,
+                    """
+                    SELECT \(Self.mailColumns) FROM mail_queue
+                    WHERE \(Self.after(cursor, column: "id")) ORDER BY id LIMIT \(bind: limit)
+                    """)
+                return .mails(try rows.map(Self.mail(from:)))
             }
         }
     }
@@ -100,6 +119,34 @@ extension SQLStore {
                         ON CONFLICT (name) DO UPDATE SET value = excluded.value
                         """)
                 }
+            case .actionCodes(let codes):
+                for code in codes {
+                    try Self.checkStorable(code)
+                    try await Self.exec(
+                        database,
+                        """
+                        INSERT INTO action_codes (\(Self.actionCodeColumns)) VALUES (\(binds: Self.actionCodeValues(code)))
+                        ON CONFLICT (code_hash) DO UPDATE SET
+                            kind = excluded.kind, uid = excluded.uid, email = excluded.email, new_email = excluded.new_email,
+                            continue_url = excluded.continue_url, language_code = excluded.language_code,
+                            created_at = excluded.created_at, expires_at = excluded.expires_at
+                        """)
+                }
+            case .mails(let mails):
+                for mail in mails {
+                    try Self.checkStorable(mail)
+                    try await Self.exec(
+                        database,
+                        """
+                        INSERT INTO mail_queue (\(Self.mailColumns)) VALUES (\(binds: Self.mailValues(mail)))
+                        ON CONFLICT (id) DO UPDATE SET
+                            recipient = excluded.recipient, subject = excluded.subject, text_body = excluded.text_body,
+                            html_body = excluded.html_body, purpose = excluded.purpose,
+                            language_code = excluded.language_code, created_at = excluded.created_at,
+                            attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at,
+                            sent_at = excluded.sent_at, failed_at = excluded.failed_at, last_error = excluded.last_error
+                        """)
+                }
             }
         }
     }
@@ -146,7 +193,8 @@ extension SQLStore {
                 password_updated_at = excluded.password_updated_at, disabled = excluded.disabled,
                 custom_attributes = excluded.custom_attributes, custom_auth = excluded.custom_auth,
                 created_at = excluded.created_at, last_login_at = excluded.last_login_at,
-                valid_since = excluded.valid_since, scheduled_deletion_at = excluded.scheduled_deletion_at
+                valid_since = excluded.valid_since, scheduled_deletion_at = excluded.scheduled_deletion_at,
+                email_link_sign_in = excluded.email_link_sign_in
             """)
         try await exec(database, "DELETE FROM provider_links WHERE uid = \(bind: user.uid)")
         try await insertLinks(ordered(user.providers), uid: user.uid, on: database)

@@ -35,6 +35,10 @@ public struct SecretSealer: Sendable {
     /// The context of a setting's value.
     public static func settingContext(name: String) -> String { "setting/\(name)" }
 
+    /// The context of a queued mail's text body (`html` false) or HTML body (`html` true): the two bodies
+    /// of one mail cannot stand in for each other either.
+    public static func mailContext(id: String, html: Bool) -> String { "mail/\(id)/\(html ? "html" : "text")" }
+
     /// Whether `stored` is a sealed value (rather than plain text from an earlier version).
     public static func isSealed(_ stored: String) -> Bool { stored.hasPrefix(prefix) }
 

@@ -6,6 +6,9 @@ public enum TransferBatch: Sendable, Equatable {
     case sessions([RefreshSessionRecord])
     case signingKeys([SigningKeyRecord])
     case settings([SettingRecord])
+    case actionCodes([ActionCodeRecord])
+    /// Mails with their bodies as stored: sealed bodies stay sealed (the target opens them with the same key).
+    case mails([OutgoingMail])
 
     /// The table the rows belong to.
     public var table: TransferTable {
@@ -14,6 +17,8 @@ public enum TransferBatch: Sendable, Equatable {
         case .sessions: .sessions
         case .signingKeys: .signingKeys
         case .settings: .settings
+        case .actionCodes: .actionCodes
+        case .mails: .mails
         }
     }
 
@@ -24,6 +29,8 @@ public enum TransferBatch: Sendable, Equatable {
         case .sessions(let rows): rows.count
         case .signingKeys(let rows): rows.count
         case .settings(let rows): rows.count
+        case .actionCodes(let rows): rows.count
+        case .mails(let rows): rows.count
         }
     }
 
@@ -34,6 +41,8 @@ public enum TransferBatch: Sendable, Equatable {
         case .sessions(let rows): ["refresh_sessions": rows.count]
         case .signingKeys(let rows): ["signing_keys": rows.count]
         case .settings(let rows): ["settings": rows.count]
+        case .actionCodes(let rows): ["action_codes": rows.count]
+        case .mails(let rows): ["mail_queue": rows.count]
         }
     }
 
@@ -44,6 +53,8 @@ public enum TransferBatch: Sendable, Equatable {
         case .sessions(let rows): rows.last?.tokenHash
         case .signingKeys(let rows): rows.last?.kid
         case .settings(let rows): rows.last?.name
+        case .actionCodes(let rows): rows.last?.codeHash
+        case .mails(let rows): rows.last?.id
         }
     }
 }

@@ -1,7 +1,8 @@
 /// The `migrate-data` copy, written once against ``TransferStore``.
 extension TransferStore {
-    /// Copies users (with their links), sessions, signing keys and settings from this store into
-    /// `target`, page by page in primary-key order, each page upserted in one target transaction.
+    /// Copies users (with their links), sessions, signing keys, settings, action codes and queued mails
+    /// from this store into `target`, page by page in primary-key order, each page upserted in one target
+    /// transaction.
     ///
     /// Idempotent: rows are upserted by primary key, so running it again (for example after an
     /// interruption) duplicates nothing and leaves the target equal to the source for every copied

@@ -1,5 +1,5 @@
 /// The groups of rows ``TransferStore`` copies between stores, in the order a copy must follow
-/// (sessions need their users).
+/// (sessions and action codes need their users).
 ///
 /// Abuse counters (`rate_counters`) and the schema bookkeeping (`schema_migrations`) are not copied:
 /// counters are short-lived, and each database gets its schema from its own binary.
@@ -12,6 +12,10 @@ public enum TransferTable: String, Sendable, CaseIterable {
     case signingKeys
     /// Named settings.
     case settings
+    /// Outstanding e-mail action codes (hashes only): links already sent keep working after a move.
+    case actionCodes
+    /// The mail queue, bodies as stored (sealed ones stay sealed): mails waiting survive a move.
+    case mails
 
     /// The ``TransferStore/counts()`` keys (table names) whose rows this group holds.
     public var countKeys: [String] {
@@ -20,6 +24,8 @@ public enum TransferTable: String, Sendable, CaseIterable {
         case .sessions: ["refresh_sessions"]
         case .signingKeys: ["signing_keys"]
         case .settings: ["settings"]
+        case .actionCodes: ["action_codes"]
+        case .mails: ["mail_queue"]
         }
     }
 

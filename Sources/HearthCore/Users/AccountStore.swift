@@ -154,8 +154,8 @@ public protocol LeaderLockStore: Sendable {
 /// Bulk access for copying a whole store into another (the `migrate-data` command) and checking
 /// the result. See ``copy(to:batchSize:progress:)`` for the copy itself.
 public protocol TransferStore: Sendable {
-    /// Rows per table: `users`, `provider_links`, `refresh_sessions`, `signing_keys`, `settings` and
-    /// `rate_counters`, read from one snapshot.
+    /// Rows per table: `users`, `provider_links`, `refresh_sessions`, `signing_keys`, `settings`,
+    /// `action_codes`, `mail_queue` and `rate_counters`, read from one snapshot.
     func counts() async throws -> [String: Int]
 
     /// Up to `limit` rows of `table` whose primary key sorts after `cursor` (all rows from the first
@@ -170,7 +170,7 @@ public protocol TransferStore: Sendable {
 
 /// Everything the server keeps, behind one value.
 public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCounterStore, LeaderLockStore,
-    TransferStore, AuthSessionStore, LoginFailureStore
+    TransferStore, AuthSessionStore, LoginFailureStore, ActionCodeStore, MailQueueStore
 {
     func close() async throws
 }
