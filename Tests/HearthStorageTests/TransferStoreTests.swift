@@ -31,6 +31,22 @@ struct TransferStoreTests {
             for user in users {
                 try await source.createUser(user, session: makeSession("s-\(user.uid)", uid: user.uid, extraClaims: #"{"n":1}"#))
             }
+            try await source.updateUser(uid: "u2", session: nil) { $0.emailLinkSignIn = true }
+            let code = ActionCodeRecord(
+                codeHash: "code-hash-1", kind: .verifyAndChangeEmail, uid: "u1", email: "u1@example.com",
+                newEmail: "new@example.com", continueURL: "https://app.example.com/", languageCode: "fr", createdAt: epoch,
+                expiresAt: epoch.addingTimeInterval(3600))
+            try await source.insertActionCode(code)
+            let waiting = OutgoingMail(
+                id: "mail-1", recipient: "new@example.com", subject: "Verify", textBody: "text link", htmlBody: "",
+                purpose: "VERIFY_AND_CHANGE_EMAIL", languageCode: "fr", createdAt: epoch)
+            try await source.enqueueMail(waiting)
+            try await source.enqueueMail(
+                OutgoingMail(
+                    id: "mail-0", recipient: "u0@example.com", subject: "Reset", textBody: "t", htmlBody: "h",
+                    purpose: "PASSWORD_RESET", languageCode: "en", createdAt: epoch))
+            _ = try await source.claimDueMails(now: epoch, claimUntil: epoch.addingTimeInterval(60), limit: 1)
+            try await source.markMailSent(id: "mail-0", at: epoch.addingTimeInterval(1))
             try await source.insertSession(makeSession("s-extra", uid: "u1"))
             let keys = [makeKey("k1", activates: epoch), makeKey("k2", activates: epoch.addingTimeInterval(oneDay))]
             for key in keys { try await source.insertSigningKey(key) }
@@ -41,7 +57,8 @@ struct TransferStoreTests {
             let sourceCounts = try await source.counts()
             #expect(
                 sourceCounts == [
-                    "users": 5, "provider_links": 2, "refresh_sessions": 6, "signing_keys": 2, "settings": 2, "rate_counters": 1,
+                    "users": 5, "provider_links": 2, "refresh_sessions": 6, "signing_keys": 2, "settings": 2, "action_codes": 1,
+                    "mail_queue": 2, "rate_counters": 1,
                 ])
 
             let target = try await targetFixture.open()
@@ -50,7 +67,11 @@ struct TransferStoreTests {
                 let copied = try await source.copy(to: target, batchSize: 2) { table, done, total in
                     progressLog.withLock { $0.append("\(table) \(done)/\(total)") }
                 }
-                #expect(copied == ["users": 5, "provider_links": 2, "refresh_sessions": 6, "signing_keys": 2, "settings": 2])
+                #expect(
+                    copied == [
+                        "users": 5, "provider_links": 2, "refresh_sessions": 6, "signing_keys": 2, "settings": 2, "action_codes": 1,
+                        "mail_queue": 2,
+                    ])
                 #expect(progressLog.withLock { $0 }.contains("users 5/5"))
                 #expect(progressLog.withLock { $0 }.contains("refresh_sessions 6/6"))
 
@@ -72,6 +93,11 @@ struct TransferStoreTests {
                 #expect(try await target.signingKeys() == keys)
                 #expect(try await target.setting("cleanup.enabledAt") == "1800000000")
                 #expect(try await target.setting("other") == "")
+                #expect(try await target.user(uid: "u2")?.emailLinkSignIn == true)
+                #expect(try await target.actionCode(hash: "code-hash-1") == code)
+                #expect(try await target.recentMails(limit: 10) == (try await source.recentMails(limit: 10)))
+                #expect(try await target.recentMails(limit: 10).map(\.textBody) == ["text link", ""])
+                #expect(try await target.countWaitingMails() == 1)
 
                 // A changed source row replaces the target's on the next run; links follow.
                 try await source.updateUser(uid: "u3", session: nil) { user in

@@ -42,12 +42,13 @@ final class StoreFixture: Sendable {
     /// A file in a directory that does not exist yet: opening must create it.
     var sqlitePath: String { directory.appendingPathComponent("nested/hearth.sqlite").path }
 
-    func open(migrate: Bool = true) async throws -> SQLStore {
+    func open(migrate: Bool = true, sealer: SecretSealer? = nil) async throws -> SQLStore {
         switch backend {
         case .sqlite:
-            try await SQLiteStorage.open(path: sqlitePath, logger: Logger(label: "hearth.tests.store"), migrate: migrate)
+            try await SQLiteStorage.open(path: sqlitePath, logger: Logger(label: "hearth.tests.store"), migrate: migrate, sealer: sealer)
         case .postgres:
-            try await PostgresStorage.open(url: try #require(postgresURL), logger: Logger(label: "hearth.tests.store"), migrate: migrate)
+            try await PostgresStorage.open(
+                url: try #require(postgresURL), logger: Logger(label: "hearth.tests.store"), migrate: migrate, sealer: sealer)
         }
     }
 
@@ -56,13 +57,14 @@ final class StoreFixture: Sendable {
     }
 }
 
-/// Runs `body` with a migrated store on a fresh database, closing it and deleting files afterwards.
+/// Runs `body` with a migrated store on a fresh database (sealing with `sealer` when given), closing it and
+/// deleting files afterwards.
 func withStore(
-    _ backend: StoreBackend, _ body: (SQLStore, StoreFixture) async throws -> Void
+    _ backend: StoreBackend, sealer: SecretSealer? = nil, _ body: (SQLStore, StoreFixture) async throws -> Void
 ) async throws {
     let fixture = try await StoreFixture(backend)
     defer { fixture.removeFiles() }
-    let store = try await fixture.open()
+    let store = try await fixture.open(sealer: sealer)
     do {
         try await body(store, fixture)
     } catch {
