@@ -19,9 +19,9 @@ public final class SQLStore: HearthStore {
     /// Users read by uid and sessions by token hash; `nil` unless this store is the only process
     /// writing its database.
     let accountCache: AccountCache?
-    /// Seals the secrets the store keeps (signing keys' private keys, identity-provider settings) before
-    /// they reach a row, and opens them when read; `nil`: they are written in plain text (see
-    /// ``SecretSealer`` for how plain text and sealed values are told apart).
+    /// Seals the secrets the store keeps (signing keys' private keys, identity-provider settings, the bodies of
+    /// queued mails) before they reach a row, and opens them when read; `nil`: they are written in plain text
+    /// (see ``SecretSealer`` for how plain text and sealed values are told apart).
     public let sealer: SecretSealer?
 
     /// Wraps a transactor. Does not touch the database; call ``migrate()`` before first use.

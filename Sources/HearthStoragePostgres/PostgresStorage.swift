@@ -20,7 +20,7 @@ public enum PostgresStorage {
     /// Throws `HearthError(.storageUnavailable)` when the database cannot be reached or refuses the
     /// connection, and ``SQLStoreError/unknownMigration(_:)`` when its schema is newer than this
     /// binary.
-    /// With a `sealer`, signing keys and identity-provider settings are sealed at rest (see `SQLStore.sealer`).
+    /// With a `sealer`, signing keys, identity-provider settings and mail bodies are sealed at rest (see `SQLStore.sealer`).
     public static func open(url: String, logger: Logger, migrate: Bool = true, sealer: SecretSealer? = nil) async throws -> SQLStore {
         try await open(url: url, options: PostgresStorageOptions(), logger: logger, migrate: migrate, sealer: sealer)
     }

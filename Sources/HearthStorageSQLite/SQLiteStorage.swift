@@ -18,7 +18,7 @@ public enum SQLiteStorage {
     /// exclusive lock on `<path>.lock` until closed, and a second such store on the same file waits
     /// up to `lockWait` for it, then fails with `HearthError(.storageUnavailable)` naming the file.
     ///
-    /// With a `sealer`, signing keys and identity-provider settings are sealed at rest (see `SQLStore.sealer`).
+    /// With a `sealer`, signing keys, identity-provider settings and mail bodies are sealed at rest (see `SQLStore.sealer`).
     /// A new file and directory are made readable by their owner only (0600, 0700); existing ones that
     /// others may read are logged as a warning.
     ///

@@ -84,9 +84,10 @@ public enum ActionCode {
     /// Whether `text` could be a code this server made: base64url only, of the length ``make()`` gives.
     /// Anything else is refused before the database is asked.
     public static func isWellFormed(_ text: String) -> Bool {
-        text.utf8.count == 43 && text.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D
-                || byte == 0x5F
-        }
+        text.utf8.count == 43
+            && text.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D
+                    || byte == 0x5F
+            }
     }
 }
