@@ -26,9 +26,9 @@ extension ActionPage {
 
         /// A form that posts `mode`, `fields`, the continue URL and the language to ``ActionPage/path``.
         mutating func form(
-            mode: String, fields: [(name: String, value: String)], continueURL: String?, secondary: Bool = false, content: (inout Form) -> Void
+            mode: String, fields: [(name: String, value: String)], continueURL: String?, content: (inout Form) -> Void
         ) {
-            var form = Form(secondary: secondary)
+            var form = Form()
             var hidden = [(Field.mode, mode)] + fields
             if let continueURL {
                 hidden.append((Field.continueURL, continueURL))
@@ -74,19 +74,14 @@ extension ActionPage {
 
     /// The inside of a form.
     struct Form {
-        let secondary: Bool
         private(set) var html = ""
-
-        init(secondary: Bool) {
-            self.secondary = secondary
-        }
 
         mutating func append(_ markup: String) {
             html += markup
         }
 
         mutating func append(submit label: String) {
-            html += "<button type=\"submit\"\(secondary ? " class=\"secondary\"" : "")>\(DisplayText.html(label))</button>\n"
+            html += "<button type=\"submit\">\(DisplayText.html(label))</button>\n"
         }
     }
 
@@ -112,7 +107,7 @@ extension ActionPage {
         input[aria-invalid=true]{border-color:var(--error-text)}
         button,.button{display:inline-block;width:100%;padding:.75rem 1rem;font:inherit;font-weight:600;text-align:center;\
         text-decoration:none;color:var(--on-accent);background:var(--accent);border:2px solid var(--accent);border-radius:6px;cursor:pointer}
-        button.secondary,.next .button{color:var(--accent);background:transparent}
+        a.button{color:var(--accent);background:transparent}
         .next{margin:1.5rem 0 0}
         :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
         .error{margin:0 0 1rem;padding:.75rem 1rem;background:var(--error-bg);color:var(--error-text);border-left:4px solid var(--error-text);\

@@ -135,7 +135,7 @@ public enum ActionPage {
             page.heading(strings.emailRecovered(email: DisplayText.singleLine(email)))
             if resetOffered {
                 page.paragraph(strings.resetOffer)
-                page.form(mode: sendPasswordResetMode, fields: [(Field.email, email)], continueURL: continueURL, secondary: true) { form in
+                page.form(mode: sendPasswordResetMode, fields: [(Field.email, email)], continueURL: continueURL) { form in
                     form.append(submit: strings.resetOfferButton)
                 }
             }

@@ -6,9 +6,9 @@ extension MailTemplates {
     /// The variables override templates may use.
     static let variableNames: Set<String> = ["appName", "link", "email", "newEmail", "lang"]
 
-    /// What `subject` and `txt` files start with, so that their values are not HTML-escaped. On the first line, so
-    /// that the line numbers of parse errors stay the file's own.
-    private static let textPragma = "{{% CONTENT_TYPE: TEXT}}"
+    /// What `subject` and `txt` files are prefixed with, so that their values are not HTML-escaped: a line of its own
+    /// (a standalone tag, so it leaves nothing behind), taken off the line numbers of parse errors.
+    private static let textPragma = "{{% CONTENT_TYPE: TEXT}}\n"
 
     static func loadOverrides(from directory: URL) throws -> [OverrideKey: MustacheTemplate] {
         let names: [String]
@@ -75,9 +75,9 @@ extension MailTemplates {
         do {
             template = try MustacheTemplate(string: prefix + source)
         } catch let error as MustacheTemplate.ParserError {
-            let column = error.context.lineNumber == 1 ? error.context.columnNumber - prefix.count : error.context.columnNumber
+            let line = error.context.lineNumber - (prefix.isEmpty ? 0 : 1)
             throw OverrideError(
-                file: url.path, problem: "line \(error.context.lineNumber), column \(max(column, 0)): \(error.error) in '\(error.context.line)'")
+                file: url.path, problem: "line \(max(line, 1)), column \(error.context.columnNumber): \(error.error) in '\(error.context.line)'")
         } catch {
             throw OverrideError(file: url.path, problem: "\(error)")
         }

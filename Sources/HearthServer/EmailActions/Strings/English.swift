@@ -95,7 +95,9 @@ struct English: EmailActionStrings {
             PageText(
                 heading: "Restore your e-mail address",
                 paragraphs: [
-                    newEmail.map { "Your sign-in e-mail address was changed to \($0). Restore \(email) as the sign-in address of your \(appName) account." }
+                    newEmail.map {
+                        "Your sign-in e-mail address was changed to \($0). Restore \(email) as the sign-in address of your \(appName) account."
+                    }
                         ?? "Restore \(email) as the sign-in e-mail address of your \(appName) account."
                 ],
                 button: "Restore e-mail address")

@@ -95,7 +95,9 @@ struct Indonesian: EmailActionStrings {
             PageText(
                 heading: "Pulihkan alamat email Anda",
                 paragraphs: [
-                    newEmail.map { "Alamat email masuk Anda telah diubah menjadi \($0). Pulihkan \(email) sebagai alamat masuk akun \(appName) Anda." }
+                    newEmail.map {
+                        "Alamat email masuk Anda telah diubah menjadi \($0). Pulihkan \(email) sebagai alamat masuk akun \(appName) Anda."
+                    }
                         ?? "Pulihkan \(email) sebagai alamat email masuk akun \(appName) Anda."
                 ],
                 button: "Pulihkan alamat email")
@@ -103,7 +105,8 @@ struct Indonesian: EmailActionStrings {
     }
 
     func emailVerified(appName: String) -> PageText {
-        PageText(heading: "Alamat email Anda telah diverifikasi", paragraphs: ["Sekarang Anda dapat menggunakan akun \(appName) Anda dengan alamat ini."])
+        PageText(
+            heading: "Alamat email Anda telah diverifikasi", paragraphs: ["Sekarang Anda dapat menggunakan akun \(appName) Anda dengan alamat ini."])
     }
 
     func emailChanged(newEmail: String) -> PageText {

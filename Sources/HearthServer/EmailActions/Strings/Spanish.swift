@@ -79,7 +79,8 @@ struct Spanish: EmailActionStrings {
     func confirm(_ kind: ActionCodeKind, appName: String, email: String, newEmail: String?) -> PageText {
         switch kind {
         case .passwordReset:
-            PageText(heading: "Restablece tu contraseña", paragraphs: ["Continúa para elegir una contraseña nueva para \(email)."], button: "Continuar")
+            PageText(
+                heading: "Restablece tu contraseña", paragraphs: ["Continúa para elegir una contraseña nueva para \(email)."], button: "Continuar")
         case .verifyEmail:
             PageText(
                 heading: "Verifica tu dirección de correo electrónico",
@@ -90,7 +91,9 @@ struct Spanish: EmailActionStrings {
         case .verifyAndChangeEmail:
             PageText(
                 heading: "Cambia tu dirección de correo",
-                paragraphs: ["Confirma que quieres usar \(newEmail ?? email) como dirección de correo de inicio de sesión de tu cuenta de \(appName)."],
+                paragraphs: [
+                    "Confirma que quieres usar \(newEmail ?? email) como dirección de correo de inicio de sesión de tu cuenta de \(appName)."
+                ],
                 button: "Cambiar dirección de correo")
         case .recoverEmail:
             PageText(
@@ -113,7 +116,8 @@ struct Spanish: EmailActionStrings {
     }
 
     func emailRecovered(email: String) -> PageText {
-        PageText(heading: "Se ha restaurado tu dirección de correo", paragraphs: ["Tu dirección de correo de inicio de sesión vuelve a ser \(email)."])
+        PageText(
+            heading: "Se ha restaurado tu dirección de correo", paragraphs: ["Tu dirección de correo de inicio de sesión vuelve a ser \(email)."])
     }
 
     var resetOffer: String {
