@@ -276,6 +276,13 @@ struct MailTemplatesTests {
         #expect(inverted.problem.contains("unknown variable 'oldEmail'"), "\(inverted)")
     }
 
+    @Test("a partial, which would silently render nothing, is an error naming the file")
+    func partial() throws {
+        let (error, _) = try Self.overrideError(["verifyEmail.html.mustache": "<p>{{> footer}}</p>"])
+        #expect(error.file.hasSuffix("/verifyEmail.html.mustache"))
+        #expect(error.problem.contains("partials"), "\(error)")
+    }
+
     @Test("a file that is not UTF-8, a folder in the folder, and a missing folder are errors naming them")
     func unreadable() throws {
         try Self.withOverrides([:]) { directory in

@@ -70,6 +70,9 @@ extension MailTemplates {
         guard let source = String(data: data, encoding: .utf8) else {
             throw OverrideError(file: url.path, problem: "is not UTF-8 text")
         }
+        if source.contains("{{>") || source.contains("{{<") {
+            throw OverrideError(file: url.path, problem: "partials ({{> name}}) are not supported: each mail part is one file")
+        }
         let prefix = part == .html ? "" : textPragma
         let template: MustacheTemplate
         do {

@@ -9,9 +9,9 @@ import Mustache
 /// `mode` is an ``ActionCodeKind/mode`` (`resetPassword`, `verifyEmail`, …), `lang` a supported language code and
 /// `part` is `subject`, `txt` or `html`. For each part, a file for the mail's language wins over the generic file,
 /// which wins over the built-in. Templates see `appName`, `link`, `email`, `newEmail` (absent when there is none)
-/// and `lang`; values are HTML-escaped in `html` files, not in `subject` and `txt` files. Every file is read and
-/// compiled by ``init(overrideDirectory:)``; hidden files (`.DS_Store`) are skipped, anything else unexpected is an
-/// error.
+/// and `lang`, and have no partials; values are HTML-escaped in `html` files, not in `subject` and `txt` files. A
+/// subject is made one line. Every file is read and compiled by ``init(overrideDirectory:)``; hidden files
+/// (`.DS_Store`) are skipped, anything else unexpected is an error.
 public final class MailTemplates: Sendable {
     /// A part of a mail that a file can override.
     enum Part: String, CaseIterable, Sendable {
