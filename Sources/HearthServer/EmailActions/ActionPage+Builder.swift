@@ -1,5 +1,3 @@
-import Foundation
-
 extension ActionPage {
     /// Puts a page together; every value it is given is escaped here.
     struct Builder {
@@ -43,8 +41,7 @@ extension ActionPage {
 
         /// A link to the app's continue URL, if there is one and it is `http` or `https`.
         mutating func continueLink(_ continueURL: String?, label: String) {
-            guard let continueURL, let scheme = URLComponents(string: continueURL)?.scheme?.lowercased(), scheme == "https" || scheme == "http"
-            else { return }
+            guard let continueURL, continueURL.lowercased().hasPrefix("https://") || continueURL.lowercased().hasPrefix("http://") else { return }
             body += "<p class=\"next\"><a class=\"button\" href=\"\(DisplayText.html(continueURL))\">\(DisplayText.html(label))</a></p>\n"
         }
 
