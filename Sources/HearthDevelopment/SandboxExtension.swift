@@ -34,4 +34,10 @@ public struct SandboxExtension: ServerExtension {
     public func addRoutes(to router: Router<HearthRequestContext>) {
         sandbox.addRoutes(to: router.group(RouterPath(Self.mountPath)))
     }
+
+    /// The sandbox, and the mail outbox at `/sandbox/mail` with the emulator's `oobCodes` listing.
+    public func addRoutes(to router: Router<HearthRequestContext>, services: HearthServices) {
+        addRoutes(to: router)
+        MailOutbox(store: services.store, projectID: services.configuration.projectID).addRoutes(to: router)
+    }
 }

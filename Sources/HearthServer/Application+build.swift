@@ -32,6 +32,9 @@ public func buildApplication(
         KeyRotationService(keyRing: services.keyRing, logger: services.logger),
         AnonymousCleanupService(services: services),
         AbusePruningService(services: services))
+    if let transport = services.mailTransport {
+        app.addServices(MailDeliveryService(services: services, transport: transport))
+    }
     return app
 }
 
@@ -47,8 +50,9 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     let sessionCookies = SessionCookieController<HearthRequestContext>(services: services)
     sessionCookies.addPublicRoutes(to: router)
     // Routes given from outside: development mode's identity-provider stand-ins.
-    for serverExtension in services.extensions { serverExtension.addRoutes(to: router) }
+    for serverExtension in services.extensions { serverExtension.addRoutes(to: router, services: services) }
     BrowserSignInController<HearthRequestContext>(services: services).addRoutes(to: router)
+    ActionPageController<HearthRequestContext>(services: services).addRoutes(to: router)
 
     let accessTokens = AdminAccessTokens(
         keyRing: services.keyRing, keys: ServiceAccountKeys(store: services.store), projectID: configuration.projectID,

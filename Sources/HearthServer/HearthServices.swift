@@ -30,6 +30,13 @@ public struct HearthServices: Sendable {
     public let passwordChecks = PasswordCheckCounter()
     /// The project's sign-in settings as last read (see ``projectSettings()``).
     public let projectSettingsCache = ProjectSettingsCache()
+    /// The mails of the e-mail actions, built in or from `email.templatesDirectory`.
+    let mailTemplates: MailTemplates
+    /// Where queued mails go: the mail server of `email.smtp.url`; `nil` without one (development mode's
+    /// outbox keeps them).
+    public let mailTransport: (any MailTransport)?
+    /// Wakes the delivery service when a mail is queued.
+    let mailSignal = MailSignal()
 
     /// Opens the database (PostgreSQL when `database.url` says so, else the embedded SQLite file),
     /// applies pending migrations, checks that the key-encryption key opens the stored secrets (sealing
@@ -130,10 +137,12 @@ public struct HearthServices: Sendable {
             for account in accounts { signers.append(try CustomTokenVerifier.Signer(publicKeyPEM: pem, serviceAccount: account)) }
         }
         let customTokens = CustomTokenVerifier(signers: signers, acceptsUnsigned: configuration.mode == .development)
+        let mailTemplates = try MailTemplates(overrideDirectory: configuration.email.templatesDirectory.map { URL(fileURLWithPath: $0) })
+        let mailTransport = try configuration.email.smtpURL.map { _ in try SMTPMailTransport(configuration: configuration, logger: logger) }
         return HearthServices(
             configuration: configuration, store: store, keyRing: keyRing, tokens: tokens, customTokens: customTokens,
             passwords: PasswordHasher(logN: configuration.scryptLogN), identityVerifier: identityVerifier, extensions: extensions,
-            clock: clock, logger: logger)
+            clock: clock, logger: logger, mailTemplates: mailTemplates, mailTransport: mailTransport)
     }
 
     /// Called once the server listens. With port 0 and extensions, the server's URL becomes known only

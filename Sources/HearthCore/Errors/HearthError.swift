@@ -18,6 +18,9 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case phoneNumberExists, invalidPhoneNumber, duplicateLocalID, duplicateEmail, duplicateRawID, missingUserAccount
         case localIDListExceedsLimit, missingProviderID, missingRawID, invalidDuration, invalidPageToken
         case invalidHashParameter
+        // E-mail actions
+        case missingRequestType, missingOOBCode, invalidOOBCode, expiredOOBCode, missingNewEmail, resetPasswordExceedLimit
+        case missingAndroidPackageName
         // Federated sign-in
         case invalidIDPResponse, missingOrInvalidNonce, invalidCredentialOrProviderID, federatedUserIDAlreadyLinked
         case invalidPendingToken, missingRequestURI, invalidRequestURI

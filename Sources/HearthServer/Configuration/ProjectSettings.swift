@@ -11,6 +11,7 @@ public struct ProjectSettings: Sendable, Equatable {
     public var emailEnumerationProtection: Bool
     public var oneAccountPerEmail: Bool
     public var anonymousCleanupEnabled: Bool
+    public var emailLinkEnabled: Bool
 
     /// The configuration's values.
     public init(_ configuration: ServerConfiguration) {
@@ -19,6 +20,7 @@ public struct ProjectSettings: Sendable, Equatable {
         emailEnumerationProtection = configuration.signIn.emailEnumerationProtection
         oneAccountPerEmail = configuration.signIn.oneAccountPerEmail
         anonymousCleanupEnabled = configuration.anonymousCleanup.enabled
+        emailLinkEnabled = configuration.signIn.emailLinkEnabled
     }
 
     /// What the database stores: only the values an administrator set.
@@ -28,6 +30,7 @@ public struct ProjectSettings: Sendable, Equatable {
         var emailEnumerationProtection: Bool?
         var oneAccountPerEmail: Bool?
         var anonymousCleanupEnabled: Bool?
+        var emailLinkEnabled: Bool?
     }
 
     static let settingName = "project.config"
@@ -39,6 +42,7 @@ public struct ProjectSettings: Sendable, Equatable {
         if let value = overrides.emailEnumerationProtection { settings.emailEnumerationProtection = value }
         if let value = overrides.oneAccountPerEmail { settings.oneAccountPerEmail = value }
         if let value = overrides.anonymousCleanupEnabled { settings.anonymousCleanupEnabled = value }
+        if let value = overrides.emailLinkEnabled { settings.emailLinkEnabled = value }
         return settings
     }
 }

@@ -89,6 +89,7 @@ extension ServerConfiguration {
         // On by default for production (as for Firebase projects created since September 2023).
         signIn.emailEnumerationProtection = try r.bool("signIn.emailEnumerationProtection") ?? (mode == .production)
         signIn.oneAccountPerEmail = try r.bool("signIn.oneAccountPerEmail") ?? signIn.oneAccountPerEmail
+        signIn.emailLinkEnabled = try r.bool("signIn.emailLink.enabled") ?? (mode == .development)
         anonymousCleanup.enabled = try r.bool("anonymousCleanup.enabled") ?? anonymousCleanup.enabled
         anonymousCleanup.maxAge = TimeInterval(try r.int("anonymousCleanup.maxAgeDays", in: 1...3_650) ?? 30) * 86_400
         anonymousCleanup.checkInterval = TimeInterval(try r.int("anonymousCleanup.checkIntervalSeconds", in: 1...86_400) ?? 3_600)
@@ -97,6 +98,7 @@ extension ServerConfiguration {
         providers = try Self.readProviders(r)
         sandboxEnabled = try r.bool("sandbox.enabled")
         secrets = try Self.readSecrets(r)
+        email = try Self.readEmail(r)
         try validate()
     }
 

@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
         /// account owns is linked to it when the provider vouches for the address, and needs confirmation
         /// otherwise.
         public var oneAccountPerEmail = true
+        /// E-mail link sign-in (`accounts:signInWithEmailLink`; Firebase's "passwordless" switch). The
+        /// configuration reader turns it on in development mode unless `signIn.emailLink.enabled` says otherwise.
+        public var emailLinkEnabled = false
         public init() {}
     }
 
@@ -88,6 +91,8 @@ public struct ServerConfiguration: Sendable {
     /// development mode; production refuses it.
     public var sandboxEnabled: Bool?
     public var secrets = Secrets()
+    /// E-mail actions and their delivery (`email.*`).
+    public var email = Email()
 
     /// Whether the sandbox is served: ``sandboxEnabled``, or by default in development mode.
     public var servesSandbox: Bool { sandboxEnabled ?? (mode == .development) }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HearthCore
 import HearthTokens
 import HearthWire
@@ -13,6 +14,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     private var store: any HearthStore { services.store }
     private var expiresIn: String { String(Int(configuration.idTokenLifetime)) }
     private var admin: AdminAccountsController<Context> { AdminAccountsController(services: services) }
+    private var emailActions: EmailActionsController<Context> { EmailActionsController(services: services) }
 
     enum RouteNames { case v1, legacyV3 }
 
@@ -27,6 +29,9 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             ("accounts:createAuthUri", "createAuthUri", createAuthUri),
             ("accounts:signInWithIdp", "verifyAssertion", federated.signInWithIdp),
             ("accounts:signInWithCustomToken", "verifyCustomToken", CustomTokenController<Context>(services: services).signInWithCustomToken),
+            ("accounts:sendOobCode", "getOobConfirmationCode", emailActions.sendOobCode),
+            ("accounts:resetPassword", "resetPassword", emailActions.resetPassword),
+            ("accounts:signInWithEmailLink", "emailLinkSignin", emailActions.signInWithEmailLink),
         ]
         for route in routes {
             group.post(RouterPath(names == .v1 ? route.v1 : route.v3), use: route.handler)
@@ -183,6 +188,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(UpdateRequest.self, request)
         try checkTarget(input.targetProjectId, context)
+        if let code = input.oobCode, input.idToken == nil, input.localId == nil { return try await emailActions.applyCode(code) }
         if context.caller == .administrator, input.localId != nil || input.idToken == nil { return try await admin.update(input) }
         guard let idToken = input.idToken else {
             if input.localId != nil { throw HearthError(.insufficientPermission) }
@@ -209,6 +215,15 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             update.changesCredentials(of: current)
             ? RefreshSessionRecord.issue(uid: current.uid, signInProvider: provider, authTime: now, now: now) : nil
         let user = try await updateUser(current.uid, session: session?.record) { try update.apply(to: &$0, passwordHash: hash, now: now) }
+        if hash != nil { try await store.deleteActionCodes(uid: user.uid, kinds: [.passwordReset]) }
+        if let oldEmail = current.email, oldEmail != user.email {
+            // The old address hears of the change and can undo it; links sent to it stop working.
+            try await store.deleteActionCodes(uid: user.uid, kinds: Set(ActionCodeKind.allCases))
+            if let newEmail = user.email, !current.isAnonymous {
+                try await EmailActions(services: services).mailRecoveryLink(
+                    uid: user.uid, oldEmail: oldEmail, newEmail: newEmail, languageCode: request.headers[HTTPField.Name("X-Firebase-Locale")!])
+            }
+        }
         var response = Self.updateResponse(user)
         if let session {
             response.idToken = try await services.tokens.mintIDToken(for: user, signInProvider: provider, authTime: now)

@@ -29,6 +29,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
             case "signIn.allowDuplicateEmails": overrides.oneAccountPerEmail = input.signIn?.allowDuplicateEmails.map { !$0 }
             case "signIn.anonymous.enabled": overrides.anonymousEnabled = input.signIn?.anonymous?.enabled
             case "signIn.email.enabled": overrides.passwordEnabled = input.signIn?.email?.enabled
+            case "signIn.email.passwordRequired": overrides.emailLinkEnabled = input.signIn?.email?.passwordRequired.map { !$0 }
             case "emailPrivacyConfig.enableImprovedEmailPrivacy":
                 overrides.emailEnumerationProtection = input.emailPrivacyConfig?.enableImprovedEmailPrivacy
             case "autodeleteAnonymousUsers": overrides.anonymousCleanupEnabled = input.autodeleteAnonymousUsers
@@ -42,7 +43,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
     /// every field of `body` when there is no mask.
     static func paths(_ updateMask: String?, body: ProjectConfig) throws -> [String] {
         let all = [
-            "signIn.allowDuplicateEmails", "signIn.anonymous.enabled", "signIn.email.enabled",
+            "signIn.allowDuplicateEmails", "signIn.anonymous.enabled", "signIn.email.enabled", "signIn.email.passwordRequired",
             "emailPrivacyConfig.enableImprovedEmailPrivacy", "autodeleteAnonymousUsers",
         ]
         guard let updateMask, !updateMask.isEmpty else {
@@ -51,6 +52,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
                 case "signIn.allowDuplicateEmails": body.signIn?.allowDuplicateEmails != nil
                 case "signIn.anonymous.enabled": body.signIn?.anonymous?.enabled != nil
                 case "signIn.email.enabled": body.signIn?.email?.enabled != nil
+                case "signIn.email.passwordRequired": body.signIn?.email?.passwordRequired != nil
                 case "emailPrivacyConfig.enableImprovedEmailPrivacy": body.emailPrivacyConfig?.enableImprovedEmailPrivacy != nil
                 default: body.autodeleteAnonymousUsers != nil
                 }
@@ -59,8 +61,6 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
         var paths: [String] = []
         for field in updateMask.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             let covered = all.filter { $0 == field || $0.hasPrefix(field + ".") }
-            // `signIn.email.passwordRequired` is always true in Hearth: accepted when it says so.
-            if field == "signIn.email.passwordRequired", body.signIn?.email?.passwordRequired != false { continue }
             guard !covered.isEmpty else { throw HearthError(.invalidConfig, detail: "Hearth does not keep \(field.prefix(100)).") }
             paths += covered.filter { !paths.contains($0) }
         }
@@ -72,7 +72,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
             name: "projects/\(services.configuration.projectID)/config",
             signIn: SignInConfig(
                 allowDuplicateEmails: !settings.oneAccountPerEmail, anonymous: EnabledConfig(enabled: settings.anonymousEnabled),
-                email: EmailSignInConfig(enabled: settings.passwordEnabled, passwordRequired: true),
+                email: EmailSignInConfig(enabled: settings.passwordEnabled, passwordRequired: !settings.emailLinkEnabled),
                 hashConfig: HashConfig(algorithm: "STANDARD_SCRYPT", rounds: services.passwords.blockSize, memoryCost: services.passwords.logN)),
             emailPrivacyConfig: EmailPrivacyConfig(enableImprovedEmailPrivacy: settings.emailEnumerationProtection),
             autodeleteAnonymousUsers: settings.anonymousCleanupEnabled)

@@ -13,4 +13,14 @@ public protocol ServerExtension: Sendable {
 
     /// Adds the extension's routes.
     func addRoutes(to router: Router<HearthRequestContext>)
+
+    /// Adds the extension's routes, some of which read the server's own state (development mode's mail
+    /// outbox). The default adds ``addRoutes(to:)``'s.
+    func addRoutes(to router: Router<HearthRequestContext>, services: HearthServices)
+}
+
+extension ServerExtension {
+    public func addRoutes(to router: Router<HearthRequestContext>, services: HearthServices) {
+        addRoutes(to: router)
+    }
 }

@@ -11,7 +11,7 @@ extension HearthError {
         typealias M = WireErrorMessage
         func business(_ message: String) -> (HTTPResponse.Status, String, String?, String) { (.badRequest, message, nil, "invalid") }
         switch code {
-        case .invalidEmail: return business(M.invalidEmail)
+        case .invalidEmail: return business(detail.map { "\(M.invalidEmail) : \($0)" } ?? M.invalidEmail)
         case .missingEmail: return business(M.missingEmail)
         case .missingPassword: return business(M.missingPassword)
         case .weakPassword: return business(M.weakPassword)
@@ -57,6 +57,13 @@ extension HearthError {
         case .invalidHashParameter: return business(detail ?? "INVALID_HASH_ALGORITHM")
         case .cannotRemoveLastProvider: return business("\(M.operationNotAllowed) : A user cannot unlink their last sign-in method.")
         case .emailChangeNeedsVerification: return business("\(M.operationNotAllowed) : \(M.verifyNewEmailFirst)")
+        case .missingRequestType: return business("MISSING_REQ_TYPE")
+        case .missingOOBCode: return business("MISSING_OOB_CODE")
+        case .invalidOOBCode: return business("INVALID_OOB_CODE")
+        case .expiredOOBCode: return business("EXPIRED_OOB_CODE")
+        case .missingNewEmail: return business("MISSING_NEW_EMAIL")
+        case .resetPasswordExceedLimit: return business("RESET_PASSWORD_EXCEED_LIMIT")
+        case .missingAndroidPackageName: return business("MISSING_ANDROID_PACKAGE_NAME")
         case .invalidIDToken: return business(M.invalidIDToken)
         case .tokenExpired: return business(M.tokenExpired)
         case .invalidRefreshToken: return business(M.invalidRefreshToken)

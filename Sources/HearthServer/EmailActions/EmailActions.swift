@@ -1,0 +1,273 @@
+import Foundation
+import HearthCore
+import Logging
+import Synchronization
+
+/// The e-mail actions both `accounts:*` and the action page perform: issuing a code and its link, queueing the
+/// mail, and using a code up (password reset, verification, e-mail change, e-mail recovery).
+///
+/// Codes are 256 random bits, stored only as hashes, single-use (the store deletes a code as it hands it
+/// out, so of two parallel uses one wins), expire after `email.linkLifetimeSeconds`, and are bound to the
+/// address they were sent for: a code whose account has another address now is refused. A new password voids
+/// outstanding reset links; an e-mail change voids every link sent for the old address.
+struct EmailActions: Sendable {
+    let services: HearthServices
+
+    private var configuration: ServerConfiguration { services.configuration }
+    private var store: any HearthStore { services.store }
+
+    /// The page links open: `email.actionURL`, else `<server.publicURL>/__/auth/action`.
+    var actionURL: String { configuration.email.actionURL ?? configuration.publicBaseURL + ActionPageController<HearthRequestContext>.path }
+
+    /// The name mails and the page give the app.
+    var appName: String { configuration.email.appName ?? configuration.projectID }
+
+    // MARK: Issuing
+
+    /// Makes a code for `kind`, stores its hash, and returns the code and its link.
+    func issue(
+        _ kind: ActionCodeKind, uid: String?, email: String, newEmail: String? = nil, continueURL: String?, languageCode: String?
+    ) async throws -> (code: String, link: String) {
+        let code = ActionCode.make()
+        let now = services.clock.now
+        let language = languageCode.map(Self.languageTag)
+        try await store.insertActionCode(
+            ActionCodeRecord(
+                codeHash: ActionCode.hash(code), kind: kind, uid: uid, email: email, newEmail: newEmail, continueURL: continueURL,
+                languageCode: language, createdAt: now, expiresAt: now.addingTimeInterval(configuration.email.linkLifetime)))
+        return (code, link(code: code, kind: kind, continueURL: continueURL, languageCode: language))
+    }
+
+    /// The action link: Firebase's query keys (`mode`, `oobCode`, `apiKey`, `continueUrl`, `lang`), which the
+    /// client SDKs' `ActionCodeURL` parsers read.
+    func link(code: String, kind: ActionCodeKind, continueURL: String?, languageCode: String?) -> String {
+        var pairs = [("mode", kind.mode), ("oobCode", code), ("apiKey", configuration.apiKeys.first ?? "hearth")]
+        if let continueURL { pairs.append(("continueUrl", continueURL)) }
+        pairs.append(("lang", languageCode ?? "en"))
+        return actionURL + "?" + pairs.map { "\($0.0)=\(Self.queryEscaped($0.1))" }.joined(separator: "&")
+    }
+
+    /// Counts one mail to `recipient` against the limits: `RESET_PASSWORD_EXCEED_LIMIT` for too many reset
+    /// mails to one address, `TOO_MANY_ATTEMPTS_TRY_LATER` for other mails and for the server-wide limit.
+    /// Counted before anything is sent, so parallel requests cannot all slip under a limit.
+    func countMail(to recipient: String, kind: ActionCodeKind) async throws {
+        let now = services.clock.now
+        let perRecipient = configuration.email.perRecipient
+        if perRecipient.isEnabled {
+            let count = try await store.incrementCounter(perRecipient.counterKey(address: recipient), window: perRecipient.window, now: now)
+            if perRecipient.refuses(count: count) {
+                throw HearthError(
+                    kind == .passwordReset ? .resetPasswordExceedLimit : .tooManyAttempts, reason: "mails per address",
+                    retryAfter: perRecipient.secondsUntilWindowEnds(now: now))
+            }
+        }
+        let perMinute = configuration.email.perMinute
+        if perMinute.isEnabled {
+            let count = try await store.incrementCounter(perMinute.counterKey(address: "server"), window: perMinute.window, now: now)
+            if perMinute.refuses(count: count) {
+                throw HearthError(.tooManyAttempts, reason: "mails per minute", retryAfter: perMinute.secondsUntilWindowEnds(now: now))
+            }
+        }
+    }
+
+    /// Writes the mail of `kind` and queues it for delivery. Development mode prints the link to the log, as
+    /// the Firebase emulator does; production never logs it.
+    func send(_ kind: ActionCodeKind, to recipient: String, link: String, newEmail: String? = nil, languageCode: String?) async throws {
+        let rendered = services.mailTemplates.render(
+            kind, languageCode: languageCode, values: MailValues(appName: appName, link: link, email: recipient, newEmail: newEmail))
+        let now = services.clock.now
+        let mail = OutgoingMail(
+            id: OutgoingMail.makeID(), recipient: recipient, subject: rendered.subject, textBody: rendered.text, htmlBody: rendered.html,
+            purpose: kind.rawValue, languageCode: rendered.languageCode, createdAt: now)
+        try await store.enqueueMail(mail)
+        services.mailSignal.wake()
+        if configuration.mode == .development {
+            services.logger.notice(
+                "Queued a mail (development mode prints its link; see /sandbox/mail)",
+                metadata: ["purpose": "\(kind.rawValue)", "to": "\(recipient)", "link": "\(link)"])
+        } else {
+            services.logger.info("Queued a mail", metadata: ["purpose": "\(kind.rawValue)", "mail": "\(mail.id)"])
+        }
+    }
+
+    // MARK: Using codes
+
+    /// The code's record without using it up: `INVALID_OOB_CODE` for a code never issued, used or voided,
+    /// `EXPIRED_OOB_CODE` for one past its time.
+    func peek(_ code: String) async throws -> ActionCodeRecord {
+        guard ActionCode.isWellFormed(code), let record = try await store.actionCode(hash: ActionCode.hash(code)) else {
+            throw HearthError(.invalidOOBCode)
+        }
+        guard !record.isExpired(at: services.clock.now) else { throw HearthError(.expiredOOBCode) }
+        return record
+    }
+
+    /// Uses the code up, once `peek` has said it is of one of `kinds`: of two parallel calls one gets it.
+    func redeem(_ code: String, kinds: Set<ActionCodeKind>) async throws -> ActionCodeRecord {
+        let record = try await peek(code)
+        guard kinds.contains(record.kind) else { throw HearthError(.invalidOOBCode, reason: "code of another kind") }
+        guard let consumed = try await store.consumeActionCode(hash: record.codeHash) else {
+            throw HearthError(.invalidOOBCode, reason: "used by a parallel request")
+        }
+        guard !consumed.isExpired(at: services.clock.now) else { throw HearthError(.expiredOOBCode) }
+        return consumed
+    }
+
+    /// Sets a new password with a reset code: the password must be acceptable before the code is used up.
+    /// The user's sessions end (`validSince` moves), the address counts as verified (the mail reached it),
+    /// other reset links are voided and the account's password lockout is forgotten.
+    func resetPassword(code: String, newPassword: String) async throws -> ActionCodeRecord {
+        let record = try await peek(code)
+        guard record.kind == .passwordReset else { throw HearthError(.invalidOOBCode, reason: "not a reset code") }
+        guard newPassword.count >= 6 else { throw HearthError(.weakPassword) }
+        let hash = try await services.hashPassword(newPassword)
+        let used = try await redeem(code, kinds: [.passwordReset])
+        guard let uid = used.uid else { throw HearthError(.invalidOOBCode, reason: "reset code without account") }
+        let now = services.clock.now
+        try await updateUser(uid) { user in
+            guard user.email == used.email else { throw HearthError(.invalidOOBCode, reason: "address changed since the mail") }
+            user.passwordHash = hash
+            user.passwordUpdatedAt = now
+            user.emailVerified = true
+            user.validSince = now
+            user.scheduledDeletionAt = nil
+        }
+        try await store.deleteActionCodes(uid: uid, kinds: [.passwordReset])
+        try await store.deleteLoginFailures([PasswordLockout.accountSubject(email: used.email)])
+        return used
+    }
+
+    /// Applies a verification, e-mail change or recovery code. An e-mail change ends the user's sessions,
+    /// voids links sent for the old address, and mails the old address a recovery link; a recovery ends the
+    /// sessions too.
+    func apply(code: String) async throws -> (record: ActionCodeRecord, user: UserRecord) {
+        let kinds: Set<ActionCodeKind> = [.verifyEmail, .verifyAndChangeEmail, .recoverEmail]
+        let record = try await peek(code)
+        guard kinds.contains(record.kind), let uid = record.uid else { throw HearthError(.invalidOOBCode, reason: "not an apply code") }
+        // The address the account moves to must be free; checked before the code is spent (the write checks again).
+        let target: String? =
+            switch record.kind {
+            case .verifyAndChangeEmail: record.newEmail
+            case .recoverEmail: record.email
+            default: nil
+            }
+        if let target, let owner = try await store.user(email: target), owner.uid != uid { throw HearthError(.emailExists) }
+        let used = try await redeem(code, kinds: kinds)
+        let now = services.clock.now
+        let user = try await updateUser(uid) { user in
+            switch used.kind {
+            case .verifyEmail:
+                guard user.email == used.email else { throw HearthError(.invalidOOBCode, reason: "address changed since the mail") }
+                user.emailVerified = true
+            case .verifyAndChangeEmail:
+                guard user.email == used.email, let newEmail = used.newEmail else {
+                    throw HearthError(.invalidOOBCode, reason: "address changed since the mail")
+                }
+                user.email = newEmail
+                user.emailVerified = true
+                user.validSince = now
+            case .recoverEmail:
+                guard user.email == used.newEmail else { throw HearthError(.invalidOOBCode, reason: "address changed again since the mail") }
+                user.email = used.email
+                user.emailVerified = true
+                user.validSince = now
+            case .passwordReset, .emailSignIn:
+                throw HearthError(.invalidOOBCode)
+            }
+        }
+        switch used.kind {
+        case .verifyAndChangeEmail:
+            try await store.deleteActionCodes(uid: uid, kinds: [.passwordReset, .verifyEmail, .verifyAndChangeEmail, .emailSignIn])
+            try await mailRecoveryLink(uid: uid, oldEmail: used.email, newEmail: user.email ?? "", languageCode: used.languageCode)
+        case .recoverEmail:
+            try await store.deleteActionCodes(uid: uid, kinds: [.passwordReset, .verifyEmail, .verifyAndChangeEmail, .emailSignIn])
+        default:
+            break
+        }
+        return (used, user)
+    }
+
+    /// After an e-mail change: a `RECOVER_EMAIL` link to the old address, which restores it. Not counted
+    /// against the mail limits (the change itself was).
+    func mailRecoveryLink(uid: String, oldEmail: String, newEmail: String, languageCode: String?) async throws {
+        let issued = try await issue(.recoverEmail, uid: uid, email: oldEmail, newEmail: newEmail, continueURL: nil, languageCode: languageCode)
+        try await send(.recoverEmail, to: oldEmail, link: issued.link, newEmail: newEmail, languageCode: languageCode)
+    }
+
+    // MARK: Helpers
+
+    @discardableResult
+    private func updateUser(_ uid: String, _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void) async throws -> UserRecord {
+        do {
+            return try await StoreConflict.mapped { try await store.updateUser(uid: uid, session: nil, mutate) }
+        } catch let error as HearthError where error.code == .userNotFound {
+            throw HearthError(.invalidOOBCode, reason: "the code's account is gone")
+        }
+    }
+
+    /// A client's language as a tag (`hi`, `pt-br`): letters, digits and dashes only, at most 35 characters.
+    static func languageTag(_ raw: String) -> String {
+        let cleaned = raw.replacingOccurrences(of: "_", with: "-").lowercased()
+        guard !cleaned.isEmpty, cleaned.count <= 35, cleaned.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-") })
+        else { return "en" }
+        return cleaned
+    }
+
+    /// Percent-encodes everything but RFC 3986's unreserved characters.
+    static func queryEscaped(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
+
+/// Wakes the delivery service when a mail is queued on this replica (others find it on their next poll).
+final class MailSignal: Sendable {
+    private let state = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    init() {}
+
+    func wake() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter else {
+                state.pending = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Returns when woken (or woken before this call) or after `timeout`, whichever is first. One waiter at a time.
+    func wait(timeout: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.woken() }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func woken() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.pending || Task.isCancelled {
+                        state.pending = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
+    }
+}
