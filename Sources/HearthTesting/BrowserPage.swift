@@ -106,8 +106,9 @@ public final class BrowserPage: @unchecked Sendable {
             }
             return lock.withLock { state.commits.last(where: { $0.loaderID == loaderID }).flatMap { URL(string: $0.url) } } ?? url
         } catch let error as BrowserError {
-            if case .timedOut = error { _ = try? await call("Page.stopLoading", timeout: .seconds(5)) }
-            throw error
+            guard case .timedOut = error else { throw error }
+            _ = try? await call("Page.stopLoading", timeout: .seconds(5))
+            throw BrowserError.timedOut("\(url.absoluteString) to load (\(timeout ?? self.timeout))")
         }
     }
 

@@ -38,8 +38,8 @@ public final class HeadlessBrowser: @unchecked Sendable {
 
     let connection: DevToolsConnection
     private let process: ChildProcess
-    /// Holds the profile (`profile/`) and Chromium's log (`chromium.log`).
-    private let directory: URL
+    /// The temporary directory with the profile (`profile/`) and Chromium's log (`chromium.log`); removed by ``close()``.
+    public let directory: URL
     private let lock = NSLock()
     private var closed = false
 
@@ -60,9 +60,15 @@ public final class HeadlessBrowser: @unchecked Sendable {
     }
 
     /// Starts Chromium and returns once it answers over the DevTools pipe.
-    /// - Parameter timeout: how long to wait for a free slot and then for Chromium's first answer, each.
-    public static func launch(timeout: Duration = defaultTimeout) async throws -> HeadlessBrowser {
-        let executable = try findChromium()
+    /// - Parameters:
+    ///   - executable: the browser to run; `nil` looks for Chromium (`CHROMIUM`, /usr/bin/chromium, `PATH`).
+    ///   - timeout: how long to wait for a free slot and then for Chromium's first answer, each.
+    /// - Throws: ``BrowserError/launchFailed(_:)`` with the reason and the tail of Chromium's log.
+    public static func launch(executable: String? = nil, timeout: Duration = defaultTimeout) async throws -> HeadlessBrowser {
+        let executable = try executable ?? findChromium()
+        guard executable.hasPrefix("/"), FileManager.default.isExecutableFile(atPath: executable) else {
+            throw BrowserError.launchFailed("\(executable) is not an executable file given by its absolute path")
+        }
         try await BrowserSlots.shared.acquire(timeout: timeout)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-chromium-\(UUID().uuidString)")
         let log = directory.appendingPathComponent("chromium.log")
