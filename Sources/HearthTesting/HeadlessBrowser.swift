@@ -12,15 +12,15 @@ import Darwin
 /// (`--remote-debugging-pipe`: no WebSocket, no port).
 ///
 /// ```swift
-/// let browser = try await HeadlessBrowser.launch()
-/// defer { browser.close() }   // or `try await browser.close()` for a clean exit
-/// let page = try await browser.newPage()
-/// try await page.navigate(to: URL(string: live.baseURL + "/__/auth/action?mode=resetPassword&oobCode=…")!)
-/// #expect(page.status == 200)
-/// try await page.fill("#password", with: "new password")
-/// try await page.clickAndWaitForNavigation("button[type=submit]")
-/// #expect(try await page.text(of: "h1") == "Password changed")
-/// #expect(page.consoleErrors.isEmpty)
+/// try await HeadlessBrowser.with { browser in   // launch(), and close() however `body` ends
+///     let page = try await browser.newPage()
+///     try await page.navigate(to: URL(string: live.baseURL + "/__/auth/action?mode=resetPassword&oobCode=…")!)
+///     #expect(page.status == 200)
+///     try await page.fill("#password", with: "new password")
+///     try await page.clickAndWaitForNavigation("button[type=submit]")
+///     #expect(try await page.text(of: "h1") == "Password changed")
+///     #expect(page.consoleErrors.isEmpty)
+/// }
 /// ```
 ///
 /// Chromium is found through the `CHROMIUM` environment variable, `/usr/bin/chromium` or `chromium` on the
@@ -32,6 +32,9 @@ public final class HeadlessBrowser: @unchecked Sendable {
     public static let maximumRunning = 2
     /// The time-out of every DevTools call and wait unless a call says otherwise.
     public static let defaultTimeout: Duration = .seconds(30)
+    /// How long ``launch(executable:timeout:)`` waits, by default, for a free slot and then for Chromium's
+    /// first answer (a loaded test machine starts Chromium slowly).
+    public static let defaultLaunchTimeout: Duration = .seconds(60)
 
     /// The browser's process id.
     public var processID: pid_t { process.pid }
@@ -64,7 +67,7 @@ public final class HeadlessBrowser: @unchecked Sendable {
     ///   - executable: the browser to run; `nil` looks for Chromium (`CHROMIUM`, /usr/bin/chromium, `PATH`).
     ///   - timeout: how long to wait for a free slot and then for Chromium's first answer, each.
     /// - Throws: ``BrowserError/launchFailed(_:)`` with the reason and the tail of Chromium's log.
-    public static func launch(executable: String? = nil, timeout: Duration = defaultTimeout) async throws -> HeadlessBrowser {
+    public static func launch(executable: String? = nil, timeout: Duration = defaultLaunchTimeout) async throws -> HeadlessBrowser {
         let executable = try executable ?? findChromium()
         guard executable.hasPrefix("/"), FileManager.default.isExecutableFile(atPath: executable) else {
             throw BrowserError.launchFailed("\(executable) is not an executable file given by its absolute path")
@@ -139,10 +142,12 @@ public final class HeadlessBrowser: @unchecked Sendable {
 
     /// Ends Chromium (politely, then with SIGKILL), reaps it and removes its profile and log. Safe to call twice.
     public func close() async throws {
-        guard lock.withLock({ () -> Bool in
-            defer { closed = true }
-            return !closed
-        }) else { return }
+        guard
+            lock.withLock({ () -> Bool in
+                defer { closed = true }
+                return !closed
+            })
+        else { return }
         _ = try? await connection.call("Browser.close", timeout: .seconds(5))
         if try await process.wait(timeout: 10) == nil {
             process.send(SIGKILL)

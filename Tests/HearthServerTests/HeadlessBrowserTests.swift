@@ -47,7 +47,9 @@ struct HeadlessBrowserTests {
             try await HeadlessBrowser.with { browser in
                 let page = try await browser.newPage()
                 try await page.navigate(to: site.url("/form"))
-                #expect(try await page.evaluate("({a: [1, 'two', null], b: true})") == .object(["a": .array([.number(1), .string("two"), .null]), "b": .bool(true)]))
+                #expect(
+                    try await page.evaluate("({a: [1, 'two', null], b: true})")
+                        == .object(["a": .array([.number(1), .string("two"), .null]), "b": .bool(true)]))
                 #expect(try await page.evaluate("Promise.resolve(6 * 7)") == .number(42))
                 #expect(try await page.evaluate("undefined") == .null)
                 await #expect(throws: BrowserError.scriptError("Error: boom")) { try await page.evaluate("throw new Error('boom')") }
