@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthPostgresLauncher
 import HearthSandbox
 import HearthTesting
 import Hummingbird
@@ -110,6 +111,7 @@ struct HeadlessBrowserTests {
                 #expect(clean.status == 400)
                 #expect(try await clean.text(of: "h1") == "That did not work")
                 #expect(clean.consoleErrors.isEmpty, "\(clean.consoleErrors)")
+                #expect(clean.networkErrors.contains { $0.contains("status of 400") }, "\(clean.networkErrors)")
             }
         }
     }
@@ -239,6 +241,64 @@ struct HeadlessBrowserTests {
                 }
             }
         }
+    }
+}
+
+/// The descriptors ``ChildProcess`` hands to a child at chosen numbers (what Chromium's pipe needs).
+@Suite("Child processes get exactly the descriptors they are handed")
+struct ChildProcessDescriptorTests {
+    @Test("Descriptors arrive at the chosen numbers, even swapped; nothing else the parent has open reaches the child")
+    func chosenNumbers() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-fds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try pipePair()
+        let second = try pipePair()
+        let unrelated = try pipePair()
+        defer { for descriptor in [first.read, second.read, unrelated.read, unrelated.write] { close(descriptor) } }
+        // The shell writes into 3 and 4, counts its open descriptors (the glob reading the directory holds one
+        // more) and checks the numbers that must be closed: 5, between handed-over ones, and the unrelated pipe's.
+        let output = directory.appendingPathComponent("out")
+        let closed = [5, unrelated.read, unrelated.write, first.read, second.read].filter { ![3, 4, 6].contains($0) }
+            .map(String.init).joined(separator: " ")
+        let script = """
+            echo to-three >&3; echo to-four >&4; set -- /proc/$$/fd/*; echo "$# descriptors"
+            for n in \(closed); do [ -e /proc/$$/fd/$n ] && echo "$n is open"; done; exit 0
+            """
+        let child = try ChildProcess.start(
+            ["/bin/sh", "-c", script], output: output, extraDescriptors: [3: second.write, 4: first.write, 6: first.write])
+        close(first.write)
+        close(second.write)
+        #expect(try await child.wait(timeout: 60) == 0)
+        let report = try String(contentsOf: output, encoding: .utf8)
+        #expect(report == "7 descriptors\n")
+        #expect(readAll(second.read) == "to-three\n")
+        #expect(readAll(first.read) == "to-four\n")
+    }
+
+    @Test("Numbers below 3 are refused; the existing callers' three descriptors are unchanged")
+    func lowNumbersRefused() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-fds-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        #expect(throws: LauncherError.self) { try ChildProcess.start(["/bin/true"], output: output, extraDescriptors: [1: 0]) }
+    }
+
+    private func pipePair() throws -> (read: Int32, write: Int32) {
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else { throw LauncherError("pipe: errno \(errno)") }
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        return (descriptors[0], descriptors[1])
+    }
+
+    private func readAll(_ descriptor: Int32) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
