@@ -64,7 +64,7 @@ struct HeadlessBrowserTests {
         }
     }
 
-    @Test("waitFor sees an element a script adds later; a selector that never matches times out")
+    @Test("waitFor sees an element a script adds later, a selector that never matches times out, waitForURL sees a script's navigation")
     func waitForSelector() async throws {
         try await withTestSite { site in
             try await HeadlessBrowser.with { browser in
@@ -73,6 +73,12 @@ struct HeadlessBrowserTests {
                 try await page.waitFor(selector: "#arrived")
                 #expect(try await page.text(of: "#arrived") == "here")
                 await #expect(throws: BrowserError.self) { try await page.waitFor(selector: "#never", timeout: .milliseconds(300)) }
+
+                // A script navigates on its own; waitForURL sees the end of it whenever it happens.
+                try await page.navigate(to: site.url("/moves"))
+                let moved = try await page.waitForURL { $0.path == "/form" }
+                #expect(moved == site.url("/form"))
+                #expect(try await page.text(of: "label") == "Your name")
             }
         }
     }
@@ -340,6 +346,9 @@ func withTestSite(_ body: @escaping @Sendable (TestSite) async throws -> Void) a
     }
     router.get("/late") { _, _ in
         html("<p>waiting</p><script>setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<p id=\"arrived\">here</p>'), 200)</script>")
+    }
+    router.get("/moves") { _, _ in
+        html("<p>moving</p><script>setTimeout(() => { location.href = '/form'; }, 50)</script>")
     }
     router.get("/broken") { _, _ in
         html("<p>broken</p><script>console.error('logged on purpose', 7); undefinedFunction();</script>")
