@@ -15,9 +15,9 @@ import Darwin
 /// a child's exit through a descriptor every descendant inherits, so a command whose own child keeps
 /// running (`pg_ctl start`) would never be seen to end.
 ///
-/// Only descriptors 0, 1 and 2 reach the child: everything else the parent has open (other tests'
-/// sockets, event loops, the pipe `swift test` reads) would otherwise live on in children that outlast
-/// the test that started them.
+/// Only descriptors 0, 1 and 2, and those the caller hands over by number (`extraDescriptors`), reach the
+/// child: everything else the parent has open (other tests' sockets, event loops, the pipe `swift test`
+/// reads) would otherwise live on in children that outlast the test that started them.
 public final class ChildProcess: @unchecked Sendable {
     public let pid: pid_t
     private let ended = LockedStatus()
@@ -28,11 +28,29 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Starts `arguments[0]` (an absolute path) with `arguments`, standard input from /dev/null, standard
     /// output into `output` and standard error into `errorOutput` (into `output` when `nil`).
-    /// - Parameter environment: the whole environment of the child; `nil` passes this process's own.
+    /// - Parameters:
+    ///   - environment: the whole environment of the child; `nil` passes this process's own.
+    ///   - extraDescriptors: more descriptors for the child, as child number (3 or higher) → parent
+    ///     descriptor (e.g. `[3: commands, 4: replies]` for Chromium's `--remote-debugging-pipe`). The
+    ///     parent's descriptors stay open; closing them after the start is the caller's job.
     public static func start(
-        _ arguments: [String], environment: [String: String]? = nil, output: URL, errorOutput: URL? = nil
+        _ arguments: [String], environment: [String: String]? = nil, output: URL, errorOutput: URL? = nil,
+        extraDescriptors: [Int32: Int32] = [:]
     ) throws -> ChildProcess {
         guard let executable = arguments.first else { throw LauncherError("empty command") }
+        guard extraDescriptors.keys.allSatisfy({ $0 >= 3 }) else {
+            throw LauncherError("extra descriptors must be numbered 3 or higher in the child")
+        }
+        // Copies numbered above every target, so no dup2 below overwrites a source that is still needed
+        // (parent descriptor 4 going to 3 while parent 3 goes to 4). They close on exec and after the start.
+        let highest = extraDescriptors.keys.max() ?? 2
+        var copies: [(child: Int32, copy: Int32)] = []
+        defer { for entry in copies { close(entry.copy) } }
+        for (child, parent) in extraDescriptors.sorted(by: { $0.key < $1.key }) {
+            let copy = fcntl(parent, F_DUPFD_CLOEXEC, highest + 1)
+            guard copy >= 0 else { throw LauncherError("cannot hand descriptor \(parent) to the child: errno \(errno)") }
+            copies.append((child, copy))
+        }
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t? = nil
         #else
@@ -47,7 +65,13 @@ public final class ChildProcess: @unchecked Sendable {
         } else {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
-        try closeInheritedDescriptors(&actions)
+        // dup2 clears close-on-exec on the target; everything from `highest + 1` on (the copies among
+        // them) is closed, and the numbers between 3 and `highest` that are not handed over as well.
+        for entry in copies { posix_spawn_file_actions_adddup2(&actions, entry.copy, entry.child) }
+        if highest >= 3 {
+            for number in 3...highest where extraDescriptors[number] == nil { posix_spawn_file_actions_addclose(&actions, number) }
+        }
+        try closeInheritedDescriptors(&actions, from: highest + 1)
 
         var attributes = try spawnAttributes()
         defer { posix_spawnattr_destroy(&attributes) }
@@ -114,7 +138,7 @@ public final class ChildProcess: @unchecked Sendable {
         return attributes
     }
 
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t?) throws {}
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t?, from lowest: Int32) throws {}
     #else
     private static func spawnAttributes() throws -> posix_spawnattr_t {
         var attributes = posix_spawnattr_t()
@@ -132,11 +156,11 @@ public final class ChildProcess: @unchecked Sendable {
         return unsafeBitCast(symbol, to: AddCloseFrom.self)
     }()
 
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t, from lowest: Int32) throws {
         guard let addCloseFrom else {
             throw LauncherError("posix_spawn_file_actions_addclosefrom_np is missing: glibc 2.34 or newer is needed")
         }
-        let status = addCloseFrom(&actions, 3)
+        let status = addCloseFrom(&actions, lowest)
         guard status == 0 else { throw LauncherError("posix_spawn_file_actions_addclosefrom_np failed: errno \(status)") }
     }
     #endif
