@@ -37,6 +37,18 @@ public struct HearthServices: Sendable {
     public let mailTransport: (any MailTransport)?
     /// Wakes the delivery service when a mail is queued.
     let mailSignal = MailSignal()
+    /// The port the server listens on once it does (``serverDidBind(port:)``): with port 0 the configuration's is 0.
+    private let boundPort = LockedBox<Int?>(nil)
+
+    /// Where clients reach this server: `server.publicURL`, else the address it listens on (the bound port when
+    /// the configuration asked for any free one).
+    public var publicBaseURL: String {
+        if let publicURL = configuration.publicURL { return publicURL }
+        guard let port = boundPort.withLock({ $0 }) else { return configuration.baseURL }
+        var bound = configuration
+        bound.port = port
+        return bound.baseURL
+    }
 
     /// Opens the database (PostgreSQL when `database.url` says so, else the embedded SQLite file),
     /// applies pending migrations, checks that the key-encryption key opens the stored secrets (sealing
@@ -148,6 +160,7 @@ public struct HearthServices: Sendable {
     /// Called once the server listens. With port 0 and extensions, the server's URL becomes known only
     /// now: the extensions are asked for their providers again.
     public func serverDidBind(port: Int) {
+        boundPort.withLock { $0 = port }
         guard configuration.port == 0, !extensions.isEmpty, let providersAtBaseURL else { return }
         var bound = configuration
         bound.port = port

@@ -68,6 +68,9 @@ public final class LiveHearth: Sendable {
         configuration.port = 0
         configuration.dataDirectory = directory.path
         configuration.scryptLogN = 4
+        // The sandbox answers at once, but a full test run on two loaded cores can hold a request longer than
+        // the 10 s default; tests of the time-out set their own.
+        configuration.providers.network.requestTimeout = 60
         configure(&configuration)
         configuration.sandboxEnabled = true
         let sandbox = SandboxExtension(clock: clock.wallClock, logger: logger)

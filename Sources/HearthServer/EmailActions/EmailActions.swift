@@ -17,7 +17,7 @@ struct EmailActions: Sendable {
     private var store: any HearthStore { services.store }
 
     /// The page links open: `email.actionURL`, else `<server.publicURL>/__/auth/action`.
-    var actionURL: String { configuration.email.actionURL ?? configuration.publicBaseURL + ActionPageController<HearthRequestContext>.path }
+    var actionURL: String { configuration.email.actionURL ?? services.publicBaseURL + ActionPageController<HearthRequestContext>.path }
 
     /// The name mails and the page give the app.
     var appName: String { configuration.email.appName ?? configuration.projectID }
