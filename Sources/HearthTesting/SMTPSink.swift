@@ -261,7 +261,8 @@ public final class SMTPSink: Sendable {
 
     /// A self-signed P-256 certificate for 127.0.0.1 and localhost, valid for two days: (certificate, key) paths.
     private static func makeCertificate(in directory: URL) async throws -> (String, String) {
-        let candidates = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
+        let candidates =
+            ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
             + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/openssl" }
         guard let openssl = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw HarnessError("the openssl command is missing; the TLS mail tests need it (apt-get install -y openssl)")
