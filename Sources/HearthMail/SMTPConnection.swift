@@ -92,11 +92,19 @@ struct SMTPConnection: Sendable {
     /// command, under its time-out.
     func startTLS(context: NIOSSLContext, serverHostname: String?) async throws(SMTPError) {
         let channel = channel
+        let replies = replies
         do {
             try await channel.eventLoop.submit {
+                // Replies that came with the 220 were sent before TLS and must not pass for answers under it
+                // (the STARTTLS command injection of CVE-2011-0411, seen from the client's side).
+                guard !replies.value.hasUnreadReplies else {
+                    throw SMTPError(.protocolViolation, "the server sent more replies with its 220 to STARTTLS")
+                }
                 let handler = try NIOSSLClientHandler(context: context, serverHostname: serverHostname)
                 try channel.pipeline.syncOperations.addHandler(handler, position: .first)
             }.get()
+        } catch let error as SMTPError {
+            throw error
         } catch {
             throw SMTPError(.tlsFailed, "cannot start TLS: \(error)")
         }
@@ -130,6 +138,9 @@ final class SMTPReplyHandler: ChannelInboundHandler {
         waiting.append(promise)
         return promise.futureResult
     }
+
+    /// Whether replies have arrived that no command has asked for yet.
+    var hasUnreadReplies: Bool { !arrived.isEmpty }
 
     func fail(_ error: SMTPError) {
         if failure == nil { failure = error }

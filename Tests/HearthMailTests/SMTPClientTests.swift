@@ -220,3 +220,93 @@ import Testing
         #expect(try sink.messages().isEmpty)
     }
 }
+
+/// Misbehaving servers, scripted: each answers the commands it knows with canned bytes.
+@Suite struct SMTPClientMisbehavingServerTests {
+    /// Writes `greeting`, then for each line received the reply of the first key it starts with (`500` else).
+    final class ScriptedServer: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+        let greeting: String
+        let replies: [(String, String)]
+        private var received = ""
+
+        init(greeting: String, replies: [(String, String)]) {
+            self.greeting = greeting
+            self.replies = replies
+        }
+
+        func channelActive(context: ChannelHandlerContext) {
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: greeting)), promise: nil)
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            received += String(buffer: unwrapInboundIn(data))
+            while let end = received.range(of: "\r\n") {
+                let line = String(received[..<end.lowerBound])
+                received.removeSubrange(..<end.upperBound)
+                let reply = replies.first { line.hasPrefix($0.0) }?.1 ?? "500 unknown\r\n"
+                context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: reply)), promise: nil)
+            }
+        }
+    }
+
+    func send(greeting: String, replies: [(String, String)], security: SMTPConfiguration.Security = .none) async throws -> SMTPError? {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ScriptedServer(greeting: greeting, replies: replies))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(server.localAddress?.port)
+        let client = SMTPClient(configuration: SMTPConfiguration(host: "127.0.0.1", port: port, security: security, timeout: .seconds(5)))
+        let message = MailMessage(
+            from: MailAddress("no-reply@hearth.example"), to: MailAddress("ada@example.com"), subject: "Hi", textBody: "Hi",
+            htmlBody: "<p>Hi</p>", messageID: "1@hearth.example")
+        let error = await #expect(throws: SMTPError.self) { try await client.send(message) }
+        try await server.close()
+        return error
+    }
+
+    @Test func repliesInjectedWithTheSTARTTLSAnswerAreRefused() async throws {
+        let error = try await send(
+            greeting: "220 scripted\r\n",
+            replies: [("EHLO", "250-scripted\r\n250 STARTTLS\r\n"), ("STARTTLS", "220 go ahead\r\n250 injected\r\n")],
+            security: .startTLS)
+        #expect(error?.code == .protocolViolation)
+    }
+
+    @Test func aGreetingOtherThan220IsRejected() async throws {
+        let error = try await send(greeting: "554 no service here\r\n", replies: [])
+        #expect(error?.code == .rejected)
+        #expect(error?.replyCode == 554)
+        #expect(error?.isPermanent == true)
+        #expect(error?.replyText == "no service here")
+    }
+
+    @Test func garbageIsAProtocolViolation() async throws {
+        let error = try await send(greeting: "HTTP/1.1 400 Bad Request\r\n\r\n", replies: [])
+        #expect(error?.code == .protocolViolation)
+        #expect(error?.isPermanent == false)
+    }
+
+    @Test func longMultiLineRepliesAreReadAndTheirTextShortened() async throws {
+        let long = String(repeating: "x", count: 1000)
+        let error = try await send(
+            greeting: "220-first\r\n220-second\r\n220 third\r\n",
+            replies: [("EHLO", "250-scripted\r\n250 8BITMIME\r\n"), ("MAIL", "550-\(long)\r\n550 \u{1b}[31mno\r\n")])
+        #expect(error?.code == .rejected)
+        #expect(error?.replyCode == 550)
+        #expect(error?.context == "MAIL FROM")
+        #expect((error?.replyText?.count ?? 0) <= SMTPError.replyTextLimit + 1)
+        #expect(error?.replyText?.contains("\u{1b}") == false)
+    }
+
+    @Test func aServerThatHangsUpIsTransient() async throws {
+        let error = try await send(greeting: "220 scripted\r\n", replies: [("EHLO", "421 closing\r\n")])
+        #expect(error?.code == .rejected)
+        #expect(error?.replyCode == 421)
+        #expect(error?.isPermanent == false)
+    }
+}
