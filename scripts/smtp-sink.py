@@ -124,7 +124,8 @@ def main():
             return AuthResult(success=True, auth_data=auth_data)
         return AuthResult(success=False, handled=False)
 
-    offered = set(arguments.auth_mechanisms.upper().split())
+    # Without --auth, no AUTH mechanism is offered (aiosmtpd would offer PLAIN and LOGIN and refuse everyone).
+    offered = set(arguments.auth_mechanisms.upper().split()) if arguments.auth is not None else set()
     excluded = [name for name in ("PLAIN", "LOGIN") if name not in offered]
     starttls = tls_context(*arguments.starttls) if arguments.starttls else None
     implicit = tls_context(*arguments.implicit_tls) if arguments.implicit_tls else None
@@ -149,6 +150,8 @@ def main():
         loop.create_server(factory, host=arguments.host, port=arguments.port, ssl=implicit, reuse_address=True))
     port = server.sockets[0].getsockname()[1]
     stop = asyncio.Event()
+    # A parent may spawn us with these signals blocked (its threads' mask is inherited).
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     for number in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(number, stop.set)
     parent = os.getppid()

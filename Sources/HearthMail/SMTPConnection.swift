@@ -16,37 +16,33 @@ struct SMTPConnection: Sendable {
         group: any EventLoopGroup
     ) async throws(SMTPError) -> SMTPConnection {
         let amount = TimeAmount(timeout)
-        let channel: any Channel
         do {
-            channel = try await ClientBootstrap(group: group)
+            // The handler comes out of the initializer itself: with TLS from the first byte, a failed handshake
+            // may close the channel (and empty its pipeline) before `connect` returns.
+            let connection = try await ClientBootstrap(group: group)
                 .connectTimeout(amount)
                 .channelOption(.socketOption(.so_keepalive), value: 1)
-                .channelInitializer { channel in
+                .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
                         if let tls {
                             try pipeline.addHandler(NIOSSLClientHandler(context: tls.context, serverHostname: tls.serverHostname))
                         }
+                        let replies = SMTPReplyHandler()
                         try pipeline.addHandler(ByteToMessageHandler(SMTPReplyDecoder()))
-                        try pipeline.addHandler(SMTPReplyHandler())
+                        try pipeline.addHandler(replies)
+                        return SMTPConnection(
+                            channel: channel, replies: NIOLoopBound(replies, eventLoop: channel.eventLoop), timeout: amount,
+                            timeoutText: "\(timeout)")
                     }
                 }
-                .connect(host: host, port: port).get()
+            return connection
         } catch let error as SMTPError {
             throw error
         } catch ChannelError.connectTimeout {
             throw SMTPError(.timeout, "no connection to \(host):\(port) within \(timeout)")
         } catch {
             throw SMTPError(.connectionFailed, "cannot connect to \(host):\(port): \(error)")
-        }
-        do {
-            let replies = try await channel.eventLoop.submit {
-                NIOLoopBound(try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self), eventLoop: channel.eventLoop)
-            }.get()
-            return SMTPConnection(channel: channel, replies: replies, timeout: amount, timeoutText: "\(timeout)")
-        } catch {
-            channel.close(promise: nil)
-            throw SMTPError(.connectionClosed, "the connection to \(host):\(port) ended at once")
         }
     }
 
@@ -96,11 +92,19 @@ struct SMTPConnection: Sendable {
     /// command, under its time-out.
     func startTLS(context: NIOSSLContext, serverHostname: String?) async throws(SMTPError) {
         let channel = channel
+        let replies = replies
         do {
             try await channel.eventLoop.submit {
+                // Replies that came with the 220 were sent before TLS and must not pass for answers under it
+                // (the STARTTLS command injection of CVE-2011-0411, seen from the client's side).
+                guard !replies.value.hasUnreadReplies else {
+                    throw SMTPError(.protocolViolation, "the server sent more replies with its 220 to STARTTLS")
+                }
                 let handler = try NIOSSLClientHandler(context: context, serverHostname: serverHostname)
                 try channel.pipeline.syncOperations.addHandler(handler, position: .first)
             }.get()
+        } catch let error as SMTPError {
+            throw error
         } catch {
             throw SMTPError(.tlsFailed, "cannot start TLS: \(error)")
         }
@@ -134,6 +138,9 @@ final class SMTPReplyHandler: ChannelInboundHandler {
         waiting.append(promise)
         return promise.futureResult
     }
+
+    /// Whether replies have arrived that no command has asked for yet.
+    var hasUnreadReplies: Bool { !arrived.isEmpty }
 
     func fail(_ error: SMTPError) {
         if failure == nil { failure = error }
