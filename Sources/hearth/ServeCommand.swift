@@ -78,6 +78,7 @@ enum Banner {
             "  API key    : \(configuration.mode == .development ? configuration.displayAPIKey : "one of project.apiKeys")",
             "  JWKS       : \(base)/.well-known/jwks.json",
             "  data       : \(configuration.storageDescription)",
+            "  mail       : \(configuration.mailDescription)",
         ]
         if servesSandbox {
             lines += [

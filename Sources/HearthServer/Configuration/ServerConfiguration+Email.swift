@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import HearthCore
+import HearthMail
 
 extension ServerConfiguration {
     /// E-mail actions (password reset, verification, e-mail change, e-mail-link sign-in) and their delivery:
@@ -36,16 +37,35 @@ extension ServerConfiguration {
         public init() {}
     }
 
+    /// Where mails go, for the start-up banner: the mail server without its credentials, or why none leave.
+    public var mailDescription: String {
+        guard let url = email.smtpURL else {
+            return mode == .development
+                ? "kept in the outbox at /sandbox/mail (links also in the log); set email.smtp.url to send"
+                : "not sent: email.smtp.url is not set (password reset and verification answer OPERATION_NOT_ALLOWED)"
+        }
+        guard let smtp = try? SMTPConfiguration(url: url) else { return "email.smtp.url" }
+        let security =
+            switch smtp.security {
+            case .startTLS: "STARTTLS"
+            case .implicitTLS: "TLS"
+            case .none: "no TLS"
+            }
+        return "\(smtp.host):\(smtp.port) (\(security)\(smtp.username == nil ? "" : ", AUTH")) from \(email.from ?? "?")"
+    }
+
     /// Reads `email.*`. Every key is read whatever the others say (``KnownSettings`` learns the keys by reading).
     static func readEmail(_ r: ConfigValues) throws -> Email {
         var email = Email()
         email.smtpURL = try r.string("email.smtp.url", isSecret: true)
         if let url = email.smtpURL {
-            guard let parsed = URLComponents(string: url), ["smtp", "smtps"].contains(parsed.scheme?.lowercased() ?? ""),
-                parsed.host?.isEmpty == false
-            else {
+            // HearthMail's own reading, so that what starts is what sends; its messages never quote the password.
+            do {
+                try SMTPConfiguration(url: url).validate()
+            } catch {
                 throw ConfigurationError(
-                    key: "email.smtp.url", problem: "expected smtps://user:password@host:465 or smtp://user:password@host:587")
+                    key: "email.smtp.url",
+                    problem: "\(error.context); expected smtps://user:password@host:465 or smtp://user:password@host:587")
             }
         }
         email.smtpCAFile = try r.string("email.smtp.caFile")

@@ -30,6 +30,7 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
         let isAdministrator = context.caller == .administrator
         let returnsLink = input.returnOobLink == true
         if returnsLink, !isAdministrator { throw HearthError(.insufficientPermission) }
+        if !returnsLink { try actions.requireSending() }
         let continueURL = try input.continueUrl.map { try ContinueURL.check($0, configuration: configuration) }
         if input.androidInstallApp == true, (input.androidPackageName ?? "").isEmpty { throw HearthError(.missingAndroidPackageName) }
         let languageCode = request.headers[HTTPField.Name("X-Firebase-Locale")!]

@@ -22,6 +22,15 @@ struct EmailActions: Sendable {
     /// The name mails and the page give the app.
     var appName: String { configuration.email.appName ?? configuration.projectID }
 
+    /// Whether mails can leave: a mail server is configured, or development mode keeps them in its outbox.
+    var canSend: Bool { services.mailTransport != nil || configuration.mode == .development }
+
+    /// Throws `OPERATION_NOT_ALLOWED` when no mail can leave (production without `email.smtp.url`): a mail
+    /// queued then would never arrive.
+    func requireSending() throws {
+        guard canSend else { throw HearthError(.operationNotAllowed, detail: "Hearth cannot send e-mail: email.smtp.url is not set.") }
+    }
+
     // MARK: Issuing
 
     /// Makes a code for `kind`, stores its hash, and returns the code and its link.
@@ -190,6 +199,10 @@ struct EmailActions: Sendable {
     /// After an e-mail change: a `RECOVER_EMAIL` link to the old address, which restores it. Not counted
     /// against the mail limits (the change itself was).
     func mailRecoveryLink(uid: String, oldEmail: String, newEmail: String, languageCode: String?) async throws {
+        guard canSend else {
+            services.logger.notice("No recovery mail for an e-mail change: email.smtp.url is not set", metadata: ["uid": "\(uid)"])
+            return
+        }
         let issued = try await issue(.recoverEmail, uid: uid, email: oldEmail, newEmail: newEmail, continueURL: nil, languageCode: languageCode)
         try await send(.recoverEmail, to: oldEmail, link: issued.link, newEmail: newEmail, languageCode: languageCode)
     }
