@@ -211,7 +211,8 @@ import Testing
             // A second link signs the same account in.
             try auth.signOut()
             try await auth.sendSignInLink(toEmail: "bob@example.com", actionCodeSettings: Self.finishSettings())
-            let second = try await auth.signIn(with: EmailAuthProvider.credential(withEmail: "bob@example.com", link: try await Self.latestMail(live).link))
+            let second = try await auth.signIn(
+                with: EmailAuthProvider.credential(withEmail: "bob@example.com", link: try await Self.latestMail(live).link))
             #expect(second.user.uid == result.user.uid && second.additionalUserInfo?.isNewUser == false)
         }
     }
@@ -231,14 +232,16 @@ import Testing
 
             // Re-authentication with another link of the same address.
             try await auth.sendSignInLink(toEmail: "anna@example.com", actionCodeSettings: Self.finishSettings())
-            let again = try await user.reauthenticate(with: EmailAuthProvider.credential(withEmail: "anna@example.com", link: try await Self.latestMail(live).link))
+            let again = try await user.reauthenticate(
+                with: EmailAuthProvider.credential(withEmail: "anna@example.com", link: try await Self.latestMail(live).link))
             #expect(again.user.uid == user.uid)
         }
     }
 
     @Test("ActionCodeURL reads Firebase's query keys, unwraps link= and deep_link_id=, and refuses incomplete links")
     func actionCodeURL() throws {
-        let plain = "https://auth.example.com/__/auth/action?mode=verifyAndChangeEmail&oobCode=abc%2B1&apiKey=key"
+        let plain =
+            "https://auth.example.com/__/auth/action?mode=verifyAndChangeEmail&oobCode=abc%2B1&apiKey=key"
             + "&continueUrl=https%3A%2F%2Flocalhost%2Ffinish%3Fx%3D1&lang=pt-br&tenantId=tenant-1#fragment"
         let url = try #require(ActionCodeURL(link: plain))
         #expect(url.operation == .verifyAndChangeEmail && url.code == "abc+1" && url.apiKey == "key")
@@ -249,16 +252,26 @@ import Testing
         let escaped = inner.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let wrapped = try #require(ActionCodeURL(link: "https://example.page.link/?link=\(escaped)&apn=com.example"))
         #expect(wrapped.operation == .emailLink && wrapped.code == "code" && wrapped.continueURL == nil && wrapped.languageCode == nil)
-        let deep = "https://example.com/app?deep_link_id=" + "https://example.page.link/?link=\(escaped)".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let deep =
+            "https://example.com/app?deep_link_id=" + "https://example.page.link/?link=\(escaped)".addingPercentEncoding(
+                withAllowedCharacters: .alphanumerics)!
         #expect(ActionCodeURL(link: deep)?.code == "code")
 
-        for mode in ["resetPassword": ActionCodeOperation.passwordReset, "verifyEmail": .verifyEmail, "recoverEmail": .recoverEmail, "other": .unknown] {
+        for mode in [
+            "resetPassword": ActionCodeOperation.passwordReset, "verifyEmail": .verifyEmail, "recoverEmail": .recoverEmail, "other": .unknown,
+        ] {
             #expect(ActionCodeURL(link: "https://x/?mode=\(mode.key)&oobCode=c&apiKey=k")?.operation == mode.value)
         }
         #expect(ActionCodeURL(link: "https://x/?mode=signIn&oobCode=c") == nil)
         #expect(ActionCodeURL(link: "https://x/?mode=signIn&apiKey=k") == nil)
         #expect(ActionCodeURL(link: "https://x/?oobCode=c&apiKey=k") == nil)
         #expect(ActionCodeURL(link: "not a link") == nil)
+        // Bad percent-encoding drops the parameter; NUL bytes and long values are kept as text, nothing more.
+        #expect(ActionCodeURL(link: "https://x/?mode=signIn&oobCode=%zz&apiKey=k") == nil)
+        let odd = ActionCodeURL(link: "https://x/?mode=signIn&oobCode=a%00b&apiKey=\(String(repeating: "k", count: 100_000))")
+        #expect(odd?.code == "a\u{0}b" && odd?.apiKey?.count == 100_000)
+        // A link wrapping itself ends after a few levels.
+        #expect(ActionCodeURL(link: "https://x/?link=https%3A%2F%2Fx%2F%3Flink%3Dhttps%253A%252F%252Fx") == nil)
         #expect(ActionCodeURL(link: "") == nil)
     }
 
@@ -289,7 +302,8 @@ import Testing
             let android = ActionCodeSettings()
             android.setAndroidPackageName("", installIfNotAvailable: true, minimumVersion: "12")
             let noPackage = await nsError { try await auth.sendPasswordReset(withEmail: "ada@example.com", actionCodeSettings: android) }
-            #expect(noPackage.map { AuthErrorCode($0) } == .missingAndroidPackageName && Self.serverMessage(noPackage) == "MISSING_ANDROID_PACKAGE_NAME")
+            #expect(
+                noPackage.map { AuthErrorCode($0) } == .missingAndroidPackageName && Self.serverMessage(noPackage) == "MISSING_ANDROID_PACKAGE_NAME")
 
             let noNewEmail = await nsError { try await user.sendEmailVerification(beforeUpdatingEmail: "") }
             #expect(noNewEmail.map { AuthErrorCode($0) } == .missingEmail && Self.serverMessage(noNewEmail) == "MISSING_NEW_EMAIL")
@@ -320,7 +334,9 @@ import Testing
     func emailLinksDisabled() async throws {
         try await withLiveHearth { live in
             let auth = makeAuth(live)
-            #expect(await authError { try await auth.sendSignInLink(toEmail: "bob@example.com", actionCodeSettings: Self.finishSettings()) } == .operationNotAllowed)
+            #expect(
+                await authError { try await auth.sendSignInLink(toEmail: "bob@example.com", actionCodeSettings: Self.finishSettings()) }
+                    == .operationNotAllowed)
         }
     }
 

@@ -62,7 +62,8 @@ extension Auth {
         var request = ResetPasswordRequest(oobCode: Optional(code).nonEmpty)
         request.tenantId = tenantID
         let response: ResetPasswordResponse = try await engine.backend.call(.resetPassword, request)
-        return ActionCodeInfo(operation: ActionCodeOperation(requestType: response.requestType), email: response.email ?? "", newEmail: response.newEmail)
+        return ActionCodeInfo(
+            operation: ActionCodeOperation(requestType: response.requestType), email: response.email ?? "", newEmail: response.newEmail)
     }
 
     /// Uses a code that verifies an address, changes it (``User/sendEmailVerification(beforeUpdatingEmail:)``)
