@@ -88,6 +88,38 @@ import Testing
         }
     }
 
+    @Test("ActionCodeSettings go out as sendOobCode's fields, the language as X-Firebase-Locale, the ID token for verification")
+    func wireFields() async throws {
+        try await withLiveHearth { live in
+            let transport = RecordingTransport()
+            let auth = makeAuth(live, transport: transport)
+            let user = try await auth.createUser(withEmail: "ada@example.com", password: "old password").user
+            auth.languageCode = "pt-BR"
+            let settings = Self.finishSettings()
+            settings.setIOSBundleID("com.example.ios")
+            settings.setAndroidPackageName("com.example.android", installIfNotAvailable: true, minimumVersion: "12")
+            settings.linkDomain = "example.page.link"
+            try await user.sendEmailVerification(with: settings)
+
+            let request = try #require(transport.requests.all.last { $0.url?.path.hasSuffix("accounts:sendOobCode") == true })
+            #expect(request.value(forHTTPHeaderField: "X-Firebase-Locale") == "pt-BR")
+            let body = try #require(try JSONSerialization.jsonObject(with: request.httpBody ?? Data()) as? [String: Any])
+            #expect(body["requestType"] as? String == "VERIFY_EMAIL")
+            let idToken = try await user.getIDToken()
+            #expect(body["idToken"] as? String == idToken)
+            #expect(body["continueUrl"] as? String == "https://localhost/finish")
+            #expect(body["canHandleCodeInApp"] as? Bool == true)
+            #expect(body["iOSBundleId"] as? String == "com.example.ios")
+            #expect(body["androidPackageName"] as? String == "com.example.android")
+            #expect(body["androidInstallApp"] as? Bool == true)
+            #expect(body["androidMinimumVersion"] as? String == "12")
+            #expect(body["linkDomain"] as? String == "example.page.link")
+            #expect(body["email"] == nil && body["newEmail"] == nil)
+            // The link carries the language (the mail itself falls back to a language with templates).
+            #expect(ActionCodeURL(link: try await Self.latestMail(live).link)?.languageCode == "pt-br")
+        }
+    }
+
     @Test("an expired code is expiredActionCode for checkActionCode and confirmPasswordReset")
     func expiredCode() async throws {
         try await withLiveHearth { live in
