@@ -44,6 +44,7 @@ import Testing
         // Not in FirebaseAuth's table; Hearth sends them.
         ("INVALID_REFRESH_TOKEN", .invalidUserToken), ("MISSING_PASSWORD", .wrongPassword),
         ("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: http://localhost", .invalidCredential),
+        ("MISSING_OOB_CODE", .invalidActionCode), ("RESET_PASSWORD_EXCEED_LIMIT", .tooManyRequests), ("MISSING_NEW_EMAIL", .missingEmail),
     ]
 
     @Test("Server messages map to FirebaseAuth's codes", arguments: table)

@@ -171,14 +171,19 @@ public final class Auth: Sendable {
     func credentialUser(_ credential: AuthCredential, autoCreate: Bool) async throws -> (User, AuthDataResult) {
         switch credential {
         case let email as EmailAuthCredential:
-            let user = try await passwordUser(email: email.email, password: email.password)
-            return (
-                user,
-                AuthDataResult(
-                    user: user,
-                    additionalUserInfo: AdditionalUserInfo(providerID: EmailAuthProviderID, profile: nil, username: nil, isNewUser: false),
-                    credential: nil)
-            )
+            switch email.proof {
+            case .password(let password):
+                let user = try await passwordUser(email: email.email, password: password)
+                return (
+                    user,
+                    AuthDataResult(
+                        user: user,
+                        additionalUserInfo: AdditionalUserInfo(providerID: EmailAuthProviderID, profile: nil, username: nil, isNewUser: false),
+                        credential: nil)
+                )
+            case .link(let link):
+                return try await emailLinkUser(email: email.email, link: link)
+            }
         case let oauth as OAuthCredential:
             let response = try await engine.signInWithIdp(oauth, linkingTo: nil, autoCreate: autoCreate, checkConfirmation: true)
             let user = try await engine.makeUser(

@@ -25,6 +25,8 @@ struct Backend: Sendable {
         case delete = "accounts:delete"
         case createAuthUri = "accounts:createAuthUri"
         case sendOobCode = "accounts:sendOobCode"
+        case resetPassword = "accounts:resetPassword"
+        case signInWithEmailLink = "accounts:signInWithEmailLink"
 
         var path: String { "/identitytoolkit.googleapis.com/v1/\(rawValue)" }
     }

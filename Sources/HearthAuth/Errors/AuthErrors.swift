@@ -105,6 +105,9 @@ enum AuthErrorFactory {
         case "INVALID_REFRESH_TOKEN": return .invalidUserToken
         case "MISSING_PASSWORD": return .wrongPassword
         case "INVALID_CREDENTIAL_OR_PROVIDER_ID": return .invalidCredential
+        case "MISSING_OOB_CODE": return .invalidActionCode
+        case "RESET_PASSWORD_EXCEED_LIMIT": return .tooManyRequests
+        case "MISSING_NEW_EMAIL": return .missingEmail
         default: return nil
         }
     }

@@ -13,14 +13,26 @@ public class AuthCredential: @unchecked Sendable {
     }
 }
 
-/// An e-mail address and password (FirebaseAuth's internal `EmailAuthCredential`).
+/// An e-mail address with a password or a sign-in link (FirebaseAuth's internal `EmailAuthCredential`).
 final class EmailAuthCredential: AuthCredential, @unchecked Sendable {
+    enum Proof: Sendable {
+        case password(String)
+        /// An e-mail sign-in link (``Auth/sendSignInLink(toEmail:actionCodeSettings:)``).
+        case link(String)
+    }
+
     let email: String
-    let password: String
+    let proof: Proof
 
     init(email: String, password: String) {
         self.email = email
-        self.password = password
+        proof = .password(password)
+        super.init(provider: EmailAuthProviderID)
+    }
+
+    init(email: String, link: String) {
+        self.email = email
+        proof = .link(link)
         super.init(provider: EmailAuthProviderID)
     }
 }

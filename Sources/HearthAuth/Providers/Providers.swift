@@ -9,6 +9,13 @@ public enum EmailAuthProvider {
     public static func credential(withEmail email: String, password: String) -> AuthCredential {
         EmailAuthCredential(email: email, password: password)
     }
+
+    /// A credential to sign in with, link, or re-authenticate with an e-mail sign-in link, the link the user
+    /// received from ``Auth/sendSignInLink(toEmail:actionCodeSettings:)``. Linking it makes an anonymous user an
+    /// e-mail user with a verified address.
+    public static func credential(withEmail email: String, link: String) -> AuthCredential {
+        EmailAuthCredential(email: email, link: link)
+    }
 }
 
 /// Google Sign-In credentials.

@@ -20,12 +20,24 @@ extension User {
         switch credential {
         case let email as EmailAuthCredential:
             if snapshot.hasPassword { throw AuthErrorFactory.error(.providerAlreadyLinked) }
-            let response: SignUpResponse = try await engine.withIDToken(of: self) { token in
-                var request = SignUpRequest(email: email.email, password: email.password, idToken: token)
-                request.tenantId = tenantID
-                return try await engine.backend.call(.signUp, request)
+            switch email.proof {
+            case .password(let password):
+                let response: SignUpResponse = try await engine.withIDToken(of: self) { token in
+                    var request = SignUpRequest(email: email.email, password: password, idToken: token)
+                    request.tenantId = tenantID
+                    return try await engine.backend.call(.signUp, request)
+                }
+                try await adopt(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
+            case .link(let link):
+                let code = try Auth.signInCode(of: link)
+                let response: SignInWithEmailLinkResponse = try await engine.withIDToken(of: self) { token in
+                    var request = SignInWithEmailLinkRequest(email: email.email, oobCode: code, idToken: token)
+                    request.tenantId = tenantID
+                    request.returnSecureToken = true
+                    return try await engine.backend.call(.signInWithEmailLink, request)
+                }
+                try await adopt(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
             }
-            try await adopt(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
             return AuthDataResult(user: self, additionalUserInfo: nil, credential: nil)
         case let oauth as OAuthCredential:
             let response = try await engine.withIDToken(of: self) { token in
@@ -112,12 +124,12 @@ extension User {
     // MARK: Updates
 
     /// Changes the e-mail address. Needs a recent sign-in unless the user is anonymous.
-    @available(*, deprecated, message: "Deprecated in FirebaseAuth for sendEmailVerification(beforeUpdatingEmail:), which Hearth does not serve yet.")
+    @available(*, deprecated, message: "Deprecated in FirebaseAuth: use sendEmailVerification(beforeUpdatingEmail:).")
     public func updateEmail(to email: String, completion: (@MainActor @Sendable ((any Error)?) -> Void)? = nil) {
         complete(completion) { try await self.changeEmail(to: email) }
     }
 
-    @available(*, deprecated, message: "Deprecated in FirebaseAuth for sendEmailVerification(beforeUpdatingEmail:), which Hearth does not serve yet.")
+    @available(*, deprecated, message: "Deprecated in FirebaseAuth: use sendEmailVerification(beforeUpdatingEmail:).")
     public func updateEmail(to email: String) async throws {
         try await changeEmail(to: email)
     }
