@@ -41,7 +41,7 @@ struct MailOutbox: Sendable {
             body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:50rem;padding:1rem;color:#1b1b1b}
             .banner{background:#ffe8a3;border:1px solid #b38600;padding:.5rem 1rem;border-radius:.4rem}
             ol{list-style:none;padding:0}li{border-bottom:1px solid #ccc;padding:.5rem 0}h2{font-size:1.1rem;margin:.2rem 0}
-            .meta{color:#444;margin:0}pre{white-space:pre-wrap;word-break:break-all;background:#f6f6f6;padding:.5rem}a{color:#0645ad}
+            .meta{color:#444;margin:0}pre{white-space:pre-wrap;word-break:break-all;background:#f6f6f6;padding:.5rem}pre a{display:block;color:#0645ad}
             </style></head><body><main><h1>Outbox</h1>
             <p class="banner">Development mode: these mails were not sent. Newest first; the last \(Self.shownMails) are shown.</p>
             \(mails.isEmpty ? "<p>No mail yet.</p>" : "<ol>\n\(items)</ol>")

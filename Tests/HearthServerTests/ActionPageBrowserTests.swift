@@ -166,6 +166,42 @@ struct ActionPageBrowserTests {
         }
     }
 
+    @Test("development mode's outbox: /sandbox/mail lists the mails newest first with clickable links; the emulator's oobCodes listing")
+    func outbox() async throws {
+        try await withLiveHearth { live in
+            let client = FirebaseTestClient(baseURL: live.baseURL)
+            _ = try await client.signUp(email: "ada@example.com")
+            _ = try await client.signUp(email: "bob&co@example.com")
+            for email in ["ada@example.com", "bob&co@example.com"] {
+                #expect(
+                    try await client.post("/v1/accounts:sendOobCode", ["requestType": .string("PASSWORD_RESET"), "email": .string(email)]).status
+                        == .ok)
+            }
+            let listing = try await client.raw("/emulator/v1/projects/\(live.projectID)/oobCodes", method: .get)
+            let codes = try #require(listing.json["oobCodes"])
+            guard case .array(let items) = codes, items.count == 2, case .object(let first) = items[0] else {
+                Issue.record("unexpected listing \(codes)")
+                return
+            }
+            #expect(first["email"] == .string("ada@example.com") && first["requestType"] == .string("PASSWORD_RESET"))
+            #expect(try await client.raw("/emulator/v1/projects/other/oobCodes", method: .get).status == .notFound)
+
+            try await HeadlessBrowser.with { browser in
+                let page = try await browser.newPage()
+                _ = try await page.navigate(to: try #require(URL(string: "\(live.baseURL)/sandbox/mail")))
+                #expect(page.status == 200)
+                #expect(try await page.evaluate("document.querySelectorAll('li').length") == .number(2))
+                // Newest first, the address escaped.
+                #expect(try await page.text(of: "li .meta").contains("bob&co@example.com"))
+                try await Self.screenshot(page, "sandbox-mail")
+                _ = try await page.clickAndWaitForNavigation("li:last-child pre a")
+                #expect(try await page.text(of: "h1") == "Reset your password")
+                #expect(try await page.text(of: "main").contains("ada@example.com"))
+                #expect(page.consoleErrors.isEmpty, "\(page.consoleErrors)")
+            }
+        }
+    }
+
     // MARK: Helpers
 
     /// The action link of the newest mail the server queued.
