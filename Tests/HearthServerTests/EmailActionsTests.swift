@@ -86,10 +86,10 @@ struct EmailActionsTests {
             }
             #expect(
                 try await send(#"{"requestType":"PASSWORD_RESET","email":"ada@example.com","continueUrl":"https://evil.example/done"}"#)
-                    == "UNAUTHORIZED_DOMAIN : Domain not allowlisted by project")
+                    == "UNAUTHORIZED_DOMAIN : Domain not whitelisted by project")
             #expect(
                 try await send(#"{"requestType":"PASSWORD_RESET","email":"ada@example.com","continueUrl":"https://localhost.evil.example/"}"#)
-                    == "UNAUTHORIZED_DOMAIN : Domain not allowlisted by project")
+                    == "UNAUTHORIZED_DOMAIN : Domain not whitelisted by project")
             #expect(try await Self.mails(hearth).isEmpty)
             let allowed = try await client.post(
                 "/v1/accounts:sendOobCode", json: #"{"requestType":1,"email":"ada@example.com","continueUrl":"http://localhost:8080/done?x=1"}"#)

@@ -64,7 +64,7 @@ struct BrowserSignIn: Sendable {
         guard let continueURL = ReturnURL(continueUri), URL(string: continueUri) != nil else { throw HearthError(.invalidContinueURI) }
         guard settings.acceptsReturnURL(continueUri) else {
             throw HearthError(
-                .unauthorizedDomain, detail: "Domain not whitelisted by project",
+                .unauthorizedDomain, detail: WireErrorMessage.domainNotAuthorized,
                 reason: "return URL scheme \(continueURL.scheme) host \(continueURL.host ?? "") is not registered")
         }
         try await services.identityVerifier.refresh()

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthWire
 import HearthProviders
 
 /// Where the action page sends a person once the action is done: the `continueUrl` of `sendOobCode`.
@@ -25,7 +26,7 @@ enum ContinueURL {
             throw HearthError(.invalidContinueURI)
         }
         guard authorizedHosts(configuration).contains(host) else {
-            throw HearthError(.unauthorizedDomain, detail: "Domain not allowlisted by project", reason: "continue URL host \(host.prefix(100))")
+            throw HearthError(.unauthorizedDomain, detail: WireErrorMessage.domainNotAuthorized, reason: "continue URL host \(host.prefix(100))")
         }
         return text
     }

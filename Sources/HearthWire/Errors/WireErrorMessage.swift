@@ -46,6 +46,8 @@ public enum WireErrorMessage {
     public static let accountTemporarilyDisabled =
         "Access to this account has been temporarily disabled due to many failed login attempts. You can immediately restore it by resetting your password or you can try again later."
     /// What follows `OPERATION_NOT_ALLOWED : ` when e-mail enumeration protection refuses an e-mail change.
+    /// What follows `UNAUTHORIZED_DOMAIN : ` for a continue URL whose host the project does not authorize.
+    public static let domainNotAuthorized = "Domain not whitelisted by project"
     public static let verifyNewEmailFirst = "Please verify the new email before changing email."
     public static let missingAPIKey = "The request is missing a valid API key."
     public static let invalidAPIKey = "API key not valid. Please pass a valid API key."
