@@ -72,7 +72,8 @@ struct MailOutbox: Sendable {
         }
         let mails = try await store.recentMails(limit: 1_000)
         let codes = mails.reversed().compactMap { mail -> Listing.Code? in
-            guard let link = Self.actionLink(in: mail.textBody), let code = URLComponents(string: link)?.queryItems?.first(where: { $0.name == "oobCode" })?.value
+            guard let link = Self.actionLink(in: mail.textBody),
+                let code = URLComponents(string: link)?.queryItems?.first(where: { $0.name == "oobCode" })?.value
             else { return nil }
             return Listing.Code(email: mail.recipient, oobCode: code, oobLink: link, requestType: mail.purpose)
         }

@@ -117,7 +117,8 @@ struct ActionPageBrowserTests {
                 #expect(try await Self.newestLink(live).contains("mode=resetPassword"))
 
                 // An expired link.
-                _ = try await client.post("/v1/accounts:sendOobCode", ["requestType": .string("PASSWORD_RESET"), "email": .string("ada@example.com")])
+                _ = try await client.post(
+                    "/v1/accounts:sendOobCode", ["requestType": .string("PASSWORD_RESET"), "email": .string("ada@example.com")])
                 let expiring = try await Self.newestLink(live)
                 live.clock.advance(by: 3_601)
                 _ = try await page.navigate(to: try #require(URL(string: expiring)))

@@ -71,7 +71,8 @@ struct EmailActionsTests {
             #expect(try await send(#"{"requestType":"PASSWORD_RESET","email":"ada\u0000@example.com"}"#) == "INVALID_EMAIL")
             #expect(try await send(#"{"requestType":"PASSWORD_RESET","email":"nobody@example.com"}"#) == "EMAIL_NOT_FOUND")
             #expect(try await send(#"{"requestType":"PASSWORD_RESET","email":"ada@example.com","returnOobLink":true}"#) == "INSUFFICIENT_PERMISSION")
-            #expect(try await send(#"{"requestType":"RECOVER_EMAIL","email":"ada@example.com"}"#) == "INVALID_REQ_TYPE : Unsupported request parameters.")
+            #expect(
+                try await send(#"{"requestType":"RECOVER_EMAIL","email":"ada@example.com"}"#) == "INVALID_REQ_TYPE : Unsupported request parameters.")
             #expect(try await send(#"{"requestType":"VERIFY_EMAIL"}"#) == "INVALID_ID_TOKEN")
             #expect(try await send(#"{"requestType":"VERIFY_AND_CHANGE_EMAIL"}"#) == "MISSING_NEW_EMAIL")
             #expect(try await send(#"{"requestType":"VERIFY_AND_CHANGE_EMAIL","newEmail":"new@example.com"}"#) == "MISSING_ID_TOKEN")
@@ -80,7 +81,9 @@ struct EmailActionsTests {
                 try await send(#"{"requestType":"PASSWORD_RESET","email":"ada@example.com","androidInstallApp":true}"#)
                     == "MISSING_ANDROID_PACKAGE_NAME")
             // Continue URLs: absolute http(s), read strictly, to an authorized host.
-            for bad in ["/relative", "javascript:alert(1)", "https://app.example.com\\@evil.example/", "https://user@localhost/", "https:evil.example"] {
+            for bad in [
+                "/relative", "javascript:alert(1)", "https://app.example.com\\@evil.example/", "https://user@localhost/", "https:evil.example",
+            ] {
                 let json = #"{"requestType":"PASSWORD_RESET","email":"ada@example.com","continueUrl":"# + Self.jsonString(bad) + "}"
                 #expect(try await send(json) == "INVALID_CONTINUE_URI", "\(bad)")
             }
@@ -131,7 +134,8 @@ struct EmailActionsTests {
             let refused = try await client.post("/v1/accounts:sendOobCode", json: body)
             #expect(refused.headers[.retryAfter] != nil)
             // Another address still gets mail, until the server-wide per-minute limit (6 here).
-            #expect(try await client.post("/v1/accounts:sendOobCode", json: #"{"requestType":"PASSWORD_RESET","email":"bob@example.com"}"#).status == .ok)
+            #expect(
+                try await client.post("/v1/accounts:sendOobCode", json: #"{"requestType":"PASSWORD_RESET","email":"bob@example.com"}"#).status == .ok)
             #expect(
                 try await client.post("/v1/accounts:sendOobCode", json: #"{"requestType":"PASSWORD_RESET","email":"bob@example.com"}"#).errorMessage
                     == "TOO_MANY_ATTEMPTS_TRY_LATER")
@@ -191,7 +195,8 @@ struct EmailActionsTests {
         try await withHearth { hearth, client async throws in
             let ada = try await client.signUp(email: "ada@example.com")
             let code = try await Self.resetCode(client, hearth, email: "ada@example.com")
-            let changed = try await client.post("/v1/accounts:update", ["idToken": .string(ada.idToken ?? ""), "password": .string("changed password")])
+            let changed = try await client.post(
+                "/v1/accounts:update", ["idToken": .string(ada.idToken ?? ""), "password": .string("changed password")])
             #expect(changed.status == .ok)
             #expect(try await client.post("/v1/accounts:resetPassword", ["oobCode": .string(code)]).errorMessage == "INVALID_OOB_CODE")
 
@@ -206,6 +211,15 @@ struct EmailActionsTests {
             let recovered = try await client.post("/v1/accounts:update", ["oobCode": .string(recoveryCode)])
             #expect(recovered.status == .ok && recovered.string("email") == "ada@example.com")
             #expect(try await hearth.services.store.user(email: "ada@example.com")?.uid == ada.localId)
+
+            // An administrator's new password voids reset links too.
+            let third = try await Self.resetCode(client, hearth, email: "ada@example.com")
+            var admin = client
+            admin.apiKey = nil
+            let updated = try await admin.post(
+                "/v1/projects/demo-hearth/accounts:update", json: #"{"localId":"\#(ada.localId)","password":"set by admin"}"#, headers: Self.owner)
+            #expect(updated.status == .ok)
+            #expect(try await client.post("/v1/accounts:resetPassword", ["oobCode": .string(third)]).errorMessage == "INVALID_OOB_CODE")
         }
     }
 
@@ -214,7 +228,8 @@ struct EmailActionsTests {
         try await withHearth { hearth, client async throws in
             let ada = try await client.signUp(email: "ada@example.com")
             let sent = try await client.post(
-                "/v1/accounts:sendOobCode", ["requestType": .string("VERIFY_EMAIL"), "idToken": .string(ada.idToken ?? ""), "email": .string("other@x.com")])
+                "/v1/accounts:sendOobCode",
+                ["requestType": .string("VERIFY_EMAIL"), "idToken": .string(ada.idToken ?? ""), "email": .string("other@x.com")])
             #expect(sent.string("email") == "ada@example.com")
             let code = try await Self.latestCode(hearth)
             let peek = try await client.post("/v1/accounts:resetPassword", ["oobCode": .string(code)])
@@ -231,8 +246,10 @@ struct EmailActionsTests {
 
             let anonymous = try await client.signUpAnonymously()
             #expect(
-                try await client.post("/v1/accounts:sendOobCode", ["requestType": .string("VERIFY_EMAIL"), "idToken": .string(anonymous.idToken ?? "")])
-                    .errorMessage == "MISSING_EMAIL")
+                try await client.post(
+                    "/v1/accounts:sendOobCode", ["requestType": .string("VERIFY_EMAIL"), "idToken": .string(anonymous.idToken ?? "")]
+                )
+                .errorMessage == "MISSING_EMAIL")
         }
     }
 
@@ -308,7 +325,10 @@ struct EmailActionsTests {
             let anonymous = try await client.signUpAnonymously()
             let linked = try await client.post(
                 "/v1/accounts:signInWithEmailLink",
-                ["email": .string("bob@example.com"), "oobCode": .string(try await linkCode("bob@example.com")), "idToken": .string(anonymous.idToken ?? "")])
+                [
+                    "email": .string("bob@example.com"), "oobCode": .string(try await linkCode("bob@example.com")),
+                    "idToken": .string(anonymous.idToken ?? ""),
+                ])
             #expect(linked.string("localId") == anonymous.localId && linked["isNewUser"] == .bool(false))
             let bob = try #require(try await hearth.services.store.user(uid: anonymous.localId))
             #expect(bob.email == "bob@example.com" && bob.emailLinkSignIn && !bob.isAnonymous)
@@ -317,7 +337,10 @@ struct EmailActionsTests {
             #expect(
                 try await client.post(
                     "/v1/accounts:signInWithEmailLink",
-                    ["email": .string("ada@example.com"), "oobCode": .string(try await linkCode("ada@example.com")), "idToken": .string(other.idToken ?? "")]
+                    [
+                        "email": .string("ada@example.com"), "oobCode": .string(try await linkCode("ada@example.com")),
+                        "idToken": .string(other.idToken ?? ""),
+                    ]
                 ).errorMessage == "EMAIL_EXISTS")
         } configure: {
             $0.signIn.emailLinkEnabled = true
@@ -366,7 +389,8 @@ struct EmailActionsTests {
             #expect(change.string("oobLink")?.contains("mode=verifyAndChangeEmail") == true)
             #expect(
                 try await admin.post(
-                    "/v1/projects/demo-hearth/accounts:sendOobCode", json: #"{"requestType":"VERIFY_EMAIL","email":"nobody@example.com","returnOobLink":true}"#,
+                    "/v1/projects/demo-hearth/accounts:sendOobCode",
+                    json: #"{"requestType":"VERIFY_EMAIL","email":"nobody@example.com","returnOobLink":true}"#,
                     headers: Self.owner
                 ).errorMessage == "USER_NOT_FOUND")
             #expect(try await Self.mails(hearth).isEmpty)

@@ -57,7 +57,8 @@ public struct OutgoingMail: Sendable, Equatable {
         let count = idCounter.wrappingAdd(1, ordering: .relaxed).oldValue
         var generator = SystemRandomNumberGenerator()
         let random = (0..<8).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let prefix = (0..<6).reversed().map { UInt8(truncatingIfNeeded: milliseconds >> (8 * UInt64($0))) }
+        let prefix =
+            (0..<6).reversed().map { UInt8(truncatingIfNeeded: milliseconds >> (8 * UInt64($0))) }
             + (0..<8).reversed().map { UInt8(truncatingIfNeeded: count >> (8 * UInt64($0))) }
         return HexDigits.lowercase(prefix + random)
     }

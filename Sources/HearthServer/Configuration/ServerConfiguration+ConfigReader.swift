@@ -128,7 +128,8 @@ extension ServerConfiguration {
                 throw ConfigurationError(key: "sandbox.enabled", problem: "the provider sandbox exists in development mode only")
             }
             if email.smtpURL != nil, email.from == nil {
-                throw ConfigurationError(key: "email.from", problem: "needed with email.smtp.url: the sender of Hearth's mails, e.g. \"Example <no-reply@example.com>\"")
+                throw ConfigurationError(
+                    key: "email.from", problem: "needed with email.smtp.url: the sender of Hearth's mails, e.g. \"Example <no-reply@example.com>\"")
             }
             if secrets.keyFile == nil, secrets.key == nil {
                 throw ConfigurationError(key: "secrets.keyFile", problem: Self.missingKeyProblem)

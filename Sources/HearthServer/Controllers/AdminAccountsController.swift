@@ -128,10 +128,16 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         if let link = change.link, let owner = try await store.user(providerID: link.providerID, rawID: link.rawID), owner.uid != uid {
             throw HearthError(.federatedUserIDAlreadyLinked)
         }
-        guard try await store.user(uid: uid) != nil else { throw HearthError(.userNotFound) }
+        guard let before = try await store.user(uid: uid) else { throw HearthError(.userNotFound) }
         let hash = try await input.password.asyncMap { try await services.hashPassword($0) }
         let user = try await StoreConflict.mapped {
             try await store.updateUser(uid: uid, session: nil) { user in change.apply(to: &user, passwordHash: hash, now: now) }
+        }
+        // A new password voids reset links; a new address voids every link sent for the old one.
+        if before.email != user.email {
+            try await store.deleteActionCodes(uid: uid, kinds: Set(ActionCodeKind.allCases))
+        } else if hash != nil {
+            try await store.deleteActionCodes(uid: uid, kinds: [.passwordReset])
         }
         return WireCoding.response(AccountsController<Context>.updateResponse(user))
     }

@@ -1,7 +1,7 @@
 import Foundation
 import HearthCore
-import HearthWire
 import HearthProviders
+import HearthWire
 
 /// Where the action page sends a person once the action is done: the `continueUrl` of `sendOobCode`.
 ///

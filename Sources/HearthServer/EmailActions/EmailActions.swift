@@ -221,7 +221,8 @@ struct EmailActions: Sendable {
     /// A client's language as a tag (`hi`, `pt-br`): letters, digits and dashes only, at most 35 characters.
     static func languageTag(_ raw: String) -> String {
         let cleaned = raw.replacingOccurrences(of: "_", with: "-").lowercased()
-        guard !cleaned.isEmpty, cleaned.count <= 35, cleaned.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-") })
+        guard !cleaned.isEmpty, cleaned.count <= 35,
+            cleaned.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-") })
         else { return "en" }
         return cleaned
     }

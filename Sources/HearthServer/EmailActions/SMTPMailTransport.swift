@@ -28,7 +28,8 @@ struct SMTPMailTransport: MailTransport {
         guard let fromText = configuration.email.from ?? (configuration.mode == .development ? "Hearth <no-reply@localhost>" : nil),
             let from = MailboxText.parse(fromText)
         else {
-            throw ConfigurationError(key: "email.from", problem: "needed with email.smtp.url: the sender of Hearth's mails, e.g. \"Example <no-reply@example.com>\"")
+            throw ConfigurationError(
+                key: "email.from", problem: "needed with email.smtp.url: the sender of Hearth's mails, e.g. \"Example <no-reply@example.com>\"")
         }
         client = SMTPClient(configuration: smtp, logger: logger)
         self.from = MailAddress(from.address, name: from.name)
