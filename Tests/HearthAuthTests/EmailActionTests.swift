@@ -328,8 +328,8 @@ import Testing
             foreign.url = URL(string: "https://evil.example/done")
             let unauthorized = await nsError { try await user.sendEmailVerification(with: foreign) }
             #expect(unauthorized.map { AuthErrorCode($0) } == .unauthorizedDomain)
-            #expect(unauthorized?.localizedDescription == "Domain not allowlisted by project")
-            #expect(Self.serverMessage(unauthorized) == "UNAUTHORIZED_DOMAIN : Domain not allowlisted by project")
+            #expect(unauthorized?.localizedDescription == "Domain not whitelisted by project")
+            #expect(Self.serverMessage(unauthorized) == "UNAUTHORIZED_DOMAIN : Domain not whitelisted by project")
 
             let android = ActionCodeSettings()
             android.setAndroidPackageName("", installIfNotAvailable: true, minimumVersion: "12")

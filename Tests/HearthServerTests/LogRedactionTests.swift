@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthServer
+import HearthTesting
 import Logging
 import Testing
 
@@ -56,6 +57,52 @@ struct LogRedactionTests {
         #expect(!text.contains(created.idToken!))
         for key in keys {
             #expect(!text.contains(key.privateKeyPEM.split(separator: "\n")[1]))
+        }
+    }
+}
+
+@Suite("E-mail secrets stay out of logs", .serialized)
+struct MailLogRedactionTests {
+    @Test("production mode, logged at trace level: the SMTP password, the key-encryption key, action links and codes never reach the log")
+    func mailRedaction() async throws {
+        let password = "smtp-Secret-42"
+        let keyEncryptionKey = KeyEncryptionKey.generate().base64
+        let sink = try await SMTPSink.start(security: .startTLS, username: "hearth", password: password)
+        defer { sink.shutdown() }
+        let logs = CapturedLogs()
+        let live = try await LiveHearth.start(logger: logs.logger(), providers: { _ in }) { configuration in
+            configuration.mode = .production
+            configuration.apiKeys = ["test-api-key"]
+            configuration.secrets.key = keyEncryptionKey
+            configuration.email.smtpURL = "smtp://hearth:\(password)@127.0.0.1:\(sink.port)"
+            configuration.email.smtpCAFile = sink.certificateFile
+            configuration.email.from = "no-reply@hearth.example"
+        }
+        do {
+            let client = FirebaseTestClient(baseURL: live.baseURL)
+            _ = try await client.signUp(email: "ada@example.com")
+            let body: [String: JSONValue] = ["requestType": .string("PASSWORD_RESET"), "email": .string("ada@example.com")]
+            #expect(try await client.post("/v1/accounts:sendOobCode", body).status == .ok)
+            let message = try #require(try await sink.waitForMessages(count: 1).first)
+            let code = try #require(message.textBody.flatMap { text in
+                URLComponents(string: text.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.contains("oobCode=") } ?? "")?
+                    .queryItems?.first { $0.name == "oobCode" }?.value
+            })
+            await sink.stop()
+            #expect(try await client.post("/v1/accounts:sendOobCode", body).status == .ok)
+            _ = try await MailDeliveryTests.eventually {
+                try await live.services.store.recentMails(limit: 1).first.flatMap { $0.lastError == nil ? nil : $0 }
+            }
+            try await live.stop()
+            let text = logs.text
+            #expect(text.contains("Mail delivery failed"))
+            #expect(!text.contains(password))
+            #expect(!text.contains(keyEncryptionKey))
+            #expect(!text.contains(code))
+            #expect(!text.contains("oobCode"))
+        } catch {
+            try? await live.stop()
+            throw error
         }
     }
 }
