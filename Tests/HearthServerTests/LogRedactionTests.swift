@@ -84,10 +84,11 @@ struct MailLogRedactionTests {
             let body: [String: JSONValue] = ["requestType": .string("PASSWORD_RESET"), "email": .string("ada@example.com")]
             #expect(try await client.post("/v1/accounts:sendOobCode", body).status == .ok)
             let message = try #require(try await sink.waitForMessages(count: 1).first)
-            let code = try #require(message.textBody.flatMap { text in
-                URLComponents(string: text.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.contains("oobCode=") } ?? "")?
-                    .queryItems?.first { $0.name == "oobCode" }?.value
-            })
+            let code = try #require(
+                message.textBody.flatMap { text in
+                    URLComponents(string: text.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.contains("oobCode=") } ?? "")?
+                        .queryItems?.first { $0.name == "oobCode" }?.value
+                })
             await sink.stop()
             #expect(try await client.post("/v1/accounts:sendOobCode", body).status == .ok)
             _ = try await MailDeliveryTests.eventually {
