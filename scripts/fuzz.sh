@@ -25,6 +25,7 @@ cd "$ROOT"
 
 MAX_EXAMPLES="${FUZZ_MAX_EXAMPLES:-600}"
 OPERATIONS=()
+FUZZ_OPERATIONS="${FUZZ_OPERATIONS:-}"
 for operation in ${FUZZ_OPERATIONS//,/ }; do OPERATIONS+=(--include-operation-id "$operation"); done
 if [[ ${#OPERATIONS[@]} -gt 0 ]]; then
     MIN_REQUESTS="${FUZZ_MIN_REQUESTS:-$(( ${#OPERATIONS[@]} / 2 * 100 ))}"
