@@ -117,7 +117,8 @@ struct ActionPageBrowserTests {
                 #expect(try await Self.newestLink(live).contains("mode=resetPassword"))
 
                 // An expired link.
-                _ = try await client.post("/v1/accounts:sendOobCode", ["requestType": .string("PASSWORD_RESET"), "email": .string("ada@example.com")])
+                _ = try await client.post(
+                    "/v1/accounts:sendOobCode", ["requestType": .string("PASSWORD_RESET"), "email": .string("ada@example.com")])
                 let expiring = try await Self.newestLink(live)
                 live.clock.advance(by: 3_601)
                 _ = try await page.navigate(to: try #require(URL(string: expiring)))
@@ -184,7 +185,8 @@ struct ActionPageBrowserTests {
                 return
             }
             #expect(first["email"] == .string("ada@example.com") && first["requestType"] == .string("PASSWORD_RESET"))
-            #expect(try await client.raw("/emulator/v1/projects/other/oobCodes", method: .get).status == .notFound)
+            let otherProject = try await client.raw("/emulator/v1/projects/other/oobCodes", method: .get)
+            #expect(otherProject.status == .notFound && otherProject.errorMessage == "PROJECT_NOT_FOUND")
 
             try await HeadlessBrowser.with { browser in
                 let page = try await browser.newPage()
