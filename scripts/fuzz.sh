@@ -14,6 +14,8 @@
 #                        some operations once the hooks rewrote requests)
 #   FUZZ_TIMEOUT         seconds a request may take before it counts as a hang (default 10)
 #   FUZZ_SEED            schemathesis' random seed (default: a new one each run, printed)
+#   FUZZ_OPERATIONS      only these operations: operationIds of docs/openapi.yaml, separated by spaces or commas
+#                        (default: all); FUZZ_MIN_REQUESTS then defaults to 100 per operation
 #   FUZZ_VENV            where schemathesis is installed (default .build-fuzz/venv)
 #   FUZZ_OUT             where the run's files are kept (default .build-fuzz/last-run)
 set -euo pipefail
@@ -22,7 +24,14 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 MAX_EXAMPLES="${FUZZ_MAX_EXAMPLES:-600}"
-MIN_REQUESTS="${FUZZ_MIN_REQUESTS:-10000}"
+OPERATIONS=()
+FUZZ_OPERATIONS="${FUZZ_OPERATIONS:-}"
+for operation in ${FUZZ_OPERATIONS//,/ }; do OPERATIONS+=(--include-operation-id "$operation"); done
+if [[ ${#OPERATIONS[@]} -gt 0 ]]; then
+    MIN_REQUESTS="${FUZZ_MIN_REQUESTS:-$(( ${#OPERATIONS[@]} / 2 * 100 ))}"
+else
+    MIN_REQUESTS="${FUZZ_MIN_REQUESTS:-10000}"
+fi
 WORKERS="${FUZZ_WORKERS:-1}"
 TIMEOUT="${FUZZ_TIMEOUT:-10}"
 SEED="${FUZZ_SEED:-$(python3 -c 'import random; print(random.randrange(1, 2**31))')}"
@@ -74,7 +83,7 @@ done
 echo "== server at $BASE (pid $SERVER_PID)"
 
 # The run.
-echo "== schemathesis: $MAX_EXAMPLES examples per operation, $WORKERS workers, ${TIMEOUT}s per request, seed $SEED"
+echo "== schemathesis: $MAX_EXAMPLES examples per operation, $WORKERS workers, ${TIMEOUT}s per request, seed $SEED${FUZZ_OPERATIONS:+, operations: $FUZZ_OPERATIONS}"
 START=$(date +%s)
 set +e
 # From $OUT, where schemathesis keeps its cache (.schemathesis/).
@@ -82,6 +91,7 @@ cd "$OUT"
 HEARTH_FUZZ_URL="$BASE" HEARTH_FUZZ_SEED="$SEED" HEARTH_FUZZ_COUNTS="$OUT/counts.json" PYTHONPATH="$ROOT/scripts" SCHEMATHESIS_HOOKS=fuzz_hooks \
     "$VENV/bin/schemathesis" --config-file "$ROOT/scripts/fuzz.toml" run "$ROOT/docs/openapi.yaml" \
     --url "$BASE" \
+    "${OPERATIONS[@]}" \
     --checks not_a_server_error \
     --max-examples "$MAX_EXAMPLES" \
     --continue-on-failure \

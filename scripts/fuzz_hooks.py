@@ -4,7 +4,9 @@ Counts every request schemathesis sends (per operation and status, network error
 writes the counts to $HEARTH_FUZZ_COUNTS when the run ends. So that the fuzzer gets past the first checks
 of each handler, it also puts real values into part of the generated requests: the project id on the admin
 routes, the uids of real users in the admin `lookup`, `update`, `delete` and `batchDelete`, ID and refresh tokens of real users, the provider sandbox's credentials, a known account's e-mail,
-development-mode custom tokens and a pending browser sign-in's state. After a PATCH of the project's config succeeds,
+development-mode custom tokens, a pending browser sign-in's state, and real e-mail action codes (from an
+administrator's `sendOobCode` with `returnOobLink`, or from the development outbox's listing). After a PATCH of the
+project's config succeeds,
 it puts the settings back as the run found them. The requests made to obtain those values are counted apart ("setup").
 """
 
@@ -117,6 +119,93 @@ def _sandbox_credential():
         return None
 
 
+_ACTION_KINDS = {
+    # requestType -> the action page's mode
+    "PASSWORD_RESET": "resetPassword",
+    "VERIFY_EMAIL": "verifyEmail",
+    "EMAIL_SIGNIN": "signIn",
+    "VERIFY_AND_CHANGE_EMAIL": "verifyAndChangeEmail",
+}
+_MODES = list(_ACTION_KINDS.values()) + ["recoverEmail", "sendPasswordReset"]
+_CONTINUE_URL = "http://localhost/fuzz-done"
+_email_users = 0
+
+
+def _email_user():
+    """A new user with an e-mail address and no password, created by the administrator: (uid, email)."""
+    global _email_users
+    with _lock:
+        _email_users += 1
+        email = f"fuzz-mail-{_email_users}-{_rng.randrange(10**9)}@example.com"
+    status, body = _admin("POST", f"/v1/projects/{PROJECT}/accounts", {"email": email})
+    if status != 200 or not body or "localId" not in body:
+        return None
+    return body["localId"], email
+
+
+def _email_user_tokens():
+    """A new user with an e-mail address, signed in just now (a development-mode custom token): (idToken, email)."""
+    user = _email_user()
+    if user is None:
+        return None
+    status, body = _post("/v1/accounts:signInWithCustomToken", {"token": json.dumps({"uid": user[0]}), "returnSecureToken": True})
+    if status != 200 or not body or "idToken" not in body:
+        return None
+    return body["idToken"], user[1]
+
+
+def _action_code(kind=None):
+    """A real, unused action code: (requestType, code, email). Mostly from an administrator's `sendOobCode` with
+    `returnOobLink` (no mail, no mail limit); sometimes mailed and read back from the development outbox's listing."""
+    kind = kind or _rng.choice(list(_ACTION_KINDS))
+    user = _email_user()
+    if user is None:
+        return None
+    body = {"requestType": kind, "email": user[1], "continueUrl": _CONTINUE_URL}
+    if kind == "VERIFY_AND_CHANGE_EMAIL":
+        body["newEmail"] = "new-" + user[1]
+    if kind == "PASSWORD_RESET" and _rng.random() < 0.1:
+        # The client's way: a mail, then the emulator's listing.
+        status, _ = _post("/v1/accounts:sendOobCode", body)
+        if status != 200:
+            return None
+        status, listing = _send(urllib.request.Request(f"{BASE}/emulator/v1/projects/{PROJECT}/oobCodes"))
+        codes = [c for c in (listing or {}).get("oobCodes", []) if c.get("email") == user[1]] if status == 200 else []
+        return (kind, codes[-1]["oobCode"], user[1]) if codes else None
+    status, answer = _admin("POST", f"/v1/projects/{PROJECT}/accounts:sendOobCode", dict(body, returnOobLink=True))
+    if status != 200 or not answer or "oobCode" not in answer:
+        return None
+    return kind, answer["oobCode"], user[1]
+
+
+def _substitute_action_page(case, label, body):
+    """The action page: a real code with its mode (sometimes another mode), in the query (GET) or the form (POST)."""
+    if _rng.random() >= 0.5:
+        return False
+    found = _action_code()
+    if found is None:
+        return False
+    kind, code, email = found
+    mode = _ACTION_KINDS[kind] if _rng.random() < 0.8 else _rng.choice(_MODES)
+    fields = {"mode": mode, "oobCode": code}
+    if _rng.random() < 0.5:
+        fields["continueUrl"] = _CONTINUE_URL
+    if label.startswith("GET"):
+        case.query = dict(case.query or {}, **fields)
+        return True
+    generated = body if isinstance(body, dict) else {}
+    form = {k: v for k, v in generated.items() if _rng.random() < 0.3 and k not in ("mode", "oobCode")}
+    form.update(fields)
+    if mode == "resetPassword" and _rng.random() < 0.7:
+        password = generated.get("newPassword") if isinstance(generated.get("newPassword"), str) and _rng.random() < 0.5 else "fuzz new password"
+        form["newPassword"] = password
+        form["confirmPassword"] = password
+    elif mode == "sendPasswordReset":
+        form["email"] = email
+    case.body = form
+    return True
+
+
 def _operation(case):
     return case.operation.label
 
@@ -147,8 +236,40 @@ def _substitute(case):
             body = dict(body or {}, state=state)
         else:
             substituted = False
+    elif label.endswith("/__/auth/action"):
+        substituted = _substitute_action_page(case, label, body)
+        body = None  # the form, if any, is set already
+    elif label.endswith("/oobCodes"):
+        if isinstance(case.path_parameters, dict) and _rng.random() < 0.85:
+            case.path_parameters = dict(case.path_parameters, project=PROJECT)
+        else:
+            substituted = False
     elif body is None:
         substituted = False
+    elif label.endswith(":sendOobCode") and _rng.random() < 0.5:
+        _substitute_send_oob_code(body)
+    elif label.endswith((":resetPassword", ":signInWithEmailLink")) and _rng.random() < 0.5:
+        sign_in = label.endswith(":signInWithEmailLink")
+        found = _action_code("EMAIL_SIGNIN" if sign_in and _rng.random() < 0.8 else None)
+        if found:
+            body["oobCode"] = found[1]
+            if sign_in and _rng.random() < 0.8:
+                body["email"] = found[2]
+            if sign_in and _rng.random() < 0.2:
+                tokens = _real_tokens(fresh=True)
+                if tokens:
+                    body["idToken"] = tokens[0]
+            elif not sign_in and _rng.random() < 0.5 and "newPassword" not in body:
+                body["newPassword"] = "fuzz new password"
+        substituted = found is not None
+    elif label.endswith(":update") and _rng.random() < 0.2:
+        # applyActionCode: a code, no ID token.
+        found = _action_code(_rng.choice(["VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "VERIFY_EMAIL", "PASSWORD_RESET"]))
+        if found:
+            body["oobCode"] = found[1]
+            body.pop("idToken", None)
+            body.pop("localId", None)
+        substituted = found is not None
     elif label.endswith(":signInWithIdp") and _rng.random() < 0.4:
         credential = _sandbox_credential()
         if credential:
@@ -200,6 +321,33 @@ def _substitute(case):
             _substituted[label] += 1
 
 
+def _substitute_send_oob_code(body):
+    """`sendOobCode` as a client sends it: a valid request type, with a real address or a real user's ID token."""
+    kind = body.get("requestType") if _rng.random() < 0.2 else _rng.choice(list(_ACTION_KINDS))
+    body["requestType"] = kind
+    if kind in ("VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL"):
+        signed_in = _email_user_tokens()
+        if signed_in:
+            body["idToken"] = signed_in[0]
+        if kind == "VERIFY_AND_CHANGE_EMAIL" and _rng.random() < 0.7:
+            body["newEmail"] = f"fuzz-new-{_rng.randrange(10**9)}@example.com"
+    else:
+        # The known account soon reaches its limit of reset mails: mostly a new account's address.
+        draw = _rng.random()
+        user = _email_user() if draw < 0.6 else None
+        if user:
+            body["email"] = user[1]
+        elif draw < 0.8:
+            _known_account()
+            body["email"] = ACCOUNT_EMAIL
+        else:
+            body["email"] = f"fuzz-nobody-{_rng.randrange(10**6)}@example.com"
+    if _rng.random() < 0.6:
+        body["continueUrl"] = _CONTINUE_URL
+    if _rng.random() < 0.7:
+        body.pop("returnOobLink", None)
+
+
 def _substitute_admin_v1(case, label, body):
     """The admin API's v1 routes: the project id, and the uids or the ID token of real users in the body."""
     if not isinstance(case.path_parameters, dict) or _rng.random() >= 0.85:
@@ -220,6 +368,17 @@ def _substitute_admin_v1(case, label, body):
             tokens = _real_tokens(fresh=True)
             if tokens:
                 body["localIds"] = [tokens[2]]
+        elif label.endswith(":sendOobCode"):
+            user = _email_user()
+            if user:
+                body["email"] = user[1]
+                body["requestType"] = _rng.choice(list(_ACTION_KINDS))
+                if body["requestType"] == "VERIFY_AND_CHANGE_EMAIL":
+                    body["newEmail"] = "new-" + user[1]
+                if body["requestType"] == "EMAIL_SIGNIN" or _rng.random() < 0.3:
+                    body["continueUrl"] = _CONTINUE_URL
+                if _rng.random() < 0.8:
+                    body["returnOobLink"] = True
         elif label.endswith(":createSessionCookie"):
             tokens = _real_tokens()
             if tokens:

@@ -56,7 +56,8 @@ struct MailOutbox: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 
-    /// `{"oobCodes": [{"email", "oobCode", "oobLink", "requestType"}]}`, oldest first, as the emulator lists them.
+    /// `{"oobCodes": [{"email", "oobCode", "oobLink", "requestType"}]}`, oldest first, as the emulator lists them;
+    /// `PROJECT_NOT_FOUND` (404) for another project.
     @Sendable func oobCodes(_ request: Request, context: HearthRequestContext) async throws -> Response {
         struct Listing: Encodable {
             struct Code: Encodable {
@@ -67,9 +68,8 @@ struct MailOutbox: Sendable {
             }
             let oobCodes: [Code]
         }
-        guard context.parameters.get("project") == projectID else {
-            return Response(status: .notFound, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: "{}")))
-        }
+        // Another project is Google's error envelope, as on the project-scoped admin routes.
+        guard context.parameters.get("project") == projectID else { throw HearthError(.projectNotFound) }
         let mails = try await store.recentMails(limit: 1_000)
         let codes = mails.reversed().compactMap { mail -> Listing.Code? in
             guard let link = Self.actionLink(in: mail.textBody),

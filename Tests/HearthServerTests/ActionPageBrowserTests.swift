@@ -185,7 +185,8 @@ struct ActionPageBrowserTests {
                 return
             }
             #expect(first["email"] == .string("ada@example.com") && first["requestType"] == .string("PASSWORD_RESET"))
-            #expect(try await client.raw("/emulator/v1/projects/other/oobCodes", method: .get).status == .notFound)
+            let otherProject = try await client.raw("/emulator/v1/projects/other/oobCodes", method: .get)
+            #expect(otherProject.status == .notFound && otherProject.errorMessage == "PROJECT_NOT_FOUND")
 
             try await HeadlessBrowser.with { browser in
                 let page = try await browser.newPage()
