@@ -347,6 +347,33 @@ struct EmailActionsTests {
         }
     }
 
+    @Test("parallel sign-ins with different links to one new address: one account, and every link signs in to it")
+    func parallelEmailLinkSignUps() async throws {
+        try await withConfiguredHearth { hearth, client async throws in
+            var codes: [String] = []
+            for _ in 0..<6 {
+                _ = try await client.post(
+                    "/v1/accounts:sendOobCode",
+                    ["requestType": .string("EMAIL_SIGNIN"), "email": .string("new@example.com"), "continueUrl": .string("https://localhost/")])
+                codes.append(try await Self.latestCode(hearth))
+            }
+            let results = try await withThrowingTaskGroup(of: WireResult.self) { group in
+                for code in codes {
+                    group.addTask {
+                        try await client.post("/v1/accounts:signInWithEmailLink", ["email": .string("new@example.com"), "oobCode": .string(code)])
+                    }
+                }
+                return try await group.reduce(into: [WireResult]()) { $0.append($1) }
+            }
+            #expect(results.allSatisfy { $0.status == .ok }, "\(results.map(\.errorMessage))")
+            #expect(Set(results.compactMap { $0.string("localId") }).count == 1)
+            #expect(results.filter { $0["isNewUser"] == .bool(true) }.count == 1)
+        } configure: {
+            $0.signIn.emailLinkEnabled = true
+            $0.email.perRecipient.limit = 0
+        }
+    }
+
     @Test("e-mail link sign-in drops a password nobody proved the address for")
     func emailLinkDropsUnprovenPassword() async throws {
         try await withConfiguredHearth { hearth, client async throws in

@@ -177,29 +177,38 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
         _ = try await actions.redeem(code, kinds: [.emailSignIn])
 
         let now = services.clock.now
-        if let existing = current ?? owner {
-            let session = RefreshSessionRecord.issue(uid: existing.uid, signInProvider: "password", authTime: now, now: now)
-            let user = try await StoreConflict.mapped {
-                try await store.updateUser(uid: existing.uid, session: session.record) { user in
-                    if user.disabled { throw HearthError(.userDisabled) }
-                    // A password set by someone who never proved the address is dropped once its owner does.
-                    if user.email == email, !user.emailVerified { user.passwordHash = nil }
-                    user.email = email
-                    user.emailVerified = true
-                    user.emailLinkSignIn = true
-                    user.lastLoginAt = now
-                    user.scheduledDeletionAt = nil
-                }
-            }
-            return try await signedIn(user, session: session.token, isNewUser: false, now: now)
-        }
+        if let existing = current ?? owner { return try await signIn(existing.uid, email: email, now: now) }
         let created = UserRecord(
             uid: UserRecord.makeUID(), email: email, emailVerified: true, emailLinkSignIn: true, createdAt: now, lastLoginAt: now,
             validSince: now)
         let session = RefreshSessionRecord.issue(uid: created.uid, signInProvider: "password", authTime: now, now: now)
-        try await StoreConflict.mapped { try await store.createUser(created, session: session.record) }
-        try await store.deleteActionCodes(uid: created.uid, kinds: [.emailSignIn])
+        do {
+            try await StoreConflict.mapped { try await store.createUser(created, session: session.record) }
+        } catch let error as HearthError where error.code == .emailExists {
+            // A parallel sign-in with another link to the same new address made the account first: the link proves
+            // this address as well as that one did, so it signs in to that account.
+            guard let winner = try await store.user(email: email) else { throw error }
+            return try await signIn(winner.uid, email: email, now: now)
+        }
         return try await signedIn(created, session: session.token, isNewUser: true, now: now)
+    }
+
+    /// Signs the account `uid` in with the proven address `email`, linking it when the account had another.
+    private func signIn(_ uid: String, email: String, now: Date) async throws -> Response {
+        let session = RefreshSessionRecord.issue(uid: uid, signInProvider: "password", authTime: now, now: now)
+        let user = try await StoreConflict.mapped {
+            try await store.updateUser(uid: uid, session: session.record) { user in
+                if user.disabled { throw HearthError(.userDisabled) }
+                // A password set by someone who never proved the address is dropped once its owner does.
+                if user.email == email, !user.emailVerified { user.passwordHash = nil }
+                user.email = email
+                user.emailVerified = true
+                user.emailLinkSignIn = true
+                user.lastLoginAt = now
+                user.scheduledDeletionAt = nil
+            }
+        }
+        return try await signedIn(user, session: session.token, isNewUser: false, now: now)
     }
 
     private func signedIn(_ user: UserRecord, session: String, isNewUser: Bool, now: Date) async throws -> Response {
