@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 import firebase_admin
@@ -141,4 +142,22 @@ check([user.uid for user in auth.list_users().iterate_all()] == ["ada-1", "imp-1
 custom = auth.create_custom_token("ada-1", {"premium": True}).decode()
 exchanged = client_call("accounts:signInWithCustomToken", {"token": custom, "returnSecureToken": True})
 check(claims_of(exchanged["idToken"]).get("premium") is True, "create_custom_token signs in, its claims in the ID token")
+# e-mail action links: generated and returned, not mailed (returnOobLink)
+settings = auth.ActionCodeSettings(url="http://localhost/done", handle_code_in_app=True)
+reset_link = auth.generate_password_reset_link("ada@example.com", settings)
+check("mode=resetPassword" in reset_link and "continueUrl=http" in reset_link, "generate_password_reset_link")
+reset_code = urllib.parse.parse_qs(urllib.parse.urlparse(reset_link).query)["oobCode"][0]
+looked = client_call("accounts:resetPassword", {"oobCode": reset_code})
+check(looked["requestType"] == "PASSWORD_RESET" and looked["email"] == "ada@example.com", "the reset link's code, looked at")
+client_call("accounts:resetPassword", {"oobCode": reset_code, "newPassword": "from the link"})
+client_call("accounts:signInWithPassword", {"email": "ada@example.com", "password": "from the link", "returnSecureToken": True})
+verify_link = auth.generate_email_verification_link("ada@example.com")
+verify_code = urllib.parse.parse_qs(urllib.parse.urlparse(verify_link).query)["oobCode"][0]
+check(client_call("accounts:resetPassword", {"oobCode": verify_code})["requestType"] == "VERIFY_EMAIL",
+      "generate_email_verification_link")
+check(client_call("accounts:update", {"oobCode": verify_code})["emailVerified"] is True, "the verification link, applied")
+sign_in_link = auth.generate_sign_in_with_email_link("newcomer@example.com", settings)
+check("mode=signIn" in sign_in_link, "generate_sign_in_with_email_link")
+fails_with(lambda: auth.generate_password_reset_link("nobody@example.com"), auth.EmailNotFoundError,
+           "generate_password_reset_link for an unknown address")
 print("all checks passed")

@@ -33,6 +33,12 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
         /// The credential cannot do what was asked (a custom token needs a service account's key).
         public static let invalidCredential = Code(rawValue: "auth/invalid-credential")
         public static let maximumUserCountExceeded = Code(rawValue: "auth/maximum-user-count-exceeded")
+        /// A continue URL that is not absolute http(s) (`INVALID_CONTINUE_URI`).
+        public static let invalidContinueURI = Code(rawValue: "auth/invalid-continue-uri")
+        /// A continue URL whose host the server does not authorize (`UNAUTHORIZED_DOMAIN`).
+        public static let unauthorizedDomain = Code(rawValue: "auth/unauthorized-continue-uri")
+        /// A sign-in link while e-mail link sign-in is off, or another switched-off action (`OPERATION_NOT_ALLOWED`).
+        public static let operationNotAllowed = Code(rawValue: "auth/operation-not-allowed")
         /// The server could not be reached, answered something unreadable, or failed.
         public static let internalError = Code(rawValue: "auth/internal-error")
     }
@@ -76,6 +82,9 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
         case "INSUFFICIENT_PERMISSION", "PERMISSION_DENIED": return .insufficientPermission
         case "MAXIMUM_USER_COUNT_EXCEEDED": return .maximumUserCountExceeded
         case "INVALID_ARGUMENT": return .argumentError
+        case "INVALID_CONTINUE_URI", "MISSING_CONTINUE_URI": return .invalidContinueURI
+        case "UNAUTHORIZED_DOMAIN": return .unauthorizedDomain
+        case "OPERATION_NOT_ALLOWED": return .operationNotAllowed
         default: return .internalError
         }
     }

@@ -130,25 +130,19 @@ extension SQLStore {
 extension SQLStore {
     /// `mail` with its bodies sealed by ``sealer`` (as they are without one; empty ones stay empty).
     func sealed(_ mail: OutgoingMail) throws -> OutgoingMail {
-        var mail = mail
-        if !mail.textBody.isEmpty {
-            mail.textBody = try sealer.seal(mail.textBody, context: SecretSealer.mailContext(id: mail.id, html: false))
-        }
-        if !mail.htmlBody.isEmpty {
-            mail.htmlBody = try sealer.seal(mail.htmlBody, context: SecretSealer.mailContext(id: mail.id, html: true))
-        }
-        return mail
+        try changingBodies(of: mail) { body, context in try sealer.seal(body, context: context) }
     }
 
     /// `mail` as read from its row, with its bodies opened.
     func opened(_ mail: OutgoingMail) throws -> OutgoingMail {
+        try changingBodies(of: mail) { body, context in try sealer.open(body, context: context) }
+    }
+
+    /// `mail` with `change` applied to each body that is not empty, given the body's sealing context.
+    private func changingBodies(of mail: OutgoingMail, _ change: (String, String) throws -> String) rethrows -> OutgoingMail {
         var mail = mail
-        if !mail.textBody.isEmpty {
-            mail.textBody = try sealer.open(mail.textBody, context: SecretSealer.mailContext(id: mail.id, html: false))
-        }
-        if !mail.htmlBody.isEmpty {
-            mail.htmlBody = try sealer.open(mail.htmlBody, context: SecretSealer.mailContext(id: mail.id, html: true))
-        }
+        if !mail.textBody.isEmpty { mail.textBody = try change(mail.textBody, SecretSealer.mailContext(id: mail.id, html: false)) }
+        if !mail.htmlBody.isEmpty { mail.htmlBody = try change(mail.htmlBody, SecretSealer.mailContext(id: mail.id, html: true)) }
         return mail
     }
 }

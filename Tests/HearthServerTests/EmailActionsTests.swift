@@ -125,10 +125,7 @@ struct EmailActionsTests {
             _ = try await client.signUp(email: "bob@example.com")
             let body = #"{"requestType":"PASSWORD_RESET","email":"ada@example.com"}"#
             // Parallel requests cannot all slip under the limit: the count comes first.
-            let statuses = try await withThrowingTaskGroup(of: String?.self) { group in
-                for _ in 0..<8 { group.addTask { try await client.post("/v1/accounts:sendOobCode", json: body).errorMessage } }
-                return try await group.reduce(into: [String?]()) { $0.append($1) }
-            }
+            let statuses = try await Self.inParallel(8) { _ in try await client.post("/v1/accounts:sendOobCode", json: body).errorMessage }
             #expect(statuses.filter { $0 == nil }.count == 5)
             #expect(statuses.filter { $0 == "RESET_PASSWORD_EXCEED_LIMIT" }.count == 3)
             let refused = try await client.post("/v1/accounts:sendOobCode", json: body)
@@ -175,15 +172,9 @@ struct EmailActionsTests {
         try await withHearth { hearth, client async throws in
             _ = try await client.signUp(email: "ada@example.com")
             let code = try await Self.resetCode(client, hearth, email: "ada@example.com")
-            let results = try await withThrowingTaskGroup(of: String?.self) { group in
-                for index in 0..<20 {
-                    group.addTask {
-                        try await client.post(
-                            "/v1/accounts:resetPassword", ["oobCode": .string(code), "newPassword": .string("password \(index)")]
-                        ).errorMessage
-                    }
-                }
-                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            let results = try await Self.inParallel(20) { index in
+                try await client.post("/v1/accounts:resetPassword", ["oobCode": .string(code), "newPassword": .string("password \(index)")])
+                    .errorMessage
             }
             #expect(results.filter { $0 == nil }.count == 1)
             #expect(results.filter { $0 == "INVALID_OOB_CODE" }.count == 19)
@@ -357,13 +348,9 @@ struct EmailActionsTests {
                     ["requestType": .string("EMAIL_SIGNIN"), "email": .string("new@example.com"), "continueUrl": .string("https://localhost/")])
                 codes.append(try await Self.latestCode(hearth))
             }
-            let results = try await withThrowingTaskGroup(of: WireResult.self) { group in
-                for code in codes {
-                    group.addTask {
-                        try await client.post("/v1/accounts:signInWithEmailLink", ["email": .string("new@example.com"), "oobCode": .string(code)])
-                    }
-                }
-                return try await group.reduce(into: [WireResult]()) { $0.append($1) }
+            let sent = codes
+            let results = try await Self.inParallel(sent.count) { index in
+                try await client.post("/v1/accounts:signInWithEmailLink", ["email": .string("new@example.com"), "oobCode": .string(sent[index])])
             }
             #expect(results.allSatisfy { $0.status == .ok }, "\(results.map(\.errorMessage))")
             #expect(Set(results.compactMap { $0.string("localId") }).count == 1)
@@ -464,6 +451,14 @@ struct EmailActionsTests {
         let sent = try await client.post("/v1/accounts:sendOobCode", ["requestType": .string("PASSWORD_RESET"), "email": .string(email)])
         try #require(sent.status == .ok)
         return try await Self.latestCode(hearth)
+    }
+
+    /// `body(0)` … `body(count - 1)` at once; their results in the order they finished.
+    static func inParallel<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) async throws -> T) async throws -> [T] {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            for index in 0..<count { group.addTask { try await body(index) } }
+            return try await group.reduce(into: [T]()) { $0.append($1) }
+        }
     }
 
     static func jsonString(_ text: String) -> String {
