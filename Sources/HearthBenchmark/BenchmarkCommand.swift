@@ -14,7 +14,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         commandName: "hearth-benchmark",
         abstract: "Load-test a hearth server against this machine's RS256 and scrypt ceilings.")
 
-    @Option(help: "Comma-separated scenarios to run: signup, refresh, lookup, signin.")
+    @Option(help: "Comma-separated scenarios to run: signup, refresh, lookup, signin, passwordReset.")
     var scenarios: String = Scenario.allCases.map(\.rawValue).joined(separator: ",")
 
     @Option(help: "Concurrent keep-alive connections per scenario.")
@@ -288,7 +288,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
         do {
             let fleet = try await ServerFleet.launch(
                 count: replicas, executable: executable, databaseURL: databaseURL,
-                environment: ["HEARTH_PASSWORDS_SCRYPT_LOG_N": String(scryptLogN)],
+                // The mail limits would stop the password-reset scenario after five mails per address.
+                environment: [
+                    "HEARTH_PASSWORDS_SCRYPT_LOG_N": String(scryptLogN), "HEARTH_EMAIL_LIMITS_PER_ADDRESS_PER_HOUR": "0",
+                    "HEARTH_EMAIL_LIMITS_PER_MINUTE": "0",
+                ],
                 startupTimeout: .milliseconds(Int(startupTimeout * 1_000)))
             let servers = fleet.replicas.map { "pid \($0.pid) port \($0.port)" }.joined(separator: ", ")
             Self.emit("server  : \(executable) (\(servers), HEARTH_PASSWORDS_SCRYPT_LOG_N=\(scryptLogN))")
@@ -499,6 +503,15 @@ struct BenchmarkCommand: AsyncParsableCommand {
                             json: #"{"grant_type":"refresh_token","refresh_token":"\#(session.refreshToken.jsonEscaped)"}"#,
                             hostHeader: driver.hostHeader)
                         : PreparedRequest(path: scenario.path, json: #"{"idToken":"\#(session.idToken.jsonEscaped)"}"#, hostHeader: driver.hostHeader)
+                }
+            case .passwordReset:
+                let started = ContinuousClock.now
+                let accounts = try await fixtures.passwordAccounts(count: passwordUsers, runID: String(UUID().uuidString.prefix(8)).lowercased())
+                Self.emit("prepared \(accounts.count) e-mail accounts in \(Self.elapsed(since: started))")
+                requests = accounts.map {
+                    PreparedRequest(
+                        path: scenario.path, json: #"{"requestType":"PASSWORD_RESET","email":"\#($0.email.jsonEscaped)"}"#,
+                        hostHeader: driver.hostHeader)
                 }
             case .signin:
                 let started = ContinuousClock.now

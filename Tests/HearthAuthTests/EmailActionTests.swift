@@ -364,7 +364,7 @@ import Testing
 
     @Test("e-mail link sign-in switched off is operationNotAllowed")
     func emailLinksDisabled() async throws {
-        try await withLiveHearth { live in
+        try await withLiveHearth({ $0.signIn.emailLinkEnabled = false }) { live in
             let auth = makeAuth(live)
             #expect(
                 await authError { try await auth.sendSignInLink(toEmail: "bob@example.com", actionCodeSettings: Self.finishSettings()) }

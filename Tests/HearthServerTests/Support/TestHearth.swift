@@ -129,7 +129,7 @@ struct FirebaseTestClient: Sendable {
             for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
             if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
             // A hang guard, not a timing check: the full suite runs ~50 suites at once on two cores.
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(90))
+            let response = try await Self.patientClient.execute(request, timeout: .seconds(300))
             var fields = HTTPFields()
             for (name, value) in response.headers {
                 if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
@@ -138,6 +138,12 @@ struct FirebaseTestClient: Sendable {
             return WireResult(status: HTTPResponse.Status(code: Int(response.status.code)), headers: fields, body: Data(collected.readableBytesView))
         }
     }
+
+    /// An HTTP client whose read time-out (300 s) outlasts what a loaded test machine takes to answer; the shared
+    /// client's is 90 s. It lives as long as the test process.
+    static let patientClient = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(timeout: HTTPClient.Configuration.Timeout(connect: .seconds(90), read: .seconds(300))))
 
     func post(_ path: String, json: String, headers: HTTPFields = [:]) async throws -> WireResult {
         try await raw(path, method: .post, body: Data(json.utf8), headers: headers.merging([.contentType: "application/json"]))
