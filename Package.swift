@@ -22,6 +22,10 @@ let package = Package(
         .library(name: "HearthServer", targets: ["HearthServer"]),
         .library(name: "HearthAuth", targets: ["HearthAuth"]),
         .executable(name: "hearth-auth-example", targets: ["HearthAuthExample"]),
+        // The C++ API (firebase::auth's classes over HearthAuth): one shared library with the Swift bridge inside,
+        // and its headers in Sources/HearthCpp/include.
+        .library(name: "HearthCpp", type: .dynamic, targets: ["HearthCpp"]),
+        .executable(name: "hearth-cpp-example", targets: ["HearthCppExample"]),
         .library(name: "HearthAdmin", targets: ["HearthAdmin"]),
         .library(name: "HearthAdminHummingbird", targets: ["HearthAdminHummingbird"]),
         .executable(name: "notes-backend", targets: ["NotesBackendServer"]),
@@ -259,6 +263,40 @@ let package = Package(
         ),
         // The Swift backend SDK: verifies ID tokens and session cookies, mints custom tokens, manages users over
         // the admin API. Wire types, swift-crypto and AsyncHTTPClient; X509 reads the published certificates.
+        // The C ABI of the C++ API: HearthAuth's calls exported with `@_cdecl` (declared in hearth/c_api.h).
+        .target(
+            name: "HearthAuthBridge",
+            dependencies: ["HearthAuth"],
+            swiftSettings: swiftSettings
+        ),
+        // The C++ API itself: header-only C++17 (firebase/*.h, hearth/*.h) over the C ABI, so that an app picks
+        // the API generation (HEARTH_FIREBASE_LEGACY_API for the pre-11 declarations) in its own compile.
+        .target(
+            name: "HearthCpp",
+            dependencies: ["HearthAuthBridge"]
+        ),
+        .executableTarget(
+            name: "HearthCppExample",
+            dependencies: ["HearthCpp"],
+            path: "Examples/HearthCppExample"
+        ),
+        // The seeds' C++ snippets as two programs, one per API generation; HearthCppTests runs them.
+        .target(
+            name: "HearthCppSeedSupport",
+            dependencies: ["HearthCpp"],
+            path: "Tests/CppSeeds/Support"
+        ),
+        .executableTarget(
+            name: "hearth-cpp-seed-000",
+            dependencies: ["HearthCpp", "HearthCppSeedSupport"],
+            path: "Tests/CppSeeds/Seed000"
+        ),
+        .executableTarget(
+            name: "hearth-cpp-seed-002",
+            dependencies: ["HearthCpp", "HearthCppSeedSupport"],
+            path: "Tests/CppSeeds/Seed002",
+            cxxSettings: [.define("HEARTH_FIREBASE_LEGACY_API")]
+        ),
         .target(
             name: "HearthAdmin",
             dependencies: [
@@ -380,6 +418,11 @@ let package = Package(
         ),
         // HearthAdmin, its middleware and the notes example against a live Hearth server (HearthTesting).
         .testTarget(
+            name: "HearthCppTests",
+            dependencies: ["HearthTesting", "HearthSandbox", "HearthCore"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .testTarget(
             name: "HearthAdminTests",
             dependencies: [
                 "HearthAdmin", "HearthAdminHummingbird", "NotesBackend", "HearthTesting", "HearthWire", "HearthBase64URL", "HearthTokens",
@@ -416,7 +459,8 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )
 
 // Every product of another package is a dependency of the Server trait: with the trait off, SwiftPM neither

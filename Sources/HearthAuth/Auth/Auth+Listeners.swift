@@ -32,6 +32,24 @@ extension Auth {
     }
 
     /// Stops a listener added with ``addIDTokenDidChangeListener(_:)``.
+    /// Like ``addStateDidChangeListener(_:)``, but the listener is called on `queue` instead of the main queue:
+    /// for programs that never run a main loop (command-line tools, the C++ API). A serial queue keeps the
+    /// calls in the order of the changes. Remove it with ``removeStateDidChangeListener(_:)``.
+    @discardableResult
+    public func addStateDidChangeListener(
+        queue: DispatchQueue, _ listener: @escaping @Sendable (Auth, User?) -> Void
+    ) -> AuthStateDidChangeListenerHandle {
+        ListenerHandle(id: engine.addListener(.authState, auth: self, queue: queue, listener))
+    }
+
+    /// Like ``addIDTokenDidChangeListener(_:)``, but called on `queue`; see ``addStateDidChangeListener(queue:_:)``.
+    @discardableResult
+    public func addIDTokenDidChangeListener(
+        queue: DispatchQueue, _ listener: @escaping @Sendable (Auth, User?) -> Void
+    ) -> IDTokenDidChangeListenerHandle {
+        ListenerHandle(id: engine.addListener(.idToken, auth: self, queue: queue, listener))
+    }
+
     public func removeIDTokenDidChangeListener(_ listenerHandle: IDTokenDidChangeListenerHandle) {
         if let handle = listenerHandle as? ListenerHandle { engine.removeListener(handle.id) }
     }

@@ -20,7 +20,9 @@ final class AuthEngine: Sendable {
         let id: UInt64
         let kind: ListenerKind
         let auth: Auth
-        let callback: @MainActor @Sendable (Auth, User?) -> Void
+        /// Queues the listener's call (on the main queue, or the queue it was added with); called under the lock,
+        /// so calls keep the order of the changes.
+        let deliver: @Sendable (Auth, User?) -> Void
     }
 
     struct State {
@@ -98,14 +100,22 @@ final class AuthEngine: Sendable {
 
     // MARK: Listeners
 
-    /// Registers a listener and calls it once, soon, with the current user.
+    /// Registers a listener called on the main queue, and calls it once, soon, with the current user.
     func addListener(_ kind: ListenerKind, auth: Auth, _ callback: @escaping @MainActor @Sendable (Auth, User?) -> Void) -> UInt64 {
+        addListener(kind, auth: auth) { auth, user in MainQueue.deliver { callback(auth, user) } }
+    }
+
+    /// Registers a listener called on `queue`, and calls it once, soon, with the current user.
+    func addListener(_ kind: ListenerKind, auth: Auth, queue: DispatchQueue, _ callback: @escaping @Sendable (Auth, User?) -> Void) -> UInt64 {
+        addListener(kind, auth: auth) { auth, user in queue.async { callback(auth, user) } }
+    }
+
+    private func addListener(_ kind: ListenerKind, auth: Auth, deliver: @escaping @Sendable (Auth, User?) -> Void) -> UInt64 {
         state.withLock { state in
             let id = state.nextListenerID
             state.nextListenerID += 1
-            state.listeners.append(Listener(id: id, kind: kind, auth: auth, callback: callback))
-            let user = state.currentUser
-            MainQueue.deliver { callback(auth, user) }
+            state.listeners.append(Listener(id: id, kind: kind, auth: auth, deliver: deliver))
+            deliver(auth, state.currentUser)
             return id
         }
     }
@@ -128,9 +138,7 @@ final class AuthEngine: Sendable {
         for listener in state.listeners {
             let fire = listener.kind == .authState ? uidChanged : true
             guard fire else { continue }
-            let callback = listener.callback
-            let auth = listener.auth
-            MainQueue.deliver { callback(auth, user) }
+            listener.deliver(listener.auth, user)
         }
         MainQueue.deliver {
             NotificationCenter.default.post(name: Auth.authStateDidChangeNotification, object: nil)

@@ -1,0 +1,2 @@
+// firebase/auth/types.h: part of firebase/auth.h, which has all of Hearth's auth API.
+#include "firebase/auth.h"

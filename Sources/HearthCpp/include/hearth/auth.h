@@ -1,0 +1,911 @@
+// hearth::auth: Firebase's firebase::auth C++ API (Auth, User, Credential, the providers) over HearthAuth.
+//
+// Two generations of the API, chosen at compile time:
+// - by default Firebase 11 and later: `User current_user()`, `Future<AuthResult>` from the sign-in calls;
+// - with HEARTH_FIREBASE_LEGACY_API defined, Firebase 10 and earlier: `User* current_user()`,
+//   `Future<User*>` and `Future<SignInResult>`, `LinkAndRetrieveDataWithCredential`.
+// Every call is asynchronous: it returns a Future at once and completes on a background thread.
+#ifndef HEARTH_AUTH_H_
+#define HEARTH_AUTH_H_
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hearth/app.h"
+#include "hearth/auth/types.h"
+#include "hearth/c_api.h"
+#include "hearth/future.h"
+#include "hearth/variant.h"
+
+namespace hearth {
+namespace auth {
+
+class Auth;
+class User;
+
+namespace internal {
+using hearth::internal::StartCall;
+using hearth::internal::TakeString;
+
+// A bridge handle released with the last copy.
+template <typename Handle, void (*Release)(Handle)>
+class Shared {
+ public:
+  Shared() = default;
+  explicit Shared(Handle handle) {
+    if (handle) handle_.reset(handle, [](Handle h) { Release(h); });
+  }
+  Handle get() const { return handle_ ? static_cast<Handle>(handle_.get()) : nullptr; }
+  explicit operator bool() const { return static_cast<bool>(handle_); }
+
+ private:
+  std::shared_ptr<typename std::remove_pointer<Handle>::type> handle_;
+};
+
+inline void ReleaseCredential(hearth_credential credential) { hearth_credential_release(credential); }
+inline void ReleaseUser(hearth_user user) { hearth_user_release(user); }
+using CredentialHandle = Shared<hearth_credential, ReleaseCredential>;
+using UserHandle = Shared<hearth_user, ReleaseUser>;
+
+// Keeps the C strings of a provider's scopes and parameters alive for one bridge call.
+struct ProviderArguments {
+  std::vector<const char*> scopes, names, values;
+};
+}  // namespace internal
+
+// MARK: Credentials
+
+// A proof of identity for signing in, linking or reauthenticating. Copies share it.
+class Credential {
+ public:
+  Credential() = default;
+  explicit Credential(hearth_credential handle) : handle_(handle) {}
+
+  // The provider id ("apple.com", "password", …); empty when not valid.
+  std::string provider() const {
+    return handle_ ? internal::TakeString(hearth_credential_provider(handle_.get())) : std::string();
+  }
+  bool is_valid() const { return static_cast<bool>(handle_); }
+
+  hearth_credential handle() const { return handle_.get(); }
+
+ private:
+  internal::CredentialHandle handle_;
+};
+
+// Firebase's Android and web name for Credential, as the seeds write it.
+typedef Credential AuthCredential;
+
+class EmailAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "password";
+  static Credential GetCredential(const char* email, const char* password) {
+    return Credential(hearth_credential_email(email, password));
+  }
+};
+
+class FacebookAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "facebook.com";
+  static Credential GetCredential(const char* access_token) {
+    return Credential(hearth_credential_oauth(kProviderId, nullptr, nullptr, access_token, nullptr));
+  }
+};
+
+class GitHubAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "github.com";
+  static Credential GetCredential(const char* token) {
+    return Credential(hearth_credential_oauth(kProviderId, nullptr, nullptr, token, nullptr));
+  }
+};
+
+class GoogleAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "google.com";
+  static Credential GetCredential(const char* id_token, const char* access_token) {
+    return Credential(hearth_credential_oauth(kProviderId, id_token, nullptr, access_token, nullptr));
+  }
+};
+
+class TwitterAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "twitter.com";
+  static Credential GetCredential(const char* token, const char* secret) {
+    return Credential(hearth_credential_oauth(kProviderId, nullptr, nullptr, token, secret));
+  }
+};
+
+class MicrosoftAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "microsoft.com";
+};
+
+class YahooAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "yahoo.com";
+};
+
+class OAuthProvider {
+ public:
+  static Credential GetCredential(const char* provider_id, const char* id_token, const char* access_token) {
+    return Credential(hearth_credential_oauth(provider_id, id_token, nullptr, access_token, nullptr));
+  }
+  // Sign in with Apple and other OpenID Connect providers: the ID token and the raw nonce whose SHA-256 it carries.
+  static Credential GetCredential(const char* provider_id, const char* id_token, const char* raw_nonce,
+                                  const char* access_token) {
+    return Credential(hearth_credential_oauth(provider_id, id_token, raw_nonce, access_token, nullptr));
+  }
+};
+
+namespace internal {
+// `FacebookAuthProvider.getCredential(token)`, the Java spelling both Apple seeds use in C++ code. A variable
+// hides the class of the same name, except before `::`, where only classes and namespaces are looked up, so
+// `FacebookAuthProvider::GetCredential(token)` still names the class.
+struct FacebookJavaSpelling {
+  Credential getCredential(const char* access_token) const {
+    return auth::FacebookAuthProvider::GetCredential(access_token);
+  }
+};
+}  // namespace internal
+inline constexpr internal::FacebookJavaSpelling FacebookAuthProvider{};
+
+struct FederatedProviderData {
+  FederatedProviderData() = default;
+  explicit FederatedProviderData(const std::string& provider) : provider_id(provider) {}
+  std::string provider_id;
+};
+
+struct FederatedOAuthProviderData : FederatedProviderData {
+  FederatedOAuthProviderData() = default;
+  explicit FederatedOAuthProviderData(const std::string& provider) : FederatedProviderData(provider) {}
+  FederatedOAuthProviderData(const std::string& provider, std::vector<std::string> scopes,
+                             std::map<std::string, std::string> custom_parameters)
+      : FederatedProviderData(provider), scopes(std::move(scopes)), custom_parameters(std::move(custom_parameters)) {}
+
+  std::vector<std::string> scopes;
+  std::map<std::string, std::string> custom_parameters;
+
+  // The C strings of one bridge call (valid while this data lives and is not changed).
+  internal::ProviderArguments Arguments() const {
+    internal::ProviderArguments arguments;
+    for (const std::string& scope : scopes) arguments.scopes.push_back(scope.c_str());
+    for (const auto& parameter : custom_parameters) {
+      arguments.names.push_back(parameter.first.c_str());
+      arguments.values.push_back(parameter.second.c_str());
+    }
+    return arguments;
+  }
+};
+
+// A provider whose sign-in runs in a browser: the system browser and a loopback listener on a desktop
+// (hearth::SetBrowser puts in the app's own).
+class FederatedAuthProvider {
+ public:
+  virtual ~FederatedAuthProvider() = default;
+  virtual const FederatedOAuthProviderData* oauth_data() const { return nullptr; }
+};
+
+class FederatedOAuthProvider : public FederatedAuthProvider {
+ public:
+  FederatedOAuthProvider() = default;
+  explicit FederatedOAuthProvider(const FederatedOAuthProviderData& provider_data) : data_(provider_data) {}
+  void SetProviderData(const FederatedOAuthProviderData& provider_data) { data_ = provider_data; }
+  const FederatedOAuthProviderData* oauth_data() const override { return &data_; }
+
+ private:
+  FederatedOAuthProviderData data_;
+};
+
+// MARK: Users
+
+class UserInfoInterface {
+ public:
+  UserInfoInterface() = default;
+  virtual ~UserInfoInterface() = default;
+  UserInfoInterface(const UserInfoInterface&) = default;
+  UserInfoInterface& operator=(const UserInfoInterface&) = default;
+
+  virtual std::string uid() const { return uid_; }
+  virtual std::string email() const { return email_; }
+  virtual std::string display_name() const { return display_name_; }
+  virtual std::string photo_url() const { return photo_url_; }
+  virtual std::string provider_id() const { return provider_id_; }
+  virtual std::string phone_number() const { return phone_number_; }
+
+ protected:
+  friend class User;
+  std::string uid_, email_, display_name_, photo_url_, provider_id_, phone_number_;
+};
+
+struct UserMetadata {
+  uint64_t last_sign_in_timestamp = 0;
+  uint64_t creation_timestamp = 0;
+};
+
+struct UserProfile {
+  const char* display_name = nullptr;
+  const char* photo_url = nullptr;
+};
+
+struct AdditionalUserInfo {
+  std::string provider_id;
+  std::string user_name;
+  std::map<Variant, Variant> profile;
+  // Set with kAuthErrorCredentialAlreadyInUse: the credential that signs in to the account that has it.
+  Credential updated_credential;
+};
+
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+struct SignInResult;
+using DataResult = SignInResult;  // what the …AndRetrieveData calls give
+using UserResult = User*;         // what the plain sign-in calls give
+#else
+struct AuthResult;
+using DataResult = AuthResult;
+using UserResult = User;
+#endif
+
+// A signed-in account: a handle to HearthAuth's live user, so fields read now reflect the latest change.
+class User : public UserInfoInterface {
+ public:
+  User() = default;
+  User(internal::UserHandle handle, Auth* auth) : auth_(auth) { SetHandle(std::move(handle)); }
+  User(const User& other) : UserInfoInterface(other), auth_(other.auth_) { SetHandle(other.Handle()); }
+  User& operator=(const User& other) {
+    UserInfoInterface::operator=(other);
+    SetHandle(other.Handle());
+    auth_ = other.auth_;
+    return *this;
+  }
+
+  bool is_valid() const { return static_cast<bool>(Handle()); }
+  std::string uid() const override { return Field(0); }
+  std::string email() const override { return Field(1); }
+  std::string display_name() const override { return Field(2); }
+  std::string photo_url() const override { return Field(3); }
+  std::string provider_id() const override { return Field(4); }
+  std::string phone_number() const override { return Field(5); }
+  bool is_anonymous() const { return Flag(0); }
+  bool is_email_verified() const { return Flag(1); }
+  UserMetadata metadata() const {
+    UserMetadata metadata;
+    if (auto handle = Handle()) {
+      metadata.last_sign_in_timestamp = hearth_user_timestamp(handle.get(), 0);
+      metadata.creation_timestamp = hearth_user_timestamp(handle.get(), 1);
+    }
+    return metadata;
+  }
+
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+  // Firebase 10: pointers owned by the user, valid until the next call of provider_data().
+  const std::vector<UserInfoInterface*>& provider_data() const {
+    std::lock_guard<std::mutex> lock(provider_mutex_);
+    provider_storage_ = ProviderData();
+    provider_pointers_.clear();
+    for (UserInfoInterface& info : provider_storage_) provider_pointers_.push_back(&info);
+    return provider_pointers_;
+  }
+#else
+  std::vector<UserInfoInterface> provider_data() const { return ProviderData(); }
+#endif
+
+  // Java's spelling of display_name(), as seed 002 writes it.
+  std::string getDisplayName() const { return display_name(); }
+
+  Future<std::string> GetToken(bool force_refresh);
+  Future<DataResult> Reauthenticate(const Credential& credential);
+  Future<DataResult> ReauthenticateAndRetrieveData(const Credential& credential);
+  Future<DataResult> ReauthenticateWithProvider(FederatedAuthProvider* provider) const;
+  Future<DataResult> ReauthenticateWithProvider(const FederatedOAuthProviderData& provider_data) const;
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+  Future<User*> LinkWithCredential(const Credential& credential);
+  Future<SignInResult> LinkAndRetrieveDataWithCredential(const Credential& credential);
+  Future<SignInResult> linkWithCredential(const Credential& credential);  // seed 002's Java spelling
+  Future<User*> Unlink(const char* provider);
+  Future<void> UpdateUserProfile(const UserProfile& profile);
+#else
+  Future<AuthResult> LinkWithCredential(const Credential& credential);
+  Future<AuthResult> linkWithCredential(const Credential& credential);  // the Java spelling
+  Future<AuthResult> Unlink(const char* provider);
+  Future<void> UpdateUserProfile(const UserProfile& profile);
+#endif
+  Future<DataResult> LinkWithProvider(FederatedAuthProvider* provider) const;
+  Future<void> UpdatePassword(const char* password);
+  Future<void> SendEmailVerification();
+  Future<void> SendEmailVerificationBeforeUpdatingEmail(const char* email);
+  Future<void> Reload();
+  Future<void> Delete();
+
+  // HearthAuth's user, for the API's own use.
+  internal::UserHandle Handle() const { return std::atomic_load(&shared_)->handle; }
+  void SetHandle(internal::UserHandle handle) {
+    std::atomic_store(&shared_, std::make_shared<const Holder>(Holder{std::move(handle)}));
+  }
+
+ private:
+  struct Holder {
+    internal::UserHandle handle;
+  };
+
+  std::string Field(int field) const {
+    auto handle = Handle();
+    return handle ? internal::TakeString(hearth_user_string(handle.get(), field)) : std::string();
+  }
+  bool Flag(int flag) const {
+    auto handle = Handle();
+    return handle && hearth_user_flag(handle.get(), flag) != 0;
+  }
+  std::vector<UserInfoInterface> ProviderData() const {
+    std::vector<UserInfoInterface> infos;
+    auto handle = Handle();
+    if (!handle) return infos;
+    size_t count = hearth_user_provider_count(handle.get());
+    for (size_t index = 0; index < count; ++index) {
+      UserInfoInterface info;
+      std::string* fields[] = {&info.uid_, &info.email_, &info.display_name_,
+                               &info.photo_url_, &info.provider_id_, &info.phone_number_};
+      for (int field = 0; field < 6; ++field) {
+        *fields[field] = internal::TakeString(hearth_user_provider_string(handle.get(), index, field));
+      }
+      infos.push_back(info);
+    }
+    return infos;
+  }
+  Future<DataResult> WithProvider(int what, const FederatedOAuthProviderData* data) const;
+  Future<DataResult> WithCredential(bool link, const Credential& credential);
+  template <typename T>
+  Future<T> Plain(void (*call)(hearth_user, hearth_completion, void*));
+
+  // Swapped whole (atomically) when the legacy API's current user changes.
+  std::shared_ptr<const Holder> shared_ = std::make_shared<const Holder>();
+  Auth* auth_ = nullptr;
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+  mutable std::mutex provider_mutex_;
+  mutable std::vector<UserInfoInterface> provider_storage_;
+  mutable std::vector<UserInfoInterface*> provider_pointers_;
+#endif
+  friend class Auth;
+};
+
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+struct SignInResult {
+  User* user = nullptr;
+  AdditionalUserInfo info;
+  UserMetadata meta;
+};
+#else
+struct AuthResult {
+  AdditionalUserInfo additional_user_info;
+  Credential credential;
+  User user;
+};
+#endif
+
+struct FetchProvidersResult {
+  std::vector<std::string> providers;
+};
+
+// MARK: Listeners
+
+class AuthStateListener {
+ public:
+  virtual ~AuthStateListener();
+  virtual void OnAuthStateChanged(Auth* auth) = 0;
+
+ private:
+  friend class Auth;
+  std::mutex mutex_;
+  std::vector<Auth*> auths_;
+};
+
+class IdTokenListener {
+ public:
+  virtual ~IdTokenListener();
+  virtual void OnIdTokenChanged(Auth* auth) = 0;
+
+ private:
+  friend class Auth;
+  std::mutex mutex_;
+  std::vector<Auth*> auths_;
+};
+
+// MARK: Auth
+
+class Auth {
+ public:
+  // The Auth of `app`, made on first use; one per app, deleted with it.
+  static Auth* GetAuth(App* app, InitResult* init_result_out = nullptr) {
+    if (init_result_out) *init_result_out = kInitResultSuccess;
+    if (!app) return nullptr;
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!app->auth_) {
+      Auth* auth = new Auth(app);
+      app->auth_ = auth;
+      app->auth_owner_ = std::shared_ptr<void>(auth, [](void* pointer) { delete static_cast<Auth*>(pointer); });
+    }
+    return app->auth_;
+  }
+
+  ~Auth() {
+    std::vector<std::pair<void*, uint64_t>> listeners;
+    {
+      std::lock_guard<std::mutex> lock(listener_mutex_);
+      for (auto& entry : state_listeners_) listeners.push_back({entry.first, entry.second.handle});
+      for (auto& entry : token_listeners_) listeners.push_back({entry.first, entry.second.handle});
+    }
+    for (auto& listener : listeners) hearth_auth_remove_listener(app_->handle(), listener.second);
+  }
+
+  App& app() { return *app_; }
+
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+  // The signed-in user, owned by this Auth; nullptr when signed out.
+  User* current_user() { return LegacyCurrentUser(); }
+  User& getCurrentUser() { return *LegacyCurrentUser(); }  // seed 002's Java spelling
+#else
+  // The signed-in user; not is_valid() when signed out.
+  User current_user() { return User(internal::UserHandle(hearth_auth_current_user(app_->handle())), this); }
+  User getCurrentUser() { return current_user(); }  // the Java spelling
+#endif
+
+  void SignOut() { hearth_auth_sign_out(app_->handle()); }
+
+  std::string language_code() const { return internal::TakeString(hearth_auth_language_code(app_->handle())); }
+  void set_language_code(const char* language_code) { hearth_auth_set_language_code(app_->handle(), language_code); }
+  void UseAppLanguage() { hearth_auth_set_language_code(app_->handle(), nullptr); }
+  void UseEmulator(std::string host, uint32_t port) { hearth_auth_use_emulator(app_->handle(), host.c_str(), port); }
+
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+  Future<User*> SignInAnonymously();
+  Future<User*> SignInWithEmailAndPassword(const char* email, const char* password);
+  Future<User*> CreateUserWithEmailAndPassword(const char* email, const char* password);
+  Future<User*> SignInWithCustomToken(const char* token);
+#else
+  Future<AuthResult> SignInAnonymously();
+  Future<AuthResult> SignInWithEmailAndPassword(const char* email, const char* password);
+  Future<AuthResult> CreateUserWithEmailAndPassword(const char* email, const char* password);
+  Future<AuthResult> SignInWithCustomToken(const char* token);
+#endif
+  Future<UserResult> SignInWithCredential(const Credential& credential);
+  Future<DataResult> SignInAndRetrieveDataWithCredential(const Credential& credential);
+  Future<DataResult> SignInWithProvider(FederatedAuthProvider* provider);
+  // The seeds pass the provider's data itself.
+  Future<DataResult> SignInWithProvider(const FederatedOAuthProviderData& provider_data);
+  Future<FetchProvidersResult> FetchProvidersForEmail(const char* email);
+  Future<void> SendPasswordResetEmail(const char* email);
+
+  void AddAuthStateListener(AuthStateListener* listener) { AddListener(listener, false); }
+  void RemoveAuthStateListener(AuthStateListener* listener) { RemoveListener(listener, false); }
+  void AddIdTokenListener(IdTokenListener* listener) { AddListener(listener, true); }
+  void RemoveIdTokenListener(IdTokenListener* listener) { RemoveListener(listener, true); }
+
+  // For the API's own use: results of the bridge as this generation's types.
+  DataResult MakeDataResult(hearth_result result);
+  UserResult MakeUserResult(hearth_result result);
+  hearth_app handle() const { return app_->handle(); }
+
+ private:
+  explicit Auth(App* app) : app_(app) {}
+  Auth(const Auth&) = delete;
+  Auth& operator=(const Auth&) = delete;
+
+  struct Registration {
+    uint64_t handle;
+    std::pair<Auth*, void*>* context;
+  };
+
+  template <typename Listener>
+  void AddListener(Listener* listener, bool id_token) {
+    if (!listener) return;
+    auto& registry = id_token ? token_listeners_ : state_listeners_;
+    {
+      std::lock_guard<std::mutex> lock(listener_mutex_);
+      if (registry.count(listener)) return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(listener->mutex_);
+      listener->auths_.push_back(this);
+    }
+    auto* context = new std::pair<Auth*, void*>(this, listener);
+    hearth_listener call = [](void* pointer) {
+      auto* pair = static_cast<std::pair<Auth*, void*>*>(pointer);
+      Notify(static_cast<Listener*>(pair->second), pair->first);
+    };
+    uint64_t handle = hearth_auth_add_listener(app_->handle(), id_token ? 1 : 0, call, context);
+    std::lock_guard<std::mutex> lock(listener_mutex_);
+    registry[listener] = Registration{handle, context};
+  }
+
+  template <typename Listener>
+  void RemoveListener(Listener* listener, bool id_token) {
+    Registration registration{0, nullptr};
+    {
+      std::lock_guard<std::mutex> lock(listener_mutex_);
+      auto& registry = id_token ? token_listeners_ : state_listeners_;
+      auto found = registry.find(listener);
+      if (found == registry.end()) return;
+      registration = found->second;
+      registry.erase(found);
+    }
+    // Returns once no call of it is under way (unless called from the listener itself).
+    hearth_auth_remove_listener(app_->handle(), registration.handle);
+    delete registration.context;
+    std::lock_guard<std::mutex> lock(listener->mutex_);
+    auto& auths = listener->auths_;
+    auths.erase(std::remove(auths.begin(), auths.end(), this), auths.end());
+  }
+
+  static void Notify(AuthStateListener* listener, Auth* auth) { listener->OnAuthStateChanged(auth); }
+  static void Notify(IdTokenListener* listener, Auth* auth) { listener->OnIdTokenChanged(auth); }
+
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+  // Firebase 10's one User object per Auth, pointed at whoever is signed in now.
+  User* LegacyCurrentUser() {
+    internal::UserHandle handle(hearth_auth_current_user(app_->handle()));
+    std::lock_guard<std::mutex> lock(user_mutex_);
+    if (!handle) return nullptr;
+    if (!legacy_user_) {
+      legacy_user_.reset(new User(handle, this));
+    } else if (!hearth_user_same(legacy_user_->Handle().get(), handle.get())) {
+      legacy_user_->SetHandle(handle);
+    }
+    return legacy_user_.get();
+  }
+  std::mutex user_mutex_;
+  std::unique_ptr<User> legacy_user_;
+#endif
+
+  App* app_;
+  std::mutex listener_mutex_;
+  std::map<void*, Registration> state_listeners_;
+  std::map<void*, Registration> token_listeners_;
+};
+
+// MARK: Results
+
+namespace internal {
+
+inline Variant MakeVariant(hearth_value value) {
+  if (!value) return Variant();
+  switch (hearth_value_type(value)) {
+    case 1: return Variant(hearth_value_bool(value) != 0);
+    case 2: return Variant(static_cast<int64_t>(hearth_value_int(value)));
+    case 3: return Variant(hearth_value_double(value));
+    case 4: return Variant(TakeString(hearth_value_string(value)));
+    case 5: {
+      std::vector<Variant> items;
+      for (size_t index = 0; index < hearth_value_count(value); ++index) {
+        items.push_back(MakeVariant(hearth_value_borrow_child(value, index)));
+      }
+      return Variant(items);
+    }
+    case 6: {
+      std::map<Variant, Variant> entries;
+      for (size_t index = 0; index < hearth_value_count(value); ++index) {
+        entries[Variant(TakeString(hearth_value_key(value, index)))] =
+            MakeVariant(hearth_value_borrow_child(value, index));
+      }
+      return Variant(entries);
+    }
+    default: return Variant();
+  }
+}
+
+inline AdditionalUserInfo MakeAdditionalUserInfo(hearth_result result) {
+  AdditionalUserInfo info;
+  info.provider_id = TakeString(hearth_result_string(result, 0));
+  info.user_name = TakeString(hearth_result_string(result, 1));
+  Variant profile = MakeVariant(hearth_result_borrow_profile(result));
+  if (profile.is_map()) info.profile = profile.map();
+  info.updated_credential = Credential(hearth_result_updated_credential(result));
+  return info;
+}
+
+inline UserMetadata MakeMetadata(const User* user) { return user ? user->metadata() : UserMetadata(); }
+
+}  // namespace internal
+
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+inline SignInResult Auth::MakeDataResult(hearth_result result) {
+  SignInResult made;
+  made.info = internal::MakeAdditionalUserInfo(result);
+  made.user = LegacyCurrentUser();
+  made.meta = internal::MakeMetadata(made.user);
+  return made;
+}
+inline User* Auth::MakeUserResult(hearth_result) { return LegacyCurrentUser(); }
+#else
+inline AuthResult Auth::MakeDataResult(hearth_result result) {
+  AuthResult made;
+  made.additional_user_info = internal::MakeAdditionalUserInfo(result);
+  made.credential = Credential(hearth_result_credential(result));
+  made.user = User(internal::UserHandle(hearth_result_user(result)), this);
+  return made;
+}
+inline User Auth::MakeUserResult(hearth_result result) {
+  return User(internal::UserHandle(hearth_result_user(result)), this);
+}
+#endif
+
+// MARK: Auth's calls
+
+namespace internal {
+template <typename T>
+using Converter = std::function<T(hearth_result, int)>;
+}
+
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+#define HEARTH_SIGN_IN_TYPE User*
+#define HEARTH_SIGN_IN_MAKE MakeUserResult
+#else
+#define HEARTH_SIGN_IN_TYPE AuthResult
+#define HEARTH_SIGN_IN_MAKE MakeDataResult
+#endif
+
+inline Future<HEARTH_SIGN_IN_TYPE> Auth::SignInAnonymously() {
+  return internal::StartCall<HEARTH_SIGN_IN_TYPE>(
+      [this](hearth_result r, int) { return HEARTH_SIGN_IN_MAKE(r); },
+      [this](hearth_completion done, void* context) { hearth_auth_sign_in_anonymously(handle(), done, context); });
+}
+
+inline Future<HEARTH_SIGN_IN_TYPE> Auth::SignInWithEmailAndPassword(const char* email, const char* password) {
+  return internal::StartCall<HEARTH_SIGN_IN_TYPE>(
+      [this](hearth_result r, int) { return HEARTH_SIGN_IN_MAKE(r); },
+      [&](hearth_completion done, void* context) {
+        hearth_auth_sign_in_with_email(handle(), email, password, done, context);
+      });
+}
+
+inline Future<HEARTH_SIGN_IN_TYPE> Auth::CreateUserWithEmailAndPassword(const char* email, const char* password) {
+  return internal::StartCall<HEARTH_SIGN_IN_TYPE>(
+      [this](hearth_result r, int) { return HEARTH_SIGN_IN_MAKE(r); },
+      [&](hearth_completion done, void* context) { hearth_auth_create_user(handle(), email, password, done, context); });
+}
+
+inline Future<HEARTH_SIGN_IN_TYPE> Auth::SignInWithCustomToken(const char* token) {
+  return internal::StartCall<HEARTH_SIGN_IN_TYPE>(
+      [this](hearth_result r, int) { return HEARTH_SIGN_IN_MAKE(r); },
+      [&](hearth_completion done, void* context) {
+        hearth_auth_sign_in_with_custom_token(handle(), token, done, context);
+      });
+}
+
+#undef HEARTH_SIGN_IN_TYPE
+#undef HEARTH_SIGN_IN_MAKE
+
+inline Future<UserResult> Auth::SignInWithCredential(const Credential& credential) {
+  return internal::StartCall<UserResult>(
+      [this](hearth_result r, int) { return MakeUserResult(r); },
+      [&](hearth_completion done, void* context) {
+        hearth_auth_sign_in_with_credential(handle(), credential.handle(), done, context);
+      });
+}
+
+inline Future<DataResult> Auth::SignInAndRetrieveDataWithCredential(const Credential& credential) {
+  return internal::StartCall<DataResult>(
+      [this](hearth_result r, int) { return MakeDataResult(r); },
+      [&](hearth_completion done, void* context) {
+        hearth_auth_sign_in_with_credential(handle(), credential.handle(), done, context);
+      });
+}
+
+inline Future<DataResult> Auth::SignInWithProvider(FederatedAuthProvider* provider) {
+  const FederatedOAuthProviderData* data = provider ? provider->oauth_data() : nullptr;
+  if (!data) return hearth::internal::FailedFuture<DataResult>(kAuthErrorInvalidProviderId, "No provider.");
+  return SignInWithProvider(*data);
+}
+
+inline Future<DataResult> Auth::SignInWithProvider(const FederatedOAuthProviderData& provider_data) {
+  internal::ProviderArguments arguments = provider_data.Arguments();
+  return internal::StartCall<DataResult>(
+      [this](hearth_result r, int) { return MakeDataResult(r); },
+      [&](hearth_completion done, void* context) {
+        hearth_auth_sign_in_with_provider(handle(), provider_data.provider_id.c_str(), arguments.scopes.data(),
+                                          arguments.scopes.size(), arguments.names.data(), arguments.values.data(),
+                                          arguments.names.size(), done, context);
+      });
+}
+
+inline Future<FetchProvidersResult> Auth::FetchProvidersForEmail(const char* email) {
+  return internal::StartCall<FetchProvidersResult>(
+      [](hearth_result r, int) {
+        FetchProvidersResult result;
+        for (size_t index = 0; index < hearth_result_list_count(r); ++index) {
+          result.providers.push_back(internal::TakeString(hearth_result_list_item(r, index)));
+        }
+        return result;
+      },
+      [&](hearth_completion done, void* context) { hearth_auth_fetch_providers(handle(), email, done, context); });
+}
+
+inline Future<void> Auth::SendPasswordResetEmail(const char* email) {
+  return internal::StartCall<void>(nullptr, [&](hearth_completion done, void* context) {
+    hearth_auth_send_password_reset(handle(), email, done, context);
+  });
+}
+
+// MARK: User's calls
+
+inline Future<std::string> User::GetToken(bool force_refresh) {
+  auto handle = Handle();
+  if (!handle) return hearth::internal::FailedFuture<std::string>(kAuthErrorNoSignedInUser, "No user is signed in.");
+  return internal::StartCall<std::string>(
+      [](hearth_result r, int) { return internal::TakeString(hearth_result_string(r, 2)); },
+      [&](hearth_completion done, void* context) {
+        hearth_user_get_token(handle.get(), force_refresh ? 1 : 0, done, context);
+      });
+}
+
+inline Future<DataResult> User::WithCredential(bool link, const Credential& credential) {
+  auto handle = Handle();
+  if (!handle || !auth_) {
+    return hearth::internal::FailedFuture<DataResult>(kAuthErrorNoSignedInUser, "No user is signed in.");
+  }
+  Auth* auth = auth_;
+  return internal::StartCall<DataResult>(
+      [auth](hearth_result r, int) { return auth->MakeDataResult(r); },
+      [&](hearth_completion done, void* context) {
+        if (link) {
+          hearth_user_link(handle.get(), credential.handle(), done, context);
+        } else {
+          hearth_user_reauthenticate(handle.get(), credential.handle(), done, context);
+        }
+      });
+}
+
+inline Future<DataResult> User::WithProvider(int what, const FederatedOAuthProviderData* data) const {
+  auto handle = Handle();
+  if (!handle || !auth_) {
+    return hearth::internal::FailedFuture<DataResult>(kAuthErrorNoSignedInUser, "No user is signed in.");
+  }
+  if (!data) return hearth::internal::FailedFuture<DataResult>(kAuthErrorInvalidProviderId, "No provider.");
+  Auth* auth = auth_;
+  internal::ProviderArguments arguments = data->Arguments();
+  return internal::StartCall<DataResult>(
+      [auth](hearth_result r, int) { return auth->MakeDataResult(r); },
+      [&](hearth_completion done, void* context) {
+        hearth_user_with_provider(auth->handle(), handle.get(), what, data->provider_id.c_str(),
+                                  arguments.scopes.data(), arguments.scopes.size(), arguments.names.data(),
+                                  arguments.values.data(), arguments.names.size(), done, context);
+      });
+}
+
+inline Future<DataResult> User::Reauthenticate(const Credential& credential) {
+  return WithCredential(false, credential);
+}
+inline Future<DataResult> User::ReauthenticateAndRetrieveData(const Credential& credential) {
+  return WithCredential(false, credential);
+}
+inline Future<DataResult> User::ReauthenticateWithProvider(FederatedAuthProvider* provider) const {
+  return WithProvider(2, provider ? provider->oauth_data() : nullptr);
+}
+inline Future<DataResult> User::ReauthenticateWithProvider(const FederatedOAuthProviderData& provider_data) const {
+  return WithProvider(2, &provider_data);
+}
+inline Future<DataResult> User::LinkWithProvider(FederatedAuthProvider* provider) const {
+  return WithProvider(1, provider ? provider->oauth_data() : nullptr);
+}
+
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+inline Future<SignInResult> User::LinkAndRetrieveDataWithCredential(const Credential& credential) {
+  return WithCredential(true, credential);
+}
+inline Future<SignInResult> User::linkWithCredential(const Credential& credential) {
+  return WithCredential(true, credential);
+}
+inline Future<User*> User::LinkWithCredential(const Credential& credential) {
+  auto handle = Handle();
+  if (!handle || !auth_) return hearth::internal::FailedFuture<User*>(kAuthErrorNoSignedInUser, "No user is signed in.");
+  Auth* auth = auth_;
+  return internal::StartCall<User*>(
+      [auth](hearth_result r, int) { return auth->MakeUserResult(r); },
+      [&](hearth_completion done, void* context) {
+        hearth_user_link(handle.get(), credential.handle(), done, context);
+      });
+}
+inline Future<User*> User::Unlink(const char* provider) {
+  auto handle = Handle();
+  if (!handle || !auth_) return hearth::internal::FailedFuture<User*>(kAuthErrorNoSignedInUser, "No user is signed in.");
+  Auth* auth = auth_;
+  return internal::StartCall<User*>(
+      [auth](hearth_result r, int) { return auth->MakeUserResult(r); },
+      [&](hearth_completion done, void* context) { hearth_user_unlink(handle.get(), provider, done, context); });
+}
+#else
+inline Future<AuthResult> User::LinkWithCredential(const Credential& credential) {
+  return WithCredential(true, credential);
+}
+inline Future<AuthResult> User::linkWithCredential(const Credential& credential) {
+  return WithCredential(true, credential);
+}
+inline Future<AuthResult> User::Unlink(const char* provider) {
+  auto handle = Handle();
+  if (!handle || !auth_) {
+    return hearth::internal::FailedFuture<AuthResult>(kAuthErrorNoSignedInUser, "No user is signed in.");
+  }
+  Auth* auth = auth_;
+  return internal::StartCall<AuthResult>(
+      [auth](hearth_result r, int) { return auth->MakeDataResult(r); },
+      [&](hearth_completion done, void* context) { hearth_user_unlink(handle.get(), provider, done, context); });
+}
+#endif
+
+template <typename T>
+inline Future<T> User::Plain(void (*call)(hearth_user, hearth_completion, void*)) {
+  auto handle = Handle();
+  if (!handle) return hearth::internal::FailedFuture<T>(kAuthErrorNoSignedInUser, "No user is signed in.");
+  return internal::StartCall<T>(nullptr, [&](hearth_completion done, void* context) { call(handle.get(), done, context); });
+}
+
+inline Future<void> User::Reload() { return Plain<void>(hearth_user_reload); }
+inline Future<void> User::Delete() { return Plain<void>(hearth_user_delete); }
+inline Future<void> User::SendEmailVerification() {
+  auto handle = Handle();
+  if (!handle) return hearth::internal::FailedFuture<void>(kAuthErrorNoSignedInUser, "No user is signed in.");
+  return internal::StartCall<void>(nullptr, [&](hearth_completion done, void* context) {
+    hearth_user_send_email_verification(handle.get(), nullptr, done, context);
+  });
+}
+inline Future<void> User::SendEmailVerificationBeforeUpdatingEmail(const char* email) {
+  auto handle = Handle();
+  if (!handle) return hearth::internal::FailedFuture<void>(kAuthErrorNoSignedInUser, "No user is signed in.");
+  return internal::StartCall<void>(nullptr, [&](hearth_completion done, void* context) {
+    hearth_user_send_email_verification(handle.get(), email ? email : "", done, context);
+  });
+}
+inline Future<void> User::UpdatePassword(const char* password) {
+  auto handle = Handle();
+  if (!handle) return hearth::internal::FailedFuture<void>(kAuthErrorNoSignedInUser, "No user is signed in.");
+  return internal::StartCall<void>(nullptr, [&](hearth_completion done, void* context) {
+    hearth_user_update_password(handle.get(), password, done, context);
+  });
+}
+inline Future<void> User::UpdateUserProfile(const UserProfile& profile) {
+  auto handle = Handle();
+  if (!handle) return hearth::internal::FailedFuture<void>(kAuthErrorNoSignedInUser, "No user is signed in.");
+  return internal::StartCall<void>(nullptr, [&](hearth_completion done, void* context) {
+    hearth_user_update_profile(handle.get(), profile.display_name, profile.photo_url, done, context);
+  });
+}
+
+// MARK: Listeners' removal
+
+inline AuthStateListener::~AuthStateListener() {
+  std::vector<Auth*> auths;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auths = auths_;
+  }
+  for (Auth* auth : auths) auth->RemoveAuthStateListener(this);
+}
+
+inline IdTokenListener::~IdTokenListener() {
+  std::vector<Auth*> auths;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auths = auths_;
+  }
+  for (Auth* auth : auths) auth->RemoveIdTokenListener(this);
+}
+
+}  // namespace auth
+
+// The browser of SignInWithProvider, LinkWithProvider and ReauthenticateWithProvider: `open` is given the
+// provider page's URL and must show it (the app's own browser or web view); the flow ends when the browser
+// comes back to the loopback listener, or after `timeout_seconds`. nullptr puts back the system browser.
+inline void SetBrowser(void (*open)(void* user_data, const char* url), void* user_data, double timeout_seconds = 300) {
+  hearth_set_browser(open, user_data, timeout_seconds);
+}
+
+}  // namespace hearth
+
+#endif  // HEARTH_AUTH_H_
