@@ -93,32 +93,70 @@ public func hearthAuthUseEmulator(_ app: UnsafeMutableRawPointer, _ host: Unsafe
 
 /// The C++ listeners: called on one serial queue of their own, since a C++ program runs no main loop.
 enum Listeners {
-    static let queue = DispatchQueue(label: "hearth.cpp.listeners")
-    private static let onQueue = DispatchSpecificKey<Bool>()
-    private static let handles = Locked<(next: UInt64, byID: [UInt64: (auth: Auth, handle: any NSObjectProtocol, idToken: Bool)])>(
-        (1, [:]))
-
-    static func add(_ auth: Auth, idToken: Bool, call: @escaping @Sendable () -> Void) -> UInt64 {
+    static let queue: DispatchQueue = {
+        let queue = DispatchQueue(label: "hearth.cpp.listeners")
         queue.setSpecific(key: onQueue, value: true)
-        let handle =
-            idToken
-            ? auth.addIDTokenDidChangeListener(queue: queue) { _, _ in call() }
-            : auth.addStateDidChangeListener(queue: queue) { _, _ in call() }
-        return handles.withLock { state in
-            let id = state.next
-            state.next += 1
-            state.byID[id] = (auth, handle, idToken)
-            return id
+        return queue
+    }()
+    private static let onQueue = DispatchSpecificKey<Bool>()
+
+    /// One listener. Calls already queued when it is removed find it inactive and do nothing, so that the C++
+    /// side may free the listener's context once removal returns, even when it removed it from its own call.
+    final class Registration: @unchecked Sendable {
+        let auth: Auth
+        let idToken: Bool
+        var handle: (any NSObjectProtocol)?
+        private let lock = NSLock()
+        private var active = true
+
+        init(auth: Auth, idToken: Bool) {
+            self.auth = auth
+            self.idToken = idToken
+        }
+
+        /// Runs `call` unless the listener was removed; on the listeners' queue, so never during a removal.
+        func callIfActive(_ call: () -> Void) {
+            lock.lock()
+            let isActive = active
+            lock.unlock()
+            if isActive { call() }
+        }
+
+        func deactivate() {
+            lock.lock()
+            active = false
+            lock.unlock()
         }
     }
 
-    /// Removes a listener; once this returns it is not called again (unless removed from its own call).
+    private static let registrations = Locked<(next: UInt64, byID: [UInt64: Registration])>((1, [:]))
+
+    static func add(_ auth: Auth, idToken: Bool, call: @escaping @Sendable () -> Void) -> UInt64 {
+        let registration = Registration(auth: auth, idToken: idToken)
+        let id = registrations.withLock { state in
+            let id = state.next
+            state.next += 1
+            state.byID[id] = registration
+            return id
+        }
+        let listener: @Sendable (Auth, User?) -> Void = { _, _ in registration.callIfActive(call) }
+        registration.handle =
+            idToken
+            ? auth.addIDTokenDidChangeListener(queue: queue, listener) : auth.addStateDidChangeListener(queue: queue, listener)
+        return id
+    }
+
+    /// Removes a listener; once this returns it is not called again, and no call of it is under way (unless
+    /// it is removing itself from its own call, which then ends as the caller returns).
     static func remove(_ id: UInt64) {
-        guard let entry = handles.withLock({ $0.byID.removeValue(forKey: id) }) else { return }
-        if entry.idToken {
-            entry.auth.removeIDTokenDidChangeListener(entry.handle)
-        } else {
-            entry.auth.removeStateDidChangeListener(entry.handle)
+        guard let registration = registrations.withLock({ $0.byID.removeValue(forKey: id) }) else { return }
+        registration.deactivate()
+        if let handle = registration.handle {
+            if registration.idToken {
+                registration.auth.removeIDTokenDidChangeListener(handle)
+            } else {
+                registration.auth.removeStateDidChangeListener(handle)
+            }
         }
         if DispatchQueue.getSpecific(key: onQueue) != true { queue.sync {} }
     }

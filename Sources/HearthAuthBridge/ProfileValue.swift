@@ -2,7 +2,15 @@ import Foundation
 
 /// A JSON value of `AdditionalUserInfo.profile`, walked by the C++ side to build its `Variant`s.
 final class ProfileValue: @unchecked Sendable {
-    enum Kind: Int32 { case null = 0, bool, integer, double, string, array, object }
+    enum Kind: Int32 {
+        case null = 0
+        case bool
+        case integer
+        case double
+        case string
+        case array
+        case object
+    }
 
     let kind: Kind
     var bool = false

@@ -105,7 +105,8 @@ public func hearthUserReauthenticate(
 
 @_cdecl("hearth_user_with_provider")
 public func hearthUserWithProvider(
-    _ app: UnsafeMutableRawPointer, _ user: UnsafeMutableRawPointer, _ what: Int32, _ providerID: CString?, _ scopes: CStrings?, _ scopeCount: Int, _ names: CStrings?,
+    _ app: UnsafeMutableRawPointer, _ user: UnsafeMutableRawPointer, _ what: Int32, _ providerID: CString?, _ scopes: CStrings?, _ scopeCount: Int,
+    _ names: CStrings?,
     _ values: CStrings?, _ parameterCount: Int, _ done: CompletionFunction?, _ context: UnsafeMutableRawPointer?
 ) {
     let request = ProviderRequest(providerID, scopes, scopeCount, names, values, parameterCount)
@@ -122,7 +123,9 @@ public func hearthUserWithProvider(
 }
 
 @_cdecl("hearth_user_unlink")
-public func hearthUserUnlink(_ user: UnsafeMutableRawPointer, _ providerID: CString?, _ done: CompletionFunction?, _ context: UnsafeMutableRawPointer?) {
+public func hearthUserUnlink(
+    _ user: UnsafeMutableRawPointer, _ providerID: CString?, _ done: CompletionFunction?, _ context: UnsafeMutableRawPointer?
+) {
     let providerID = string(providerID) ?? ""
     userCall(user, done, context) { ResultBox(user: try await $0.unlink(fromProvider: providerID)) }
 }

@@ -126,6 +126,36 @@ import Testing
         }
     }
 
+    @Test("listeners on a queue of the caller's: called there, without the main queue, in the order of the changes")
+    func listenersOnAQueue() async throws {
+        try await withLiveHearth { live in
+            let auth = makeAuth(live)
+            let queue = DispatchQueue(label: "listener-test")
+            let key = DispatchSpecificKey<Bool>()
+            queue.setSpecific(key: key, value: true)
+            let events = Recorder<String>()
+            let offQueue = Recorder<String>()
+            let state = auth.addStateDidChangeListener(queue: queue) { _, user in
+                if DispatchQueue.getSpecific(key: key) != true { offQueue.append("state") }
+                events.append("state:\(user?.uid ?? "nil")")
+            }
+            let token = auth.addIDTokenDidChangeListener(queue: queue) { _, user in
+                if DispatchQueue.getSpecific(key: key) != true { offQueue.append("token") }
+                events.append("token:\(user?.uid ?? "nil")")
+            }
+            let uid = try await auth.signInAnonymously().user.uid
+            try auth.signOut()
+            await eventually { events.count == 6 }
+            #expect(events.all == ["state:nil", "token:nil", "state:\(uid)", "token:\(uid)", "state:nil", "token:nil"])
+            #expect(offQueue.count == 0)
+            auth.removeStateDidChangeListener(state)
+            auth.removeIDTokenDidChangeListener(token)
+            _ = try await auth.signInAnonymously()
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(events.count == 6)
+        }
+    }
+
     @Test("idTokenChanges: the current user now, then every new ID token (sign-in, link, refresh), then nil at sign-out")
     func idTokenChangesSequence() async throws {
         try await withLiveHearth { live in

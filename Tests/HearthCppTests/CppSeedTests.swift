@@ -92,9 +92,11 @@ import Testing
     static func executable(_ name: String) throws -> String {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [beside.appendingPathComponent(name).path] + [".build/debug", ".build/release"].map {
-            root.appendingPathComponent($0).appendingPathComponent(name).path
-        }
+        let candidates =
+            [beside.appendingPathComponent(name).path]
+            + [".build/debug", ".build/release"].map {
+                root.appendingPathComponent($0).appendingPathComponent(name).path
+            }
         guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw HarnessError("\(name) was not built (looked in \(candidates))")
         }

@@ -7,6 +7,7 @@
 //   hearth-cpp-seed-000 offline          the server is gone: every call fails with a network error, none hangs
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <type_traits>
 
@@ -159,6 +160,40 @@ int RunSeed() {
   const firebase::auth::AuthResult* again = Await(ReauthenticateWithAppleProvider(user), "ReauthenticateWithProvider");
   Check(again && again->user.uid() == bob, "ReauthenticateWithProvider: same account");
   Check(auth->current_user().display_name() == "Bob Relay", "the stored name stays after the second sign-in");
+
+  // The app's own browser (hearth::SetBrowser): it is handed the provider's page, with the seed's scopes and
+  // `language`, and here opens it with the same scripted browser.
+  struct Opened {
+    std::mutex mutex;
+    std::string url;
+  } opened;
+  hearth::SetBrowser(
+      [](void* data, const char* url) {
+        auto* opened = static_cast<Opened*>(data);
+        {
+          std::lock_guard<std::mutex> lock(opened->mutex);
+          opened->url = url;
+        }
+        std::string command = std::string("'") + seed::Env("BROWSER") + "' '" + url + "' &";
+        if (std::system(command.c_str()) != 0) std::fprintf(stderr, "could not start the browser\n");
+      },
+      &opened);
+  firebase::auth::FederatedOAuthProviderData apple("apple.com", {"email", "name"}, {{"language", "fr"}});
+  firebase::auth::FederatedOAuthProvider apple_provider(apple);
+  const firebase::auth::AuthResult* hooked = Await(user.ReauthenticateWithProvider(&apple_provider), "ReauthenticateWithProvider(&provider) through SetBrowser");
+  Check(hooked && hooked->user.uid() == bob, "the app's browser signed in to the same account");
+  {
+    std::lock_guard<std::mutex> lock(opened.mutex);
+    Check(opened.url.find("language=fr") != std::string::npos && opened.url.find("scope=") != std::string::npos,
+          "the provider's page was asked for language=fr and the scopes");
+  }
+  // A browser that never comes back: the flow ends after the time-out, cancelled, not hung.
+  hearth::SetBrowser([](void*, const char*) {}, nullptr, 1);
+  firebase::Future<firebase::auth::AuthResult> abandoned = auth->SignInWithProvider(&apple_provider);
+  Await(abandoned, "an abandoned browser", false);
+  Check(abandoned.error() == firebase::auth::kAuthErrorWebContextCancelled, seed::Describe("kAuthErrorWebContextCancelled", abandoned));
+  hearth::SetBrowser(nullptr, nullptr);
+  Check(auth->current_user().uid() == bob, "the abandoned sign-in changed nothing");
 
   // Android step 7: link Facebook to the Apple account, then unlink it again.
   const firebase::auth::AuthResult* facebook = Await(LinkFacebook(*auth, Env("SEED_FACEBOOK_TOKEN")), "link Facebook");

@@ -1,2 +1,3 @@
-// The seed programs' checks are header-only (seed_support.h), compiled with each program's API generation.
-#include "seed_support.h"
+// seed_support.h is header-only: each seed program compiles it in its own API generation. This file only gives
+// SwiftPM a source to build the target from, and must not include it (see Sources/HearthCpp/HearthCpp.cpp).
+#include "hearth/c_api.h"

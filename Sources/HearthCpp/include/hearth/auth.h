@@ -520,8 +520,10 @@ class Auth {
       auto* pair = static_cast<std::pair<Auth*, void*>*>(pointer);
       Notify(static_cast<Listener*>(pair->second), pair->first);
     };
-    uint64_t handle = hearth_auth_add_listener(app_->handle(), id_token ? 1 : 0, call, context);
+    // Held until the listener is in the registry: its first call, which may come at once on another thread,
+    // can then remove it. Adding only queues that call, so holding the lock cannot deadlock.
     std::lock_guard<std::mutex> lock(listener_mutex_);
+    uint64_t handle = hearth_auth_add_listener(app_->handle(), id_token ? 1 : 0, call, context);
     registry[listener] = Registration{handle, context};
   }
 

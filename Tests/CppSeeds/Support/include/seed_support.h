@@ -101,6 +101,84 @@ inline firebase::auth::User Current(firebase::auth::Auth* auth) { return auth->c
 inline bool SignedIn(firebase::auth::Auth* auth) { return auth->current_user().is_valid(); }
 #endif
 
+// A listener that removes itself from its own call (the removal must not wait for that call to end).
+class SelfRemovingListener : public firebase::auth::AuthStateListener {
+ public:
+  void OnAuthStateChanged(firebase::auth::Auth* auth) override {
+    calls++;
+    auth->RemoveAuthStateListener(this);
+  }
+  std::atomic<int> calls{0};
+};
+
+// What a careless or hostile caller passes: empty and NULL arguments, junk tokens, oversized and control-character
+// input, calls from many threads at once. Each ends in a future with an error, never a crash or a hang.
+inline void Hostile(firebase::auth::Auth* auth) {
+  auth->SignOut();
+  firebase::auth::Credential none;
+  Check(!none.is_valid() && none.provider().empty(), "a default Credential is not valid");
+  auto with_none = auth->SignInWithCredential(none);
+  Await(with_none, "SignInWithCredential(invalid credential)", false);
+  Check(with_none.error() == firebase::auth::kAuthErrorInvalidCredential, Describe("invalid credential", with_none));
+  firebase::auth::Credential null_provider = firebase::auth::OAuthProvider::GetCredential(nullptr, nullptr, nullptr);
+  Check(!null_provider.is_valid(), "OAuthProvider::GetCredential(nullptr, …) is not valid");
+  Check(!firebase::auth::OAuthProvider::GetCredential("apple.com", nullptr, nullptr).is_valid(),
+        "an OAuth credential without a token is not valid");
+  auto null_email = auth->SignInWithEmailAndPassword(nullptr, nullptr);
+  Await(null_email, "SignInWithEmailAndPassword(nullptr, nullptr)", false);
+  Check(null_email.error() != 0 && !SignedIn(auth), Describe("NULL e-mail and password refused", null_email));
+  auto junk = auth->SignInWithCustomToken("not.a.token");
+  Await(junk, "SignInWithCustomToken(junk)", false);
+  Check(junk.error() == firebase::auth::kAuthErrorInvalidCustomToken, Describe("kAuthErrorInvalidCustomToken", junk));
+  auto junk_apple = auth->SignInWithCredential(firebase::auth::OAuthProvider::GetCredential("apple.com", "x.y.z", "n", nullptr));
+  Await(junk_apple, "an Apple token that is no JWT", false);
+  Check(junk_apple.error() == firebase::auth::kAuthErrorInvalidCredential, Describe("junk Apple token", junk_apple));
+  std::string huge(200000, 'a');
+  huge += "@example.com";
+  auto oversized = auth->SignInWithEmailAndPassword(huge.c_str(), "whatever");
+  Await(oversized, "a 200 kB e-mail address", false);
+  Check(oversized.error() != 0 && !SignedIn(auth), Describe("oversized e-mail refused", oversized));
+  auto control = auth->CreateUserWithEmailAndPassword("evil\r\nBcc: x@example.com", "password123");
+  Await(control, "control characters in the e-mail", false);
+  Check(control.error() == firebase::auth::kAuthErrorInvalidEmail, Describe("control characters: kAuthErrorInvalidEmail", control));
+  auto unknown = auth->SignInWithCredential(firebase::auth::OAuthProvider::GetCredential("unknown.example", "x.y.z", nullptr));
+  Await(unknown, "an unknown provider", false);
+  Check(unknown.error() != 0 && !SignedIn(auth), Describe("unknown provider refused", unknown));
+
+  // Many threads at once: sign-ups, token refreshes and sign-outs racing on one Auth.
+  Await(auth->SignInAnonymously(), "SignInAnonymously before the race");
+  std::atomic<int> finished{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i) {
+    threads.emplace_back([auth, i, &finished] {
+      for (int round = 0; round < 5; ++round) {
+        firebase::FutureBase future;
+        if (i % 2 == 0) {
+          future = Current(auth).GetToken(true);
+        } else {
+          future = auth->SignInAnonymously();
+        }
+        if (future.Wait(120000)) finished++;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  Check(finished == 40, "40 calls from 8 threads all completed (" + std::to_string(finished) + ")");
+
+  SelfRemovingListener listener;
+  auth->AddAuthStateListener(&listener);
+  for (int i = 0; i < 100 && listener.calls == 0; ++i) Wait(50);
+  auth->SignOut();
+  Wait(200);
+  Check(listener.calls == 1, "a listener that removed itself is not called again");
+
+  auto done = auth->SignInAnonymously();
+  Await(done, "SignInAnonymously");
+  std::atomic<bool> late{false};
+  done.OnCompletion([&late](const firebase::FutureBase&) { late = true; });
+  Check(late, "OnCompletion on a completed future runs at once");
+}
+
 // The calls the seeds do not show: the other providers' credentials, e-mail and password, tokens, callbacks.
 // Ends with `back_to` signed in again through the updated credential of a refused link.
 inline void OtherCalls(firebase::auth::Auth* auth, const std::string& back_to) {
@@ -203,6 +281,8 @@ inline void OtherCalls(firebase::auth::Auth* auth, const std::string& back_to) {
   auto no_provider = auth->SignInWithProvider(&empty);
   Await(no_provider, "SignInWithProvider without a provider id", false);
   Check(no_provider.error() == firebase::auth::kAuthErrorInvalidProviderId, Describe("kAuthErrorInvalidProviderId", no_provider));
+
+  Hostile(auth);
 
   // Back to the Apple account for the restart run.
   firebase::auth::Credential bobs = firebase::auth::OAuthProvider::GetCredential(
