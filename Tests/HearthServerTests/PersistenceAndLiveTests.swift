@@ -41,7 +41,7 @@ struct PersistenceAndLiveTests {
         defer { hearth.removeFiles() }
         let app = buildApplication(services: hearth.services)
         try await app.test(.live) { client in
-            let client = FirebaseTestClient(client: client)
+            let client = FirebaseTestClient(baseURL: "http://127.0.0.1:\(try #require(client.port))")
             let created = try await client.signUpAnonymously()
             #expect(try await client.refresh(created.refreshToken!).status == .ok)
             #expect(try await client.lookup(created.idToken!).status == .ok)
