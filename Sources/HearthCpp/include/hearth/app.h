@@ -18,6 +18,10 @@
 #include "hearth/c_api.h"
 #include "hearth/future.h"
 
+#if defined(__ANDROID__)
+#include <jni.h>
+#endif
+
 namespace hearth {
 
 namespace auth {
@@ -85,6 +89,12 @@ class App {
   static App* Create(const AppOptions& options) { return Create(options, kDefaultAppNameValue); }
   // The app of that name, made once; nullptr when one of that name exists with another server, key or project.
   static App* Create(const AppOptions& options, const char* name);
+#if defined(__ANDROID__)
+  // Firebase's Android form, as the seeds' `#if defined(__ANDROID__)` branch calls it. Hearth needs no Java
+  // VM: the environment and activity are not used. (Not compiled on this Linux machine.)
+  static App* Create(const AppOptions& options, JNIEnv*, jobject) { return Create(options, kDefaultAppNameValue); }
+  static App* Create(const AppOptions& options, const char* name, JNIEnv*, jobject) { return Create(options, name); }
+#endif
   static App* GetInstance() { return GetInstance(kDefaultAppNameValue); }
   static App* GetInstance(const char* name) {
     std::lock_guard<std::mutex> lock(RegistryMutex());
