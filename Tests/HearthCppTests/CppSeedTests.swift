@@ -120,7 +120,7 @@ enum CppProgram {
         process.arguments = arguments
         process.environment = environment
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-cpp-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
