@@ -224,12 +224,16 @@ struct PostgresStorageTests {
         let url = try await cluster.createDatabase(connectTimeout: nil)
         let store = try await PostgresStorage.open(url: url, options: quickOptions, logger: testLogger)
         do {
-            try await store.createUser(UserRecord(uid: "u1", createdAt: t0, validSince: t0), session: nil)
+            // The healthy steps are retried: the 3 s acquire time-out that makes a down server fail fast has been
+            // exceeded on a loaded two-core machine by a server that was up.
+            try await eventually(within: .seconds(45)) { try await Self.createUnlessPresent("u1", in: store) }
             #expect(try await store.user(uid: "u1") != nil)
             // Several idle pooled connections, all cut by the restart.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<6 { group.addTask { _ = try await store.countUsers() } }
-                try await group.waitForAll()
+            try await eventually(within: .seconds(45)) {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<6 { group.addTask { _ = try await store.countUsers() } }
+                    try await group.waitForAll()
+                }
             }
 
             try await cluster.restart()
@@ -260,13 +264,20 @@ struct PostgresStorageTests {
             // Back: the same store works again (the pool reconnects by itself).
             let user = try await eventually(within: .seconds(45)) { try await store.user(uid: "u1") }
             #expect(user?.uid == "u1")
-            try await store.createUser(UserRecord(uid: "u3", createdAt: t0, validSince: t0), session: nil)
-            #expect(try await store.countUsers() == 2)
+            try await eventually(within: .seconds(45)) { try await Self.createUnlessPresent("u3", in: store) }
+            #expect(try await eventually(within: .seconds(45)) { try await store.countUsers() } == 2)
         } catch {
             try? await store.close()
             throw error
         }
         try await store.close()
+    }
+
+    /// Creates user `uid` unless an earlier attempt already did (for retried steps).
+    static func createUnlessPresent(_ uid: String, in store: SQLStore) async throws {
+        if try await store.user(uid: uid) == nil {
+            try await store.createUser(UserRecord(uid: uid, createdAt: t0, validSince: t0), session: nil)
+        }
     }
 
     @Test("a slow statement is cut by statement_timeout, an unanswered one by the client watchdog")
