@@ -36,7 +36,8 @@ struct TwitterTransmissionTests {
             pairs.map { "\(TestOAuth1Signer.encode($0.0))=\(TestOAuth1Signer.encode($0.1))" }.joined(separator: "&")
         }
 
-        func send(_ http: HTTPClient) async throws -> (status: UInt, text: String) {
+        /// The `Authorization` header, query and form as sent.
+        func prepared() -> (header: String?, query: [(String, String)], form: [(String, String)]) {
             let base = TestOAuth1Signer.baseString(method: method, url: url, parameters: oauth + query + form)
             let signature = signatureOverride ?? TestOAuth1Signer.sign(base, consumerSecret: consumerSecret, tokenSecret: tokenSecret)
             var header: [(String, String)] = []
@@ -49,12 +50,15 @@ struct TwitterTransmissionTests {
                 case .query: query.append(parameter)
                 }
             }
+            let fields = header.map { "\(TestOAuth1Signer.encode($0.0))=\"\(TestOAuth1Signer.encode($0.1))\"" }
+            return (header.isEmpty ? nil : "OAuth " + fields.joined(separator: ", "), query, form)
+        }
+
+        func send(_ http: HTTPClient) async throws -> (status: UInt, text: String) {
+            let (header, query, form) = prepared()
             var request = HTTPClientRequest(url: query.isEmpty ? url : url + "?" + Self.encoded(query))
             request.method = method == "POST" ? .POST : .GET
-            if !header.isEmpty {
-                let fields = header.map { "\(TestOAuth1Signer.encode($0.0))=\"\(TestOAuth1Signer.encode($0.1))\"" }
-                request.headers.add(name: "Authorization", value: "OAuth " + fields.joined(separator: ", "))
-            }
+            if let header { request.headers.add(name: "Authorization", value: header) }
             if !form.isEmpty {
                 request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
                 request.body = .bytes(ByteBuffer(string: Self.encoded(form)))
@@ -130,7 +134,7 @@ struct TwitterTransmissionTests {
         }
     }
 
-    @Test("A repeated oauth_ parameter is refused, in the header, the body or the query")
+    @Test("A repeated oauth_ parameter, or a malformed or oversized body, is refused, in the header, the body or the query")
     func repeated() async throws {
         try await withLiveSandbox { sandbox, http in
             let names = ["oauth_consumer_key", "oauth_nonce", "oauth_signature_method", "oauth_timestamp", "oauth_version", "oauth_callback"]
@@ -140,6 +144,25 @@ struct TwitterTransmissionTests {
                 let answer = try await request.send(http)
                 #expect(answer.status == 400, "\(place): \(answer.text)")
                 #expect(answer.text == Self.badAuthenticationData, "\(place)")
+            }
+            // A header-signed call whose form body does not parse, or is larger than the sandbox reads.
+            // (A body that parses but was not signed, NUL bytes and all, fails the signature instead.)
+            let bodies: [(String, UInt, String)] = [
+                ("oauth_callback=%zz", 400, Self.badAuthenticationData),
+                ("x=" + String(repeating: "a", count: 70 * 1024), 400, Self.badAuthenticationData),
+                ("x=%00\u{1}", 401, Self.couldNotAuthenticate),
+            ]
+            for (body, status, error) in bodies {
+                let twitter = Self.requestToken(sandbox)
+                var request = HTTPClientRequest(url: twitter.url)
+                request.method = .POST
+                request.headers.add(name: "Authorization", value: try #require(twitter.prepared().header))
+                request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+                request.body = .bytes(ByteBuffer(string: body))
+                let response = try await http.execute(request, timeout: .seconds(60))
+                let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
+                #expect(response.status.code == status, "\(body.prefix(20)): \(text)")
+                #expect(text == error, "\(body.prefix(20))")
             }
             #expect(sandbox.withState { $0.twitterRequestTokens.isEmpty })
         }
