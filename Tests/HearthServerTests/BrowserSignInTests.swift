@@ -178,6 +178,8 @@ struct BrowserSignInTests {
     @Test("Twitter: OAuth 1.0a through the browser; the token secret is on the credential and works")
     func twitterTokenSecret() async throws {
         try await withBrowser { live, client, browser in
+            // The sandbox refuses oauth_* parameters sent two ways (RFC 5849 §3.5), so this also proves that the
+            // request-token and access-token POSTs carry oauth_callback and oauth_verifier in the header.
             let started = try await client.createAuthUri(
                 providerID: "twitter.com", continueUri: "http://127.0.0.1:49152/callback", customParameter: ["lang": "fr"], sessionId: "tw")
             #expect(started.status == .ok, "\(started.text)")
@@ -200,6 +202,18 @@ struct BrowserSignInTests {
                 "providerId=twitter.com&access_token=\(formEncoded(token))&oauth_token_secret=\(formEncoded(secret))")
             #expect(again.status == .ok, "\(again.text)")
             #expect(again.string("localId") == signedIn.string("localId"))
+        }
+    }
+
+    @Test("Twitter: a request token refused by Twitter (wrong consumer secret) fails createAuthUri with INVALID_IDP_RESPONSE")
+    func twitterRequestTokenRefused() async throws {
+        try await withBrowser(providers: { $0.twitter.consumerSecret = "hearth-test-wrong-consumer-secret" }) { live, client, _ in
+            let refused = try await client.createAuthUri(
+                providerID: "twitter.com", continueUri: Self.returnURL, customParameter: ["lang": "fr"], sessionId: "tw-refused")
+            #expect(refused.status == .badRequest)
+            #expect(refused.errorMessage == "INVALID_IDP_RESPONSE : Twitter refused the request token.")
+            #expect(!refused.text.contains("hearth-test-wrong-consumer-secret"))
+            #expect(try await live.services.store.countUsers() == 0)
         }
     }
 

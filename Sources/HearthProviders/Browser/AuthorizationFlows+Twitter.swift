@@ -5,6 +5,8 @@ import NIOHTTP1
 /// Twitter's three-legged OAuth 1.0a (providers.md §4.1): a request token signed with the consumer secret,
 /// the person's approval at `/oauth/authenticate`, then an access token signed with the request token's
 /// secret. Twitter has no `state`; Hearth's rides in the callback URL registered with the request token.
+/// Every `oauth_*` parameter, `oauth_callback` and `oauth_verifier` included, goes in the `Authorization`
+/// header (RFC 5849 §3.5: one transmission method per request); the POSTs have no body.
 extension AuthorizationFlows {
     func startTwitter(_ request: AuthorizationRequest, custom: [String: String]) async throws -> AuthorizationStart {
         let twitter = configuration.twitter
@@ -12,14 +14,10 @@ extension AuthorizationFlows {
             throw HearthError(.internalError, reason: "cannot build the Twitter callback URL")
         }
         let signer = OAuth1Signer(consumerKey: twitter.consumerKey, consumerSecret: twitter.consumerSecret.value)
-        let form = [("oauth_callback", callback.absoluteString)]
         let header = signer.authorizationHeader(
-            method: "POST", url: twitter.requestTokenURL, formParameters: form, token: nil, tokenSecret: nil,
-            nonce: OAuth1Signer.makeNonce(), timestamp: Int(clock.now.timeIntervalSince1970))
-        let response = try await http.send(
-            .POST, twitter.requestTokenURL,
-            headers: [("Authorization", header), ("Content-Type", "application/x-www-form-urlencoded")],
-            body: Data(Self.formBody(form).utf8), provider: "Twitter")
+            method: "POST", url: twitter.requestTokenURL, protocolParameters: [("oauth_callback", callback.absoluteString)], token: nil,
+            tokenSecret: nil, nonce: OAuth1Signer.makeNonce(), timestamp: Int(clock.now.timeIntervalSince1970))
+        let response = try await http.send(.POST, twitter.requestTokenURL, headers: [("Authorization", header)], provider: "Twitter")
         let fields = Self.formFields(response.body)
         guard response.isSuccess, let token = fields["oauth_token"], let secret = fields["oauth_token_secret"],
             fields["oauth_callback_confirmed"] == "true"
@@ -43,15 +41,11 @@ extension AuthorizationFlows {
         }
         let twitter = configuration.twitter
         let signer = OAuth1Signer(consumerKey: twitter.consumerKey, consumerSecret: twitter.consumerSecret.value)
-        let form = [("oauth_verifier", verifier)]
         let header = signer.authorizationHeader(
-            method: "POST", url: twitter.accessTokenURL, formParameters: form, token: token, tokenSecret: requestSecret,
-            nonce: OAuth1Signer.makeNonce(), timestamp: Int(clock.now.timeIntervalSince1970))
+            method: "POST", url: twitter.accessTokenURL, protocolParameters: [("oauth_verifier", verifier)], token: token,
+            tokenSecret: requestSecret, nonce: OAuth1Signer.makeNonce(), timestamp: Int(clock.now.timeIntervalSince1970))
         let response = try await call {
-            try await http.send(
-                .POST, twitter.accessTokenURL,
-                headers: [("Authorization", header), ("Content-Type", "application/x-www-form-urlencoded")],
-                body: Data(Self.formBody(form).utf8), provider: "Twitter")
+            try await http.send(.POST, twitter.accessTokenURL, headers: [("Authorization", header)], provider: "Twitter")
         }
         let fields = Self.formFields(response.body)
         if response.status == 401 || response.status == 403 {

@@ -11,14 +11,17 @@ struct OAuth1Signer: Sendable {
     let consumerKey: String
     let consumerSecret: String
 
-    /// The `Authorization` header value for a request.
+    /// The `Authorization` header value for a request. Every protocol parameter travels in it, as RFC 5849 §3.5
+    /// requires of a request that uses the header: servers refuse `oauth_*` parameters sent two ways.
     ///
     /// - Parameters:
     ///   - formParameters: the body's parameters when it is `application/x-www-form-urlencoded`.
+    ///   - protocolParameters: further `oauth_*` parameters (`oauth_callback`, `oauth_verifier`), signed and sent
+    ///     in the header.
     ///   - nonce: a fresh ASCII nonce; timestamp: Unix seconds.
     func authorizationHeader(
-        method: String, url: URL, formParameters: [(String, String)] = [], token: String?, tokenSecret: String?,
-        nonce: String, timestamp: Int
+        method: String, url: URL, formParameters: [(String, String)] = [], protocolParameters: [(String, String)] = [], token: String?,
+        tokenSecret: String?, nonce: String, timestamp: Int
     ) -> String {
         var oauth: [(String, String)] = [
             ("oauth_consumer_key", consumerKey),
@@ -28,6 +31,7 @@ struct OAuth1Signer: Sendable {
             ("oauth_version", "1.0"),
         ]
         if let token { oauth.append(("oauth_token", token)) }
+        oauth += protocolParameters
         let parameters = Self.queryParameters(of: url) + formParameters + oauth
         let base = Self.signatureBaseString(method: method, url: url, parameters: parameters)
         let signature = Self.signature(baseString: base, consumerSecret: consumerSecret, tokenSecret: tokenSecret ?? "")

@@ -12,7 +12,9 @@ import Logging
 /// 3. `POST /oauth/access_token`, signed with the consumer secret and the request token's secret, with
 ///    `oauth_verifier` → `oauth_token`, `oauth_token_secret`, `user_id`, `screen_name`.
 ///
-/// Every signature is checked exactly (HMAC-SHA1 over the URL the client called), as are timestamps and nonces.
+/// Every signature is checked exactly (HMAC-SHA1 over the URL the client called), as are timestamps and nonces;
+/// the `oauth_*` parameters, `oauth_callback` and `oauth_verifier` included, must all come one way
+/// (``OAuth1Request``).
 struct TwitterOAuthRoutes: Sendable {
     let sandbox: Sandbox
 
@@ -29,17 +31,14 @@ struct TwitterOAuthRoutes: Sendable {
     }
 
     func requestToken(_ request: Request) async -> Response {
-        let body = await formBody(request)
-        let checked = await verify(request, body: body) { consumerKey, token in
+        let checked = await verify(request) { consumerKey, token in
             token == nil ? sandbox.twitterConsumerSecret(consumerKey).map { ($0, "") } : nil
         }
         switch checked {
         case .failure(let failure): return reject(failure)
         case .success(let oauth):
             guard
-                let callback = oauth.parameters.first(where: { $0.name == "oauth_callback" })?.value
-                    ?? body.first(where: { $0.name == "oauth_callback" })?.value,
-                callback == "oob" || URL(string: callback)?.scheme != nil
+                let callback = oauth["oauth_callback"], callback == "oob" || URL(string: callback)?.scheme != nil
             else {
                 return reject(
                     .init(
@@ -99,8 +98,7 @@ struct TwitterOAuthRoutes: Sendable {
     }
 
     func accessToken(_ request: Request) async -> Response {
-        let body = await formBody(request)
-        let checked = await verify(request, body: body) { consumerKey, token in
+        let checked = await verify(request) { consumerKey, token in
             guard let token, let pending = sandbox.withState({ $0.twitterRequestTokens[token] }), pending.consumerKey == consumerKey,
                 let consumerSecret = sandbox.twitterConsumerSecret(consumerKey)
             else { return nil }
@@ -110,8 +108,7 @@ struct TwitterOAuthRoutes: Sendable {
         case .failure(let failure): return reject(failure)
         case .success(let oauth):
             let token = oauth["oauth_token"] ?? ""
-            let verifier =
-                oauth["oauth_verifier"] ?? body.first(where: { $0.name == "oauth_verifier" })?.value ?? SandboxHTTP.query(request)["oauth_verifier"]
+            let verifier = oauth["oauth_verifier"]
             let now = sandbox.now
             let pending: TwitterRequestToken? = sandbox.withState { state in
                 guard let pending = state.twitterRequestTokens[token], pending.verifier != nil, pending.verifier == verifier,
@@ -138,15 +135,17 @@ struct TwitterOAuthRoutes: Sendable {
 
     // MARK: Signature
 
-    /// Checks the `Authorization: OAuth …` header: well-formed, HMAC-SHA1, a timestamp within the window, the
-    /// signature over the URL called and the query and form parameters, and a fresh nonce. `secrets` gives the
-    /// consumer secret and token secret for a consumer key and `oauth_token` (`nil`: unknown).
+    /// Checks the `oauth_*` parameters: well-formed, none repeated and all sent one way (``OAuth1Request``),
+    /// HMAC-SHA1, a timestamp within the window, the signature over the URL called and every query, form and
+    /// protocol parameter, and a fresh nonce. `secrets` gives the consumer secret and token secret for a consumer
+    /// key and `oauth_token` (`nil`: unknown).
     private func verify(
-        _ request: Request, body: [(name: String, value: String)],
-        secrets: (String, String?) -> (consumer: String, token: String)?
-    ) async -> Result<OAuth1AuthorizationHeader, TwitterRoutes.Failure> {
-        guard let header = request.headers[.authorization], let oauth = OAuth1AuthorizationHeader(header) else {
-            return .failure(.badAuthenticationData("no OAuth Authorization header"))
+        _ request: Request, secrets: (String, String?) -> (consumer: String, token: String)?
+    ) async -> Result<OAuth1Request, TwitterRoutes.Failure> {
+        let oauth: OAuth1Request
+        switch OAuth1Request.parse(request, form: await OAuth1Request.form(request)) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let parsed): oauth = parsed
         }
         guard let consumerKey = oauth["oauth_consumer_key"], let nonce = oauth["oauth_nonce"], !nonce.isEmpty,
             let signature = oauth["oauth_signature"], oauth["oauth_signature_method"] == "HMAC-SHA1",
@@ -160,10 +159,8 @@ struct TwitterOAuthRoutes: Sendable {
         guard let timestamp = Int(timestampText), abs(Double(timestamp) - now) <= window else {
             return .failure(.init(code: 135, message: "Timestamp out of bounds.", status: .unauthorized, reason: "stale oauth_timestamp"))
         }
-        guard let query = FormEncoding.pairs(request.uri.query ?? "") else { return .failure(.badAuthenticationData("malformed query")) }
-        let parameters = query + body + oauth.parameters.filter { $0.name != "oauth_signature" }
         let baseString = OAuth1Signature.baseString(
-            method: request.method.rawValue, baseURI: TwitterRoutes(sandbox: sandbox).baseURI(request), parameters: parameters)
+            method: request.method.rawValue, baseURI: TwitterRoutes(sandbox: sandbox).baseURI(request), parameters: oauth.signedParameters)
         let expected = OAuth1Signature.signature(baseString: baseString, consumerSecret: consumerSecret, tokenSecret: tokenSecret)
         guard signature == expected else {
             sandbox.logger.debug("twitter expected signature base string", metadata: ["base": "\(baseString)"])
@@ -180,11 +177,6 @@ struct TwitterOAuthRoutes: Sendable {
     }
 
     // MARK: Helpers
-
-    private func formBody(_ request: Request) async -> [(name: String, value: String)] {
-        guard SandboxHTTP.isForm(request), let text = await SandboxHTTP.bodyText(request) else { return [] }
-        return FormEncoding.pairs(text) ?? []
-    }
 
     private func form(_ pairs: [(String, String)]) -> Response {
         SandboxHTTP.text(FormEncoding.encode(pairs), status: .ok, contentType: "text/html; charset=utf-8")

@@ -32,11 +32,14 @@ struct TwitterRoutes: Sendable {
         }
     }
 
-    /// The checks, in order: header well-formed (215), consumer known and HMAC-SHA1 (32), token known for this
-    /// consumer (89), timestamp within the window (135), signature (32), nonce unused (32).
+    /// The checks, in order: the `oauth_*` parameters well-formed, none repeated and all sent one way (215), consumer
+    /// known and HMAC-SHA1 (32), token known for this consumer (89), timestamp within the window (135), signature
+    /// (32), nonce unused (32).
     func authenticate(_ request: Request) async -> Result<SandboxIdentity, Failure> {
-        guard let header = request.headers[.authorization], let oauth = OAuth1AuthorizationHeader(header) else {
-            return .failure(.badAuthenticationData("no OAuth Authorization header"))
+        let oauth: OAuth1Request
+        switch OAuth1Request.parse(request, form: await OAuth1Request.form(request)) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let parsed): oauth = parsed
         }
         guard let consumerKey = oauth["oauth_consumer_key"], let nonce = oauth["oauth_nonce"],
             let signature = oauth["oauth_signature"], let method = oauth["oauth_signature_method"],
@@ -59,17 +62,8 @@ struct TwitterRoutes: Sendable {
             return .failure(.init(code: 135, message: "Timestamp out of bounds.", status: .unauthorized, reason: "stale oauth_timestamp"))
         }
 
-        guard let query = FormEncoding.pairs(request.uri.query ?? "") else {
-            return .failure(.badAuthenticationData("malformed query"))
-        }
-        var parameters = query
-        if SandboxHTTP.isForm(request), let body = await SandboxHTTP.bodyText(request) {
-            guard let form = FormEncoding.pairs(body) else { return .failure(.badAuthenticationData("malformed body")) }
-            parameters += form
-        }
-        parameters += oauth.parameters.filter { $0.name != "oauth_signature" }
         let baseString = OAuth1Signature.baseString(
-            method: request.method.rawValue, baseURI: baseURI(request), parameters: parameters)
+            method: request.method.rawValue, baseURI: baseURI(request), parameters: oauth.signedParameters)
         let expected = OAuth1Signature.signature(baseString: baseString, consumerSecret: consumerSecret, tokenSecret: token.secret)
         guard let given = Data(base64Encoded: signature), let wanted = Data(base64Encoded: expected),
             given.count == wanted.count, zip(given, wanted).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0
