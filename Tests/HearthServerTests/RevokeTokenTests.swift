@@ -1,7 +1,10 @@
+import Configuration
 import Foundation
 import HTTPTypes
 import HearthCore
+import HearthProviders
 import HearthSandbox
+import HearthServer
 import HearthTesting
 import HearthWire
 import Testing
@@ -217,6 +220,56 @@ struct RevokeTokenTests {
             #expect(result.errorMessage == "INVALID_IDP_RESPONSE : Apple refused to revoke the token: invalid_client")
             #expect(live.sandbox.appleRevocations().isEmpty)
         }
+    }
+}
+
+@Suite("providers.apple.revokeURL")
+struct AppleRevokeURLSettingTests {
+    func read(_ values: [AbsoluteConfigKey: ConfigValue]) throws -> ServerConfiguration {
+        try ServerConfiguration(reader: ConfigReader(provider: InMemoryProvider(values: values)), defaultMode: .development)
+    }
+
+    @Test("Apple's real endpoint by default; a URL from the key; a bad one stops start-up naming the key")
+    func setting() throws {
+        #expect(try read([:]).providers.apple.revokeURL.absoluteString == "https://appleid.apple.com/auth/revoke")
+        let set = try read(["providers.apple.revokeURL": ConfigValue(.string("https://apple.internal.example/auth/revoke"), isSecret: false)])
+        #expect(set.providers.apple.revokeURL.absoluteString == "https://apple.internal.example/auth/revoke")
+        #expect {
+            try read(["providers.apple.revokeURL": ConfigValue(.string("ftp://nowhere"), isSecret: false)])
+        } throws: { error in
+            (error as? ConfigurationError)?.key == "providers.apple.revokeURL"
+        }
+        #expect(KnownSettings.keys.contains("providers.apple.revokeURL"))
+        #expect(KnownSettings.environmentName(of: "providers.apple.revokeURL") == "HEARTH_PROVIDERS_APPLE_REVOKE_URL")
+    }
+
+    @Test("The code, the tokens Apple issued for it and the client secret never reach the log, even at trace level")
+    func redaction() async throws {
+        let logs = CapturedLogs()
+        let live = try await LiveHearth.start(logger: logs.logger())
+        let code: String
+        let secret: String
+        do {
+            let client = FirebaseTestClient(baseURL: live.baseURL)
+            let user = try await client.anonymousUser()
+            let bundleID = try #require(live.sandbox.credentials.apple.bundleIDs.first)
+            code = try live.sandbox.appleAuthorizationCode(for: .appleAlice, clientID: bundleID)
+            #expect(try await client.revoke(idToken: user.idToken, token: code).status == .ok)
+            #expect(try await client.revoke(idToken: user.idToken, token: code).status == .badRequest)
+            // The secret Hearth sent: the signer hands out the one it cached.
+            secret = try AppleClientSecretSigner.secret(for: live.services.configuration.providers.apple, clientID: bundleID, now: live.clock.now)
+            try await live.stop()
+        } catch {
+            try? await live.stop()
+            throw error
+        }
+        let text = logs.text
+        #expect(text.contains("provider call"))
+        #expect(!text.contains(code))
+        for revocation in live.sandbox.appleRevocations() { #expect(!text.contains(revocation.token)) }
+        #expect(!text.contains(secret))
+        #expect(!text.contains(String(secret.split(separator: ".")[2])))
+        #expect(!text.contains(live.sandbox.credentials.apple.privateKeyPEM.split(separator: "\n")[1]))
     }
 }
 
