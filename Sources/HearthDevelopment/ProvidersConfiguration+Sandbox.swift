@@ -57,6 +57,7 @@ extension ProvidersConfiguration {
         p.apple.privateKey = ProviderSecret(endpoints.apple.credentials.privateKeyPEM)
         p.apple.authorizationURL = url(endpoints.apple.baseURL + "/auth/authorize")
         p.apple.tokenURL = url(endpoints.apple.tokenURL)
+        p.apple.revokeURL = url(endpoints.apple.revokeURL)
         p.microsoft.clientSecret = ProviderSecret(endpoints.microsoft.credentials.clientSecret)
         p.microsoft.authorizationURLTemplate = endpoints.microsoft.loginBaseURL + "/{tenant}/oauth2/v2.0/authorize"
         p.microsoft.tokenURLTemplate = endpoints.microsoft.loginBaseURL + "/{tenant}/oauth2/v2.0/token"

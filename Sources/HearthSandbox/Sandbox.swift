@@ -202,6 +202,11 @@ public final class Sandbox: Sendable {
         }
     }
 
+    /// The requests Apple's `/auth/revoke` accepted, oldest first.
+    public func appleRevocations() -> [AppleRevocation] {
+        state.withLock { $0.appleRevocations }
+    }
+
     // MARK: Helpers for the provider files
 
     func require(_ identity: SandboxIdentity, is provider: SandboxProvider) throws {

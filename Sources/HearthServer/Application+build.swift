@@ -82,6 +82,10 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
         accounts.addRoutes(to: group, names: .legacyV3)
         adminAccounts.addLegacyRoutes(to: group)
     }
+    // Identity Toolkit v2's client call (the iOS SDKs use v2 for it).
+    for prefix in ["/v2", "/identitytoolkit.googleapis.com/v2"] {
+        RevokeTokenController<HearthRequestContext>(services: services).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys))
+    }
     // The admin API: an administrator's bearer token, no API key.
     for prefix in ["/v2/projects/:project", "/identitytoolkit.googleapis.com/v2/projects/:project"] {
         let group = router.group(RouterPath(prefix)).add(middleware: admin)

@@ -96,6 +96,43 @@ struct AppleTests {
         }
     }
 
+    @Test("/auth/revoke checks the client secret, records what it accepted and ends the refresh token and its access tokens")
+    func revokeRecords() async throws {
+        try await withSandbox { sandbox, client in
+            let apple = sandbox.credentials.apple
+            let code = try sandbox.appleAuthorizationCode(for: .appleAlice)
+            let secret = try Self.clientSecret(apple, clientID: apple.servicesID)
+            let tokens = try await client.postForm(
+                "/apple/auth/token",
+                [("client_id", apple.servicesID), ("client_secret", secret), ("code", code), ("grant_type", "authorization_code")])
+            let refreshToken = try #require(tokens["refresh_token"]?.string)
+
+            let foreign = try Self.clientSecret(apple, clientID: apple.servicesID, key: P256.Signing.PrivateKey())
+            let refused = try await client.postForm(
+                "/apple/auth/revoke", [("client_id", apple.servicesID), ("client_secret", foreign), ("token", refreshToken)])
+            #expect(refused.status == .badRequest && refused["error"]?.string == "invalid_client")
+            let noToken = try await client.postForm("/apple/auth/revoke", [("client_id", apple.servicesID), ("client_secret", secret)])
+            #expect(noToken["error"]?.string == "invalid_request")
+            #expect(sandbox.appleRevocations().isEmpty)
+
+            let revoked = try await client.postForm(
+                "/apple/auth/revoke",
+                [("client_id", apple.servicesID), ("client_secret", secret), ("token", refreshToken), ("token_type_hint", "refresh_token")])
+            #expect(revoked.status == .ok)
+            let recorded = sandbox.appleRevocations()
+            #expect(recorded.count == 1)
+            #expect(recorded.first?.clientID == apple.servicesID)
+            #expect(recorded.first?.token == refreshToken)
+            #expect(recorded.first?.tokenTypeHint == "refresh_token")
+            #expect(recorded.first?.subject == SandboxIdentity.appleAlice.subject)
+
+            let refresh = try await client.postForm(
+                "/apple/auth/token",
+                [("client_id", apple.servicesID), ("client_secret", secret), ("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+            #expect(refresh["error"]?.string == "invalid_grant")
+        }
+    }
+
     @Test("/auth/token refuses bad client secrets and wrong redirect URIs")
     func tokenEndpointRejections() async throws {
         try await withSandbox { sandbox, client in

@@ -5,9 +5,9 @@ import HearthWire
 import FoundationNetworking
 #endif
 
-/// The REST calls of the SDK: Identity Toolkit v1 under `/identitytoolkit.googleapis.com/v1/…` and the Secure
-/// Token API under `/securetoken.googleapis.com/v1/token`, on the app's Hearth server, as Firebase SDKs call them
-/// in emulator mode.
+/// The REST calls of the SDK: Identity Toolkit v1 under `/identitytoolkit.googleapis.com/v1/…` (v2 for
+/// `accounts:revokeToken`) and the Secure Token API under `/securetoken.googleapis.com/v1/token`, on the app's
+/// Hearth server, as Firebase SDKs call them in emulator mode.
 struct Backend: Sendable {
     /// `http://host:port`, no trailing slash.
     var baseURL: String
@@ -27,8 +27,12 @@ struct Backend: Sendable {
         case sendOobCode = "accounts:sendOobCode"
         case resetPassword = "accounts:resetPassword"
         case signInWithEmailLink = "accounts:signInWithEmailLink"
+        case revokeToken = "accounts:revokeToken"
 
-        var path: String { "/identitytoolkit.googleapis.com/v1/\(rawValue)" }
+        /// Identity Toolkit v1, but v2 for `accounts:revokeToken` (as FirebaseAuth calls it).
+        var path: String {
+            self == .revokeToken ? "/identitytoolkit.googleapis.com/v2/\(rawValue)" : "/identitytoolkit.googleapis.com/v1/\(rawValue)"
+        }
     }
 
     private static let encoder = JSONEncoder()
@@ -55,6 +59,8 @@ struct Backend: Sendable {
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("Swift/HearthAuth", forHTTPHeaderField: "X-Client-Version")
+        // As FirebaseAuth sends it: the server picks Apple's client id by it (accounts:revokeToken).
+        if let bundleID = Bundle.main.bundleIdentifier { request.setValue(bundleID, forHTTPHeaderField: "X-Ios-Bundle-Identifier") }
         if let languageCode {
             request.setValue(languageCode, forHTTPHeaderField: "X-Firebase-Locale")
             request.setValue(languageCode, forHTTPHeaderField: "Accept-Language")

@@ -33,6 +33,7 @@ extension ProviderDescription {
             }
             p.apple.authorizationURL = try source.url("providers.apple.authorizationURL") ?? p.apple.authorizationURL
             p.apple.tokenURL = try source.url("providers.apple.tokenURL") ?? p.apple.tokenURL
+            p.apple.revokeURL = try source.url("providers.apple.revokeURL") ?? p.apple.revokeURL
             if !p.apple.privateKey.isEmpty, p.apple.teamID.isEmpty || p.apple.keyID.isEmpty {
                 throw source.problem("providers.apple.keyID", "the .p8 key needs the team ID and key ID that go with it")
             }

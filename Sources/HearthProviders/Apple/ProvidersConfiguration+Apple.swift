@@ -34,13 +34,22 @@ extension ProvidersConfiguration {
         public var authorizationURL: URL = Apple.defaultAuthorizationURL
         /// Apple's token endpoint (code exchange).
         public var tokenURL: URL = Apple.defaultTokenURL
+        /// Apple's revoke endpoint (`accounts:revokeToken`).
+        public var revokeURL: URL = Apple.defaultRevokeURL
         /// The real default of ``authorizationURL``: `https://appleid.apple.com/auth/authorize`.
         public static let defaultAuthorizationURL = URL.providerDefault("https://appleid.apple.com/auth/authorize")
         /// The real default of ``tokenURL``: `https://appleid.apple.com/auth/token`.
         public static let defaultTokenURL = URL.providerDefault("https://appleid.apple.com/auth/token")
 
+        /// The real default of ``revokeURL``: `https://appleid.apple.com/auth/revoke`.
+        public static let defaultRevokeURL = URL.providerDefault("https://appleid.apple.com/auth/revoke")
+
         /// The `client_id` of the browser flow: the first Services ID.
         public var webClientID: String? { serviceIDs.first }
+
+        /// Whether Hearth can sign client secrets: the team ID, key ID and `.p8` key (the browser flow and
+        /// `accounts:revokeToken` need them).
+        public var signsClientSecrets: Bool { !teamID.isEmpty && !keyID.isEmpty && !privateKey.isEmpty }
 
         /// Whether the browser flow can run: switched on, a Services ID, and the key to sign client secrets.
         public var supportsBrowserSignIn: Bool {
@@ -70,7 +79,7 @@ extension ProvidersConfiguration {
         public var description: String {
             "Apple(enabled: \(enabled), bundleIDs: \(bundleIDs), serviceIDs: \(serviceIDs), issuers: \(issuers), jwksURL: \(jwksURL), "
                 + "teamID: \(teamID), keyID: \(keyID), privateKey: \(privateKey), clientSecretLifetime: \(clientSecretLifetime)s, "
-                + "authorizationURL: \(authorizationURL), tokenURL: \(tokenURL))"
+                + "authorizationURL: \(authorizationURL), tokenURL: \(tokenURL), revokeURL: \(revokeURL))"
         }
     }
 }

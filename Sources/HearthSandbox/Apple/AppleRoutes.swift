@@ -118,8 +118,9 @@ struct AppleRoutes: Sendable {
         return SandboxHTTP.json(["access_token": .string(accessToken), "token_type": "Bearer", "expires_in": 3600])
     }
 
-    /// `POST /auth/revoke`: 200 for any token once the client authenticates (Apple does not reveal whether the
-    /// token existed).
+    /// `POST /auth/revoke` (`client_id`, `client_secret`, `token`, `token_type_hint`): 200 for any token once the
+    /// client authenticates (Apple does not reveal whether the token existed); every accepted request is recorded
+    /// (``Sandbox/appleRevocations()``).
     func revoke(_ request: Request) async -> Response {
         guard SandboxHTTP.isForm(request), let body = await SandboxHTTP.bodyText(request) else {
             return reject("invalid_request", "The request must be application/x-www-form-urlencoded.")
@@ -128,9 +129,25 @@ struct AppleRoutes: Sendable {
         if let failure = authenticateClient(form) { return failure }
         guard let token = form["token"], !token.isEmpty else { return reject("invalid_request", "token is missing.") }
         let clientID = form["client_id"] ?? ""
+        let hint = form["token_type_hint"].flatMap { $0.isEmpty ? nil : $0 }
+        let now = sandbox.now
         sandbox.withState { state in
-            if state.accessTokens[token]?.clientID == clientID { state.accessTokens[token]?.revoked = true }
-            if state.appleRefreshTokens[token]?.clientID == clientID { state.appleRefreshTokens[token]?.used = true }
+            var subject: String?
+            if let issued = state.accessTokens[token], issued.provider == .apple, issued.clientID == clientID {
+                state.accessTokens[token]?.revoked = true
+                subject = issued.identity.subject
+            }
+            if let grant = state.appleRefreshTokens[token], grant.clientID == clientID {
+                // A refresh token takes the access tokens issued with it along.
+                state.appleRefreshTokens[token]?.used = true
+                for (key, issued) in state.accessTokens
+                where issued.provider == .apple && issued.clientID == clientID && issued.identity.subject == grant.identity.subject {
+                    state.accessTokens[key]?.revoked = true
+                }
+                subject = grant.identity.subject
+            }
+            state.appleRevocations.append(
+                AppleRevocation(clientID: clientID, token: token, tokenTypeHint: hint, subject: subject, revokedAt: now))
         }
         return Response(status: .ok)
     }

@@ -17,6 +17,8 @@ struct SandboxState: Sendable {
     var twitterNonces: [String: Int] = [:]
     var appleCodes: [String: AppleGrant] = [:]
     var appleRefreshTokens: [String: AppleGrant] = [:]
+    /// Every request `/auth/revoke` accepted, oldest first.
+    var appleRevocations: [AppleRevocation] = []
     /// Authorization codes of the consent pages (all OAuth 2.0 providers but Apple), by code.
     var authorizationCodes: [String: AuthorizationGrant] = [:]
     /// `clientID|subject` of the Apple accounts that approved an app once: later approvals carry no `user` JSON.

@@ -4,7 +4,7 @@ public protocol WireEnumValues: Sendable {
 }
 
 /// An enum field as proto3 JSON carries it: written as its name, read from its name or its number
-/// (Android sends `requestType: 6` for `EMAIL_SIGNIN`). A name or number the enum lacks is refused, as
+/// (Android sends `requestType: 6` for `EMAIL_SIGNIN`, iOS `tokenType: "3"` for `CODE`). A name or number the enum lacks is refused, as
 /// Google refuses it.
 public struct WireEnum<Values: WireEnumValues>: Codable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     public var name: String
@@ -21,6 +21,14 @@ public struct WireEnum<Values: WireEnumValues>: Codable, Sendable, Hashable, Exp
             name = Values.names[number]
         } else {
             let text = try container.decode(String.self)
+            // The iOS SDK writes some numbers as strings (`"3"`); proto3 JSON parsers accept them.
+            if !text.isEmpty, text.utf8.count <= 4, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(text) {
+                guard Values.names.indices.contains(number) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no value numbered \(number)"))
+                }
+                name = Values.names[number]
+                return
+            }
             guard Values.names.contains(text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no value named \(text)"))
             }
