@@ -106,8 +106,7 @@ enum Listeners {
         let auth: Auth
         let idToken: Bool
         var handle: (any NSObjectProtocol)?
-        private let lock = NSLock()
-        private var active = true
+        private let active = Locked(true)
 
         init(auth: Auth, idToken: Bool) {
             self.auth = auth
@@ -116,17 +115,10 @@ enum Listeners {
 
         /// Runs `call` unless the listener was removed; on the listeners' queue, so never during a removal.
         func callIfActive(_ call: () -> Void) {
-            lock.lock()
-            let isActive = active
-            lock.unlock()
-            if isActive { call() }
+            if active.withLock({ $0 }) { call() }
         }
 
-        func deactivate() {
-            lock.lock()
-            active = false
-            lock.unlock()
-        }
+        func deactivate() { active.withLock { $0 = false } }
     }
 
     private static let registrations = Locked<(next: UInt64, byID: [UInt64: Registration])>((1, [:]))

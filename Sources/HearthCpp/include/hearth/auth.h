@@ -361,8 +361,10 @@ class User : public UserInfoInterface {
   }
   Future<DataResult> WithProvider(int what, const FederatedOAuthProviderData* data) const;
   Future<DataResult> WithCredential(bool link, const Credential& credential);
+  // Runs `start` with this user's handle, or fails at once with kAuthErrorNoSignedInUser when there is none.
   template <typename T>
-  Future<T> Plain(void (*call)(hearth_user, hearth_completion, void*));
+  Future<T> UserCall(std::function<T(hearth_result, int)> convert,
+                     std::function<void(hearth_user, hearth_completion, void*)> start) const;
 
   // Swapped whole (atomically) when the legacy API's current user changes.
   std::shared_ptr<const Holder> shared_ = std::make_shared<const Holder>();
@@ -640,11 +642,6 @@ inline User Auth::MakeUserResult(hearth_result result) {
 
 // MARK: Auth's calls
 
-namespace internal {
-template <typename T>
-using Converter = std::function<T(hearth_result, int)>;
-}
-
 #if defined(HEARTH_FIREBASE_LEGACY_API)
 #define HEARTH_SIGN_IN_TYPE User*
 #define HEARTH_SIGN_IN_MAKE MakeUserResult
@@ -737,48 +734,49 @@ inline Future<void> Auth::SendPasswordResetEmail(const char* email) {
 
 // MARK: User's calls
 
-inline Future<std::string> User::GetToken(bool force_refresh) {
+template <typename T>
+inline Future<T> User::UserCall(std::function<T(hearth_result, int)> convert,
+                                std::function<void(hearth_user, hearth_completion, void*)> start) const {
   auto handle = Handle();
-  if (!handle) return hearth::internal::FailedFuture<std::string>(kAuthErrorNoSignedInUser, "No user is signed in.");
-  return internal::StartCall<std::string>(
+  if (!handle || !auth_) return hearth::internal::FailedFuture<T>(kAuthErrorNoSignedInUser, "No user is signed in.");
+  return internal::StartCall<T>(std::move(convert), [&](hearth_completion done, void* context) {
+    start(handle.get(), done, context);
+  });
+}
+
+inline Future<std::string> User::GetToken(bool force_refresh) {
+  return UserCall<std::string>(
       [](hearth_result r, int) { return internal::TakeString(hearth_result_string(r, 2)); },
-      [&](hearth_completion done, void* context) {
-        hearth_user_get_token(handle.get(), force_refresh ? 1 : 0, done, context);
+      [&](hearth_user user, hearth_completion done, void* context) {
+        hearth_user_get_token(user, force_refresh ? 1 : 0, done, context);
       });
 }
 
 inline Future<DataResult> User::WithCredential(bool link, const Credential& credential) {
-  auto handle = Handle();
-  if (!handle || !auth_) {
-    return hearth::internal::FailedFuture<DataResult>(kAuthErrorNoSignedInUser, "No user is signed in.");
-  }
   Auth* auth = auth_;
-  return internal::StartCall<DataResult>(
-      [auth](hearth_result r, int) { return auth->MakeDataResult(r); },
-      [&](hearth_completion done, void* context) {
-        if (link) {
-          hearth_user_link(handle.get(), credential.handle(), done, context);
-        } else {
-          hearth_user_reauthenticate(handle.get(), credential.handle(), done, context);
-        }
-      });
+  return UserCall<DataResult>([auth](hearth_result r, int) { return auth->MakeDataResult(r); },
+                              [&](hearth_user user, hearth_completion done, void* context) {
+                                if (link) {
+                                  hearth_user_link(user, credential.handle(), done, context);
+                                } else {
+                                  hearth_user_reauthenticate(user, credential.handle(), done, context);
+                                }
+                              });
 }
 
 inline Future<DataResult> User::WithProvider(int what, const FederatedOAuthProviderData* data) const {
-  auto handle = Handle();
-  if (!handle || !auth_) {
-    return hearth::internal::FailedFuture<DataResult>(kAuthErrorNoSignedInUser, "No user is signed in.");
+  if (is_valid() && !data) {
+    return hearth::internal::FailedFuture<DataResult>(kAuthErrorInvalidProviderId, "No provider.");
   }
-  if (!data) return hearth::internal::FailedFuture<DataResult>(kAuthErrorInvalidProviderId, "No provider.");
   Auth* auth = auth_;
-  internal::ProviderArguments arguments = data->Arguments();
-  return internal::StartCall<DataResult>(
-      [auth](hearth_result r, int) { return auth->MakeDataResult(r); },
-      [&](hearth_completion done, void* context) {
-        hearth_user_with_provider(auth->handle(), handle.get(), what, data->provider_id.c_str(),
-                                  arguments.scopes.data(), arguments.scopes.size(), arguments.names.data(),
-                                  arguments.values.data(), arguments.names.size(), done, context);
-      });
+  internal::ProviderArguments arguments = data ? data->Arguments() : internal::ProviderArguments();
+  return UserCall<DataResult>([auth](hearth_result r, int) { return auth->MakeDataResult(r); },
+                              [&](hearth_user user, hearth_completion done, void* context) {
+                                hearth_user_with_provider(auth->handle(), user, what, data->provider_id.c_str(),
+                                                          arguments.scopes.data(), arguments.scopes.size(),
+                                                          arguments.names.data(), arguments.values.data(),
+                                                          arguments.names.size(), done, context);
+                              });
 }
 
 inline Future<DataResult> User::Reauthenticate(const Credential& credential) {
@@ -805,22 +803,11 @@ inline Future<SignInResult> User::linkWithCredential(const Credential& credentia
   return WithCredential(true, credential);
 }
 inline Future<User*> User::LinkWithCredential(const Credential& credential) {
-  auto handle = Handle();
-  if (!handle || !auth_) return hearth::internal::FailedFuture<User*>(kAuthErrorNoSignedInUser, "No user is signed in.");
   Auth* auth = auth_;
-  return internal::StartCall<User*>(
-      [auth](hearth_result r, int) { return auth->MakeUserResult(r); },
-      [&](hearth_completion done, void* context) {
-        hearth_user_link(handle.get(), credential.handle(), done, context);
-      });
-}
-inline Future<User*> User::Unlink(const char* provider) {
-  auto handle = Handle();
-  if (!handle || !auth_) return hearth::internal::FailedFuture<User*>(kAuthErrorNoSignedInUser, "No user is signed in.");
-  Auth* auth = auth_;
-  return internal::StartCall<User*>(
-      [auth](hearth_result r, int) { return auth->MakeUserResult(r); },
-      [&](hearth_completion done, void* context) { hearth_user_unlink(handle.get(), provider, done, context); });
+  return UserCall<User*>([auth](hearth_result r, int) { return auth->MakeUserResult(r); },
+                         [&](hearth_user user, hearth_completion done, void* context) {
+                           hearth_user_link(user, credential.handle(), done, context);
+                         });
 }
 #else
 inline Future<AuthResult> User::LinkWithCredential(const Credential& credential) {
@@ -829,53 +816,43 @@ inline Future<AuthResult> User::LinkWithCredential(const Credential& credential)
 inline Future<AuthResult> User::linkWithCredential(const Credential& credential) {
   return WithCredential(true, credential);
 }
-inline Future<AuthResult> User::Unlink(const char* provider) {
-  auto handle = Handle();
-  if (!handle || !auth_) {
-    return hearth::internal::FailedFuture<AuthResult>(kAuthErrorNoSignedInUser, "No user is signed in.");
-  }
-  Auth* auth = auth_;
-  return internal::StartCall<AuthResult>(
-      [auth](hearth_result r, int) { return auth->MakeDataResult(r); },
-      [&](hearth_completion done, void* context) { hearth_user_unlink(handle.get(), provider, done, context); });
-}
 #endif
 
-template <typename T>
-inline Future<T> User::Plain(void (*call)(hearth_user, hearth_completion, void*)) {
-  auto handle = Handle();
-  if (!handle) return hearth::internal::FailedFuture<T>(kAuthErrorNoSignedInUser, "No user is signed in.");
-  return internal::StartCall<T>(nullptr, [&](hearth_completion done, void* context) { call(handle.get(), done, context); });
+// Firebase 10 gives the user, Firebase 11 an AuthResult: both are what the generation calls UserResult/DataResult.
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+inline Future<User*> User::Unlink(const char* provider) {
+  Auth* auth = auth_;
+  return UserCall<User*>([auth](hearth_result r, int) { return auth->MakeUserResult(r); },
+#else
+inline Future<AuthResult> User::Unlink(const char* provider) {
+  Auth* auth = auth_;
+  return UserCall<AuthResult>([auth](hearth_result r, int) { return auth->MakeDataResult(r); },
+#endif
+                              [&](hearth_user user, hearth_completion done, void* context) {
+                                hearth_user_unlink(user, provider, done, context);
+                              });
 }
 
-inline Future<void> User::Reload() { return Plain<void>(hearth_user_reload); }
-inline Future<void> User::Delete() { return Plain<void>(hearth_user_delete); }
+inline Future<void> User::Reload() { return UserCall<void>(nullptr, hearth_user_reload); }
+inline Future<void> User::Delete() { return UserCall<void>(nullptr, hearth_user_delete); }
 inline Future<void> User::SendEmailVerification() {
-  auto handle = Handle();
-  if (!handle) return hearth::internal::FailedFuture<void>(kAuthErrorNoSignedInUser, "No user is signed in.");
-  return internal::StartCall<void>(nullptr, [&](hearth_completion done, void* context) {
-    hearth_user_send_email_verification(handle.get(), nullptr, done, context);
+  return UserCall<void>(nullptr, [](hearth_user user, hearth_completion done, void* context) {
+    hearth_user_send_email_verification(user, nullptr, done, context);
   });
 }
 inline Future<void> User::SendEmailVerificationBeforeUpdatingEmail(const char* email) {
-  auto handle = Handle();
-  if (!handle) return hearth::internal::FailedFuture<void>(kAuthErrorNoSignedInUser, "No user is signed in.");
-  return internal::StartCall<void>(nullptr, [&](hearth_completion done, void* context) {
-    hearth_user_send_email_verification(handle.get(), email ? email : "", done, context);
+  return UserCall<void>(nullptr, [&](hearth_user user, hearth_completion done, void* context) {
+    hearth_user_send_email_verification(user, email ? email : "", done, context);
   });
 }
 inline Future<void> User::UpdatePassword(const char* password) {
-  auto handle = Handle();
-  if (!handle) return hearth::internal::FailedFuture<void>(kAuthErrorNoSignedInUser, "No user is signed in.");
-  return internal::StartCall<void>(nullptr, [&](hearth_completion done, void* context) {
-    hearth_user_update_password(handle.get(), password, done, context);
+  return UserCall<void>(nullptr, [&](hearth_user user, hearth_completion done, void* context) {
+    hearth_user_update_password(user, password, done, context);
   });
 }
 inline Future<void> User::UpdateUserProfile(const UserProfile& profile) {
-  auto handle = Handle();
-  if (!handle) return hearth::internal::FailedFuture<void>(kAuthErrorNoSignedInUser, "No user is signed in.");
-  return internal::StartCall<void>(nullptr, [&](hearth_completion done, void* context) {
-    hearth_user_update_profile(handle.get(), profile.display_name, profile.photo_url, done, context);
+  return UserCall<void>(nullptr, [&](hearth_user user, hearth_completion done, void* context) {
+    hearth_user_update_profile(user, profile.display_name, profile.photo_url, done, context);
   });
 }
 
