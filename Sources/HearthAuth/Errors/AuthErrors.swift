@@ -70,6 +70,7 @@ enum AuthErrorFactory {
         case "INVALID_PASSWORD": return .wrongPassword
         case "INVALID_IDP_RESPONSE", "INVALID_PENDING_TOKEN", "INVALID_LOGIN_CREDENTIALS": return .invalidCredential
         case "INVALID_CUSTOM_TOKEN": return .invalidCustomToken
+        case "USER_CANCELLED": return .webContextCancelled
         case "CREDENTIAL_MISMATCH": return .customTokenMismatch
         case "INVALID_PHONE_NUMBER": return .invalidPhoneNumber
         case "QUOTA_EXCEEDED": return .quotaExceeded

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HearthBase64URL
 
@@ -14,7 +15,12 @@ import HearthBase64URL
 ///    It holds the provider credential (tokens, Apple's first-time `user` JSON) until `accounts:signInWithIdp`
 ///    with the same `sessionId` consumes it.
 ///
-/// Both are short-lived (``expiresAt``) and bound to the client's `sessionId`.
+/// In Firebase's own mode the provider sends the browser to the app's redirect URI instead, and the app hands
+/// the callback to `accounts:signInWithIdp` (docs/browser-sign-in.md, "The app's own redirect URI"). That mode
+/// has one step, ``Kind-swift.enum/callback``: written by `createAuthUri` like a pending row, consumed by
+/// `signInWithIdp`, never by the redirect handler.
+///
+/// All are short-lived (``expiresAt``) and bound to the client's `sessionId`.
 public struct AuthSessionRecord: Sendable, Equatable {
     /// Which step of the flow the row is.
     public enum Kind: String, Sendable, Equatable {
@@ -22,9 +28,13 @@ public struct AuthSessionRecord: Sendable, Equatable {
         case pending
         /// The provider answered; waiting for `signInWithIdp`.
         case completed
+        /// Waiting for the app to hand the provider's answer to `signInWithIdp` (the app's redirect URI is the
+        /// provider's `redirect_uri`).
+        case callback
     }
 
-    /// The key: the OAuth `state` (pending) or the one-time result code (completed). Random, 256 bits.
+    /// The key: the OAuth `state` (pending, callback) or the one-time result code (completed). Random, 256 bits;
+    /// Twitter's callback rows are keyed by ``id(forRequestToken:)``, as Twitter sends no `state` back.
     public var id: String
     public var kind: Kind
     /// The `sessionId` of `createAuthUri`; `signInWithIdp` must present the same one.
@@ -68,6 +78,12 @@ public struct AuthSessionRecord: Sendable, Equatable {
     /// printable ASCII.
     public static func isValidSessionID(_ sessionID: String) -> Bool {
         !sessionID.isEmpty && sessionID.utf8.count <= 512 && sessionID.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
+
+    /// The key of a row found by Twitter's request token (`oauth_token` in Twitter's callback): SHA-256 of the
+    /// token, base64url (43 characters, the form of ``makeID()``). The token itself is not stored as a key.
+    public static func id(forRequestToken token: String) -> String {
+        Base64URL.encode(Data(SHA256.hash(data: Data(token.utf8))))
     }
 
     /// A random key: 32 bytes, base64url without padding (43 characters).

@@ -23,7 +23,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingAndroidPackageName
         // Federated sign-in
         case invalidIDPResponse, missingOrInvalidNonce, invalidCredentialOrProviderID, federatedUserIDAlreadyLinked
-        case invalidPendingToken, missingRequestURI, invalidRequestURI
+        case invalidPendingToken, missingRequestURI, invalidRequestURI, userCancelled
         // Administration
         case projectNotFound, configurationNotFound, configurationExists, invalidProviderID, invalidOAuthClientID
         case invalidConfig

@@ -4,13 +4,15 @@ import NIOHTTP1
 
 /// Twitter's three-legged OAuth 1.0a (providers.md §4.1): a request token signed with the consumer secret,
 /// the person's approval at `/oauth/authenticate`, then an access token signed with the request token's
-/// secret. Twitter has no `state`; Hearth's rides in the callback URL registered with the request token.
+/// secret. Twitter has no `state`; Hearth's rides in the callback URL registered with the request token (the
+/// app's own callback URL goes as it is: there the request token names the sign-in).
 /// Every `oauth_*` parameter, `oauth_callback` and `oauth_verifier` included, goes in the `Authorization`
 /// header (RFC 5849 §3.5: one transmission method per request); the POSTs have no body.
 extension AuthorizationFlows {
     func startTwitter(_ request: AuthorizationRequest, custom: [String: String]) async throws -> AuthorizationStart {
         let twitter = configuration.twitter
-        guard let callback = request.redirectURI.appendingQuery([("state", request.state)]) else {
+        let state = request.twitterCallbackCarriesState ? [("state", request.state)] : []
+        guard let callback = request.redirectURI.appendingQuery(state) else {
             throw HearthError(.internalError, reason: "cannot build the Twitter callback URL")
         }
         let signer = OAuth1Signer(consumerKey: twitter.consumerKey, consumerSecret: twitter.consumerSecret.value)

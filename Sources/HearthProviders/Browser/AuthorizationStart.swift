@@ -4,7 +4,8 @@ import Foundation
 public struct AuthorizationRequest: Sendable {
     /// `google.com`, `apple.com`, …, `oidc.<name>`.
     public var providerID: String
-    /// Hearth's redirect handler, as registered with the provider.
+    /// Where the provider sends the browser back (`redirect_uri`, Twitter's `oauth_callback`): Hearth's
+    /// redirect handler, or the app's own redirect URI in Firebase's callback mode.
     public var redirectURI: URL
     /// The opaque, single-use `state` (Twitter: carried in the callback URL's query).
     public var state: String
@@ -12,13 +13,20 @@ public struct AuthorizationRequest: Sendable {
     public var scopes: [String]
     /// The app's custom parameters; reserved names are dropped, `tenant` picks Microsoft's tenant.
     public var customParameters: [String: String]
+    /// Whether Twitter's callback URL carries ``state`` in its query (Hearth's handler). The app's own redirect
+    /// URI is registered with Twitter as it is, so there the request token finds the sign-in instead.
+    public var twitterCallbackCarriesState: Bool
 
-    public init(providerID: String, redirectURI: URL, state: String, scopes: [String], customParameters: [String: String]) {
+    public init(
+        providerID: String, redirectURI: URL, state: String, scopes: [String], customParameters: [String: String],
+        twitterCallbackCarriesState: Bool = true
+    ) {
         self.providerID = providerID
         self.redirectURI = redirectURI
         self.state = state
         self.scopes = scopes
         self.customParameters = customParameters
+        self.twitterCallbackCarriesState = twitterCallbackCarriesState
     }
 }
 

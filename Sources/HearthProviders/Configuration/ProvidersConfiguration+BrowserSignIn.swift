@@ -14,6 +14,11 @@ extension ProvidersConfiguration {
         /// boundary (see ``ReturnURL``). Loopback addresses (`http://127.0.0.1:PORT/…`, `http://[::1]:PORT/…`,
         /// `http://localhost:PORT/…`) are always accepted, on any port, for desktop and command-line apps (RFC 8252 §7.3).
         public var returnURLs: [String]
+        /// The app's own redirect URIs, registered with the providers by the operator (Firebase's mode: the
+        /// provider sends the browser to the app, which hands the callback to `signInWithIdp`). A `continueUri`
+        /// that is one of these, compared as parsed URLs (scheme, host, port and path; the query aside), becomes
+        /// the `redirect_uri` sent to the provider instead of Hearth's handler.
+        public var callbackURLs: [String]
         /// Whether any app scheme (reverse-domain `com.example.app:`, or Firebase's `app-1-…-ios-…:`) is accepted
         /// without being listed. Development mode turns it on; schemes browsers handle themselves never are.
         public var acceptsAnyCustomScheme: Bool
@@ -22,9 +27,13 @@ extension ProvidersConfiguration {
         public var sessionLifetime: TimeInterval
 
         /// Defaults: handler at the server's base URL, loopback return URLs only, ten minutes.
-        public init(handlerURL: URL? = nil, returnURLs: [String] = [], acceptsAnyCustomScheme: Bool = false, sessionLifetime: TimeInterval = 600) {
+        public init(
+            handlerURL: URL? = nil, returnURLs: [String] = [], callbackURLs: [String] = [], acceptsAnyCustomScheme: Bool = false,
+            sessionLifetime: TimeInterval = 600
+        ) {
             self.handlerURL = handlerURL
             self.returnURLs = returnURLs
+            self.callbackURLs = callbackURLs
             self.acceptsAnyCustomScheme = acceptsAnyCustomScheme
             self.sessionLifetime = sessionLifetime
         }
@@ -37,9 +46,15 @@ extension ProvidersConfiguration {
             return acceptsAnyCustomScheme && candidate.hasAppScheme
         }
 
+        /// Whether `continueUri` is one of the app's own redirect URIs (``callbackURLs``).
+        public func isCallbackURL(_ continueUri: String) -> Bool {
+            guard let candidate = ReturnURL(continueUri) else { return false }
+            return callbackURLs.contains { ReturnURL($0) == candidate }
+        }
+
         /// The settings.
         public var description: String {
-            "BrowserSignIn(handlerURL: \(handlerURL?.absoluteString ?? "<server>/__/auth/handler"), returnURLs: \(returnURLs), "
+            "BrowserSignIn(handlerURL: \(handlerURL?.absoluteString ?? "<server>/__/auth/handler"), returnURLs: \(returnURLs), callbackURLs: \(callbackURLs), "
                 + "acceptsAnyCustomScheme: \(acceptsAnyCustomScheme), sessionLifetime: \(sessionLifetime)s)"
         }
     }

@@ -61,8 +61,12 @@ struct BrowserSignIn: Sendable {
             throw HearthError(.invalidProviderID, detail: "Provider Id is not supported.")
         }
         guard let continueUri = input.continueUri, !continueUri.isEmpty else { throw HearthError(.missingContinueURI) }
-        guard let continueURL = ReturnURL(continueUri), URL(string: continueUri) != nil else { throw HearthError(.invalidContinueURI) }
-        guard settings.acceptsReturnURL(continueUri) else {
+        guard let continueURL = ReturnURL(continueUri), let continueAsURL = URL(string: continueUri) else {
+            throw HearthError(.invalidContinueURI)
+        }
+        // The app's own redirect URI: the provider sends the browser there, and the app calls signInWithIdp.
+        let callbackMode = settings.isCallbackURL(continueUri)
+        guard callbackMode || settings.acceptsReturnURL(continueUri) else {
             throw HearthError(
                 .unauthorizedDomain, detail: WireErrorMessage.domainNotAuthorized,
                 reason: "return URL scheme \(continueURL.scheme) host \(continueURL.host ?? "") is not registered")
@@ -81,19 +85,22 @@ struct BrowserSignIn: Sendable {
         }
         let state = AuthSessionRecord.makeID()
         let scopes = (input.oauthScope ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-        let handlerURL = handlerURL(authority: authority)
+        let redirectURI = callbackMode ? continueAsURL : handlerURL(authority: authority)
         let start = try await authorization.start(
             AuthorizationRequest(
-                providerID: providerID, redirectURI: handlerURL, state: state, scopes: scopes,
-                customParameters: input.customParameter ?? [:]))
+                providerID: providerID, redirectURI: redirectURI, state: state, scopes: scopes,
+                customParameters: input.customParameter ?? [:], twitterCallbackCarriesState: !callbackMode))
         var values = start.pendingValues
-        values["redirect_uri"] = handlerURL.absoluteString
+        values["redirect_uri"] = redirectURI.absoluteString
+        // Twitter sends no state back: in callback mode its request token names the sign-in.
+        let id = callbackMode ? start.pendingValues["request_token"].map(AuthSessionRecord.id(forRequestToken:)) ?? state : state
         let now = services.clock.now
         try await services.store.insertAuthSession(
             AuthSessionRecord(
-                id: state, kind: .pending, sessionID: sessionID, providerID: providerID, continueURI: continueUri,
-                createdAt: now, expiresAt: now.addingTimeInterval(settings.sessionLifetime), values: values))
-        services.logger.debug("browser sign-in started", metadata: ["provider": "\(providerID)"])
+                id: id, kind: callbackMode ? .callback : .pending, sessionID: sessionID, providerID: providerID,
+                continueURI: continueUri, createdAt: now, expiresAt: now.addingTimeInterval(settings.sessionLifetime), values: values))
+        services.logger.debug(
+            "browser sign-in started", metadata: ["provider": "\(providerID)", "mode": "\(callbackMode ? "callback" : "handler")"])
         var response = CreateAuthUriResponse(registered: nil, allProviders: nil, signinMethods: nil, sessionId: sessionID)
         response.authUri = start.url.absoluteString
         response.providerId = providerID
@@ -197,7 +204,89 @@ struct BrowserSignIn: Sendable {
             tokenSecret: values["oauth_token_secret"], rawNonce: values["nonce"], appleUser: values["user"])
     }
 
+    // MARK: signInWithIdp with the provider's callback
+
+    /// The credential of a sign-in in Firebase's callback mode, from the provider's answer as the app received it
+    /// at its own redirect URI: `requestURI` is that URL with the provider's query (`code` and `state`, or
+    /// `error`; Twitter's `oauth_token` and `oauth_verifier`, or `denied`), `postBody` Apple's posted form.
+    /// `nil` when neither carries a callback (a credential the app sends itself).
+    ///
+    /// Consumes the sign-in `createAuthUri` started whatever happens next, checks it belongs to `sessionID` and
+    /// to this redirect URI, and finishes the protocol with the provider (the code exchange with the kept PKCE
+    /// verifier and the client secret; Twitter's access-token call).
+    ///
+    /// Errors: `INVALID_IDP_RESPONSE : …` (no sessionId, an unknown, used or expired state, another session's
+    /// state, another redirect URI, a code the provider refuses), `USER_CANCELLED` (the person declined),
+    /// `INVALID_CREDENTIAL_OR_PROVIDER_ID` (postBody names another provider).
+    func callbackCredential(requestURI: String, postBody: String?, sessionID: String?) async throws -> FederatedCredential? {
+        let fields = Self.callbackFields(requestURI: requestURI, postBody: postBody)
+        guard let key = Self.callbackKey(fields) else { return nil }
+        guard let sessionID, !sessionID.isEmpty else {
+            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in needs the sessionId of createAuthUri.")
+        }
+        guard AuthSessionRecord.isWellFormedID(key), let started = try await services.store.consumeAuthSession(id: key, kind: .callback)
+        else {
+            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in state is unknown or was already used.")
+        }
+        guard started.expiresAt > services.clock.now else {
+            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in has expired; sign in again.")
+        }
+        guard started.sessionID == sessionID else {
+            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in belongs to another session.", reason: "sessionId mismatch")
+        }
+        guard let requested = ReturnURL(requestURI), ReturnURL(started.continueURI) == requested,
+            let redirectURI = started.values["redirect_uri"].flatMap(URL.init(string:))
+        else {
+            throw HearthError(
+                .invalidIDPResponse, detail: "The requestUri is not the continueUri of createAuthUri.", reason: "requestUri mismatch")
+        }
+        if let claimed = fields["providerId"].map(Self.canonicalProviderID), !claimed.isEmpty, claimed != started.providerID {
+            throw HearthError(.invalidCredentialOrProviderID, detail: "Invalid IdP response/credential: providerId=\(claimed)")
+        }
+        do {
+            return try await flows(providers).finish(
+                providerID: started.providerID, callback: fields, pending: started.values, redirectURI: redirectURI)
+        } catch let failure as AuthorizationFailure {
+            services.logger.notice(
+                "browser sign-in failed at the provider", metadata: ["provider": "\(started.providerID)", "failure": "\(failure.firebaseCode)"])
+            if failure == .cancelled { throw HearthError(.userCancelled) }
+            throw HearthError(.invalidIDPResponse, detail: failure.message)
+        }
+    }
+
+    /// The fields of a callback: the request URI's query, then the posted form (which wins).
+    static func callbackFields(requestURI: String, postBody: String?) -> [String: String] {
+        var query = Substring(requestURI)
+        if let start = query.firstIndex(of: "?") { query = query[query.index(after: start)...] } else { query = "" }
+        if let end = query.firstIndex(of: "#") { query = query[..<end] }
+        var fields = Self.formFields(String(query))
+        fields.merge(Self.formFields(postBody ?? "")) { _, posted in posted }
+        return fields
+    }
+
+    /// What names the started sign-in in a callback: the `state` of an OAuth 2.0 answer (a code or an error), or
+    /// the key of Twitter's request token; `nil` when the fields are not a provider's callback.
+    static func callbackKey(_ fields: [String: String]) -> String? {
+        if let state = fields["state"], fields["code"] != nil || fields["error"] != nil { return state }
+        if let token = fields["denied"] ?? (fields["oauth_verifier"] != nil ? fields["oauth_token"] : nil) {
+            return AuthSessionRecord.id(forRequestToken: token)
+        }
+        return nil
+    }
+
     // MARK: Helpers
+
+    /// Form-decoded pairs, the first value of a name winning.
+    static func formFields(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let name = WireCoding.decodeFormComponent(kv[0])
+            guard !name.isEmpty, result[name] == nil else { continue }
+            result[name] = kv.count > 1 ? WireCoding.decodeFormComponent(kv[1]) : ""
+        }
+        return result
+    }
 
     /// The authority (`host[:port]`) the client addressed, from the request target or the `Host` header.
     static func authority(of request: Request) -> String? {

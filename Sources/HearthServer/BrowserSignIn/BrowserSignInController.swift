@@ -18,11 +18,11 @@ struct BrowserSignInController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func handler(_ request: Request, context: Context) async throws -> Response {
-        var parameters = Self.form(request.uri.query ?? "")
+        var parameters = BrowserSignIn.formFields(request.uri.query ?? "")
         if request.method == .post, Self.isForm(request) {
             let buffer = try await WireCoding.body(of: request, limit: Self.maximumBodySize)
             // Form fields win over the query, as the provider posted them.
-            parameters.merge(Self.form(String(buffer: buffer))) { _, posted in posted }
+            parameters.merge(BrowserSignIn.formFields(String(buffer: buffer))) { _, posted in posted }
         }
         switch try await BrowserSignIn(services: services).handle(parameters) {
         case .page(let page):
@@ -44,17 +44,5 @@ struct BrowserSignInController<Context: RequestContext>: Sendable {
     private static func isForm(_ request: Request) -> Bool {
         guard let type = request.headers[.contentType] else { return false }
         return type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/x-www-form-urlencoded"
-    }
-
-    /// Form-decoded pairs, the first value of a name winning.
-    static func form(_ text: String) -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            let name = WireCoding.decodeFormComponent(kv[0])
-            guard !name.isEmpty, result[name] == nil else { continue }
-            result[name] = kv.count > 1 ? WireCoding.decodeFormComponent(kv[1]) : ""
-        }
-        return result
     }
 }

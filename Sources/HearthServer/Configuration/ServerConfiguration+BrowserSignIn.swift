@@ -13,6 +13,12 @@ extension ServerConfiguration {
                 key: "browserSignIn.returnURLs",
                 problem: "\(returnURL) is not an absolute URL Hearth can compare (scheme:…, no user info, backslashes, dot segments or spaces)")
         }
+        p.browserSignIn.callbackURLs = try r.stringArray("browserSignIn.callbackURLs") ?? p.browserSignIn.callbackURLs
+        for callbackURL in p.browserSignIn.callbackURLs where ReturnURL(callbackURL) == nil {
+            throw ConfigurationError(
+                key: "browserSignIn.callbackURLs",
+                problem: "\(callbackURL) is not an absolute URL Hearth can compare (scheme:…, no user info, backslashes, dot segments or spaces)")
+        }
         if let seconds = try r.int("browserSignIn.sessionLifetimeSeconds", in: 30...3_600) {
             p.browserSignIn.sessionLifetime = TimeInterval(seconds)
         }

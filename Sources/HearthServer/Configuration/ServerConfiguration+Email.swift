@@ -26,7 +26,7 @@ extension ServerConfiguration {
         /// `email.actionURL`: the page links open. Unset: `<server.publicURL>/__/auth/action`.
         public var actionURL: String?
         /// `email.authorizedDomains`: hosts a `continueUrl` may point at, besides `localhost` and the hosts of
-        /// `server.publicURL`, `email.actionURL` and `browserSignIn.returnURLs`.
+        /// `server.publicURL`, `email.actionURL`, `browserSignIn.returnURLs` and `browserSignIn.callbackURLs`.
         public var authorizedDomains: [String] = []
         /// Mails per minute from the whole server (every replica).
         public var perMinute = RateLimit("mail-per-minute", limit: 60, window: 60)

@@ -27,10 +27,14 @@ struct FederatedController<Context: RequestContext>: Sendable {
             profile = try await services.tokens.verifyPendingToken(pendingToken).storable()
             guard services.identityVerifier.isEnabled(profile.providerID) else { throw HearthError(.operationNotAllowed) }
         } else {
-            // A browser sign-in (requestUri from the redirect handler, with the sessionId of createAuthUri), else
-            // the credential the app sends itself.
-            let browser = try await BrowserSignIn(services: services).completedCredential(
+            // A browser sign-in (requestUri from the redirect handler, or the provider's callback at the app's own
+            // redirect URI, with the sessionId of createAuthUri), else the credential the app sends itself.
+            let browserSignIn = BrowserSignIn(services: services)
+            var browser = try await browserSignIn.completedCredential(
                 requestURI: url, sessionID: input.sessionId, postBodyProviderID: Self.postBodyProviderID(input.postBody))
+            if browser == nil {
+                browser = try await browserSignIn.callbackCredential(requestURI: requestURI, postBody: input.postBody, sessionID: input.sessionId)
+            }
             let parsed = try browser ?? Self.credential(postBody: input.postBody ?? "", requestURI: url)
             fromBrowser = browser != nil
             guard services.identityVerifier.isEnabled(parsed.providerID) else {

@@ -25,10 +25,10 @@ struct ActionPageController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func page(_ request: Request, context: Context) async throws -> Response {
-        var fields = BrowserSignInController<Context>.form(request.uri.query ?? "")
+        var fields = BrowserSignIn.formFields(request.uri.query ?? "")
         if request.method == .post {
             let buffer = try await WireCoding.body(of: request, limit: Self.maximumBodySize)
-            fields = BrowserSignInController<Context>.form(String(buffer: buffer))
+            fields = BrowserSignIn.formFields(String(buffer: buffer))
         }
         let language = fields["lang"].map(EmailActions.languageTag)
         // A continue URL that is not authorized is dropped, not followed.

@@ -8,12 +8,13 @@ import HearthWire
 /// It ends up as the `href` of a button on Hearth's own page and as a redirect target, so it is read as
 /// strictly as a browser sign-in's return URL (``ReturnURL``), must be `http` or `https`, and its host must
 /// be authorized: `localhost`, the hosts of `server.publicURL`, `email.actionURL` and
-/// `browserSignIn.returnURLs`, and `email.authorizedDomains`. Hosts are compared parsed, never as text.
+/// `browserSignIn.returnURLs` and `browserSignIn.callbackURLs`, and `email.authorizedDomains`. Hosts are compared parsed, never as text.
 enum ContinueURL {
     /// The hosts a continue URL may point at.
     static func authorizedHosts(_ configuration: ServerConfiguration) -> Set<String> {
         var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
-        let urls = [configuration.publicBaseURL, configuration.email.actionURL].compactMap { $0 } + configuration.providers.browserSignIn.returnURLs
+        let browser = configuration.providers.browserSignIn
+        let urls = [configuration.publicBaseURL, configuration.email.actionURL].compactMap { $0 } + browser.returnURLs + browser.callbackURLs
         for url in urls { if let host = ReturnURL(url)?.host { hosts.insert(host) } }
         for domain in configuration.email.authorizedDomains { if let host = ReturnURL("https://\(domain)/")?.host { hosts.insert(host) } }
         return hosts

@@ -76,6 +76,7 @@ extension HearthError {
         case .invalidPendingToken: return business(M.invalidPendingToken)
         case .missingRequestURI: return business(M.missingRequestURI)
         case .invalidRequestURI: return business(M.invalidRequestURI)
+        case .userCancelled: return business(M.userCancelled)
         case .missingCustomToken: return business("MISSING_CUSTOM_TOKEN")
         case .invalidCustomToken: return business(detail.map { "INVALID_CUSTOM_TOKEN : \($0)" } ?? "INVALID_CUSTOM_TOKEN")
         case .projectNotFound: return (.notFound, "PROJECT_NOT_FOUND", "NOT_FOUND", "notFound")

@@ -41,6 +41,8 @@ public enum WireErrorMessage {
     public static let invalidPendingToken = "INVALID_PENDING_TOKEN"
     public static let missingRequestURI = "MISSING_REQUEST_URI"
     public static let invalidRequestURI = "INVALID_REQUEST_URI"
+    /// The person declined or cancelled at the provider (a callback with `error=access_denied`).
+    public static let userCancelled = "USER_CANCELLED"
     public static let tooManyAttempts = "TOO_MANY_ATTEMPTS_TRY_LATER"
     /// What follows `TOO_MANY_ATTEMPTS_TRY_LATER : ` when an account's password lockout refuses an attempt.
     public static let accountTemporarilyDisabled =
