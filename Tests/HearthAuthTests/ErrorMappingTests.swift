@@ -23,6 +23,7 @@ import Testing
         ("INVALID_PASSWORD", .wrongPassword), ("INVALID_IDP_RESPONSE", .invalidCredential),
         ("INVALID_IDP_RESPONSE : The credential has neither id_token nor access_token.", .invalidCredential),
         ("INVALID_PENDING_TOKEN", .invalidCredential), ("INVALID_LOGIN_CREDENTIALS", .invalidCredential),
+        ("USER_CANCELLED", .webContextCancelled),
         ("INVALID_CUSTOM_TOKEN", .invalidCustomToken), ("CREDENTIAL_MISMATCH", .customTokenMismatch),
         ("INVALID_PHONE_NUMBER", .invalidPhoneNumber), ("QUOTA_EXCEEDED", .quotaExceeded), ("APP_NOT_VERIFIED", .appNotVerified),
         ("CAPTCHA_CHECK_FAILED", .captchaCheckFailed), ("INVALID_APP_CREDENTIAL", .invalidAppCredential),
