@@ -36,7 +36,7 @@ struct CommonOptions: ParsableArguments {
 
     /// The configuration from flags, `HEARTH_*` variables and the file. Settings Hearth does not read (in
     /// the file or the environment) are an ``UnknownSettingsError`` in production mode, and a warning on
-    /// standard error in development mode.
+    /// standard error in development mode. Former names of renamed settings are a warning in both.
     func loadConfiguration() async throws -> ServerConfiguration {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
         if let host { flags["server.host"] = .init(.string(host), isSecret: false) }
@@ -91,6 +91,11 @@ struct CommonOptions: ParsableArguments {
             }
             FileHandle.standardError.write(Data(unknown.map { "hearth: warning: \($0) (ignored in development mode)\n" }.joined().utf8))
         }
+        // Former names are read in both modes, with a warning each.
+        let renamed = KnownSettings.renamedInUse(
+            fileKeys: fileKeys, file: config, environment: Array(ProcessInfo.processInfo.environment.keys),
+            oidcNames: KnownSettings.oidcNames(in: reader))
+        FileHandle.standardError.write(Data(renamed.map { "hearth: warning: \($0)\n" }.joined().utf8))
         return try parsed.get()
     }
 

@@ -46,10 +46,10 @@ struct CatalogueTests {
     func reading() throws {
         let providers = try ProvidersConfiguration.reading(
             SettingsTable(values: [
-                "providers.yahoo.enabled": "true", "providers.yahoo.clientIDs": "dj0yJmk9", "providers.yahoo.clientSecret": "s3cret",
-                "providers.google.enabled": "true", "providers.google.clientIDs": "web.apps.googleusercontent.com",
+                "providers.yahoo.enabled": "true", "providers.yahoo.clientIds": "dj0yJmk9", "providers.yahoo.clientSecret": "s3cret",
+                "providers.google.enabled": "true", "providers.google.clientIds": "web.apps.googleusercontent.com",
                 "providers.oidc.names": "corp", "providers.oidc.corp.issuer": "https://id.corp.example",
-                "providers.oidc.corp.clientIDs": "corp-app",
+                "providers.oidc.corp.clientIds": "corp-app",
             ]))
         #expect(providers.yahoo.isUsable && providers.yahoo.supportsBrowserSignIn)
         #expect(providers.google.clientIDs == ["web.apps.googleusercontent.com"])
@@ -57,11 +57,81 @@ struct CatalogueTests {
         #expect(!providers.apple.enabled)
         #expect(!providers.description.contains("s3cret"))
 
-        #expect(throws: SettingsTable.Problem(key: "providers.yahoo.clientIDs")) {
+        #expect(throws: SettingsTable.Problem(key: "providers.yahoo.clientIds")) {
             try ProvidersConfiguration.reading(SettingsTable(values: ["providers.yahoo.enabled": "true"]))
         }
         #expect(throws: SettingsTable.Problem(key: "providers.yahoo.discoveryURL")) {
             try ProvidersConfiguration.reading(SettingsTable(values: ["providers.yahoo.discoveryURL": "javascript:alert(1)"]))
+        }
+    }
+
+    @Test("a former name is read when the new name is absent; the new one wins; only renamed leaves of the provider's own section")
+    func formerNames() throws {
+        let former = try ProvidersConfiguration.reading(
+            SettingsTable(values: [
+                "providers.facebook.appID": "old-app", "providers.facebook.appSecret": "old-secret",
+                "providers.twitter.consumerKey": "old-key", "providers.twitter.clientKey": "not-a-name",
+                "providers.oidc.names": "corp", "providers.oidc.corp.issuer": "https://id.corp.example",
+                "providers.oidc.corp.clientIDs": "old-corp",
+            ]))
+        #expect(former.facebook.appID == "old-app" && former.facebook.appSecret.value == "old-secret")
+        #expect(former.twitter.consumerKey == "old-key")
+        #expect(former.oidc["corp"]?.clientIDs == ["old-corp"])
+        let both = try ProvidersConfiguration.reading(
+            SettingsTable(values: ["providers.facebook.appID": "old-app", "providers.facebook.clientId": "new-app"]))
+        #expect(both.facebook.appID == "new-app")
+
+        let facebook = try #require(ProviderCatalogue.description(of: "facebook.com"))
+        #expect(facebook.formerName(of: "providers.facebook.clientId") == "providers.facebook.appID")
+        #expect(facebook.formerName(of: "providers.google.clientId") == nil)
+        #expect(facebook.formerName(of: "providers.facebook.x.clientId") == nil)
+        let oidc = try #require(ProviderCatalogue.description(of: "oidc.corp"))
+        #expect(oidc.formerName(of: "providers.oidc.corp.clientIds") == "providers.oidc.corp.clientIDs")
+        #expect(oidc.formerName(of: "providers.oidc.clientIds") == nil)
+        #expect(oidc.formerName(of: "providers.oidc..clientIds") == nil)
+    }
+
+    @Test("whitelistedAudiences: every client id after clientId, checked, and only where a provider takes several")
+    func additionalClientIDs() throws {
+        var google = IdentityProviderSetting(providerID: "google.com", enabled: true)
+        google.clientID = "web"
+        google.additionalClientIDs = ["ios", "web", "android"]
+        try ProviderCatalogue.validate(google)
+        #expect(google.clientIDs == ["web", "ios", "android"])
+        #expect(ProvidersConfiguration().applying([google]).google.clientIDs == ["web", "ios", "android"])
+
+        var apple = IdentityProviderSetting(providerID: "apple.com", enabled: true)
+        apple.clientID = "com.example.web"
+        apple.additionalClientIDs = ["com.example.other"]
+        apple.appleBundleIDs = ["com.example.app"]
+        try ProviderCatalogue.validate(apple)
+        let applied = ProvidersConfiguration().applying([apple])
+        #expect(applied.apple.serviceIDs == ["com.example.web", "com.example.other"])
+        #expect(applied.apple.bundleIDs == ["com.example.app"])
+
+        let refused = { (setting: IdentityProviderSetting) -> String? in
+            do {
+                try ProviderCatalogue.validate(setting)
+                return nil
+            } catch let error as HearthError {
+                return error.detail
+            } catch {
+                return "\(error)"
+            }
+        }
+        var github = IdentityProviderSetting(providerID: "github.com", enabled: true)
+        github.clientID = "gh"
+        github.additionalClientIDs = ["other"]
+        #expect(refused(github) == "whitelistedAudiences is only for apple.com, google.com, microsoft.com, yahoo.com and oidc. providers")
+        google.clientID = nil
+        google.enabled = false
+        #expect(refused(google) == "whitelistedAudiences needs a clientId")
+        google.clientID = "web"
+        let malformed =
+            "whitelistedAudiences must be at most 50 client IDs of 1 to 256 characters, without spaces or control characters"
+        for bad in [[""], ["with space"], ["nul\u{0}"], ["line\nbreak"], [String(repeating: "a", count: 257)], Array(repeating: "a", count: 51)] {
+            google.additionalClientIDs = bad
+            #expect(refused(google) == malformed, "\(bad.prefix(1))")
         }
     }
 

@@ -84,7 +84,7 @@ struct RegistryTests {
         #expect(configuration.apple.issuers.first == "https://appleid.apple.com")
         #expect(configuration.microsoft.tenant == "common")
         #expect(configuration.microsoft.jwksURLTemplate == "https://login.microsoftonline.com/{tenant}/discovery/v2.0/keys")
-        #expect(configuration.microsoft.issuerTemplate == "https://login.microsoftonline.com/{tenantid}/v2.0")
+        #expect(configuration.microsoft.issuerTemplate == "https://login.microsoftonline.com/{tenant}/v2.0")
         #expect(configuration.twitter.verifyCredentialsURL.absoluteString == "https://api.twitter.com/1.1/account/verify_credentials.json")
         #expect(Set(configuration.google.issuers) == ["https://accounts.google.com", "accounts.google.com"])
         #expect(configuration.google.jwksURL.absoluteString == "https://www.googleapis.com/oauth2/v3/certs")

@@ -359,6 +359,116 @@ struct IdpConfigTests {
         }
     }
 
+    @Test(
+        "whitelistedAudiences carries a provider's other client ids over the admin API: a token for one is refused before the PATCH and accepted after, on Google and Apple"
+    )
+    func whitelistedAudiencesReachSignIn() async throws {
+        try await withFederated { live, client in
+            let base = "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs"
+            let google = live.sandbox.credentials.google
+            let created = try await client.send(.post, base + "?idpId=google.com", #"{"enabled":true,"clientId":"\#(google.webClientID)"}"#)
+            #expect(created.status == .ok, "\(created.text)")
+            #expect(created["whitelistedAudiences"] == nil)
+            func iOSSignIn() async throws -> WireResult {
+                let token = try live.sandbox.googleIDToken(for: .googleGmail, audience: google.iosClientID)
+                return try await client.signInWithIdp("providerId=google.com&id_token=\(token)")
+            }
+            let wrongAudience =
+                "INVALID_IDP_RESPONSE : Invalid Google id_token: the audience in ID Token [\(google.iosClientID)] does not match the expected audience."
+            #expect(try await iOSSignIn().errorMessage == wrongAudience)
+
+            let patched = try await client.send(
+                .patch, base + "/google.com?updateMask=whitelistedAudiences",
+                #"{"whitelistedAudiences":["\#(google.iosClientID)","\#(google.androidClientID)"],"clientId":"ignored"}"#)
+            #expect(patched.status == .ok, "\(patched.text)")
+            let audiences = JSONValue.array([.string(google.iosClientID), .string(google.androidClientID)])
+            #expect(patched["whitelistedAudiences"] == audiences)
+            #expect(patched.string("clientId") == google.webClientID)
+            let fetched = try await client.send(.get, base + "/google.com", nil)
+            #expect(fetched["whitelistedAudiences"] == audiences)
+            let listed = try await client.send(.get, base, nil)
+            #expect(
+                try listed.decode(ListDefaultSupportedIdpConfigsResponse.self).defaultSupportedIdpConfigs?.first?.whitelistedAudiences
+                    == [google.iosClientID, google.androidClientID])
+            let accepted = try await iOSSignIn()
+            #expect(accepted.status == .ok, "\(accepted.text)")
+            // The web client's tokens still count.
+            #expect(try await client.signInWithIdp(try live.sandbox.signInCredential(for: .googleGmail).postBody).status == .ok)
+
+            // Masked and absent: cleared, and the iOS client's tokens are refused again.
+            let cleared = try await client.send(.patch, base + "/google.com?updateMask=whitelistedAudiences", "{}")
+            #expect(cleared.status == .ok, "\(cleared.text)")
+            #expect(cleared["whitelistedAudiences"] == nil)
+            #expect(try await iOSSignIn().errorMessage == wrongAudience)
+
+            // Apple: a second services ID.
+            let apple = live.sandbox.credentials.apple
+            let other = "com.example.second-services-id"
+            let stored = try await client.send(
+                .post, base + "?idpId=apple.com", #"{"enabled":true,"clientId":"\#(apple.servicesID)","whitelistedAudiences":["\#(other)"]}"#)
+            #expect(stored.status == .ok, "\(stored.text)")
+            #expect(stored["whitelistedAudiences"] == .array([.string(other)]))
+            let appleToken = try live.sandbox.appleIDToken(for: .appleAlice, audience: other)
+            let appleSignIn = try await client.signInWithIdp("providerId=apple.com&id_token=\(appleToken)")
+            #expect(appleSignIn.status == .ok, "\(appleSignIn.text)")
+            let narrowed = try await client.send(.patch, base + "/apple.com?updateMask=whitelistedAudiences", "{}")
+            #expect(narrowed.status == .ok)
+            let appleAgain = try await client.signInWithIdp(
+                "providerId=apple.com&id_token=\(try live.sandbox.appleIDToken(for: .appleAlice, audience: other))")
+            #expect(appleAgain.status == .badRequest, "\(appleAgain.text)")
+
+            // What the admin API refuses, with Firebase's INVALID_CONFIG.
+            let github = try await client.send(
+                .post, base + "?idpId=github.com", #"{"enabled":true,"clientId":"gh","clientSecret":"s","whitelistedAudiences":["x"]}"#)
+            #expect(
+                github.errorMessage
+                    == "INVALID_CONFIG : whitelistedAudiences is only for apple.com, google.com, microsoft.com, yahoo.com and oidc. providers")
+            let malformed =
+                "INVALID_CONFIG : whitelistedAudiences must be at most 50 client IDs of 1 to 256 characters, without spaces or control characters"
+            let many = (0...50).map { "\"client-\($0)\"" }.joined(separator: ",")
+            for body in [
+                #"{"whitelistedAudiences":[" "]}"#, #"{"whitelistedAudiences":["a\u0000b"]}"#, #"{"whitelistedAudiences":["a\nb"]}"#,
+                #"{"whitelistedAudiences":[""]}"#, #"{"whitelistedAudiences":["\#(String(repeating: "a", count: 257))"]}"#,
+                #"{"whitelistedAudiences":[\#(many)]}"#,
+            ] {
+                let refused = try await client.send(.patch, base + "/google.com?updateMask=whitelistedAudiences", body)
+                #expect(refused.errorMessage == malformed, "\(body.prefix(60))")
+            }
+            let notList = try await client.send(.patch, base + "/google.com?updateMask=whitelistedAudiences", #"{"whitelistedAudiences":"x"}"#)
+            #expect(notList.status == .badRequest)
+            _ = try await client.send(.patch, base + "/google.com?updateMask=whitelistedAudiences", #"{"whitelistedAudiences":["x"]}"#)
+            let noClient = try await client.send(.patch, base + "/google.com?updateMask=clientId,enabled", #"{"enabled":false}"#)
+            #expect(noClient.errorMessage == "INVALID_CONFIG : whitelistedAudiences needs a clientId")
+            // Nothing refused was stored.
+            let unchanged = try await client.send(.get, base + "/google.com", nil)
+            #expect(unchanged["whitelistedAudiences"] == .array([.string("x")]))
+            #expect(unchanged.string("clientId") == google.webClientID)
+
+            // OpenID Connect providers take it too.
+            let oidc = try await client.send(
+                .post, "/v2/projects/\(live.projectID)/oauthIdpConfigs?oauthIdpConfigId=oidc.corp",
+                #"{"clientId":"c","issuer":"https://idp.example.com","whitelistedAudiences":["c2"]}"#)
+            #expect(oidc.status == .ok, "\(oidc.text)")
+            #expect(oidc["whitelistedAudiences"] == .array([.string("c2")]))
+        }
+    }
+
+    @Test("A row stored before whitelistedAudiences existed still decodes, is returned and drives sign-in")
+    func formerRowsDecode() async throws {
+        try await withFederated { live, client in
+            let google = live.sandbox.credentials.google
+            let row = #"{"providerID":"google.com","enabled":true,"clientID":"\#(google.webClientID)"}"#
+            try await live.services.store.setSetting(IdentityProviderSetting.storageName(for: "google.com"), to: row)
+            let fetched = try await client.send(.get, "/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs/google.com", nil)
+            #expect(fetched.status == .ok, "\(fetched.text)")
+            #expect(fetched.string("clientId") == google.webClientID)
+            #expect(fetched["whitelistedAudiences"] == nil)
+            #expect(try await client.signInWithIdp(try live.sandbox.signInCredential(for: .googleGmail).postBody).status == .ok)
+            let iOS = try live.sandbox.googleIDToken(for: .googleGmail, audience: google.iosClientID)
+            #expect(try await client.signInWithIdp("providerId=google.com&id_token=\(iOS)").status == .badRequest)
+        }
+    }
+
     @Test("A stored Microsoft setting without a tenant rule keeps the configuration's rule")
     func microsoftTenantKeptFromConfiguration() async throws {
         try await withFederated(providers: { $0.microsoft.tenant = "consumers" }) { live, client in

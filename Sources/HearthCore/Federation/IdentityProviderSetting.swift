@@ -10,6 +10,10 @@ public struct IdentityProviderSetting: Codable, Sendable, Equatable {
     public var enabled: Bool
     /// The OAuth client id (Apple: the services ID; Twitter: the API key; Facebook: the app ID).
     public var clientID: String?
+    /// More client ids whose ID tokens are accepted (the wire's `whitelistedAudiences`): Google's iOS and
+    /// Android clients, Apple's other services IDs, more Microsoft, Yahoo or OIDC apps. Rows stored before
+    /// it existed decode with `nil`.
+    public var additionalClientIDs: [String]?
     /// The OAuth client secret (Twitter: the API secret; Facebook: the app secret).
     public var clientSecret: String?
     /// Apple: the app bundle IDs.
@@ -30,6 +34,14 @@ public struct IdentityProviderSetting: Codable, Sendable, Equatable {
     /// OIDC: browser-flow response types.
     public var responseTypeIDToken: Bool?
     public var responseTypeCode: Bool?
+
+    /// Every accepted client id: ``clientID`` first (the one browser sign-in uses), then
+    /// ``additionalClientIDs`` without repeats.
+    public var clientIDs: [String] {
+        var ids: [String] = []
+        for id in [clientID].compactMap({ $0 }) + (additionalClientIDs ?? []) where !ids.contains(id) { ids.append(id) }
+        return ids
+    }
 
     public init(providerID: String, enabled: Bool) {
         self.providerID = providerID

@@ -9,14 +9,15 @@ extension ProviderDescription {
         id: "apple.com", name: "Apple", isFamily: false, settingsKey: "apple", adminCollection: .defaultSupported,
         read: { source, p in
             p.apple.enabled = try source.bool("providers.apple.enabled") ?? p.apple.enabled
-            p.apple.bundleIDs = try source.stringArray("providers.apple.bundleIDs") ?? p.apple.bundleIDs
-            p.apple.serviceIDs = try source.stringArray("providers.apple.serviceIDs") ?? p.apple.serviceIDs
+            p.apple.bundleIDs = try source.stringArray("providers.apple.bundleIds") ?? p.apple.bundleIDs
+            p.apple.serviceIDs = try source.stringArray("providers.apple.clientIds") ?? p.apple.serviceIDs
             p.apple.jwksURL = try source.url("providers.apple.jwksURL") ?? p.apple.jwksURL
             if p.apple.enabled, p.apple.audiences.isEmpty {
-                throw source.problem("providers.apple.bundleIDs", "Sign in with Apple needs at least one bundle ID or services ID")
+                throw source.problem(
+                    "providers.apple.bundleIds", "Sign in with Apple needs at least one bundle ID (bundleIds) or services ID (clientIds)")
             }
-            p.apple.teamID = try source.string("providers.apple.teamID") ?? p.apple.teamID
-            p.apple.keyID = try source.string("providers.apple.keyID") ?? p.apple.keyID
+            p.apple.teamID = try source.string("providers.apple.teamId") ?? p.apple.teamID
+            p.apple.keyID = try source.string("providers.apple.keyId") ?? p.apple.keyID
             if let pem = try source.secret("providers.apple.privateKey") { p.apple.privateKey = pem }
             // The .p8 key is checked now: a key that is not one would otherwise fail only at the first sign-in.
             let notAppleKey = "not the .p8 key Apple gives (a PEM P-256 private key, BEGIN PRIVATE KEY)"
@@ -35,7 +36,7 @@ extension ProviderDescription {
             p.apple.tokenURL = try source.url("providers.apple.tokenURL") ?? p.apple.tokenURL
             p.apple.revokeURL = try source.url("providers.apple.revokeURL") ?? p.apple.revokeURL
             if !p.apple.privateKey.isEmpty, p.apple.teamID.isEmpty || p.apple.keyID.isEmpty {
-                throw source.problem("providers.apple.keyID", "the .p8 key needs the team ID and key ID that go with it")
+                throw source.problem("providers.apple.keyId", "the .p8 key needs the team ID and key ID that go with it")
             }
         },
         isSwitchedOn: { $0.apple.enabled },
@@ -75,16 +76,18 @@ extension ProviderDescription {
         apply: { setting, p in
             p.apple.enabled = setting.enabled
             p.apple.bundleIDs = setting.appleBundleIDs ?? []
-            p.apple.serviceIDs = setting.clientID.map { [$0] } ?? []
+            p.apple.serviceIDs = setting.clientIDs
             p.apple.teamID = setting.appleTeamID ?? ""
             p.apple.keyID = setting.appleKeyID ?? ""
             p.apple.privateKey = ProviderSecret(setting.applePrivateKey ?? "")
         },
         validate: { setting in
             try refuseMicrosoftSettings(setting)
+            try checkAudiences(setting)
             guard setting.enabled else { return }
             guard present(setting.clientID) || !(setting.appleBundleIDs ?? []).isEmpty else {
                 throw HearthError(.invalidConfig, detail: "Sign in with Apple needs a services ID (clientId) or appleSignInConfig.bundleIds")
             }
-        })
+        },
+        formerNames: ["clientIds": "serviceIDs", "bundleIds": "bundleIDs", "teamId": "teamID", "keyId": "keyID"])
 }

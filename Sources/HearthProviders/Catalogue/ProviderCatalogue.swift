@@ -39,7 +39,9 @@ extension ProvidersConfiguration {
     /// Reads every provider's section, `providers.<key>.…`, from `source`.
     public static func reading(_ source: any ProviderSettingsSource) throws -> ProvidersConfiguration {
         var providers = ProvidersConfiguration()
-        for description in ProviderCatalogue.all { try description.read(source, &providers) }
+        for description in ProviderCatalogue.all {
+            try description.read(FormerNamesSource(base: source, description: description), &providers)
+        }
         return providers
     }
 

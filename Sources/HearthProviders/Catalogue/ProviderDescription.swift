@@ -47,6 +47,10 @@ public struct ProviderDescription: Sendable {
     let validate: @Sendable (IdentityProviderSetting) throws -> Void
     /// What comes before the raw id in `signInWithIdp`'s `federatedId` (Google's is a URL; the others, nothing).
     public var federatedIDPrefix = ""
+    /// Settings renamed to Firebase's names, by last key component: the name (`clientId`) and the former
+    /// name (`appID`) it replaces. A former name is still read when the name is absent (the name wins when
+    /// both are set); the command line warns about every use.
+    public var formerNames: [String: String] = [:]
 
     /// `signInWithIdp`'s `federatedId` of the user `rawID` of `providerID`, as Firebase answers it.
     public static func federatedID(providerID: String, rawID: String) -> String {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where provider settings are read from: the server's configuration (file, environment, flags), read
-/// by dotted key (`providers.google.clientIDs`). Absent keys are `nil`; present but malformed ones throw.
+/// by dotted key (`providers.google.clientIds`). Absent keys are `nil`; present but malformed ones throw.
 public protocol ProviderSettingsSource {
     func string(_ key: String, isSecret: Bool) throws -> String?
     func stringArray(_ key: String, isSecret: Bool) throws -> [String]?
@@ -27,11 +27,15 @@ extension ProviderSettingsSource {
         return url
     }
 
-    /// An absolute URL with a `{tenant}` placeholder (Microsoft's endpoints).
-    public func tenantTemplate(_ key: String) throws -> String? {
+    /// An absolute http(s) URL with the `{tenant}` placeholder (Microsoft's endpoints), the one placeholder
+    /// of every tenant template; without `placeholderRequired`, one fixed URL will do.
+    public func tenantTemplate(_ key: String, placeholderRequired: Bool = true) throws -> String? {
         guard let text = try string(key) else { return nil }
-        guard text.contains("{tenant}"), URL(string: text.replacingOccurrences(of: "{tenant}", with: "common"))?.host != nil else {
-            throw problem(key, "expected an absolute URL containing {tenant}, got \(text)")
+        let filled = URL(string: text.replacingOccurrences(of: "{tenant}", with: "common"))
+        guard !text.contains("{tenantid}"), text.contains("{tenant}") || !placeholderRequired,
+            filled?.scheme == "https" || filled?.scheme == "http", filled?.host != nil
+        else {
+            throw problem(key, "expected an absolute http(s) URL\(placeholderRequired ? " containing {tenant}" : ""), got \(text)")
         }
         return text
     }

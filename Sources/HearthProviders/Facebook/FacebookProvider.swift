@@ -8,12 +8,13 @@ extension ProviderDescription {
         id: "facebook.com", name: "Facebook", isFamily: false, settingsKey: "facebook", adminCollection: .defaultSupported,
         read: { source, p in
             p.facebook.enabled = try source.bool("providers.facebook.enabled") ?? p.facebook.enabled
-            p.facebook.appID = try source.string("providers.facebook.appID") ?? p.facebook.appID
-            if let secret = try source.secret("providers.facebook.appSecret") { p.facebook.appSecret = secret }
+            p.facebook.appID = try source.string("providers.facebook.clientId") ?? p.facebook.appID
+            if let secret = try source.secret("providers.facebook.clientSecret") { p.facebook.appSecret = secret }
             p.facebook.graphBaseURL = try source.url("providers.facebook.graphBaseURL") ?? p.facebook.graphBaseURL
             p.facebook.limitedLoginJWKSURL = try source.url("providers.facebook.limitedLoginJWKSURL") ?? p.facebook.limitedLoginJWKSURL
             if p.facebook.enabled, p.facebook.appID.isEmpty {
-                throw source.problem("providers.facebook.appID", "Facebook sign-in needs the app ID (and the app secret for access tokens)")
+                throw source.problem(
+                    "providers.facebook.clientId", "Facebook sign-in needs the app ID (and the app secret, clientSecret, for access tokens)")
             }
             p.facebook.dialogURL = try source.url("providers.facebook.dialogURL") ?? p.facebook.dialogURL
         },
@@ -52,5 +53,6 @@ extension ProviderDescription {
             p.facebook.appID = setting.clientID ?? ""
             p.facebook.appSecret = ProviderSecret(setting.clientSecret ?? "")
         },
-        validate: { try checkCredentials($0, secret: true) })
+        validate: { try checkCredentials($0, secret: true) },
+        formerNames: ["clientId": "appID", "clientSecret": "appSecret"])
 }

@@ -9,7 +9,7 @@ extension ProviderDescription {
         read: { source, p in
             p.gitHub.enabled = try source.bool("providers.github.enabled") ?? p.gitHub.enabled
             p.gitHub.apiBaseURL = try source.url("providers.github.apiBaseURL") ?? p.gitHub.apiBaseURL
-            p.gitHub.clientID = try source.string("providers.github.clientID") ?? p.gitHub.clientID
+            p.gitHub.clientID = try source.string("providers.github.clientId") ?? p.gitHub.clientID
             if let secret = try source.secret("providers.github.clientSecret") { p.gitHub.clientSecret = secret }
             p.gitHub.authorizationURL = try source.url("providers.github.authorizationURL") ?? p.gitHub.authorizationURL
             p.gitHub.tokenURL = try source.url("providers.github.tokenURL") ?? p.gitHub.tokenURL
@@ -38,5 +38,6 @@ extension ProviderDescription {
             p.gitHub.clientID = setting.clientID
             p.gitHub.clientSecret = setting.clientSecret.map { ProviderSecret($0) }
         },
-        validate: { try checkCredentials($0) })
+        validate: { try checkCredentials($0) },
+        formerNames: ["clientId": "clientID"])
 }

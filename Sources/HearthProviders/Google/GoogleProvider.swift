@@ -8,12 +8,12 @@ extension ProviderDescription {
         id: "google.com", name: "Google", isFamily: false, settingsKey: "google", adminCollection: .defaultSupported,
         read: { source, p in
             p.google.enabled = try source.bool("providers.google.enabled") ?? p.google.enabled
-            p.google.clientIDs = try source.stringArray("providers.google.clientIDs") ?? p.google.clientIDs
+            p.google.clientIDs = try source.stringArray("providers.google.clientIds") ?? p.google.clientIDs
             p.google.jwksURL = try source.url("providers.google.jwksURL") ?? p.google.jwksURL
             p.google.userinfoURL = try source.url("providers.google.userinfoURL") ?? p.google.userinfoURL
             p.google.tokeninfoURL = try source.url("providers.google.tokeninfoURL") ?? p.google.tokeninfoURL
             if p.google.enabled, p.google.clientIDs.isEmpty {
-                throw source.problem("providers.google.clientIDs", "Google sign-in needs at least one OAuth client ID")
+                throw source.problem("providers.google.clientIds", "Google sign-in needs at least one OAuth client ID")
             }
             if let value = try source.secret("providers.google.clientSecret") { p.google.clientSecret = value }
             p.google.authorizationURL = try source.url("providers.google.authorizationURL") ?? p.google.authorizationURL
@@ -45,9 +45,9 @@ extension ProviderDescription {
             }),
         apply: { setting, p in
             p.google.enabled = setting.enabled
-            p.google.clientIDs = setting.clientID.map { [$0] } ?? []
+            p.google.clientIDs = setting.clientIDs
             p.google.clientSecret = ProviderSecret(setting.clientSecret ?? "")
         },
-        validate: { try checkCredentials($0) },
-        federatedIDPrefix: "https://accounts.google.com/")
+        validate: { try checkCredentials($0, audiences: true) },
+        federatedIDPrefix: "https://accounts.google.com/", formerNames: ["clientIds": "clientIDs"])
 }

@@ -30,7 +30,7 @@ struct MicrosoftIDTokenVerifier: IDTokenVerifier {
         guard let tid = claims.string("tid")?.lowercased(), MicrosoftTenantRule.isGUID(tid) else {
             throw invalid("it has no tenant id (tid).")
         }
-        let expectedIssuer = configuration.issuerTemplate.replacingOccurrences(of: "{tenantid}", with: tid)
+        let expectedIssuer = configuration.issuerTemplate.replacingOccurrences(of: "{tenant}", with: tid)
         guard let issuer = claims.string("iss"), issuer == expectedIssuer else {
             throw invalid("the issuer \"\((claims.string("iss") ?? "").prefix(200))\" does not match its tenant \(tid).")
         }
@@ -89,7 +89,7 @@ struct MicrosoftIDTokenVerifier: IDTokenVerifier {
             throw ProviderFailure.notAllowed("microsoft.com discovery URL template does not make a URL for \(domain)")
         }
         let document = try await discovery.document(at: url, provider: "Microsoft")
-        let parts = configuration.issuerTemplate.components(separatedBy: "{tenantid}")
+        let parts = configuration.issuerTemplate.components(separatedBy: "{tenant}")
         guard parts.count == 2, document.issuer.hasPrefix(parts[0]), document.issuer.hasSuffix(parts[1]),
             document.issuer.count > parts[0].count + parts[1].count
         else {

@@ -8,14 +8,15 @@ extension ProviderDescription {
         id: "microsoft.com", name: "Microsoft", isFamily: false, settingsKey: "microsoft", adminCollection: .defaultSupported,
         read: { source, p in
             p.microsoft.enabled = try source.bool("providers.microsoft.enabled") ?? p.microsoft.enabled
-            p.microsoft.clientIDs = try source.stringArray("providers.microsoft.clientIDs") ?? p.microsoft.clientIDs
+            p.microsoft.clientIDs = try source.stringArray("providers.microsoft.clientIds") ?? p.microsoft.clientIDs
             p.microsoft.tenant = try source.string("providers.microsoft.tenant") ?? p.microsoft.tenant
-            p.microsoft.allowedTenantIDs = try source.stringArray("providers.microsoft.allowedTenantIDs") ?? p.microsoft.allowedTenantIDs
-            p.microsoft.jwksURLTemplate = try source.string("providers.microsoft.jwksURLTemplate") ?? p.microsoft.jwksURLTemplate
+            p.microsoft.allowedTenantIDs = try source.stringArray("providers.microsoft.allowedTenantIds") ?? p.microsoft.allowedTenantIDs
+            p.microsoft.jwksURLTemplate =
+                try source.tenantTemplate("providers.microsoft.jwksURLTemplate", placeholderRequired: false) ?? p.microsoft.jwksURLTemplate
             p.microsoft.discoveryURLTemplate =
-                try source.string("providers.microsoft.discoveryURLTemplate") ?? p.microsoft.discoveryURLTemplate
+                try source.tenantTemplate("providers.microsoft.discoveryURLTemplate", placeholderRequired: false) ?? p.microsoft.discoveryURLTemplate
             if p.microsoft.enabled, p.microsoft.clientIDs.isEmpty {
-                throw source.problem("providers.microsoft.clientIDs", "Microsoft sign-in needs the application (client) ID")
+                throw source.problem("providers.microsoft.clientIds", "Microsoft sign-in needs the application (client) ID")
             }
             if let value = try source.secret("providers.microsoft.clientSecret") { p.microsoft.clientSecret = value }
             p.microsoft.authorizationURLTemplate =
@@ -56,7 +57,7 @@ extension ProviderDescription {
             }),
         apply: { setting, p in
             p.microsoft.enabled = setting.enabled
-            p.microsoft.clientIDs = setting.clientID.map { [$0] } ?? []
+            p.microsoft.clientIDs = setting.clientIDs
             p.microsoft.clientSecret = ProviderSecret(setting.clientSecret ?? "")
             // Replaced only by a setting that has one: storing a client id never widens the tenants allowed.
             if let tenant = setting.microsoftTenant { p.microsoft.tenant = tenant }
@@ -73,6 +74,7 @@ extension ProviderDescription {
             var withoutTenant = setting
             withoutTenant.microsoftTenant = nil
             withoutTenant.microsoftAllowedTenantIDs = nil
-            try checkCredentials(withoutTenant)
-        })
+            try checkCredentials(withoutTenant, audiences: true)
+        },
+        formerNames: ["clientIds": "clientIDs", "allowedTenantIds": "allowedTenantIDs"])
 }

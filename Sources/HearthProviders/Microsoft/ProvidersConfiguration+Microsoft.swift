@@ -21,7 +21,7 @@ extension ProvidersConfiguration {
         public var jwksURLTemplate: String
         /// The OpenID discovery document, used to resolve a domain ``tenant`` to its GUID; `{tenant}` is replaced.
         public var discoveryURLTemplate: String
-        /// The v2.0 issuer; `{tenantid}` is replaced by the token's `tid`, and `iss` must equal the result.
+        /// The v2.0 issuer; `{tenant}` is replaced by the token's `tid`, and `iss` must equal the result.
         public var issuerTemplate: String
         /// Mail domains Microsoft issues itself: a personal account's address there counts as verified.
         public var trustedEmailDomains: [String]
@@ -44,7 +44,7 @@ extension ProvidersConfiguration {
             enabled: Bool = false, clientIDs: [String] = [], tenant: String = "common", allowedTenantIDs: [String] = [],
             jwksURLTemplate: String = "https://login.microsoftonline.com/{tenant}/discovery/v2.0/keys",
             discoveryURLTemplate: String = "https://login.microsoftonline.com/{tenant}/v2.0/.well-known/openid-configuration",
-            issuerTemplate: String = "https://login.microsoftonline.com/{tenantid}/v2.0",
+            issuerTemplate: String = "https://login.microsoftonline.com/{tenant}/v2.0",
             trustedEmailDomains: [String] = ["outlook.com", "hotmail.com", "live.com", "msn.com"]
         ) {
             self.enabled = enabled

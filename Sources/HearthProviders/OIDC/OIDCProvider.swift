@@ -15,8 +15,8 @@ extension ProviderDescription {
                 guard let issuer = try source.string("\(prefix).issuer") else {
                     throw source.problem("\(prefix).issuer", "an OpenID Connect provider needs its issuer URL")
                 }
-                guard let clientIDs = try source.stringArray("\(prefix).clientIDs"), !clientIDs.isEmpty else {
-                    throw source.problem("\(prefix).clientIDs", "an OpenID Connect provider needs at least one client ID")
+                guard let clientIDs = try source.stringArray("\(prefix).clientIds"), !clientIDs.isEmpty else {
+                    throw source.problem("\(prefix).clientIds", "an OpenID Connect provider needs at least one client ID")
                 }
                 var oidc = ProvidersConfiguration.OIDC(issuer: issuer, clientIDs: clientIDs)
                 oidc.discoveryURL = try source.url("\(prefix).discoveryURL")
@@ -51,7 +51,7 @@ extension ProviderDescription {
             }),
         apply: { setting, p in
             let name = String(setting.providerID.dropFirst("oidc.".count))
-            let clientIDs = setting.clientID.map { [$0] } ?? []
+            let clientIDs = setting.clientIDs
             var oidc = p.oidc[name] ?? ProvidersConfiguration.OIDC(issuer: setting.issuer ?? "", clientIDs: clientIDs)
             oidc.enabled = setting.enabled
             oidc.clientIDs = clientIDs
@@ -64,7 +64,9 @@ extension ProviderDescription {
         },
         validate: { setting in
             guard present(setting.clientID) else { throw HearthError(.invalidOAuthClientID, detail: "clientId is required") }
+            try checkAudiences(setting)
             guard let issuer = setting.issuer, let url = URL(string: issuer), ["https", "http"].contains(url.scheme ?? ""), url.host != nil
             else { throw HearthError(.invalidConfig, detail: "issuer must be an absolute http(s) URL") }
-        })
+        },
+        formerNames: ["clientIds": "clientIDs"])
 }

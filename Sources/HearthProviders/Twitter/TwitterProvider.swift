@@ -8,11 +8,11 @@ extension ProviderDescription {
         id: "twitter.com", name: "Twitter", isFamily: false, settingsKey: "twitter", adminCollection: .defaultSupported,
         read: { source, p in
             p.twitter.enabled = try source.bool("providers.twitter.enabled") ?? p.twitter.enabled
-            p.twitter.consumerKey = try source.string("providers.twitter.consumerKey") ?? p.twitter.consumerKey
-            if let secret = try source.secret("providers.twitter.consumerSecret") { p.twitter.consumerSecret = secret }
+            p.twitter.consumerKey = try source.string("providers.twitter.clientId") ?? p.twitter.consumerKey
+            if let secret = try source.secret("providers.twitter.clientSecret") { p.twitter.consumerSecret = secret }
             p.twitter.apiBaseURL = try source.url("providers.twitter.apiBaseURL") ?? p.twitter.apiBaseURL
             if p.twitter.enabled, p.twitter.consumerKey.isEmpty || p.twitter.consumerSecret.isEmpty {
-                throw source.problem("providers.twitter.consumerSecret", "Twitter sign-in needs the API key and API secret")
+                throw source.problem("providers.twitter.clientSecret", "Twitter sign-in needs the API key (clientId) and API secret (clientSecret)")
             }
         },
         isSwitchedOn: { $0.twitter.enabled },
@@ -33,5 +33,6 @@ extension ProviderDescription {
             p.twitter.consumerKey = setting.clientID ?? ""
             p.twitter.consumerSecret = ProviderSecret(setting.clientSecret ?? "")
         },
-        validate: { try checkCredentials($0, secret: true) })
+        validate: { try checkCredentials($0, secret: true) },
+        formerNames: ["clientId": "consumerKey", "clientSecret": "consumerSecret"])
 }

@@ -8,11 +8,11 @@ extension ProviderDescription {
         id: "yahoo.com", name: "Yahoo", isFamily: false, settingsKey: "yahoo", adminCollection: .defaultSupported,
         read: { source, p in
             p.yahoo.enabled = try source.bool("providers.yahoo.enabled") ?? p.yahoo.enabled
-            p.yahoo.clientIDs = try source.stringArray("providers.yahoo.clientIDs") ?? p.yahoo.clientIDs
+            p.yahoo.clientIDs = try source.stringArray("providers.yahoo.clientIds") ?? p.yahoo.clientIDs
             if let secret = try source.secret("providers.yahoo.clientSecret") { p.yahoo.clientSecret = secret }
             p.yahoo.discoveryURL = try source.url("providers.yahoo.discoveryURL") ?? p.yahoo.discoveryURL
             if p.yahoo.enabled, p.yahoo.clientIDs.isEmpty {
-                throw source.problem("providers.yahoo.clientIDs", "Yahoo sign-in needs the app's Client ID")
+                throw source.problem("providers.yahoo.clientIds", "Yahoo sign-in needs the app's Client ID")
             }
         },
         isSwitchedOn: { $0.yahoo.enabled },
@@ -34,8 +34,9 @@ extension ProviderDescription {
             finish: { flows, callback in try await flows.finishDiscoveredCodeFlow(callback, flows.configuration.yahoo.openIDConnect) }),
         apply: { setting, p in
             p.yahoo.enabled = setting.enabled
-            p.yahoo.clientIDs = setting.clientID.map { [$0] } ?? []
+            p.yahoo.clientIDs = setting.clientIDs
             p.yahoo.clientSecret = ProviderSecret(setting.clientSecret ?? "")
         },
-        validate: { try checkCredentials($0) })
+        validate: { try checkCredentials($0, audiences: true) },
+        formerNames: ["clientIds": "clientIDs"])
 }

@@ -52,10 +52,12 @@ public enum KnownSettings {
         let example: [AbsoluteConfigKey: ConfigValue] = [
             "providers.oidc.names": .init(.stringArray([placeholder]), isSecret: false),
             AbsoluteConfigKey(ConfigKey("providers.oidc.\(placeholder).issuer")): .init(.string("https://issuer.example"), isSecret: false),
-            AbsoluteConfigKey(ConfigKey("providers.oidc.\(placeholder).clientIDs")): .init(.stringArray(["client"]), isSecret: false),
+            AbsoluteConfigKey(ConfigKey("providers.oidc.\(placeholder).clientIds")): .init(.stringArray(["client"]), isSecret: false),
         ]
         _ = try? ServerConfiguration(reader: ConfigReader(provider: InMemoryProvider(values: example), accessReporter: recorder))
-        return Set(recorder.keys.map { $0.replacingOccurrences(of: ".\(placeholder).", with: ".\(providerName).") }).sorted()
+        // The reader asks for a former name only while the new one is absent (here: all but the example provider's clientIds).
+        let read = recorder.keys.map { $0.replacingOccurrences(of: ".\(placeholder).", with: ".\(providerName).") }
+        return Set(read + renamed.map(\.former)).sorted()
     }()
 
     /// `HEARTH_*` variables that are not settings of the server: the client SDK's, and those of the tests
@@ -98,27 +100,31 @@ public enum KnownSettings {
         let providerKeys = oidcNames.flatMap { name in providerLeaves.map { "providers.oidc.\(name).\($0)" } }
         let fileKnown = exact + providerKeys
         let fileKnownSet = Set(fileKnown)
+        // Suggestions name settings by their new names: a typo of a former name gets the new one.
+        let renamedPairs = renamed(oidcNames: oidcNames)
+        let newKeys = Dictionary(renamedPairs.map { ($0.former, $0.name) }) { first, _ in first }
         var found: [UnknownSetting] = []
         for key in fileKeys.sorted() where !fileKnownSet.contains(key) {
             let source = UnknownSetting.Source.file(file ?? "configuration file")
             if let name = providerName(in: key, leaves: providerLeaves, prefix: "providers.oidc.", separator: ".") {
                 found.append(UnknownSetting(name: key, source: source, suggestion: nil, note: unlistedNote(name)))
             } else {
-                found.append(UnknownSetting(name: key, source: source, suggestion: nearest(to: key, among: fileKnown, separator: "."), note: nil))
+                let suggestion = nearest(to: key, among: fileKnown, separator: ".").map { newKeys[$0] ?? $0 }
+                found.append(UnknownSetting(name: key, source: source, suggestion: suggestion, note: nil))
             }
         }
 
         let environmentKnown = fileKnown.map(environmentName(of:))
         let environmentKnownSet = Set(environmentKnown)
+        let newVariables = Dictionary(renamedPairs.map { (environmentName(of: $0.former), environmentName(of: $0.name)) }) { first, _ in first }
         let encodedLeaves = providerLeaves.map { String(environmentName(of: $0).dropFirst("HEARTH_".count)) }
         for name in environment.sorted() where name.hasPrefix("HEARTH_") && !environmentKnownSet.contains(name) {
             if foreignEnvironmentVariables.contains(name) || foreignEnvironmentPrefixes.contains(where: name.hasPrefix) { continue }
             if let provider = providerName(in: name, leaves: encodedLeaves, prefix: "HEARTH_PROVIDERS_OIDC_", separator: "_") {
                 found.append(UnknownSetting(name: name, source: .environment, suggestion: nil, note: unlistedNote(provider.lowercased())))
             } else {
-                found.append(
-                    UnknownSetting(
-                        name: name, source: .environment, suggestion: nearest(to: name, among: environmentKnown, separator: "_"), note: nil))
+                let suggestion = nearest(to: name, among: environmentKnown, separator: "_").map { newVariables[$0] ?? $0 }
+                found.append(UnknownSetting(name: name, source: .environment, suggestion: suggestion, note: nil))
             }
         }
         return found

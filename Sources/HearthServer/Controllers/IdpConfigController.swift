@@ -171,6 +171,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
             if take("enabled", body.enabled) { setting.enabled = body.enabled ?? false }
             if take("clientId", body.clientId) { setting.clientID = body.clientId }
             if take("clientSecret", body.clientSecret) { setting.clientSecret = body.clientSecret }
+            if take("whitelistedAudiences", body.whitelistedAudiences) { setting.additionalClientIDs = body.whitelistedAudiences }
             let apple = body.appleSignInConfig
             if take("appleSignInConfig.bundleIds", apple?.bundleIds) { setting.appleBundleIDs = apple?.bundleIds }
             let flow = apple?.codeFlowConfig
@@ -187,6 +188,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
             if take("enabled", body.enabled) { setting.enabled = body.enabled ?? false }
             if take("clientId", body.clientId) { setting.clientID = body.clientId }
             if take("clientSecret", body.clientSecret) { setting.clientSecret = body.clientSecret }
+            if take("whitelistedAudiences", body.whitelistedAudiences) { setting.additionalClientIDs = body.whitelistedAudiences }
             if take("issuer", body.issuer) { setting.issuer = body.issuer }
             if take("displayName", body.displayName) { setting.displayName = body.displayName }
             if take("responseType.idToken", body.responseType?.idToken) { setting.responseTypeIDToken = body.responseType?.idToken }
@@ -204,7 +206,8 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
     /// The wire form, without secrets.
     static func defaultSupportedConfig(_ setting: IdentityProviderSetting, project: String) -> DefaultSupportedIdpConfig {
         var config = DefaultSupportedIdpConfig(
-            name: "projects/\(project)/defaultSupportedIdpConfigs/\(setting.providerID)", enabled: setting.enabled, clientId: setting.clientID)
+            name: "projects/\(project)/defaultSupportedIdpConfigs/\(setting.providerID)", enabled: setting.enabled, clientId: setting.clientID,
+            whitelistedAudiences: setting.additionalClientIDs)
         if setting.providerID == "apple.com" {
             let flow =
                 setting.appleTeamID == nil && setting.appleKeyID == nil
@@ -224,7 +227,8 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
             ? nil : OAuthIdpConfig.ResponseType(idToken: setting.responseTypeIDToken, code: setting.responseTypeCode)
         return OAuthIdpConfig(
             name: "projects/\(project)/oauthIdpConfigs/\(setting.providerID)", clientId: setting.clientID, issuer: setting.issuer,
-            displayName: setting.displayName, enabled: setting.enabled, responseType: responseType)
+            displayName: setting.displayName, enabled: setting.enabled, responseType: responseType,
+            whitelistedAudiences: setting.additionalClientIDs)
     }
 
     static func encode(_ setting: IdentityProviderSetting) throws -> String {

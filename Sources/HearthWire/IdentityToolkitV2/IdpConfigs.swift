@@ -12,10 +12,15 @@ public struct DefaultSupportedIdpConfig: Codable, Sendable, Equatable {
     public var appleSignInConfig: AppleSignInConfig?
     /// Hearth's extension for `microsoft.com` (Firebase has no such field; its SDKs ignore it).
     public var microsoftSignInConfig: MicrosoftSignInConfig?
+    /// Client ids accepted besides `clientId` (Google's iOS and Android clients, Apple's other services IDs,
+    /// more Microsoft or Yahoo apps). A Hearth extension named after Identity Toolkit v1's `IdpConfig` field,
+    /// the Firebase console's "safelist client IDs from external projects"; the v2 SDKs ignore it.
+    public var whitelistedAudiences: [String]?
 
     public init(
         name: String? = nil, enabled: Bool? = nil, clientId: String? = nil, clientSecret: String? = nil,
-        appleSignInConfig: AppleSignInConfig? = nil, microsoftSignInConfig: MicrosoftSignInConfig? = nil
+        appleSignInConfig: AppleSignInConfig? = nil, microsoftSignInConfig: MicrosoftSignInConfig? = nil,
+        whitelistedAudiences: [String]? = nil
     ) {
         self.name = name
         self.enabled = enabled
@@ -23,6 +28,7 @@ public struct DefaultSupportedIdpConfig: Codable, Sendable, Equatable {
         self.clientSecret = clientSecret
         self.appleSignInConfig = appleSignInConfig
         self.microsoftSignInConfig = microsoftSignInConfig
+        self.whitelistedAudiences = whitelistedAudiences
     }
 }
 
@@ -75,6 +81,8 @@ public struct OAuthIdpConfig: Codable, Sendable, Equatable {
     public var enabled: Bool?
     public var clientSecret: String?
     public var responseType: ResponseType?
+    /// Client ids accepted besides `clientId` (a Hearth extension, as on ``DefaultSupportedIdpConfig``).
+    public var whitelistedAudiences: [String]?
 
     /// Which OAuth response types the browser flow asks for.
     public struct ResponseType: Codable, Sendable, Equatable {
@@ -88,7 +96,7 @@ public struct OAuthIdpConfig: Codable, Sendable, Equatable {
 
     public init(
         name: String? = nil, clientId: String? = nil, issuer: String? = nil, displayName: String? = nil,
-        enabled: Bool? = nil, clientSecret: String? = nil, responseType: ResponseType? = nil
+        enabled: Bool? = nil, clientSecret: String? = nil, responseType: ResponseType? = nil, whitelistedAudiences: [String]? = nil
     ) {
         self.name = name
         self.clientId = clientId
@@ -97,6 +105,7 @@ public struct OAuthIdpConfig: Codable, Sendable, Equatable {
         self.enabled = enabled
         self.clientSecret = clientSecret
         self.responseType = responseType
+        self.whitelistedAudiences = whitelistedAudiences
     }
 }
 
