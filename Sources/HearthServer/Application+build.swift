@@ -42,7 +42,12 @@ public func buildApplication(
 public func buildRouter(services: HearthServices) -> Router<HearthRequestContext> {
     let configuration = services.configuration
     let router = Router(context: HearthRequestContext.self)
-    // CORS outermost, so that error answers carry the CORS headers a browser needs to read them.
+    // The access log outermost, so that it sees every final answer; then CORS, so that error answers carry the
+    // CORS headers a browser needs to read them.
+    router.add(
+        middleware: AccessLogMiddleware(
+            enabled: configuration.log.accessLog,
+            addresses: ClientAddressResolver(trustedProxies: configuration.abuse.trustedProxies.compactMap(IPAddressRange.init))))
     router.add(middleware: FirebaseCORSMiddleware())
     router.add(middleware: WireErrorMiddleware())
 

@@ -10,19 +10,28 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the server.")
 
     @OptionGroup var options: CommonOptions
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: String = "info"
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default: log.level, else info).")
+    var logLevel: String?
 
     func run() async throws {
         // Everything this process creates (database, journals, key file) is for its owner only.
         umask(0o077)
         let configuration = try await options.configurationOrExit()
-        guard let level = Logger.Level(rawValue: logLevel) else {
-            FileHandle.standardError.write(Data("hearth: invalid configuration: --log-level: unknown level \(logLevel)\n".utf8))
-            throw ExitCode(2)
+        var level = configuration.log.level
+        if let logLevel {
+            guard let chosen = Logger.Level(rawValue: logLevel) else {
+                FileHandle.standardError.write(Data("hearth: invalid configuration: --log-level: unknown level \(logLevel)\n".utf8))
+                throw ExitCode(2)
+            }
+            level = chosen
         }
+        let format = configuration.log.format
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler: any LogHandler =
+                switch format {
+                case .text: StreamLogHandler.standardError(label: label)
+                case .json: JSONLogHandler.standardError(label: label)
+                }
             handler.logLevel = level
             return handler
         }

@@ -19,8 +19,13 @@ struct ClientAddressResolver: Sendable {
     /// The client address of a request whose peer is `peer` (text form), as a counter key
     /// (``IPAddress/limitKey``: IPv6 clients count per /64).
     func resolve(peer: String?, headers: HTTPFields) -> String {
-        guard let peerText = peer, let peerAddress = IPAddress(peerText) else { return Self.unknown }
-        guard isTrusted(peerAddress) else { return peerAddress.limitKey }
+        address(peer: peer, headers: headers)?.limitKey ?? Self.unknown
+    }
+
+    /// The client's address itself (the access log shows it whole); `nil` when the peer is unknown.
+    func address(peer: String?, headers: HTTPFields) -> IPAddress? {
+        guard let peerText = peer, let peerAddress = IPAddress(peerText) else { return nil }
+        guard isTrusted(peerAddress) else { return peerAddress }
         // Every X-Forwarded-For line, in order, split at commas: the right-most entry was added last.
         let hops = headers[values: Self.forwardedFor].flatMap { $0.split(separator: ",") }
         var client = peerAddress
@@ -29,11 +34,18 @@ struct ClientAddressResolver: Sendable {
             client = address
             if !isTrusted(address) { break }
         }
-        return client.limitKey
+        return client
     }
 
     func resolve(_ request: Request, context: some RequestContext) -> String {
-        let peer = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
-        return resolve(peer: peer, headers: request.headers)
+        resolve(peer: Self.peer(context), headers: request.headers)
+    }
+
+    func address(_ request: Request, context: some RequestContext) -> IPAddress? {
+        address(peer: Self.peer(context), headers: request.headers)
+    }
+
+    private static func peer(_ context: some RequestContext) -> String? {
+        (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
     }
 }

@@ -99,6 +99,7 @@ extension ServerConfiguration {
         sandboxEnabled = try r.bool("sandbox.enabled")
         secrets = try Self.readSecrets(r)
         email = try Self.readEmail(r)
+        log = try Self.readLog(r)
         try validate()
     }
 

@@ -93,6 +93,8 @@ public struct ServerConfiguration: Sendable {
     public var secrets = Secrets()
     /// E-mail actions and their delivery (`email.*`).
     public var email = Email()
+    /// The log's format and level, and the access log (`log.*`).
+    public var log = Log()
 
     /// Whether the sandbox is served: ``sandboxEnabled``, or by default in development mode.
     public var servesSandbox: Bool { sandboxEnabled ?? (mode == .development) }

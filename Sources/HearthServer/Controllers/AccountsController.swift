@@ -65,7 +65,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             // The token is signed while the user is being written: the signature does not depend on
             // the write, and the write (queued behind others on the single SQLite writer) does not
             // hold up the CPU work. The token leaves only once the user is stored.
-            async let signed = services.tokens.mintIDToken(for: user, signInProvider: "anonymous", authTime: now)
+            async let signed = services.mintIDToken(for: user, signInProvider: "anonymous", authTime: now)
             try await createUser(user, session: session.record)
             let idToken = try await signed
             return WireCoding.response(
@@ -111,7 +111,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             try await createUser(created, session: session.record)
             user = created
         }
-        let idToken = try await services.tokens.mintIDToken(for: user, signInProvider: "password", authTime: now)
+        let idToken = try await services.mintIDToken(for: user, signInProvider: "password", authTime: now)
         return WireCoding.response(
             SignUpResponse(
                 localId: user.uid, email: user.email, displayName: user.displayName, idToken: idToken, refreshToken: session.token,
@@ -160,7 +160,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             // Only if the hash is still the one checked: a password changed meanwhile stays changed.
             if let rehashed, user.passwordHash == hash { user.passwordHash = rehashed }
         }
-        let idToken = try await services.tokens.mintIDToken(for: user, signInProvider: "password", authTime: now)
+        let idToken = try await services.mintIDToken(for: user, signInProvider: "password", authTime: now)
         return WireCoding.response(
             SignInWithPasswordResponse(
                 localId: user.uid, email: email, displayName: user.displayName ?? "", profilePicture: user.photoURL,
@@ -226,7 +226,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         }
         var response = Self.updateResponse(user)
         if let session {
-            response.idToken = try await services.tokens.mintIDToken(for: user, signInProvider: provider, authTime: now)
+            response.idToken = try await services.mintIDToken(for: user, signInProvider: provider, authTime: now)
             response.refreshToken = session.token
             response.expiresIn = expiresIn
         }
@@ -347,7 +347,17 @@ extension HearthServices {
         if claims.authTime < validSince || claims.issuedAt < validSince {
             throw HearthError(.tokenExpired, reason: "signed in before validSince")
         }
+        RequestRecord.noteUser(user.uid)
         return (claims, user)
+    }
+
+    /// Signs an ID token for `user` (see ``TokenService/mintIDToken(for:signInProvider:authTime:sessionClaims:)``)
+    /// and notes the user for the access log.
+    func mintIDToken(
+        for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue] = [:]
+    ) async throws -> String {
+        RequestRecord.noteUser(user.uid)
+        return try await tokens.mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims)
     }
 }
 

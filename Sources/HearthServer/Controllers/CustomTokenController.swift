@@ -45,7 +45,7 @@ struct CustomTokenController<Context: RequestContext>: Sendable {
                 }
             }
         }
-        let idToken = try await services.tokens.mintIDToken(
+        let idToken = try await services.mintIDToken(
             for: user, signInProvider: "custom", authTime: now, sessionClaims: verified.claims)
         return WireCoding.response(
             SignInWithCustomTokenResponse(

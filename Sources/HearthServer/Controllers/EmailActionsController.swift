@@ -212,7 +212,7 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
     }
 
     private func signedIn(_ user: UserRecord, session: String, isNewUser: Bool, now: Date) async throws -> Response {
-        let idToken = try await services.tokens.mintIDToken(for: user, signInProvider: "password", authTime: now)
+        let idToken = try await services.mintIDToken(for: user, signInProvider: "password", authTime: now)
         return WireCoding.response(
             SignInWithEmailLinkResponse(
                 email: user.email, localId: user.uid, isNewUser: isNewUser, idToken: idToken, refreshToken: session,

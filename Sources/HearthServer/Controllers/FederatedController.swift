@@ -131,7 +131,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
             response.emailVerified = user.email == nil ? profile.emailVerified : user.emailVerified
             response.displayName = user.displayName ?? profile.displayName
             response.isNewUser = isNewUser ? true : nil
-            response.idToken = try await services.tokens.mintIDToken(for: user, signInProvider: profile.providerID, authTime: now)
+            response.idToken = try await services.mintIDToken(for: user, signInProvider: profile.providerID, authTime: now)
             response.refreshToken = refreshToken
             response.expiresIn = String(Int(configuration.idTokenLifetime))
         }

@@ -25,7 +25,7 @@ struct SecureTokenController<Context: RequestContext>: Sendable {
         if session.createdAt < user.validSince { throw HearthError(.tokenExpired, reason: "session older than validSince") }
 
         let sessionClaims = session.extraClaims.flatMap(JSONValue.object(fromJSON:)) ?? [:]
-        let idToken = try await services.tokens.mintIDToken(
+        let idToken = try await services.mintIDToken(
             for: user, signInProvider: session.signInProvider, authTime: session.authTime, sessionClaims: sessionClaims)
         return WireCoding.response(
             TokenResponse(

@@ -15,6 +15,7 @@ struct APIKeyMiddleware<Context: CallerRequestContext>: RouterMiddleware {
         guard request.method != .options else { return try await next(request, context) }
         if let presented = AdministratorCredentials.bearer(of: request) {
             guard try await administrators.accepts(presented) else { throw RequestError.invalidCredential }
+            RequestRecord.noteAdministrator()
             var context = context
             context.caller = .administrator
             return try await next(request, context)
@@ -22,6 +23,7 @@ struct APIKeyMiddleware<Context: CallerRequestContext>: RouterMiddleware {
         let key = request.uri.queryParameters.get("key") ?? request.headers[Self.headerName]
         guard let key, !key.isEmpty else { throw RequestError.missingAPIKey }
         guard acceptsAnyKey || keys.contains(key) else { throw RequestError.invalidAPIKey }
+        RequestRecord.noteAPIKey(key)
         return try await next(request, context)
     }
 }

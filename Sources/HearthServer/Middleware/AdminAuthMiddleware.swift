@@ -10,6 +10,7 @@ struct AdminAuthMiddleware<Context: CallerRequestContext>: RouterMiddleware {
         guard request.method != .options else { return try await next(request, context) }
         guard let presented = AdministratorCredentials.bearer(of: request) else { throw RequestError.missingCredential }
         guard try await credentials.accepts(presented) else { throw RequestError.invalidCredential }
+        RequestRecord.noteAdministrator()
         var context = context
         context.caller = .administrator
         return try await next(request, context)
