@@ -33,16 +33,7 @@ struct BrowserCallbackModeTests {
 
     @Test(
         "Round trip for every provider: the provider's callback handed to signInWithIdp",
-        arguments: [
-            ("google.com", SandboxIdentity.googleGmail.subject, "https://accounts.google.com/" + SandboxIdentity.googleGmail.subject),
-            ("microsoft.com", SandboxIdentity.microsoftWork.subject, SandboxIdentity.microsoftWork.subject),
-            ("apple.com", SandboxIdentity.appleAlice.subject, SandboxIdentity.appleAlice.subject),
-            ("facebook.com", SandboxIdentity.facebookUser.subject, SandboxIdentity.facebookUser.subject),
-            ("github.com", SandboxIdentity.githubUser.subject, SandboxIdentity.githubUser.subject),
-            ("twitter.com", SandboxIdentity.twitterUser.subject, SandboxIdentity.twitterUser.subject),
-            ("yahoo.com", SandboxIdentity.yahooUser.subject, SandboxIdentity.yahooUser.subject),
-            ("oidc.sandbox", SandboxIdentity.oidcUser.subject, SandboxIdentity.oidcUser.subject),
-        ])
+        arguments: BrowserSignInTests.everyProvider)
     func roundTrip(providerID: String, subject: String, federatedID: String) async throws {
         try await withCallbackBrowser { live, client, browser in
             let sessionID = "callback-\(providerID)"

@@ -16,21 +16,23 @@ import Testing
 @Suite("Browser sign-in over HTTP against the sandbox")
 struct BrowserSignInTests {
     static let returnURL = "com.example.hearth:/oauth2redirect"
+    /// Every provider with a browser flow: its id, a sandbox account, and the `federatedId` it signs in as.
+    static let everyProvider = [
+        ("google.com", SandboxIdentity.googleGmail.subject, "https://accounts.google.com/" + SandboxIdentity.googleGmail.subject),
+        ("microsoft.com", SandboxIdentity.microsoftWork.subject, SandboxIdentity.microsoftWork.subject),
+        ("apple.com", SandboxIdentity.appleAlice.subject, SandboxIdentity.appleAlice.subject),
+        ("facebook.com", SandboxIdentity.facebookUser.subject, SandboxIdentity.facebookUser.subject),
+        ("github.com", SandboxIdentity.githubUser.subject, SandboxIdentity.githubUser.subject),
+        ("twitter.com", SandboxIdentity.twitterUser.subject, SandboxIdentity.twitterUser.subject),
+        ("yahoo.com", SandboxIdentity.yahooUser.subject, SandboxIdentity.yahooUser.subject),
+        ("oidc.sandbox", SandboxIdentity.oidcUser.subject, SandboxIdentity.oidcUser.subject),
+    ]
 
     // MARK: Every provider
 
     @Test(
         "Round trip for every provider: authUri, consent, handler, return URL, signInWithIdp",
-        arguments: [
-            ("google.com", SandboxIdentity.googleGmail.subject, "https://accounts.google.com/" + SandboxIdentity.googleGmail.subject),
-            ("microsoft.com", SandboxIdentity.microsoftWork.subject, SandboxIdentity.microsoftWork.subject),
-            ("apple.com", SandboxIdentity.appleAlice.subject, SandboxIdentity.appleAlice.subject),
-            ("facebook.com", SandboxIdentity.facebookUser.subject, SandboxIdentity.facebookUser.subject),
-            ("github.com", SandboxIdentity.githubUser.subject, SandboxIdentity.githubUser.subject),
-            ("twitter.com", SandboxIdentity.twitterUser.subject, SandboxIdentity.twitterUser.subject),
-            ("yahoo.com", SandboxIdentity.yahooUser.subject, SandboxIdentity.yahooUser.subject),
-            ("oidc.sandbox", SandboxIdentity.oidcUser.subject, SandboxIdentity.oidcUser.subject),
-        ])
+        arguments: Self.everyProvider)
     func roundTrip(providerID: String, subject: String, federatedID: String) async throws {
         try await withBrowser { live, client, browser in
             let started = try await client.createAuthUri(providerID: providerID, continueUri: Self.returnURL, sessionId: "session-\(providerID)")

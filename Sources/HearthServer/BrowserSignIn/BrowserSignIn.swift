@@ -181,20 +181,9 @@ struct BrowserSignIn: Sendable {
             let resultID = URLComponents(url: requestURI, resolvingAgainstBaseURL: false)?
                 .queryItems?.first(where: { $0.name == Self.resultParameter })?.value, !resultID.isEmpty
         else { return nil }
-        guard let sessionID, !sessionID.isEmpty else {
-            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in needs the sessionId of createAuthUri.")
-        }
-        guard AuthSessionRecord.isWellFormedID(resultID),
-            let completed = try await services.store.consumeAuthSession(id: resultID, kind: .completed)
-        else {
-            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in result is unknown or was already used.")
-        }
-        guard completed.expiresAt > services.clock.now else {
-            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in result has expired; sign in again.")
-        }
-        guard completed.sessionID == sessionID else {
-            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in belongs to another session.", reason: "sessionId mismatch")
-        }
+        let completed = try await consume(
+            resultID, kind: .completed, sessionID: sessionID, unknown: "The browser sign-in result is unknown or was already used.",
+            expired: "The browser sign-in result has expired; sign in again.")
         if let claimed = postBodyProviderID.map(Self.canonicalProviderID), !claimed.isEmpty, claimed != completed.providerID {
             throw HearthError(.invalidCredentialOrProviderID, detail: "Invalid IdP response/credential: providerId=\(claimed)")
         }
@@ -221,19 +210,9 @@ struct BrowserSignIn: Sendable {
     func callbackCredential(requestURI: String, postBody: String?, sessionID: String?) async throws -> FederatedCredential? {
         let fields = Self.callbackFields(requestURI: requestURI, postBody: postBody)
         guard let key = Self.callbackKey(fields) else { return nil }
-        guard let sessionID, !sessionID.isEmpty else {
-            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in needs the sessionId of createAuthUri.")
-        }
-        guard AuthSessionRecord.isWellFormedID(key), let started = try await services.store.consumeAuthSession(id: key, kind: .callback)
-        else {
-            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in state is unknown or was already used.")
-        }
-        guard started.expiresAt > services.clock.now else {
-            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in has expired; sign in again.")
-        }
-        guard started.sessionID == sessionID else {
-            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in belongs to another session.", reason: "sessionId mismatch")
-        }
+        let started = try await consume(
+            key, kind: .callback, sessionID: sessionID, unknown: "The browser sign-in state is unknown or was already used.",
+            expired: "The browser sign-in has expired; sign in again.")
         guard let requested = ReturnURL(requestURI), ReturnURL(started.continueURI) == requested,
             let redirectURI = started.values["redirect_uri"].flatMap(URL.init(string:))
         else {
@@ -252,6 +231,24 @@ struct BrowserSignIn: Sendable {
             if failure == .cancelled { throw HearthError(.userCancelled) }
             throw HearthError(.invalidIDPResponse, detail: failure.message)
         }
+    }
+
+    /// Consumes the row `id` of `kind` for `signInWithIdp`: it must exist (`unknown` otherwise), be young
+    /// (`expired`) and belong to `sessionID`. Used up whichever check fails after it was found.
+    private func consume(_ id: String, kind: AuthSessionRecord.Kind, sessionID: String?, unknown: String, expired: String) async throws
+        -> AuthSessionRecord
+    {
+        guard let sessionID, !sessionID.isEmpty else {
+            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in needs the sessionId of createAuthUri.")
+        }
+        guard AuthSessionRecord.isWellFormedID(id), let record = try await services.store.consumeAuthSession(id: id, kind: kind) else {
+            throw HearthError(.invalidIDPResponse, detail: unknown)
+        }
+        guard record.expiresAt > services.clock.now else { throw HearthError(.invalidIDPResponse, detail: expired) }
+        guard record.sessionID == sessionID else {
+            throw HearthError(.invalidIDPResponse, detail: "The browser sign-in belongs to another session.", reason: "sessionId mismatch")
+        }
+        return record
     }
 
     /// The fields of a callback: the request URI's query, then the posted form (which wins).
