@@ -227,7 +227,7 @@ struct PostgresStorageTests {
             // The healthy steps are retried: the 3 s acquire time-out that makes a down server fail fast has been
             // exceeded on a loaded two-core machine by a server that was up.
             try await eventually(within: .seconds(45)) { try await Self.createUnlessPresent("u1", in: store) }
-            #expect(try await store.user(uid: "u1") != nil)
+            #expect(try await eventually(within: .seconds(45)) { try await store.user(uid: "u1") } != nil)
             // Several idle pooled connections, all cut by the restart.
             try await eventually(within: .seconds(45)) {
                 try await withThrowingTaskGroup(of: Void.self) { group in
