@@ -19,8 +19,13 @@ struct ClientAddressResolver: Sendable {
     /// The client address of a request whose peer is `peer` (text form), as a counter key
     /// (``IPAddress/limitKey``: IPv6 clients count per /64).
     func resolve(peer: String?, headers: HTTPFields) -> String {
-        guard let peerText = peer, let peerAddress = IPAddress(peerText) else { return Self.unknown }
-        guard isTrusted(peerAddress) else { return peerAddress.limitKey }
+        client(peer: peer, headers: headers)?.limitKey ?? Self.unknown
+    }
+
+    /// The client address of a request whose peer is `peer` (text form); `nil` when the peer is unknown.
+    func client(peer: String?, headers: HTTPFields) -> IPAddress? {
+        guard let peerText = peer, let peerAddress = IPAddress(peerText) else { return nil }
+        guard isTrusted(peerAddress) else { return peerAddress }
         // Every X-Forwarded-For line, in order, split at commas: the right-most entry was added last.
         let hops = headers[values: Self.forwardedFor].flatMap { $0.split(separator: ",") }
         var client = peerAddress
@@ -29,11 +34,17 @@ struct ClientAddressResolver: Sendable {
             client = address
             if !isTrusted(address) { break }
         }
-        return client.limitKey
+        return client
     }
 
     func resolve(_ request: Request, context: some RequestContext) -> String {
         let peer = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
         return resolve(peer: peer, headers: request.headers)
+    }
+
+    /// The client's full address (not a /64 for IPv6), as audit events keep it; `nil` when the peer is unknown.
+    func client(_ request: Request, context: some RequestContext) -> String? {
+        let peer = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+        return client(peer: peer, headers: request.headers)?.description
     }
 }
