@@ -212,6 +212,21 @@ struct AuditEventsTests {
         }
     }
 
+    @Test("key rotation: the first key is the system's, `hearth keys rotate` an administrator's, a scheduled one the system's")
+    func keyRotation() async throws {
+        try await withHearth { hearth, _ async throws in
+            hearth.clock.advance(by: 1)
+            let manual = try #require(try await hearth.services.keyRing.rotateNow())
+            hearth.clock.advance(by: 8 * 86_400)
+            let scheduled = try #require(try await hearth.services.keyRing.rotateIfDue())
+            let events = try await hearth.services.store.auditEvents(uid: nil, kind: .keysRotated, after: nil, limit: 10)
+            #expect(events.map { $0.details["trigger"] } == ["scheduled", "manual", "first"])
+            #expect(events.map(\.actor) == [.system, .administrator, .system])
+            #expect(events.prefix(2).map { $0.details["kid"] } == [scheduled, manual])
+            #expect(events.allSatisfy { $0.uid == nil && $0.details.keys.sorted() == ["activatesAt", "kid", "trigger"] })
+        }
+    }
+
     @Test("audit.retentionDays: 90 days by default, 0 keeps events forever, anything else outside 0...36500 refused")
     func setting() throws {
         func read(_ values: [AbsoluteConfigKey: ConfigValue]) throws -> ServerConfiguration {
