@@ -10,6 +10,8 @@ public struct AuditEntry: Sendable, Equatable {
     public let uid: String?
     /// `user`, `administrator` or `system`.
     public let actor: String
+    /// Which administrator: the credential that called (`owner`, `token:<8 hex digits>`, `key:<key id>:<service account>`).
+    public let actorID: String?
     /// The sign-in method or provider id, when one applies.
     public let method: String?
     public let clientAddress: String?
@@ -42,7 +44,7 @@ extension HearthAdmin {
                 throw HearthAdminError(.internalError, "The server's answer could not be read.")
             }
             return AuditEntry(
-                id: info.id, time: time, kind: info.kind, uid: info.uid, actor: info.actor, method: info.method,
+                id: info.id, time: time, kind: info.kind, uid: info.uid, actor: info.actor, actorID: info.actorId, method: info.method,
                 clientAddress: info.clientAddress, details: info.details ?? [:])
         }
         return AuditEntryPage(events: events, nextPageToken: response.nextPageToken.flatMap { $0.isEmpty ? nil : $0 })

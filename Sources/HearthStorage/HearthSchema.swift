@@ -239,8 +239,8 @@ enum HearthSchema {
                 // audit_events: what happened to accounts and settings (sign-ups, sign-ins and failed ones, links,
                 // password and e-mail changes, deletions, administrators' changes, key rotations), never with a
                 // secret. `kind` is a dotted name (`user.signed_in`); `uid` NULL when no account is concerned (not
-                // a foreign key: events outlive the account); `actor` is user, administrator or system; `details`
-                // a JSON object of strings or NULL. `occurred_at` in ms since 1970; pruned by it after the retention.
+                // a foreign key: events outlive the account); `actor` is user, administrator or system, `actor_id`
+                // which administrator's credential; `details` a JSON object of strings or NULL. `occurred_at` in ms since 1970; pruned by it after the retention.
                 """
                 CREATE TABLE audit_events (
                     id TEXT NOT NULL,
@@ -248,6 +248,7 @@ enum HearthSchema {
                     kind TEXT NOT NULL,
                     uid TEXT,
                     actor TEXT NOT NULL,
+                    actor_id TEXT,
                     method TEXT,
                     client_address TEXT,
                     details TEXT,

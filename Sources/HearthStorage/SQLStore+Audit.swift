@@ -11,9 +11,9 @@ extension SQLStore {
             try await Self.exec(
                 database,
                 """
-                INSERT INTO audit_events (id, occurred_at, kind, uid, actor, method, client_address, details)
+                INSERT INTO audit_events (id, occurred_at, kind, uid, actor, actor_id, method, client_address, details)
                 VALUES (\(bind: event.id), \(bind: StoredTime.milliseconds(event.time)), \(bind: event.kind.rawValue), \(bind: event.uid),
-                    \(bind: event.actor.rawValue), \(bind: event.method), \(bind: event.clientAddress), \(bind: details))
+                    \(bind: event.actor.rawValue), \(bind: event.actorID), \(bind: event.method), \(bind: event.clientAddress), \(bind: details))
                 """)
         }
     }
@@ -35,7 +35,7 @@ extension SQLStore {
             return try await Self.rows(
                 database,
                 """
-                SELECT id, occurred_at, kind, uid, actor, method, client_address, details FROM audit_events \(predicate)
+                SELECT id, occurred_at, kind, uid, actor, actor_id, method, client_address, details FROM audit_events \(predicate)
                 ORDER BY occurred_at DESC, id DESC LIMIT \(bind: limit)
                 """
             ).map(Self.auditEvent)
@@ -46,6 +46,7 @@ extension SQLStore {
         AuditEvent(
             id: try row.text("id"), time: try row.date("occurred_at"), kind: AuditEvent.Kind(rawValue: try row.text("kind")),
             uid: try row.optionalText("uid"), actor: AuditEvent.Actor(rawValue: try row.text("actor")) ?? .system,
+            actorID: try row.optionalText("actor_id"),
             method: try row.optionalText("method"), clientAddress: try row.optionalText("client_address"),
             details: try details(try row.optionalText("details")))
     }

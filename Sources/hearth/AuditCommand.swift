@@ -41,18 +41,21 @@ struct AuditCommand: AsyncParsableCommand {
         }
     }
 
-    /// Tab-separated: time, kind, uid, actor, method, client address, details as `name=value` pairs.
+    /// Tab-separated: time, kind, uid, actor (with the administrator's credential), method, client address, details as
+    /// `name=value` pairs.
     static func line(_ event: AuditEntry) -> String {
         let details = event.details.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         return [
-            timestamp(event.time), event.kind, event.uid ?? "-", event.actor, event.method ?? "-", event.clientAddress ?? "-",
+            timestamp(event.time), event.kind, event.uid ?? "-", event.actor + (event.actorID.map { "(\($0))" } ?? ""), event.method ?? "-",
+            event.clientAddress ?? "-",
             details.isEmpty ? "-" : details,
         ].map(printable).joined(separator: "\t")
     }
 
     static func jsonLine(_ event: AuditEntry) throws -> String {
         let info = AuditEventInfo(
-            id: event.id, time: timestamp(event.time), kind: event.kind, uid: event.uid, actor: event.actor, method: event.method,
+            id: event.id, time: timestamp(event.time), kind: event.kind, uid: event.uid, actor: event.actor, actorId: event.actorID,
+            method: event.method,
             clientAddress: event.clientAddress, details: event.details.isEmpty ? nil : event.details)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

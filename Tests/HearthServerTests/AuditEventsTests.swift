@@ -1,4 +1,5 @@
 import Configuration
+import Crypto
 import Foundation
 import HTTPTypes
 import HearthCore
@@ -84,6 +85,7 @@ struct AuditEventsTests {
                 ])
             #expect(mine.allSatisfy { $0.uid == uid })
             #expect(mine.map(\.actor) == ["user", "user", "administrator", "user", "user", "user", "user", "user", "user", "user"])
+            #expect(mine.map { $0.actorId ?? "-" } == ["-", "-", "owner", "-", "-", "-", "-", "-", "-", "-"])
             #expect(
                 mine.map { $0.method ?? "-" } == ["-", "password", "-", "update", "update", "-", "google.com", "password", "password", "password"])
             #expect(mine.first { $0.kind == "user.unlinked" }?.details == ["providers": "google.com"])
@@ -99,7 +101,9 @@ struct AuditEventsTests {
             #expect(failures.count == 2)
             #expect(failures.contains { $0.uid == nil && $0.details == ["reason": "unknownEmail"] })
             let change = try #require(all.first { $0.kind == "admin.provider_settings_changed" })
-            #expect(change.details == ["provider": "facebook.com", "operation": "created"] && change.actor == "administrator")
+            #expect(
+                change.details == ["provider": "facebook.com", "operation": "created"] && change.actor == "administrator" && change.actorId == "owner"
+            )
             let key = try #require(all.last)
             #expect(key.kind == "keys.rotated" && key.actor == "system" && key.details?["trigger"] == "first")
 
@@ -186,6 +190,22 @@ struct AuditEventsTests {
             #expect(wrong.status == .unauthorized)
             let otherProject = try await client.raw("/v1/projects/someone-else/auditEvents", method: .get, headers: Self.owner)
             #expect(otherProject.status != .ok)
+        }
+    }
+
+    @Test("an administrator's event names the credential: an admin.tokens entry by 8 hex digits of its SHA-256, never the token")
+    func adminTokenCredential() async throws {
+        let token = "an-admin-token-of-at-least-32-characters"
+        try await withHearth({ $0.adminTokens = [token] }) { _, client async throws in
+            let created = try await client.raw(
+                "/v1/projects/demo-hearth/accounts", method: .post, body: Data(#"{"localId":"made-by-token"}"#.utf8),
+                headers: [.authorization: "Bearer \(token)", .contentType: "application/json"])
+            #expect(created.status == .ok, "\(created.text)")
+            let listed = try await client.raw(Self.path + "?kind=admin.user_created", method: .get, headers: [.authorization: "Bearer \(token)"])
+            let event = try #require(try listed.decode(ListAuditEventsResponse.self).events?.first)
+            let digest = SHA256.hash(data: Data(token.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
+            #expect(event.uid == "made-by-token" && event.actor == "administrator" && event.actorId == "token:\(digest)")
+            #expect(!listed.text.contains(token))
         }
     }
 

@@ -12,7 +12,7 @@ struct AuditStoreTests {
     func roundTripAndPaging(_ backend: StoreBackend) async throws {
         try await withStore(backend) { store, _ in
             let full = AuditEvent(
-                time: t0, kind: .signedIn, uid: "ada", actor: .user, method: "google.com", clientAddress: "192.0.2.7",
+                time: t0, kind: .signedIn, uid: "ada", actor: .user, actorID: "owner", method: "google.com", clientAddress: "192.0.2.7",
                 details: ["reason": "a \"quoted\" value/with slash", "ü": "ñ"])
             try await store.insertAuditEvent(full)
             let bare = AuditEvent(time: t0.addingTimeInterval(1), kind: .keysRotated, actor: .system)
@@ -21,10 +21,10 @@ struct AuditStoreTests {
             let read = try await store.auditEvents(uid: nil, kind: nil, after: nil, limit: 10)
             #expect(read.map(\.id) == [bare.id, full.id])
             let back = try #require(read.last)
-            #expect(back.kind == .signedIn && back.uid == "ada" && back.actor == .user && back.method == "google.com")
+            #expect(back.kind == .signedIn && back.uid == "ada" && back.actor == .user && back.actorID == "owner" && back.method == "google.com")
             #expect(back.clientAddress == "192.0.2.7" && back.details == full.details)
             #expect(abs(back.time.timeIntervalSince(t0)) < 0.001)
-            #expect(read.first?.details == [:] && read.first?.uid == nil && read.first?.method == nil)
+            #expect(read.first?.details == [:] && read.first?.uid == nil && read.first?.method == nil && read.first?.actorID == nil)
 
             // Same millisecond: ordered by id, and a cursor inside the millisecond splits them exactly.
             let tied = (0..<5).map { index in

@@ -74,6 +74,9 @@ public struct AuditEvent: Sendable, Equatable {
     /// The account concerned, when there is one.
     public let uid: String?
     public let actor: Actor
+    /// Which administrator: the credential that called (`owner`, `token:<8 hex digits of its SHA-256>`,
+    /// `key:<key id>:<service account>`); `nil` for the other actors.
+    public let actorID: String?
     /// How: the sign-in method or provider id (`password`, `google.com`, …); `nil` when it does not apply.
     public let method: String?
     /// The client's address (see the server's trusted-proxy rules); `nil` for the system and command-line tools.
@@ -82,14 +85,15 @@ public struct AuditEvent: Sendable, Equatable {
     public let details: [String: String]
 
     public init(
-        id: String = AuditEvent.makeID(), time: Date, kind: Kind, uid: String? = nil, actor: Actor, method: String? = nil,
-        clientAddress: String? = nil, details: [String: String] = [:]
+        id: String = AuditEvent.makeID(), time: Date, kind: Kind, uid: String? = nil, actor: Actor, actorID: String? = nil,
+        method: String? = nil, clientAddress: String? = nil, details: [String: String] = [:]
     ) {
         self.id = id
         self.time = time
         self.kind = kind
         self.uid = uid
         self.actor = actor
+        self.actorID = actorID
         self.method = method
         self.clientAddress = clientAddress
         self.details = details

@@ -13,21 +13,28 @@ struct AuditTrail: Sendable {
 
     /// Records an event at the clock's time.
     func record(
-        _ kind: AuditEvent.Kind, uid: String?, actor: AuditEvent.Actor, method: String? = nil, address: String? = nil,
+        _ kind: AuditEvent.Kind, uid: String?, actor: AuditEvent.Actor, method: String? = nil, origin: AuditOrigin = .none,
         details: [String: String] = [:]
     ) async {
         let event = AuditEvent(
-            time: services.clock.now, kind: kind, uid: uid, actor: actor, method: method, clientAddress: address, details: details)
+            time: services.clock.now, kind: kind, uid: uid, actor: actor, actorID: origin.actorID, method: method,
+            clientAddress: origin.address, details: details)
         await Self.insert(event, into: services.store, logger: services.logger)
     }
 
-    /// Records an event caused by `request`, with the client's address (see ``ClientAddressResolver``).
+    /// Records an event caused by `request` (see ``origin(_:context:)``).
     func record(
         _ kind: AuditEvent.Kind, uid: String?, actor: AuditEvent.Actor, method: String? = nil, request: Request,
         context: some RequestContext, details: [String: String] = [:]
     ) async {
-        let address = AbuseGuard(services: services).auditAddress(request, context: context)
-        await record(kind, uid: uid, actor: actor, method: method, address: address, details: details)
+        await record(kind, uid: uid, actor: actor, method: method, origin: origin(request, context: context), details: details)
+    }
+
+    /// The client's address (see ``ClientAddressResolver``) and, for an administrator, which credential called.
+    func origin(_ request: Request, context: some RequestContext) -> AuditOrigin {
+        AuditOrigin(
+            address: AbuseGuard(services: services).auditAddress(request, context: context),
+            actorID: (context as? any CallerRequestContext)?.administratorCredential)
     }
 
     /// Inserts `event`; a failure is logged, never thrown.
@@ -39,4 +46,14 @@ struct AuditTrail: Sendable {
                 "could not record an audit event", metadata: ["kind": "\(event.kind)", "error": "\(String(describing: type(of: error)))"])
         }
     }
+}
+
+/// Where a request came from, as audit events keep it.
+struct AuditOrigin: Sendable {
+    /// The client's full address; `nil` when unknown.
+    var address: String?
+    /// The administrator's credential (``AdministratorCredentials/identify(_:)``); `nil` for everyone else.
+    var actorID: String?
+
+    static let none = AuditOrigin()
 }

@@ -49,7 +49,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         let input = try await body(SignUpRequest.self, request)
         try checkTarget(input.targetProjectId, context)
         if context.caller == .administrator {
-            return try await admin.create(input, address: AbuseGuard(services: services).auditAddress(request, context: context))
+            return try await admin.create(input, origin: audit.origin(request, context: context))
         }
         if input.localId != nil { throw HearthError(.unexpectedLocalID) }
         let now = services.clock.now
@@ -207,10 +207,10 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         let input = try await body(UpdateRequest.self, request)
         try checkTarget(input.targetProjectId, context)
         if let code = input.oobCode, input.idToken == nil, input.localId == nil {
-            return try await emailActions.applyCode(code, address: AbuseGuard(services: services).auditAddress(request, context: context))
+            return try await emailActions.applyCode(code, origin: audit.origin(request, context: context))
         }
         if context.caller == .administrator, input.localId != nil || input.idToken == nil {
-            return try await admin.update(input, address: AbuseGuard(services: services).auditAddress(request, context: context))
+            return try await admin.update(input, origin: audit.origin(request, context: context))
         }
         guard let idToken = input.idToken else {
             if input.localId != nil { throw HearthError(.insufficientPermission) }
@@ -318,7 +318,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         let input = try await body(DeleteAccountRequest.self, request)
         try checkTarget(input.targetProjectId, context)
         if context.caller == .administrator, input.localId != nil || input.idToken == nil {
-            return try await admin.delete(input, address: AbuseGuard(services: services).auditAddress(request, context: context))
+            return try await admin.delete(input, origin: audit.origin(request, context: context))
         }
         guard let idToken = input.idToken else { throw HearthError(.missingIDToken) }
         let (claims, user) = try await authenticate(idToken)

@@ -51,8 +51,8 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
     // MARK: accounts:signUp, POST accounts
 
     /// Creates a user as given: any uid, e-mail, password, phone number, names, verified and disabled flags.
-    /// `address`: the administrator's client address, for the audit event.
-    func create(_ input: SignUpRequest, address: String?) async throws -> Response {
+    /// `origin`: where the administrator's request came from, for the audit event.
+    func create(_ input: SignUpRequest, origin: AuditOrigin) async throws -> Response {
         let now = services.clock.now
         let uid = try input.localId.map(AdminInput.checkedUID) ?? UserRecord.makeUID()
         let email = try input.email.map(AdminInput.normalizedEmail)
@@ -78,7 +78,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         } catch let conflict as StoreConflict {
             throw conflict.error
         }
-        await audit.record(.adminUserCreated, uid: uid, actor: .administrator, address: address)
+        await audit.record(.adminUserCreated, uid: uid, actor: .administrator, origin: origin)
         return WireCoding.response(
             SignUpResponse(localId: uid, email: email, displayName: user.displayName, idToken: nil, refreshToken: nil, expiresIn: nil))
     }
@@ -119,7 +119,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
     // MARK: accounts:update
 
     /// Changes any part of a user, disabled or not, with no recent sign-in and no last-provider rule.
-    func update(_ input: UpdateRequest, address: String?) async throws -> Response {
+    func update(_ input: UpdateRequest, origin: AuditOrigin) async throws -> Response {
         guard let uid = input.localId else { throw HearthError(.missingLocalID) }
         guard UserText.isStorable(uid) else { throw HearthError(.userNotFound) }
         let now = services.clock.now
@@ -143,7 +143,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
             try await store.deleteActionCodes(uid: uid, kinds: [.passwordReset])
         }
         await audit.record(
-            .adminUserUpdated, uid: uid, actor: .administrator, address: address, details: ["fields": Self.fieldNames(input).joined(separator: ",")])
+            .adminUserUpdated, uid: uid, actor: .administrator, origin: origin, details: ["fields": Self.fieldNames(input).joined(separator: ",")])
         return WireCoding.response(AccountsController<Context>.updateResponse(user))
     }
 
@@ -186,10 +186,10 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
 
     // MARK: accounts:delete
 
-    func delete(_ input: DeleteAccountRequest, address: String?) async throws -> Response {
+    func delete(_ input: DeleteAccountRequest, origin: AuditOrigin) async throws -> Response {
         guard let uid = input.localId else { throw HearthError(.missingLocalID) }
         guard UserText.isStorable(uid), try await store.deleteUser(uid: uid) else { throw HearthError(.userNotFound) }
-        await audit.record(.adminUserDeleted, uid: uid, actor: .administrator, address: address)
+        await audit.record(.adminUserDeleted, uid: uid, actor: .administrator, origin: origin)
         return WireCoding.response(DeleteAccountResponse())
     }
 
@@ -314,7 +314,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         let uids = input.localIds ?? []
         guard (1...AdminInput.maxBatch).contains(uids.count) else { throw HearthError(.localIDListExceedsLimit) }
         var errors: [BatchDeleteError] = []
-        let address = AbuseGuard(services: services).auditAddress(request, context: context)
+        let origin = audit.origin(request, context: context)
         for (index, uid) in uids.enumerated() where UserText.isStorable(uid) {
             if input.force != true {
                 guard let user = try await store.user(uid: uid) else { continue }
@@ -324,7 +324,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
                 }
             }
             if try await store.deleteUser(uid: uid) {
-                await audit.record(.adminUserDeleted, uid: uid, actor: .administrator, address: address, details: ["batch": "true"])
+                await audit.record(.adminUserDeleted, uid: uid, actor: .administrator, origin: origin, details: ["batch": "true"])
             }
         }
         return WireCoding.response(BatchDeleteResponse(errors: errors.isEmpty ? nil : errors))

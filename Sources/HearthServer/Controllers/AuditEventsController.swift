@@ -57,7 +57,7 @@ struct AuditEventsController<Context: CallerRequestContext>: Sendable {
     static func info(_ event: AuditEvent) -> AuditEventInfo {
         AuditEventInfo(
             id: event.id, time: timestamp(event.time), kind: event.kind.rawValue, uid: event.uid, actor: event.actor.rawValue,
-            method: event.method, clientAddress: event.clientAddress, details: event.details.isEmpty ? nil : event.details)
+            actorId: event.actorID, method: event.method, clientAddress: event.clientAddress, details: event.details.isEmpty ? nil : event.details)
     }
 
     /// RFC 3339 in UTC with milliseconds, as Google's APIs write timestamps.

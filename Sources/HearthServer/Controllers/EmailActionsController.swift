@@ -148,12 +148,12 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
     // MARK: accounts:update with oobCode
 
     /// `accounts:update` with an `oobCode` and no ID token: applies a verification, change or recovery code.
-    /// `address`: the client's, for the audit event of an e-mail change.
-    func applyCode(_ code: String, address: String?) async throws -> Response {
+    /// `origin`: where the request came from, for the audit event of an e-mail change.
+    func applyCode(_ code: String, origin: AuditOrigin) async throws -> Response {
         let (record, user) = try await actions.apply(code: code)
         switch record.kind {
-        case .verifyAndChangeEmail: await audit.record(.emailChanged, uid: user.uid, actor: .user, method: "changeLink", address: address)
-        case .recoverEmail: await audit.record(.emailChanged, uid: user.uid, actor: .user, method: "recoveryLink", address: address)
+        case .verifyAndChangeEmail: await audit.record(.emailChanged, uid: user.uid, actor: .user, method: "changeLink", origin: origin)
+        case .recoverEmail: await audit.record(.emailChanged, uid: user.uid, actor: .user, method: "recoveryLink", origin: origin)
         default: break
         }
         var response = AccountsController<Context>.updateResponse(user)
@@ -185,11 +185,11 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
         _ = try await actions.redeem(code, kinds: [.emailSignIn])
 
         let now = services.clock.now
-        let address = AbuseGuard(services: services).auditAddress(request, context: context)
+        let origin = audit.origin(request, context: context)
         if let existing = current ?? owner {
             let response = try await signIn(existing.uid, email: email, now: now)
             // With an ID token the address joins the signed-in account: a link; else a sign-in.
-            await audit.record(current == nil ? .signedIn : .linked, uid: existing.uid, actor: .user, method: "emailLink", address: address)
+            await audit.record(current == nil ? .signedIn : .linked, uid: existing.uid, actor: .user, method: "emailLink", origin: origin)
             return response
         }
         let created = UserRecord(
@@ -203,10 +203,10 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
             // this address as well as that one did, so it signs in to that account.
             guard let winner = try await store.user(email: email) else { throw error }
             let response = try await signIn(winner.uid, email: email, now: now)
-            await audit.record(.signedIn, uid: winner.uid, actor: .user, method: "emailLink", address: address)
+            await audit.record(.signedIn, uid: winner.uid, actor: .user, method: "emailLink", origin: origin)
             return response
         }
-        await audit.record(.signedUp, uid: created.uid, actor: .user, method: "emailLink", address: address)
+        await audit.record(.signedUp, uid: created.uid, actor: .user, method: "emailLink", origin: origin)
         return try await signedIn(created, session: session.token, isNewUser: true, now: now)
     }
 

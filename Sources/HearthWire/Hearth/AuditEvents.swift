@@ -23,13 +23,16 @@ public struct AuditEventInfo: Codable, Sendable, Equatable {
     public var uid: String?
     /// `user`, `administrator` or `system`.
     public var actor: String
+    /// Which administrator: the credential that called (`owner`, `token:<8 hex digits>`, `key:<key id>:<service account>`).
+    public var actorId: String?
     /// The sign-in method or provider id, when one applies.
     public var method: String?
     public var clientAddress: String?
     public var details: [String: String]?
 
     public init(
-        id: String, time: String, kind: String, uid: String? = nil, actor: String, method: String? = nil, clientAddress: String? = nil,
+        id: String, time: String, kind: String, uid: String? = nil, actor: String, actorId: String? = nil, method: String? = nil,
+        clientAddress: String? = nil,
         details: [String: String]? = nil
     ) {
         self.id = id
@@ -37,6 +40,7 @@ public struct AuditEventInfo: Codable, Sendable, Equatable {
         self.kind = kind
         self.uid = uid
         self.actor = actor
+        self.actorId = actorId
         self.method = method
         self.clientAddress = clientAddress
         self.details = details
