@@ -143,7 +143,8 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         try await abuse.count(\.passwordSignIns, address: address)
         let reservation = try await abuse.reservePasswordAttempt(email: email, address: address)
 
-        // A refusal is recorded with the account when there is one; an unknown e-mail is not recorded (see AuditEvent).
+        // A refusal is recorded with the account when there is one; for an unknown e-mail without anything that
+        // identifies the person (see AuditEvent). Every path writes one event, so timing tells them apart no better.
         func failed(_ reason: String, uid: String?) async {
             await audit.record(
                 .signInFailed, uid: uid, actor: .user, method: "password", request: request, context: context, details: ["reason": reason])
