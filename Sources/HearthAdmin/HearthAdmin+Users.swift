@@ -42,7 +42,7 @@ extension HearthAdmin {
     }
 
     /// `GET` of an admin path that carries its own query.
-    private func get<Response: Decodable>(_ pathAndQuery: String, as: Response.Type) async throws -> Response {
+    func get<Response: Decodable>(_ pathAndQuery: String, as: Response.Type) async throws -> Response {
         guard let url = URL(string: server.absoluteString + "/" + pathAndQuery) else {
             throw HearthAdminError(.argumentError, "The request could not be formed.")
         }

@@ -120,6 +120,8 @@ public final class HearthAdmin: Sendable {
         if reply.status == 401 || reply.status == 403 {
             return HearthAdminError(.insufficientPermission, "The server refused the credential: \(message)", serverMessage: message)
         }
+        // Google's INVALID_ARGUMENT (a bad query parameter or body) carries prose, not a code, in its message.
+        if envelope.error.status == "INVALID_ARGUMENT" { return HearthAdminError(.argumentError, message, serverMessage: message) }
         return HearthAdminError(code(forServerMessage: message), message, serverMessage: message)
     }
 

@@ -31,7 +31,8 @@ public func buildApplication(
     app.addServices(
         KeyRotationService(keyRing: services.keyRing, logger: services.logger),
         AnonymousCleanupService(services: services),
-        AbusePruningService(services: services))
+        AbusePruningService(services: services),
+        AuditPruningService(services: services))
     if let transport = services.mailTransport {
         app.addServices(MailDeliveryService(services: services, transport: transport))
     }
@@ -81,6 +82,7 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
         accounts.addRoutes(to: scoped, names: .v1)
         scoped.post("accounts", use: accounts.signUp)
         adminAccounts.addRoutes(to: scoped)
+        AuditEventsController<HearthRequestContext>(services: services).addRoutes(to: scoped)
     }
     for prefix in ["/identitytoolkit/v3/relyingparty", "/www.googleapis.com/identitytoolkit/v3/relyingparty"] {
         let group = router.group(RouterPath(prefix)).add(middleware: apiKeys)

@@ -9,6 +9,7 @@ public struct HearthRequestContext: CallerRequestContext, RemoteAddressRequestCo
     public let remoteAddress: SocketAddress?
     /// An app's until a middleware has seen an administrator's credential.
     public var caller: Caller = .app
+    public var administratorCredential: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

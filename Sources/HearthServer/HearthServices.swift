@@ -135,7 +135,7 @@ public struct HearthServices: Sendable {
             configuration: .init(
                 rotationPeriod: configuration.keyRotationPeriod, publishLead: configuration.keyPublishLead,
                 tokenLifetime: configuration.idTokenLifetime),
-            logger: logger)
+            logger: logger, auditStore: store)
         try await keyRing.start()
         let tokens = TokenService(
             keyRing: keyRing,

@@ -233,5 +233,31 @@ enum HearthSchema {
                 // users.email_link_sign_in: set once the user signed in with an e-mail link.
                 "ALTER TABLE users ADD COLUMN email_link_sign_in BOOLEAN NOT NULL DEFAULT FALSE",
             ]),
+        SchemaMigration(
+            "2026-11-25-create-audit-events",
+            [
+                // audit_events: what happened to accounts and settings (sign-ups, sign-ins and failed ones, links,
+                // password and e-mail changes, deletions, administrators' changes, key rotations), never with a
+                // secret. `kind` is a dotted name (`user.signed_in`); `uid` NULL when no account is concerned (not
+                // a foreign key: events outlive the account); `actor` is user, administrator or system, `actor_id`
+                // which administrator's credential; `details` a JSON object of strings or NULL. `occurred_at` in ms since 1970; pruned by it after the retention.
+                """
+                CREATE TABLE audit_events (
+                    id TEXT NOT NULL,
+                    occurred_at BIGINT NOT NULL,
+                    kind TEXT NOT NULL,
+                    uid TEXT,
+                    actor TEXT NOT NULL,
+                    actor_id TEXT,
+                    method TEXT,
+                    client_address TEXT,
+                    details TEXT,
+                    CONSTRAINT audit_events_pkey PRIMARY KEY (id)
+                )
+                """,
+                // Listing pages newest first, all events or one account's; pruning by time.
+                "CREATE INDEX audit_events_occurred_at ON audit_events (occurred_at, id)",
+                "CREATE INDEX audit_events_uid ON audit_events (uid, occurred_at, id)",
+            ]),
     ]
 }

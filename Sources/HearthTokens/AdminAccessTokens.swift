@@ -175,24 +175,29 @@ public struct AdminAccessTokens: Sendable {
     /// Whether `token` is a live access token: signed by a published signing key, `typ: at+jwt`, this
     /// project's access-token audience, not expired, and its service-account key still stored.
     public func accepts(_ token: String) async throws -> Bool {
+        try await key(of: token) != nil
+    }
+
+    /// The service-account key `token` was granted to, when ``accepts(_:)`` would accept it; `nil` otherwise.
+    public func key(of token: String) async throws -> ServiceAccountKey? {
         guard token.utf8.count <= Self.maximumAssertionLength, let headerText = token.split(separator: ".", maxSplits: 1).first,
             let headerBytes = Base64URL.decode(headerText),
             let header = JSONValue.object(fromJSON: String(decoding: headerBytes, as: UTF8.self)),
             header["typ"] == .string(Self.tokenType), header["alg"] == .string("RS256"), case .string(let kid)? = header["kid"]
-        else { return false }
+        else { return nil }
         let claims: Claims
         if let verified = try? await keyRing.collection.verify(token, as: Claims.self) {
             claims = verified
         } else {
             // A key another replica made since this one last loaded the key set: learn it and try again.
-            guard await keyRing.learn(kid: kid), let retried = try? await keyRing.collection.verify(token, as: Claims.self) else { return false }
+            guard await keyRing.learn(kid: kid), let retried = try? await keyRing.collection.verify(token, as: Claims.self) else { return nil }
             claims = retried
         }
         let now = Int64(clock.now.timeIntervalSince1970)
         guard claims.aud == Self.audience(projectID: projectID), claims.exp > now, claims.iat <= now + Int64(Self.clockLeeway) else {
-            return false
+            return nil
         }
-        guard let key = try await keys.key(id: claims.key), key.clientEmail == claims.sub else { return false }
-        return true
+        guard let key = try await keys.key(id: claims.key), key.clientEmail == claims.sub else { return nil }
+        return key
     }
 }

@@ -43,6 +43,8 @@ public actor KeyRing {
         return DefaultJWTSerializer(jsonEncoder: encoder)
     }()
     private let store: any SigningKeyStore
+    /// Where a new key is recorded (`keys.rotated`); `nil`: nowhere.
+    private let auditStore: (any AuditStore)?
     private let clock: WallClock
     private let configuration: Configuration
     private let logger: Logger
@@ -66,8 +68,12 @@ public actor KeyRing {
         }
     }
 
-    public init(store: any SigningKeyStore, clock: WallClock, configuration: Configuration, logger: Logger) {
+    /// - Parameter auditStore: where each new key is recorded as a `keys.rotated` event.
+    public init(
+        store: any SigningKeyStore, clock: WallClock, configuration: Configuration, logger: Logger, auditStore: (any AuditStore)? = nil
+    ) {
         self.store = store
+        self.auditStore = auditStore
         self.clock = clock
         self.configuration = configuration
         self.logger = logger
@@ -134,7 +140,22 @@ public actor KeyRing {
         try await reload()
         guard let inserted = applied?.insert else { return nil }
         logger.notice("made a new token-signing key", metadata: ["kid": "\(inserted.kid)", "activatesAt": "\(inserted.activatesAt)"])
+        await recordRotation(inserted, first: applied?.retire == nil, manual: force)
         return inserted.kid
+    }
+
+    /// Records a new key as a `keys.rotated` event (its kid, never the key); a failure is logged, not thrown.
+    private func recordRotation(_ key: SigningKeyRecord, first: Bool, manual: Bool) async {
+        guard let auditStore else { return }
+        let trigger = first ? "first" : manual ? "manual" : "scheduled"
+        let event = AuditEvent(
+            time: clock.now, kind: .keysRotated, actor: manual ? .administrator : .system,
+            details: ["kid": key.kid, "trigger": trigger, "activatesAt": String(Int64(key.activatesAt.timeIntervalSince1970))])
+        do {
+            try await auditStore.insertAuditEvent(event)
+        } catch {
+            logger.error("could not record an audit event", metadata: ["kind": "\(event.kind)", "error": "\(String(describing: type(of: error)))"])
+        }
     }
 
     /// What a rotation at `now` should do with `keys`: nothing (nil), make the first key (active at once),

@@ -170,7 +170,7 @@ public protocol TransferStore: Sendable {
 
 /// Everything the server keeps, behind one value.
 public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCounterStore, LeaderLockStore,
-    TransferStore, AuthSessionStore, LoginFailureStore, ActionCodeStore, MailQueueStore
+    TransferStore, AuthSessionStore, LoginFailureStore, ActionCodeStore, MailQueueStore, AuditStore
 {
     func close() async throws
 }

@@ -19,6 +19,11 @@ struct AbuseGuard: Sendable {
         resolver.resolve(request, context: context)
     }
 
+    /// The client's full address for audit events; `nil` when the peer is unknown.
+    func auditAddress(_ request: Request, context: some RequestContext) -> String? {
+        resolver.client(request, context: context)
+    }
+
     /// Counts one hit of `limit` for `address`; throws `TOO_MANY_ATTEMPTS_TRY_LATER` with
     /// `Retry-After` (the seconds until the window ends) once the window's count passes the limit.
     /// The hit is counted before anything else happens, so parallel requests cannot all slip under it.

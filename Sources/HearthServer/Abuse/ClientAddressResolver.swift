@@ -22,7 +22,7 @@ struct ClientAddressResolver: Sendable {
         address(peer: peer, headers: headers)?.limitKey ?? Self.unknown
     }
 
-    /// The client's address itself (the access log shows it whole); `nil` when the peer is unknown.
+    /// The client's address itself; `nil` when the peer is unknown.
     func address(peer: String?, headers: HTTPFields) -> IPAddress? {
         guard let peerText = peer, let peerAddress = IPAddress(peerText) else { return nil }
         guard isTrusted(peerAddress) else { return peerAddress }
@@ -47,5 +47,11 @@ struct ClientAddressResolver: Sendable {
 
     private static func peer(_ context: some RequestContext) -> String? {
         (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+    }
+
+    /// The client's full address (not a /64 for IPv6) in text, as audit events and the access log keep it;
+    /// `nil` when the peer is unknown.
+    func client(_ request: Request, context: some RequestContext) -> String? {
+        address(request, context: context)?.description
     }
 }

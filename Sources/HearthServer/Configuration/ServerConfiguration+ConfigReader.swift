@@ -94,6 +94,7 @@ extension ServerConfiguration {
         anonymousCleanup.maxAge = TimeInterval(try r.int("anonymousCleanup.maxAgeDays", in: 1...3_650) ?? 30) * 86_400
         anonymousCleanup.checkInterval = TimeInterval(try r.int("anonymousCleanup.checkIntervalSeconds", in: 1...86_400) ?? 3_600)
         recentLoginWindow = TimeInterval(try r.int("security.recentLoginSeconds", in: 1...86_400) ?? 300)
+        auditRetentionDays = try r.int("audit.retentionDays", in: 0...36_500) ?? auditRetentionDays
         abuse = try Self.readAbuse(r, mode: mode)
         providers = try Self.readProviders(r)
         sandboxEnabled = try r.bool("sandbox.enabled")

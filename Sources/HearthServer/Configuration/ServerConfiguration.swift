@@ -80,6 +80,8 @@ public struct ServerConfiguration: Sendable {
     public var scryptLogN = 14
     public var signIn = SignIn()
     public var anonymousCleanup = AnonymousCleanup()
+    /// `audit.retentionDays`: how many days audit events are kept before they are deleted; 0 keeps them forever.
+    public var auditRetentionDays = 90
     /// How recent `auth_time` must be for e-mail/password changes and account deletion.
     public var recentLoginWindow: TimeInterval = 300
     /// Per-address limits, the password lockout and the trusted proxies (see ``Abuse``).

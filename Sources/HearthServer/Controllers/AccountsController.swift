@@ -15,6 +15,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     private var expiresIn: String { String(Int(configuration.idTokenLifetime)) }
     private var admin: AdminAccountsController<Context> { AdminAccountsController(services: services) }
     private var emailActions: EmailActionsController<Context> { EmailActionsController(services: services) }
+    private var audit: AuditTrail { AuditTrail(services: services) }
 
     enum RouteNames { case v1, legacyV3 }
 
@@ -47,7 +48,9 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     @Sendable func signUp(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(SignUpRequest.self, request)
         try checkTarget(input.targetProjectId, context)
-        if context.caller == .administrator { return try await admin.create(input) }
+        if context.caller == .administrator {
+            return try await admin.create(input, origin: audit.origin(request, context: context))
+        }
         if input.localId != nil { throw HearthError(.unexpectedLocalID) }
         let now = services.clock.now
 
@@ -67,6 +70,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             // hold up the CPU work. The token leaves only once the user is stored.
             async let signed = services.mintIDToken(for: user, signInProvider: "anonymous", authTime: now)
             try await createUser(user, session: session.record)
+            await audit.record(.signedUp, uid: user.uid, actor: .user, method: "anonymous", request: request, context: context)
             let idToken = try await signed
             return WireCoding.response(
                 SignUpResponse(localId: user.uid, email: nil, displayName: nil, idToken: idToken, refreshToken: session.token, expiresIn: expiresIn))
@@ -98,6 +102,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
                 user.scheduledDeletionAt = nil
                 if let displayName { user.displayName = displayName }
             }
+            await audit.record(.linked, uid: user.uid, actor: .user, method: "password", request: request, context: context)
         } else {
             // Counted before the e-mail check, so that probing for EMAIL_EXISTS is limited too.
             let abuse = AbuseGuard(services: services)
@@ -110,6 +115,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             session = RefreshSessionRecord.issue(uid: created.uid, signInProvider: "password", authTime: now, now: now)
             try await createUser(created, session: session.record)
             user = created
+            await audit.record(.signedUp, uid: user.uid, actor: .user, method: "password", request: request, context: context)
         }
         let idToken = try await services.mintIDToken(for: user, signInProvider: "password", authTime: now)
         return WireCoding.response(
@@ -137,18 +143,30 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         try await abuse.count(\.passwordSignIns, address: address)
         let reservation = try await abuse.reservePasswordAttempt(email: email, address: address)
 
+        // A refusal is recorded with the account when there is one; for an unknown e-mail without anything that
+        // identifies the person (see AuditEvent). Every path writes one event, so timing tells them apart no better.
+        func failed(_ reason: String, uid: String?) async {
+            await audit.record(
+                .signInFailed, uid: uid, actor: .user, method: "password", request: request, context: context, details: ["reason": reason])
+        }
         guard let found = try await store.user(email: email) else {
             // Spend the time a real check takes, so timing does not tell which e-mails exist.
             _ = try await services.verifyDecoyPassword(password)
+            await failed("unknownEmail", uid: nil)
             throw HearthError(protected ? .invalidLoginCredentials : .emailNotFound)
         }
-        if found.disabled { throw HearthError(.userDisabled) }
+        if found.disabled {
+            await failed("disabled", uid: found.uid)
+            throw HearthError(.userDisabled)
+        }
         guard let hash = found.passwordHash else {
             // No password: as long as a wrong one, so timing does not tell such accounts apart either.
             _ = try await services.verifyDecoyPassword(password)
+            await failed("noPassword", uid: found.uid)
             throw HearthError(protected ? .invalidLoginCredentials : .invalidPassword)
         }
         guard try await services.verifyPassword(password, against: hash) else {
+            await failed("wrongPassword", uid: found.uid)
             throw HearthError(protected ? .invalidLoginCredentials : .invalidPassword)
         }
         try await abuse.passwordAttemptSucceeded(reservation, email: email, address: address)
@@ -160,6 +178,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             // Only if the hash is still the one checked: a password changed meanwhile stays changed.
             if let rehashed, user.passwordHash == hash { user.passwordHash = rehashed }
         }
+        await audit.record(.signedIn, uid: user.uid, actor: .user, method: "password", request: request, context: context)
         let idToken = try await services.mintIDToken(for: user, signInProvider: "password", authTime: now)
         return WireCoding.response(
             SignInWithPasswordResponse(
@@ -188,8 +207,12 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(UpdateRequest.self, request)
         try checkTarget(input.targetProjectId, context)
-        if let code = input.oobCode, input.idToken == nil, input.localId == nil { return try await emailActions.applyCode(code) }
-        if context.caller == .administrator, input.localId != nil || input.idToken == nil { return try await admin.update(input) }
+        if let code = input.oobCode, input.idToken == nil, input.localId == nil {
+            return try await emailActions.applyCode(code, origin: audit.origin(request, context: context))
+        }
+        if context.caller == .administrator, input.localId != nil || input.idToken == nil {
+            return try await admin.update(input, origin: audit.origin(request, context: context))
+        }
         guard let idToken = input.idToken else {
             if input.localId != nil { throw HearthError(.insufficientPermission) }
             throw HearthError(.invalidRequestType)
@@ -215,6 +238,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             update.changesCredentials(of: current)
             ? RefreshSessionRecord.issue(uid: current.uid, signInProvider: provider, authTime: now, now: now) : nil
         let user = try await updateUser(current.uid, session: session?.record) { try update.apply(to: &$0, passwordHash: hash, now: now) }
+        await recordChanges(from: current, to: user, passwordSet: hash != nil, request: request, context: context)
         if hash != nil { try await store.deleteActionCodes(uid: user.uid, kinds: [.passwordReset]) }
         if let oldEmail = current.email, oldEmail != user.email {
             // The old address hears of the change and can undo it; links sent to it stop working.
@@ -251,6 +275,33 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             deletedProviders: Set(input.deleteProvider ?? []))
     }
 
+    /// The audit events of a person's own `accounts:update`: a password added (a link) or changed, a new
+    /// e-mail address, sign-in methods removed.
+    private func recordChanges(from before: UserRecord, to after: UserRecord, passwordSet: Bool, request: Request, context: Context) async {
+        if passwordSet {
+            let kind: AuditEvent.Kind = before.passwordHash == nil ? .linked : .passwordChanged
+            await audit.record(
+                kind, uid: after.uid, actor: .user, method: kind == .linked ? "password" : "update", request: request, context: context)
+        }
+        if before.email != after.email {
+            await audit.record(.emailChanged, uid: after.uid, actor: .user, method: "update", request: request, context: context)
+        }
+        let removed = Self.signInMethods(before).subtracting(Self.signInMethods(after))
+        if !removed.isEmpty {
+            await audit.record(
+                .unlinked, uid: after.uid, actor: .user, request: request, context: context,
+                details: ["providers": removed.sorted().joined(separator: ",")])
+        }
+    }
+
+    /// The providers a user can sign in with: linked providers, `password` and `phone`.
+    static func signInMethods(_ user: UserRecord) -> Set<String> {
+        var methods = Set(user.providers.map(\.providerID))
+        if user.passwordHash != nil { methods.insert("password") }
+        if user.phoneNumber != nil { methods.insert("phone") }
+        return methods
+    }
+
     static func updateResponse(_ user: UserRecord) -> UpdateResponse {
         var response = UpdateResponse(localId: user.uid)
         response.email = user.email
@@ -267,13 +318,17 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(DeleteAccountRequest.self, request)
         try checkTarget(input.targetProjectId, context)
-        if context.caller == .administrator, input.localId != nil || input.idToken == nil { return try await admin.delete(input) }
+        if context.caller == .administrator, input.localId != nil || input.idToken == nil {
+            return try await admin.delete(input, origin: audit.origin(request, context: context))
+        }
         guard let idToken = input.idToken else { throw HearthError(.missingIDToken) }
         let (claims, user) = try await authenticate(idToken)
         if !user.isAnonymous {
             try RecentSignIn.require(authTime: claims.authTime, now: services.clock.now, window: configuration.recentLoginWindow)
         }
-        try await store.deleteUser(uid: user.uid)
+        if try await store.deleteUser(uid: user.uid) {
+            await audit.record(.deleted, uid: user.uid, actor: .user, request: request, context: context)
+        }
         return WireCoding.response(DeleteAccountResponse())
     }
 

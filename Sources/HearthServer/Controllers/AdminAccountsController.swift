@@ -14,6 +14,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
 
     private var configuration: ServerConfiguration { services.configuration }
     private var store: any HearthStore { services.store }
+    private var audit: AuditTrail { AuditTrail(services: services) }
 
     /// The routes only an administrator may call, under `group` (which already names the version).
     func addRoutes(to group: RouterGroup<Context>) {
@@ -50,7 +51,8 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
     // MARK: accounts:signUp, POST accounts
 
     /// Creates a user as given: any uid, e-mail, password, phone number, names, verified and disabled flags.
-    func create(_ input: SignUpRequest) async throws -> Response {
+    /// `origin`: where the administrator's request came from, for the audit event.
+    func create(_ input: SignUpRequest, origin: AuditOrigin) async throws -> Response {
         let now = services.clock.now
         let uid = try input.localId.map(AdminInput.checkedUID) ?? UserRecord.makeUID()
         let email = try input.email.map(AdminInput.normalizedEmail)
@@ -76,6 +78,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         } catch let conflict as StoreConflict {
             throw conflict.error
         }
+        await audit.record(.adminUserCreated, uid: uid, actor: .administrator, origin: origin)
         return WireCoding.response(
             SignUpResponse(localId: uid, email: email, displayName: user.displayName, idToken: nil, refreshToken: nil, expiresIn: nil))
     }
@@ -116,7 +119,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
     // MARK: accounts:update
 
     /// Changes any part of a user, disabled or not, with no recent sign-in and no last-provider rule.
-    func update(_ input: UpdateRequest) async throws -> Response {
+    func update(_ input: UpdateRequest, origin: AuditOrigin) async throws -> Response {
         guard let uid = input.localId else { throw HearthError(.missingLocalID) }
         guard UserText.isStorable(uid) else { throw HearthError(.userNotFound) }
         let now = services.clock.now
@@ -139,7 +142,22 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         } else if hash != nil {
             try await store.deleteActionCodes(uid: uid, kinds: [.passwordReset])
         }
+        await audit.record(
+            .adminUserUpdated, uid: uid, actor: .administrator, origin: origin, details: ["fields": Self.fieldNames(input).joined(separator: ",")])
         return WireCoding.response(AccountsController<Context>.updateResponse(user))
+    }
+
+    /// The names of the fields an update asks to change (never their values), for the audit event.
+    static func fieldNames(_ input: UpdateRequest) -> [String] {
+        let fields: [(String, Bool)] = [
+            ("email", input.email != nil), ("password", input.password != nil), ("displayName", input.displayName != nil),
+            ("photoUrl", input.photoUrl != nil), ("phoneNumber", input.phoneNumber != nil), ("emailVerified", input.emailVerified != nil),
+            ("disableUser", input.disableUser != nil), ("customAttributes", input.customAttributes != nil),
+            ("validSince", input.validSince != nil), ("createdAt", input.createdAt != nil), ("lastLoginAt", input.lastLoginAt != nil),
+            ("linkProviderUserInfo", input.linkProviderUserInfo != nil), ("deleteAttribute", !(input.deleteAttribute ?? []).isEmpty),
+            ("deleteProvider", !(input.deleteProvider ?? []).isEmpty),
+        ]
+        return fields.filter(\.1).map(\.0)
     }
 
     /// The administrator's change the request asks for, every field checked.
@@ -168,9 +186,10 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
 
     // MARK: accounts:delete
 
-    func delete(_ input: DeleteAccountRequest) async throws -> Response {
+    func delete(_ input: DeleteAccountRequest, origin: AuditOrigin) async throws -> Response {
         guard let uid = input.localId else { throw HearthError(.missingLocalID) }
         guard UserText.isStorable(uid), try await store.deleteUser(uid: uid) else { throw HearthError(.userNotFound) }
+        await audit.record(.adminUserDeleted, uid: uid, actor: .administrator, origin: origin)
         return WireCoding.response(DeleteAccountResponse())
     }
 
@@ -295,6 +314,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         let uids = input.localIds ?? []
         guard (1...AdminInput.maxBatch).contains(uids.count) else { throw HearthError(.localIDListExceedsLimit) }
         var errors: [BatchDeleteError] = []
+        let origin = audit.origin(request, context: context)
         for (index, uid) in uids.enumerated() where UserText.isStorable(uid) {
             if input.force != true {
                 guard let user = try await store.user(uid: uid) else { continue }
@@ -303,7 +323,9 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
                     continue
                 }
             }
-            try await store.deleteUser(uid: uid)
+            if try await store.deleteUser(uid: uid) {
+                await audit.record(.adminUserDeleted, uid: uid, actor: .administrator, origin: origin, details: ["batch": "true"])
+            }
         }
         return WireCoding.response(BatchDeleteResponse(errors: errors.isEmpty ? nil : errors))
     }
@@ -316,6 +338,10 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         try Self.checkTarget(input.targetProjectId, context, projectID: configuration.projectID)
         let importer = try UserImport(input, now: services.clock.now)
         let errors = try await importer.run(into: store)
+        let submitted = input.users?.count ?? 0
+        await audit.record(
+            .adminUsersImported, uid: nil, actor: .administrator, request: request, context: context,
+            details: ["imported": String(max(0, submitted - errors.count)), "failed": String(errors.count)])
         return WireCoding.response(
             BatchCreateResponse(error: errors.isEmpty ? nil : errors.map { BatchCreateError(index: $0.index, message: $0.message) }))
     }

@@ -45,6 +45,8 @@ struct CustomTokenController<Context: RequestContext>: Sendable {
                 }
             }
         }
+        await AuditTrail(services: services).record(
+            isNewUser ? .signedUp : .signedIn, uid: user.uid, actor: .user, method: "custom", request: request, context: context)
         let idToken = try await services.mintIDToken(
             for: user, signInProvider: "custom", authTime: now, sessionClaims: verified.claims)
         return WireCoding.response(

@@ -14,6 +14,7 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
     private var configuration: ServerConfiguration { services.configuration }
     private var store: any HearthStore { services.store }
     private var actions: EmailActions { EmailActions(services: services) }
+    private var audit: AuditTrail { AuditTrail(services: services) }
 
     private func body<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
         try await WireCoding.decode(type, from: request, limit: configuration.maxBodyBytes)
@@ -140,14 +141,21 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
             return WireCoding.response(response)
         }
         let record = try await actions.resetPassword(code: code, newPassword: newPassword)
+        await audit.record(.passwordChanged, uid: record.uid, actor: .user, method: "resetLink", request: request, context: context)
         return WireCoding.response(ResetPasswordResponse(requestType: record.kind.rawValue, email: record.email))
     }
 
     // MARK: accounts:update with oobCode
 
     /// `accounts:update` with an `oobCode` and no ID token: applies a verification, change or recovery code.
-    func applyCode(_ code: String) async throws -> Response {
+    /// `origin`: where the request came from, for the audit event of an e-mail change.
+    func applyCode(_ code: String, origin: AuditOrigin) async throws -> Response {
         let (record, user) = try await actions.apply(code: code)
+        switch record.kind {
+        case .verifyAndChangeEmail: await audit.record(.emailChanged, uid: user.uid, actor: .user, method: "changeLink", origin: origin)
+        case .recoverEmail: await audit.record(.emailChanged, uid: user.uid, actor: .user, method: "recoveryLink", origin: origin)
+        default: break
+        }
         var response = AccountsController<Context>.updateResponse(user)
         if record.kind == .recoverEmail { response.newEmail = nil }
         return WireCoding.response(response)
@@ -177,7 +185,13 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
         _ = try await actions.redeem(code, kinds: [.emailSignIn])
 
         let now = services.clock.now
-        if let existing = current ?? owner { return try await signIn(existing.uid, email: email, now: now) }
+        let origin = audit.origin(request, context: context)
+        if let existing = current ?? owner {
+            let response = try await signIn(existing.uid, email: email, now: now)
+            // With an ID token the address joins the signed-in account: a link; else a sign-in.
+            await audit.record(current == nil ? .signedIn : .linked, uid: existing.uid, actor: .user, method: "emailLink", origin: origin)
+            return response
+        }
         let created = UserRecord(
             uid: UserRecord.makeUID(), email: email, emailVerified: true, emailLinkSignIn: true, createdAt: now, lastLoginAt: now,
             validSince: now)
@@ -188,8 +202,11 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
             // A parallel sign-in with another link to the same new address made the account first: the link proves
             // this address as well as that one did, so it signs in to that account.
             guard let winner = try await store.user(email: email) else { throw error }
-            return try await signIn(winner.uid, email: email, now: now)
+            let response = try await signIn(winner.uid, email: email, now: now)
+            await audit.record(.signedIn, uid: winner.uid, actor: .user, method: "emailLink", origin: origin)
+            return response
         }
+        await audit.record(.signedUp, uid: created.uid, actor: .user, method: "emailLink", origin: origin)
         return try await signedIn(created, session: session.token, isNewUser: true, now: now)
     }
 

@@ -55,8 +55,11 @@ struct FederatedController<Context: RequestContext>: Sendable {
         }
 
         do {
-            let address = AbuseGuard(services: services).clientAddress(request, context: context)
-            let outcome = try await decide(profile: profile, linkTo: input.idToken, autoCreate: input.autoCreate ?? true, address: address)
+            let abuse = AbuseGuard(services: services)
+            let outcome = try await decide(
+                profile: profile, linkTo: input.idToken, autoCreate: input.autoCreate ?? true,
+                address: abuse.clientAddress(request, context: context),
+                auditOrigin: AuditTrail(services: services).origin(request, context: context))
             try await describe(outcome, of: profile, into: &response)
         } catch let error as HearthError
             where [.federatedUserIDAlreadyLinked, .emailExists].contains(error.code) && input.returnIdpCredential == true
@@ -77,7 +80,12 @@ struct FederatedController<Context: RequestContext>: Sendable {
     /// Reads the accounts the account rules (``AccountLinking``) look at, and writes what they decide, with
     /// the session of the sign-in in the same transaction as the user.
     /// - Parameter address: the client's address, counted against the new-accounts limit when a user is created.
-    func decide(profile: FederatedProfile, linkTo idToken: String?, autoCreate: Bool, address: String) async throws -> Outcome {
+    /// - Parameter auditOrigin: where the request came from, for the audit event of what was decided.
+    func decide(
+        profile: FederatedProfile, linkTo idToken: String?, autoCreate: Bool, address: String, auditOrigin: AuditOrigin
+    ) async throws -> Outcome {
+        let audit = AuditTrail(services: services)
+        let provider = profile.providerID
         let now = services.clock.now
         let rules = AccountLinking(profile: profile, oneAccountPerEmail: try await services.projectSettings().oneAccountPerEmail)
         let identityOwner = try await store.user(providerID: profile.providerID, rawID: profile.rawID)
@@ -88,11 +96,18 @@ struct FederatedController<Context: RequestContext>: Sendable {
         }
         switch try rules.decide(signedIn: signedIn, identityOwner: identityOwner, emailOwner: emailOwner, autoCreate: autoCreate) {
         case .link(let uid):
-            return try await signIn(uid, provider: profile.providerID, now: now) { rules.link(into: &$0, now: now) }
+            let outcome = try await signIn(uid, provider: provider, now: now) { rules.link(into: &$0, now: now) }
+            await audit.record(.linked, uid: uid, actor: .user, method: provider, origin: auditOrigin)
+            return outcome
         case .signIn(let uid):
-            return try await signIn(uid, provider: profile.providerID, now: now) { rules.signIn(&$0, now: now) }
+            let outcome = try await signIn(uid, provider: provider, now: now) { rules.signIn(&$0, now: now) }
+            await audit.record(.signedIn, uid: uid, actor: .user, method: provider, origin: auditOrigin)
+            return outcome
         case .takeOver(let uid):
-            return try await signIn(uid, provider: profile.providerID, now: now) { rules.takeOver(&$0, now: now) }
+            // The provider vouched for the account's unverified e-mail: its other sign-in methods went.
+            let outcome = try await signIn(uid, provider: provider, now: now) { rules.takeOver(&$0, now: now) }
+            await audit.record(.signedIn, uid: uid, actor: .user, method: provider, origin: auditOrigin, details: ["tookOver": "true"])
+            return outcome
         case .needsConfirmation(let owner):
             return .needsConfirmation(owner: owner)
         case .create:
@@ -100,6 +115,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
             let user = rules.newUser(uid: UserRecord.makeUID(), now: now)
             let session = RefreshSessionRecord.issue(uid: user.uid, signInProvider: profile.providerID, authTime: now, now: now)
             try await StoreConflict.mapped { try await store.createUser(user, session: session.record) }
+            await audit.record(.signedUp, uid: user.uid, actor: .user, method: provider, origin: auditOrigin)
             return .signedIn(user, isNewUser: true, refreshToken: session.token)
         }
     }

@@ -104,6 +104,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         guard try await services.store.insertSetting(IdentityProviderSetting.storageName(for: id), value: Self.encode(setting)) else {
             throw HearthError(.configurationExists)
         }
+        await recordChange(id, "created", request, context)
         try await services.identityVerifier.refresh()
         return respond(setting, kind: kind, project: project)
     }
@@ -118,6 +119,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         try await apply(request, to: &setting, kind: kind, mask: mask)
         try ProviderCatalogue.validate(setting)
         try await services.store.setSetting(IdentityProviderSetting.storageName(for: id), to: Self.encode(setting))
+        await recordChange(id, "updated", request, context)
         try await services.identityVerifier.refresh()
         return respond(setting, kind: kind, project: project)
     }
@@ -127,11 +129,19 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         let id = try checkedID(context, kind: kind)
         guard try await storedSetting(id) != nil else { throw HearthError(.configurationNotFound) }
         try await services.store.setSetting(IdentityProviderSetting.storageName(for: id), to: nil)
+        await recordChange(id, "deleted", request, context)
         try await services.identityVerifier.refresh()
         return WireCoding.response(EmptyObject())
     }
 
     // MARK: Parts
+
+    /// The audit event of a provider's settings created, updated or deleted (which provider, never the values).
+    private func recordChange(_ providerID: String, _ operation: String, _ request: Request, _ context: Context) async {
+        await AuditTrail(services: services).record(
+            .adminProviderSettingsChanged, uid: nil, actor: .administrator, request: request, context: context,
+            details: ["provider": providerID, "operation": operation])
+    }
 
     private struct EmptyObject: Codable, Sendable {}
 

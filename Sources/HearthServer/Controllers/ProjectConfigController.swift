@@ -36,7 +36,11 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
             default: throw HearthError(.invalidConfig, detail: "Hearth does not keep \(path.prefix(100)).")
             }
         }
-        return WireCoding.response(config(try await services.storeProjectOverrides(overrides)))
+        let stored = try await services.storeProjectOverrides(overrides)
+        await AuditTrail(services: services).record(
+            .adminProjectSettingsChanged, uid: nil, actor: .administrator, request: request, context: context,
+            details: ["fields": mask.joined(separator: ",")])
+        return WireCoding.response(config(stored))
     }
 
     /// The dotted field paths to change: `updateMask`'s (a whole message stands for its fields), or

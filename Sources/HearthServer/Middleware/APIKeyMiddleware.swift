@@ -14,10 +14,11 @@ struct APIKeyMiddleware<Context: CallerRequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method != .options else { return try await next(request, context) }
         if let presented = AdministratorCredentials.bearer(of: request) {
-            guard try await administrators.accepts(presented) else { throw RequestError.invalidCredential }
+            guard let credential = try await administrators.identify(presented) else { throw RequestError.invalidCredential }
             RequestRecord.noteAdministrator()
             var context = context
             context.caller = .administrator
+            context.administratorCredential = credential
             return try await next(request, context)
         }
         let key = request.uri.queryParameters.get("key") ?? request.headers[Self.headerName]

@@ -9,10 +9,11 @@ struct AdminAuthMiddleware<Context: CallerRequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method != .options else { return try await next(request, context) }
         guard let presented = AdministratorCredentials.bearer(of: request) else { throw RequestError.missingCredential }
-        guard try await credentials.accepts(presented) else { throw RequestError.invalidCredential }
+        guard let credential = try await credentials.identify(presented) else { throw RequestError.invalidCredential }
         RequestRecord.noteAdministrator()
         var context = context
         context.caller = .administrator
+        context.administratorCredential = credential
         return try await next(request, context)
     }
 }

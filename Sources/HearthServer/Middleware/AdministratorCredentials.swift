@@ -27,15 +27,19 @@ struct AdministratorCredentials: Sendable {
         return parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
     }
 
-    /// Whether `presented` is an administrator's credential.
-    func accepts(_ presented: String) async throws -> Bool {
-        guard !presented.isEmpty else { return false }
-        if acceptsOwner && presented.lowercased() == "owner" { return true }
-        if tokens.contains(where: { Self.constantTimeEquals($0, presented) }) { return true }
+    /// Which administrator's credential `presented` is, as audit events name it: `owner`, `token:` and the first 8 hex
+    /// digits of an `admin.tokens` entry's SHA-256 (nothing a guess could use), or `key:<key id>:<service account>` for
+    /// an access token; `nil` when it is none.
+    func identify(_ presented: String) async throws -> String? {
+        guard !presented.isEmpty else { return nil }
+        if acceptsOwner && presented.lowercased() == "owner" { return "owner" }
+        if tokens.contains(where: { Self.constantTimeEquals($0, presented) }) {
+            return "token:" + SHA256.hash(data: Data(presented.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
+        }
         guard let accessTokens, presented.utf8.count <= AdminAccessTokens.maximumAssertionLength,
             presented.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 2
-        else { return false }
-        return try await accessTokens.accepts(presented)
+        else { return nil }
+        return try await accessTokens.key(of: presented).map { "key:\($0.keyID):\($0.clientEmail)" }
     }
 
     /// Compares the SHA-256 digests of both, byte by byte without stopping at the first difference: the

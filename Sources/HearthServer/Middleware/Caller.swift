@@ -11,4 +11,7 @@ public enum Caller: Sendable, Equatable {
 /// A request context that records the ``Caller``, set by ``APIKeyMiddleware`` and ``AdminAuthMiddleware``.
 public protocol CallerRequestContext: RequestContext {
     var caller: Caller { get set }
+    /// The administrator's credential as audit events name it (``AdministratorCredentials/identify(_:)``); `nil`
+    /// unless ``caller`` is an administrator.
+    var administratorCredential: String? { get set }
 }

@@ -49,7 +49,7 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
             "route": "\(Self.route(context))",
             "status": "\(status)",
             "duration_ms": "\(String(format: "%.3f", milliseconds))",
-            "client": "\(addresses.address(request, context: context)?.description ?? ClientAddressResolver.unknown)",
+            "client": "\(addresses.client(request, context: context) ?? ClientAddressResolver.unknown)",
         ]
         if let key = notes.apiKeyID { metadata["key_id"] = "\(key)" }
         if let uid = notes.uid { metadata["uid"] = "\(uid)" }

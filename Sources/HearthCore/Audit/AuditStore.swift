@@ -1,0 +1,44 @@
+import Foundation
+
+/// The audit trail: events written once, read newest first, and deleted when older than the retention.
+public protocol AuditStore: Sendable {
+    /// Stores one event (a single insert).
+    func insertAuditEvent(_ event: AuditEvent) async throws
+
+    /// Up to `limit` events newest first (by time, then id, both descending), only those of `uid` and of
+    /// `kind` when given, and only those after `cursor` in that order when given: one page of a listing.
+    func auditEvents(uid: String?, kind: AuditEvent.Kind?, after cursor: AuditCursor?, limit: Int) async throws -> [AuditEvent]
+
+    /// Deletes the events that happened before `before`. Returns how many.
+    @discardableResult
+    func deleteAuditEvents(before: Date) async throws -> Int
+}
+
+/// Where a page of events ends: the time (to the millisecond) and id of its last event.
+public struct AuditCursor: Sendable, Equatable {
+    /// Milliseconds since 1970, as stored.
+    public let milliseconds: Int64
+    public let id: String
+
+    public init(milliseconds: Int64, id: String) {
+        self.milliseconds = milliseconds
+        self.id = id
+    }
+
+    /// The cursor after `event`.
+    public init(after event: AuditEvent) {
+        self.init(milliseconds: Int64((event.time.timeIntervalSince1970 * 1000).rounded()), id: event.id)
+    }
+
+    /// As a page token: `<milliseconds>.<id>`.
+    public var token: String { "\(milliseconds).\(id)" }
+
+    /// Reads a page token written by ``token``; `nil` for anything else.
+    public init?(token: String) {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...18).contains(parts[0].utf8.count), parts[0].utf8.allSatisfy({ (48...57).contains($0) }),
+            let milliseconds = Int64(parts[0]), AuditEvent.isID(parts[1])
+        else { return nil }
+        self.init(milliseconds: milliseconds, id: String(parts[1]))
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import HearthCore
+import Hummingbird
+import Logging
+
+/// Writes audit events (see ``AuditEvent``) right after the change they record has been stored.
+///
+/// One insert per event, awaited, so that an event is readable as soon as the request that caused it has
+/// been answered. A failed insert never fails the request: the change already happened, and a sign-in
+/// that succeeded must not turn into an error. It is logged at error level (kind and error type only).
+struct AuditTrail: Sendable {
+    let services: HearthServices
+
+    /// Records an event at the clock's time.
+    func record(
+        _ kind: AuditEvent.Kind, uid: String?, actor: AuditEvent.Actor, method: String? = nil, origin: AuditOrigin = .none,
+        details: [String: String] = [:]
+    ) async {
+        let event = AuditEvent(
+            time: services.clock.now, kind: kind, uid: uid, actor: actor, actorID: origin.actorID, method: method,
+            clientAddress: origin.address, details: details)
+        await Self.insert(event, into: services.store, logger: services.logger)
+    }
+
+    /// Records an event caused by `request` (see ``origin(_:context:)``).
+    func record(
+        _ kind: AuditEvent.Kind, uid: String?, actor: AuditEvent.Actor, method: String? = nil, request: Request,
+        context: some RequestContext, details: [String: String] = [:]
+    ) async {
+        await record(kind, uid: uid, actor: actor, method: method, origin: origin(request, context: context), details: details)
+    }
+
+    /// The client's address (see ``ClientAddressResolver``) and, for an administrator, which credential called.
+    func origin(_ request: Request, context: some RequestContext) -> AuditOrigin {
+        AuditOrigin(
+            address: AbuseGuard(services: services).auditAddress(request, context: context),
+            actorID: (context as? any CallerRequestContext)?.administratorCredential)
+    }
+
+    /// Inserts `event`; a failure is logged, never thrown.
+    static func insert(_ event: AuditEvent, into store: any AuditStore, logger: Logger) async {
+        do {
+            try await store.insertAuditEvent(event)
+        } catch {
+            logger.error(
+                "could not record an audit event", metadata: ["kind": "\(event.kind)", "error": "\(String(describing: type(of: error)))"])
+        }
+    }
+}
+
+/// Where a request came from, as audit events keep it.
+struct AuditOrigin: Sendable {
+    /// The client's full address; `nil` when unknown.
+    var address: String?
+    /// The administrator's credential (``AdministratorCredentials/identify(_:)``); `nil` for everyone else.
+    var actorID: String?
+
+    static let none = AuditOrigin()
+}
