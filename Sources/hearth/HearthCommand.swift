@@ -8,7 +8,10 @@ struct HearthCommand: AsyncParsableCommand {
         commandName: "hearth",
         abstract: "A self-hosted sign-in service that speaks Firebase Authentication's REST API.",
         version: HearthVersion.current,
-        subcommands: [ServeCommand.self, MigrateCommand.self, MigrateDataCommand.self, KeysCommand.self, UsersCommand.self, AdminCommand.self],
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, BackupCommand.self, MigrateDataCommand.self, KeysCommand.self, UsersCommand.self,
+            AdminCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 
