@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HearthCore
 import HearthPostgresLauncher
 import HearthTesting
 import NIOCore
@@ -112,6 +113,31 @@ struct ServerTLSTests {
         #expect(server.log.contains("server.tls.keyFile"))
         #expect(try await Self.answers(server.baseURL, trusting: second))
         #expect(server.isRunning)
+    }
+
+    @Test("server.tls in a production configuration file: known settings, and the banner says https")
+    func productionConfigurationFile() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pair = try await Self.makePair("production", in: directory)
+        let file = directory.appendingPathComponent("hearth.yaml")
+        try """
+        mode: production
+        project:
+          id: tls-test
+          apiKeys: ["tls-test-api-key-0123456789"]
+        server:
+          host: 127.0.0.1
+          tls:
+            certificateFile: \(pair.certificate.path)
+            keyFile: \(pair.key.path)
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let server = try await HearthProcess.start(
+            environment: ["HEARTH_SECRETS_KEY": KeyEncryptionKey.generate().base64], arguments: ["--config", file.path])
+        defer { server.stop() }
+        #expect(server.scheme == "https")
+        #expect(try await Self.answers(server.baseURL, trusting: pair))
+        #expect(!server.log.contains("unknown setting"), "\(server.log)")
     }
 
     @Test("without server.tls, SIGHUP does not end the server")
