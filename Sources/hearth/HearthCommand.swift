@@ -32,6 +32,9 @@ struct HearthCommand: AsyncParsableCommand {
             }
         } catch let error where error is ExitCode || error is CleanExit || error is ValidationError {
             exit(withError: error)
+        } catch let error where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+            // `--help` and `help COMMAND` end in ArgumentParser's own error from `run()`, for it to print.
+            exit(withError: error)
         } catch {
             FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error))\n".utf8))
             exit(withError: ExitCode(1))

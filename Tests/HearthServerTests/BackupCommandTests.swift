@@ -168,6 +168,16 @@ struct BackupCommandTests {
         #expect(left == ["data", "existing.sqlite"], "a temporary file was left")
     }
 
+    @Test("hearth backup --help and hearth help backup describe it")
+    func help() async throws {
+        for arguments in [["backup", "--help"], ["help", "backup"]] {
+            let result = try await HearthProcess.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.standardError)")
+            #expect(result.standardOutput.contains("Write a consistent copy of the SQLite database to FILE"), "\(result.standardOutput)")
+            #expect(result.standardOutput.contains("--force"))
+        }
+    }
+
     @Test("a PostgreSQL configuration is pointed to pg_dump, without printing the URL")
     func postgresIsRefused() async throws {
         let directory = try Self.temporaryDirectory()
