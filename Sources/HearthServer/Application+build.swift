@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthTokens
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -10,16 +11,28 @@ import ServiceLifecycle
 ///
 /// Tests call this with services on a temporary data directory and drive it with `app.test(.router)`
 /// or `.live`; `hearth serve` calls it and runs the result.
-/// - Parameter onServerRunning: called with the bound port once the server listens (useful with port 0).
+/// - Parameters:
+///   - tls: speak HTTPS with its certificate and key, rather than plain HTTP.
+///   - reloadsOnHangup: re-read `tls`'s files on SIGHUP (and survive the signal without them): `hearth serve`.
+///   - onServerRunning: called with the bound port once the server listens (useful with port 0).
 public func buildApplication(
     services: HearthServices,
+    tls: ServerTLS? = nil,
+    reloadsOnHangup: Bool = false,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let configuration = services.configuration
     let router = buildRouter(services: services)
+    let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [MalformedRequestResponder()])
+    let server: HTTPServerBuilder =
+        if let tls {
+            HTTPServerBuilder { responder in HTTP1Channel(responder: responder, configuration: http1).behind(tls) }
+        } else {
+            .http1(configuration: http1)
+        }
     var app = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: [MalformedRequestResponder()])),
+        server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
@@ -33,6 +46,9 @@ public func buildApplication(
         AnonymousCleanupService(services: services),
         AbusePruningService(services: services),
         AuditPruningService(services: services))
+    if reloadsOnHangup {
+        app.addServices(HangupService(tls: tls, logger: services.logger))
+    }
     if let transport = services.mailTransport {
         app.addServices(MailDeliveryService(services: services, transport: transport))
     }

@@ -9,8 +9,8 @@ struct HearthCommand: AsyncParsableCommand {
         abstract: "A self-hosted sign-in service that speaks Firebase Authentication's REST API.",
         version: HearthVersion.current,
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, MigrateDataCommand.self, KeysCommand.self, UsersCommand.self, AdminCommand.self,
-            AuditCommand.self,
+            ServeCommand.self, MigrateCommand.self, BackupCommand.self, MigrateDataCommand.self, KeysCommand.self, UsersCommand.self,
+            AdminCommand.self, AuditCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )
@@ -31,6 +31,9 @@ struct HearthCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error where error is ExitCode || error is CleanExit || error is ValidationError {
+            exit(withError: error)
+        } catch let error where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+            // `--help` and `help COMMAND` end in ArgumentParser's own error from `run()`, for it to print.
             exit(withError: error)
         } catch {
             FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error))\n".utf8))

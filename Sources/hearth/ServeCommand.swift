@@ -16,6 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Everything this process creates (database, journals, key file) is for its owner only.
         umask(0o077)
+        // SIGHUP (`systemctl reload`) reloads the TLS files once the server runs; until then it must not end the process.
+        signal(SIGHUP, SIG_IGN)
         let configuration = try await options.configurationOrExit()
         var level = configuration.log.level
         if let logLevel {
@@ -36,6 +38,14 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "hearth")
+        // The TLS files are checked before anything is opened, as every file a setting names.
+        let tls: ServerTLS?
+        do {
+            tls = try configuration.tlsCertificateFile.map { try ServerTLS(certificateFile: $0, keyFile: configuration.tlsKeyFile ?? "") }
+        } catch {
+            FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
+            throw ExitCode(2)
+        }
         let services: HearthServices
         do {
             // Development mode composes the provider sandbox here; the server itself knows nothing of it.
@@ -49,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
             throw ExitCode(1)
         }
-        let app = buildApplication(services: services) { port in
+        let app = buildApplication(services: services, tls: tls, reloadsOnHangup: true) { port in
             Banner.print(configuration: services.configuration, port: port, servesSandbox: !services.extensions.isEmpty)
         }
         do {
@@ -67,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
 enum Banner {
     static func print(configuration: ServerConfiguration, port: Int, servesSandbox: Bool) {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        let base = "http://\(host):\(port)"
+        let base = "\(configuration.tlsCertificateFile == nil ? "http" : "https")://\(host):\(port)"
         var lines: [String] = []
         if configuration.mode == .development {
             lines += [

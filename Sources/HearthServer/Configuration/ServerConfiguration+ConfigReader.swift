@@ -56,6 +56,13 @@ extension ServerConfiguration {
             publicURL = url
         }
         maxBodyBytes = try r.int("server.maxBodyBytes", in: 1_024...(64 << 20)) ?? maxBodyBytes
+        tlsCertificateFile = try r.string("server.tls.certificateFile")
+        tlsKeyFile = try r.string("server.tls.keyFile")
+        if (tlsCertificateFile == nil) != (tlsKeyFile == nil) {
+            throw ConfigurationError(
+                key: tlsCertificateFile == nil ? "server.tls.certificateFile" : "server.tls.keyFile",
+                problem: "server.tls needs both certificateFile and keyFile (PEM files), or neither")
+        }
         dataDirectory = try r.string("storage.dataDirectory") ?? dataDirectory
         sqlitePath = try r.string("storage.sqlitePath")
         userCacheSize = try r.int("storage.userCacheSize", in: 0...1_000_000) ?? userCacheSize

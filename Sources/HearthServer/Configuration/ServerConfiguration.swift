@@ -63,6 +63,10 @@ public struct ServerConfiguration: Sendable {
     /// slash; the `token_uri` of service-account files lies under it. Unset: ``baseURL``.
     public var publicURL: String?
     public var port = 9099
+    /// `server.tls.certificateFile` and `server.tls.keyFile`: PEM files with which the server speaks HTTPS
+    /// itself (re-read on SIGHUP), both or neither. Unset: plain HTTP, for a reverse proxy in front.
+    public var tlsCertificateFile: String?
+    public var tlsKeyFile: String?
     public var maxBodyBytes = 1 << 20
     public var dataDirectory = "./.hearth"
     /// The SQLite file; defaults to `<dataDirectory>/hearth.sqlite`.
@@ -114,8 +118,8 @@ public struct ServerConfiguration: Sendable {
         return "postgres://\(url.host ?? "localhost"):\(url.port ?? 5432)\(url.path)"
     }
 
-    /// `http://host:port`, with an IPv6 host in brackets.
-    public var baseURL: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+    /// `http://host:port` (`https://` with ``tlsCertificateFile``), with an IPv6 host in brackets.
+    public var baseURL: String { "\(tlsCertificateFile == nil ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 
     /// ``publicURL``, else ``baseURL``.
     public var publicBaseURL: String { publicURL ?? baseURL }

@@ -12,16 +12,19 @@ import Glibc
 final class HearthProcess: @unchecked Sendable {
     let child: ChildProcess
     let port: Int
+    /// `https` when it serves TLS (`server.tls.*`).
+    let scheme: String
     let dataDirectory: URL
     private let outputFile: URL
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
     var log: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
     var isRunning: Bool { child.isRunning }
 
-    private init(child: ChildProcess, port: Int, dataDirectory: URL, outputFile: URL) {
+    private init(child: ChildProcess, port: Int, scheme: String, dataDirectory: URL, outputFile: URL) {
         self.child = child
         self.port = port
+        self.scheme = scheme
         self.dataDirectory = dataDirectory
         self.outputFile = outputFile
     }
@@ -85,9 +88,10 @@ final class HearthProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
-            if let range = text.range(of: #"Hearth is listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+            if let range = text.range(of: #"Hearth is listening on https?://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
                 let port = Int(text[range].split(separator: ":").last ?? "") ?? 0
-                return HearthProcess(child: child, port: port, dataDirectory: directory, outputFile: outputFile)
+                let scheme = text[range].contains("https://") ? "https" : "http"
+                return HearthProcess(child: child, port: port, scheme: scheme, dataDirectory: directory, outputFile: outputFile)
             }
             guard child.isRunning else { throw HarnessError("hearth exited before listening:\n\(text)") }
             try await Task.sleep(for: .milliseconds(50))
