@@ -22,18 +22,8 @@ public struct AbusePruningService: Service {
     }
 
     public func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    // One replica at a time; the others skip this round.
-                    _ = try await store.withLeaderLock("abuse-pruning") { try await runOnce() }
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.error("abuse record pruning failed", metadata: ["error": "\(String(describing: type(of: error)))"])
-                }
-                try await Task.sleep(for: .seconds(interval))
-            }
+        await PeriodicChore(lockName: "abuse-pruning", title: "abuse record pruning", interval: interval, store: store, logger: logger).run {
+            _ = try await runOnce()
         }
     }
 

@@ -27,18 +27,8 @@ public struct AnonymousCleanupService: Service {
     }
 
     public func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    // One replica at a time; the others skip this round.
-                    _ = try await store.withLeaderLock("anonymous-cleanup") { try await runOnce() }
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.error("anonymous clean-up failed", metadata: ["error": "\(String(describing: type(of: error)))"])
-                }
-                try await Task.sleep(for: .seconds(configuration.checkInterval))
-            }
+        await PeriodicChore(lockName: "anonymous-cleanup", title: "anonymous clean-up", interval: configuration.checkInterval, store: store, logger: logger).run {
+            _ = try await runOnce()
         }
     }
 

@@ -25,18 +25,8 @@ public struct AuditPruningService: Service {
             try? await gracefulShutdown()
             return
         }
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    // One replica at a time; the others skip this round.
-                    _ = try await store.withLeaderLock("audit-pruning") { try await runOnce() }
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.error("audit event pruning failed", metadata: ["error": "\(String(describing: type(of: error)))"])
-                }
-                try await Task.sleep(for: .seconds(interval))
-            }
+        await PeriodicChore(lockName: "audit-pruning", title: "audit event pruning", interval: interval, store: store, logger: logger).run {
+            _ = try await runOnce()
         }
     }
 
