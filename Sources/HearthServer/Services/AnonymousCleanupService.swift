@@ -27,7 +27,9 @@ public struct AnonymousCleanupService: Service {
     }
 
     public func run() async throws {
-        await PeriodicChore(lockName: "anonymous-cleanup", title: "anonymous clean-up", interval: configuration.checkInterval, store: store, logger: logger).run {
+        await PeriodicChore(
+            lockName: "anonymous-cleanup", title: "anonymous clean-up", interval: configuration.checkInterval, store: store, logger: logger
+        ).run {
             _ = try await runOnce()
         }
     }
