@@ -58,6 +58,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Codable types of the Identity Toolkit / Secure Token REST API, shared by server and SDKs.
@@ -90,13 +93,27 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What a server measures and traces: the catalogue of its metrics, one Prometheus registry per server,
+        // and the tracer its spans go to. No Hearth dependencies.
+        .target(
+            name: "HearthTelemetry",
+            dependencies: [
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The store protocols implemented once in portable SQL (SQLKit); dialect quirks live here.
         .target(
             name: "HearthStorage",
             dependencies: [
-                "HearthCore",
+                "HearthCore", "HearthTelemetry",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -106,7 +123,9 @@ let package = Package(
             dependencies: [
                 "HearthCore",
                 "HearthStorage",
+                "HearthTelemetry",
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -119,6 +138,7 @@ let package = Package(
             dependencies: [
                 "HearthCore",
                 "HearthStorage",
+                "HearthTelemetry",
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "SQLKit", package: "sql-kit"),
@@ -133,11 +153,13 @@ let package = Package(
         .target(
             name: "HearthProviders",
             dependencies: [
-                "HearthCore", "HearthBase64URL",
+                "HearthCore", "HearthBase64URL", "HearthTelemetry",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -175,7 +197,7 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
-                "HearthProviders", "HearthMail",
+                "HearthProviders", "HearthMail", "HearthTelemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HearthCore
+import HearthTelemetry
 import Logging
 
 /// Hearth's ``IdentityVerifier``: dispatches a credential by provider id to the adapters its
@@ -35,15 +36,16 @@ public final class ProviderRegistry: IdentityVerifier {
     ///   - httpClient: the client for every provider call; owned (and shut down) by the caller.
     ///   - clock: Hearth's clock, for token expiry, OAuth 1.0a timestamps and key-cache lifetimes.
     ///   - logger: receives provider calls (scheme, host and path only) and rejections; never tokens or secrets.
+    ///   - telemetry: counts, times and traces every call to a provider.
     ///   - replayGuard: when set, an ID token carrying a nonce is accepted only once
     ///     (`MISSING_OR_INVALID_NONCE : Duplicate credential received…` the second time).
     public init(
         configuration: ProvidersConfiguration, httpClient: HTTPClient, clock: WallClock = .system, logger: Logger,
-        replayGuard: (any CredentialReplayGuard)? = nil
+        replayGuard: (any CredentialReplayGuard)? = nil, telemetry: Telemetry = .off
     ) {
         self.configuration = configuration
         self.logger = logger
-        let http = ProviderHTTP(client: httpClient, network: configuration.network, logger: logger)
+        let http = ProviderHTTP(client: httpClient, network: configuration.network, logger: logger, telemetry: telemetry)
         let keys = JWKSCache(http: http, clock: clock, policy: configuration.keyCaching, logger: logger)
         let discovery = DiscoveryCache(http: http, clock: clock, policy: configuration.keyCaching, logger: logger)
         let validator = IDTokenValidator(keys: keys, clock: clock, clockSkew: configuration.clockSkew, replayGuard: replayGuard)

@@ -52,6 +52,9 @@ public func buildApplication(
     if let transport = services.mailTransport {
         app.addServices(MailDeliveryService(services: services, transport: transport))
     }
+    if configuration.metrics.enabled, let address = configuration.metrics.listen {
+        app.addServices(buildMetricsApplication(services: services, address: address))
+    }
     return app
 }
 
@@ -59,12 +62,13 @@ public func buildApplication(
 public func buildRouter(services: HearthServices) -> Router<HearthRequestContext> {
     let configuration = services.configuration
     let router = Router(context: HearthRequestContext.self)
-    // The access log outermost, so that it sees every final answer; then CORS, so that error answers carry the
+    // The access log and the request metrics outermost, so that it sees every final answer; then CORS, so that error answers carry the
     // CORS headers a browser needs to read them.
     router.add(
-        middleware: AccessLogMiddleware(
+        middleware: RequestObservationMiddleware(
             enabled: configuration.log.accessLog,
-            addresses: ClientAddressResolver(trustedProxies: configuration.abuse.trustedProxies.compactMap(IPAddressRange.init))))
+            addresses: ClientAddressResolver(trustedProxies: configuration.abuse.trustedProxies.compactMap(IPAddressRange.init)),
+            metrics: services.metrics))
     router.add(middleware: FirebaseCORSMiddleware())
     router.add(middleware: WireErrorMiddleware())
 
@@ -89,6 +93,9 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     let adminAccounts = AdminAccountsController<HearthRequestContext>(services: services)
     let admin = AdminAuthMiddleware<HearthRequestContext>(credentials: administrators)
     let project = ProjectMiddleware<HearthRequestContext>(projectID: configuration.projectID)
+    if configuration.metrics.enabled {
+        MetricsController<HearthRequestContext>(services: services).addRoutes(to: router.group("/metrics").add(middleware: admin))
+    }
     for prefix in ["/v1", "/identitytoolkit.googleapis.com/v1"] {
         let group = router.group(RouterPath(prefix)).add(middleware: apiKeys)
         accounts.addRoutes(to: group, names: .v1)

@@ -5,6 +5,7 @@ import HearthProviders
 import HearthStorage
 import HearthStoragePostgres
 import HearthStorageSQLite
+import HearthTelemetry
 import HearthTokens
 import Logging
 import NIOPosix
@@ -26,6 +27,8 @@ public struct HearthServices: Sendable {
     private var providersAtBaseURL: (@Sendable (String) -> ProvidersConfiguration)?
     public let clock: WallClock
     public let logger: Logger
+    /// What the server measures (and the tracer its spans go to), and the status page's recent requests.
+    public let metrics: ServerMetrics
     /// How many password checks ran, and how many of them against the decoy hash.
     public let passwordChecks = PasswordCheckCounter()
     /// The project's sign-in settings as last read (see ``projectSettings()``).
@@ -60,11 +63,15 @@ public struct HearthServices: Sendable {
     ///     ``serverDidBind(port:)`` asks them again then.
     ///   - adjustProviders: a last change to the providers once the extensions' are known (tests use it to
     ///     set, say, Microsoft's allowed tenants on the sandbox's Microsoft).
+    ///   - telemetry: where metrics and spans go; by default a Prometheus registry of the server's own when
+    ///     `metrics.enabled`, else nothing.
     public static func open(
         configuration: ServerConfiguration, clock: WallClock = .system, logger: Logger,
         identityVerifier: (any IdentityVerifier)? = nil, extensions: [any ServerExtension] = [],
+        telemetry: Telemetry? = nil,
         adjustProviders: @escaping @Sendable (inout ProvidersConfiguration) -> Void = { _ in }
     ) async throws -> HearthServices {
+        let telemetry = telemetry ?? Self.defaultTelemetry(configuration)
         var configuration = configuration
         let configured = configuration.providers
         let providersAtBaseURL: @Sendable (String) -> ProvidersConfiguration = { baseURL in
@@ -74,7 +81,8 @@ public struct HearthServices: Sendable {
         }
         configuration.providers = providersAtBaseURL(configuration.baseURL)
         let sealer = try configuration.keyEncryptionKey(logger: logger).map(SecretSealer.init(key:))
-        let store = try await openStore(configuration: configuration, logger: logger, servesRequests: true, sealer: sealer)
+        let store = try await openStore(
+            configuration: configuration, logger: logger, servesRequests: true, sealer: sealer, telemetry: telemetry)
         do {
             let sealed = try await store.sealStoredSecrets()
             if sealed.total > 0 {
@@ -91,13 +99,13 @@ public struct HearthServices: Sendable {
             ?? AdministeredIdentityVerifier(base: configuration.providers, store: store) { providers in
                 ProviderRegistry(
                     configuration: providers, httpClient: HTTPClient.shared, clock: clock, logger: logger,
-                    replayGuard: StoreReplayGuard(store: store))
+                    replayGuard: StoreReplayGuard(store: store), telemetry: telemetry)
             }
         do {
             try await verifier.refresh()
             var services = try await open(
                 configuration: configuration, store: store, clock: clock, logger: logger, identityVerifier: verifier,
-                extensions: extensions)
+                extensions: extensions, telemetry: telemetry)
             services.providersAtBaseURL = providersAtBaseURL
             return services
         } catch {
@@ -113,22 +121,30 @@ public struct HearthServices: Sendable {
     /// `hearth migrate` open it without either. PostgreSQL stores never keep users: other replicas
     /// write the same rows.
     /// With a `sealer` the store seals secrets at rest (``ServerConfiguration/keyEncryptionKey(logger:createInDevelopment:)``).
+    /// `telemetry` times and traces the store's transactions.
     public static func openStore(
         configuration: ServerConfiguration, logger: Logger, migrate: Bool = true, servesRequests: Bool = false,
-        sealer: SecretSealer? = nil
+        sealer: SecretSealer? = nil, telemetry: Telemetry = .off
     ) async throws -> SQLStore {
         if configuration.usesPostgres, let url = configuration.databaseURL {
-            return try await PostgresStorage.open(url: url, logger: logger, migrate: migrate, sealer: sealer)
+            return try await PostgresStorage.open(url: url, logger: logger, migrate: migrate, sealer: sealer, telemetry: telemetry)
         }
         return try await SQLiteStorage.open(
             path: configuration.resolvedSQLitePath, logger: logger, migrate: migrate,
-            userCacheCapacity: servesRequests ? configuration.userCacheSize : 0, sealer: sealer)
+            userCacheCapacity: servesRequests ? configuration.userCacheSize : 0, sealer: sealer, telemetry: telemetry)
+    }
+
+    /// A Prometheus registry of the server's own when `metrics.enabled`, else nothing; no spans.
+    public static func defaultTelemetry(_ configuration: ServerConfiguration) -> Telemetry {
+        configuration.metrics.enabled ? .prometheus() : .off
     }
 
     /// Builds the services on a store that is already open and migrated.
+    /// `telemetry` defaults to ``defaultTelemetry(_:)``.
     public static func open(
         configuration: ServerConfiguration, store: any HearthStore, clock: WallClock, logger: Logger,
-        identityVerifier: any IdentityVerifier = NoIdentityProviders(), extensions: [any ServerExtension] = []
+        identityVerifier: any IdentityVerifier = NoIdentityProviders(), extensions: [any ServerExtension] = [],
+        telemetry: Telemetry? = nil
     ) async throws -> HearthServices {
         let keyRing = KeyRing(
             store: store, clock: clock,
@@ -154,7 +170,9 @@ public struct HearthServices: Sendable {
         return HearthServices(
             configuration: configuration, store: store, keyRing: keyRing, tokens: tokens, customTokens: customTokens,
             passwords: PasswordHasher(logN: configuration.scryptLogN), identityVerifier: identityVerifier, extensions: extensions,
-            clock: clock, logger: logger, mailTemplates: mailTemplates, mailTransport: mailTransport)
+            clock: clock, logger: logger,
+            metrics: ServerMetrics(telemetry: telemetry ?? defaultTelemetry(configuration), startedAt: clock.now, clock: clock),
+            mailTemplates: mailTemplates, mailTransport: mailTransport)
     }
 
     /// Called once the server listens. With port 0 and extensions, the server's URL becomes known only

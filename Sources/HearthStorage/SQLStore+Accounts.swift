@@ -11,7 +11,7 @@ extension SQLStore {
     /// e-mail, phone number, two links to one provider, a provider identity taken).
     public func createUser(_ user: UserRecord, session: RefreshSessionRecord?) async throws {
         defer { accountCache?.forget(uid: user.uid) }
-        try await transactor.write { database in
+        try await work.write { database in
             try await Self.insertUserRow(user, on: database)
             try Self.checkOneLinkPerProvider(user.providers)
             try await Self.insertLinks(user.providers, uid: user.uid, on: database)
@@ -27,7 +27,7 @@ extension SQLStore {
         _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void
     ) async throws -> UserRecord {
         defer { accountCache?.forget(uid: uid) }
-        return try await transactor.write { database in
+        return try await work.write { database in
             guard let current = try await Self.loadUsers(where: "uid = \(bind: uid)", on: database, lock: true).first
             else {
                 throw HearthError(.userNotFound, reason: "updateUser: no such user")
@@ -75,7 +75,7 @@ extension SQLStore {
     @discardableResult
     public func deleteUser(uid: String) async throws -> Bool {
         defer { accountCache?.forget(uid: uid) }
-        return try await transactor.writeSingleStatement { database in
+        return try await work.writeSingleStatement { database in
             // provider_links and refresh_sessions go with it (ON DELETE CASCADE).
             try await Self.exists(database, "DELETE FROM users WHERE uid = \(bind: uid) RETURNING uid")
         }
@@ -96,19 +96,19 @@ extension SQLStore {
     }
 
     private func readUser(uid: String) async throws -> UserRecord? {
-        try await transactor.readSingleStatement { database in
+        try await work.readSingleStatement { database in
             try await Self.selectUsers(where: "users.uid = \(bind: uid)", on: database).first
         }
     }
 
     public func user(email: String) async throws -> UserRecord? {
-        try await transactor.readSingleStatement { database in
+        try await work.readSingleStatement { database in
             try await Self.selectUsers(where: "users.email = \(bind: email)", on: database).first
         }
     }
 
     public func user(providerID: String, rawID: String) async throws -> UserRecord? {
-        try await transactor.readSingleStatement { database in
+        try await work.readSingleStatement { database in
             try await Self.selectUsers(
                 where: """
                     users.uid IN (SELECT owner.uid FROM provider_links AS owner
@@ -120,7 +120,7 @@ extension SQLStore {
     }
 
     public func users(anyEmail email: String) async throws -> [UserRecord] {
-        try await transactor.readSingleStatement { database in
+        try await work.readSingleStatement { database in
             try await Self.selectUsers(
                 where: """
                     users.email = \(bind: email)
@@ -132,7 +132,7 @@ extension SQLStore {
     }
 
     public func user(phoneNumber: String) async throws -> UserRecord? {
-        try await transactor.readSingleStatement { database in
+        try await work.readSingleStatement { database in
             try await Self.selectUsers(where: "users.phone_number = \(bind: phoneNumber)", on: database).first
         }
     }
@@ -141,7 +141,7 @@ extension SQLStore {
         guard limit > 0 else { return [] }
         // One statement: the page's uids in a subquery (LIMIT counts users, not joined link rows),
         // their users and links around it. Ordered by uid in byte order on both databases.
-        let users = try await transactor.readSingleStatement { database in
+        let users = try await work.readSingleStatement { database in
             let bytes = SQLDialectQuirks.byteCollation(on: database)
             let after: SQLQueryString = uid.map { "WHERE page.uid \(bytes) > \(bind: $0)" } ?? ""
             return try await Self.selectUsers(
@@ -156,7 +156,7 @@ extension SQLStore {
 
     /// Stores a session of an existing user. Throws ``HearthError/Code/userNotFound`` when there is none.
     public func insertSession(_ session: RefreshSessionRecord) async throws {
-        try await transactor.write { database in
+        try await work.write { database in
             guard try await Self.exists(database, "SELECT uid FROM users WHERE uid = \(bind: session.uid)") else {
                 throw HearthError(.userNotFound, reason: "insertSession: no such user")
             }
@@ -176,7 +176,7 @@ extension SQLStore {
     }
 
     private func readSessionWithUser(tokenHash: String) async throws -> (session: RefreshSessionRecord, user: UserRecord?)? {
-        try await transactor.readSingleStatement { database in
+        try await work.readSingleStatement { database in
             let rows = try await Self.rows(
                 database,
                 """
@@ -201,7 +201,7 @@ extension SQLStore {
     }
 
     public func session(tokenHash: String) async throws -> RefreshSessionRecord? {
-        try await transactor.readSingleStatement { database in
+        try await work.readSingleStatement { database in
             let rows = try await Self.rows(
                 database,
                 "SELECT \(Self.sessionColumns) FROM refresh_sessions WHERE token_hash = \(bind: tokenHash)")
@@ -213,7 +213,7 @@ extension SQLStore {
         let ageMilliseconds = StoredTime.milliseconds(interval: age)
         let notBeforeMilliseconds = StoredTime.milliseconds(notBefore)
         defer { accountCache?.forgetAll() }
-        return try await transactor.writeSingleStatement { database in
+        return try await work.writeSingleStatement { database in
             // max(created_at + age, notBefore), spelled with CASE: SQLite's max() is PostgreSQL's GREATEST().
             try await Self.rows(
                 database,
@@ -233,7 +233,7 @@ extension SQLStore {
         guard limit > 0 else { return [] }
         let nowMilliseconds = StoredTime.milliseconds(now)
         defer { accountCache?.forgetAll() }
-        return try await transactor.write { database in
+        return try await work.write { database in
             let candidates = try await Self.rows(
                 database,
                 """
@@ -259,7 +259,7 @@ extension SQLStore {
     }
 
     public func countUsers() async throws -> Int {
-        try await transactor.readSingleStatement { database in
+        try await work.readSingleStatement { database in
             let rows = try await Self.rows(database, "SELECT COUNT(*) AS user_count FROM users")
             return Int(try rows.first?.int64("user_count") ?? 0)
         }

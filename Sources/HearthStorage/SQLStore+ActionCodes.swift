@@ -10,7 +10,7 @@ extension SQLStore {
     /// `record.uid` names no user.
     public func insertActionCode(_ record: ActionCodeRecord) async throws {
         try Self.checkStorable(record)
-        try await transactor.write { database in
+        try await work.write { database in
             try await Self.exec(
                 database, "DELETE FROM action_codes WHERE expires_at < \(bind: StoredTime.milliseconds(record.createdAt))")
             try await Self.exec(
@@ -21,7 +21,7 @@ extension SQLStore {
 
     public func actionCode(hash: String) async throws -> ActionCodeRecord? {
         guard UserText.isStorable(hash) else { return nil }
-        return try await transactor.readSingleStatement { database in
+        return try await work.readSingleStatement { database in
             try await Self.rows(
                 database, "SELECT \(Self.actionCodeColumns) FROM action_codes WHERE code_hash = \(bind: hash)"
             ).first.map(Self.actionCode(from:))
@@ -32,7 +32,7 @@ extension SQLStore {
     /// receiving the same code at the same moment exactly one gets it.
     public func consumeActionCode(hash: String) async throws -> ActionCodeRecord? {
         guard UserText.isStorable(hash) else { return nil }
-        let rows = try await transactor.writeSingleStatement { database in
+        let rows = try await work.writeSingleStatement { database in
             try await Self.rows(
                 database, "DELETE FROM action_codes WHERE code_hash = \(bind: hash) RETURNING \(Self.actionCodeColumns)")
         }
@@ -43,7 +43,7 @@ extension SQLStore {
     public func deleteActionCodes(uid: String, kinds: Set<ActionCodeKind>) async throws -> Int {
         guard !kinds.isEmpty, UserText.isStorable(uid) else { return 0 }
         let kindNames = kinds.map(\.rawValue).sorted()
-        return try await transactor.writeSingleStatement { database in
+        return try await work.writeSingleStatement { database in
             try await Self.rows(
                 database,
                 """
@@ -56,7 +56,7 @@ extension SQLStore {
 
     @discardableResult
     public func deleteActionCodes(expiredBefore date: Date) async throws -> Int {
-        try await transactor.writeSingleStatement { database in
+        try await work.writeSingleStatement { database in
             try await Self.rows(
                 database, "DELETE FROM action_codes WHERE expires_at < \(bind: StoredTime.milliseconds(date)) RETURNING code_hash"
             ).count

@@ -7,7 +7,7 @@ import SQLKit
 extension SQLStore {
     public func insertAuditEvent(_ event: AuditEvent) async throws {
         let details = try Self.detailsText(event.details)
-        try await transactor.writeSingleStatement { database in
+        try await work.writeSingleStatement { database in
             try await Self.exec(
                 database,
                 """
@@ -20,7 +20,7 @@ extension SQLStore {
 
     public func auditEvents(uid: String?, kind: AuditEvent.Kind?, after cursor: AuditCursor?, limit: Int) async throws -> [AuditEvent] {
         guard limit > 0 else { return [] }
-        return try await transactor.readSingleStatement { database in
+        return try await work.readSingleStatement { database in
             var conditions: [SQLQueryString] = []
             if let uid { conditions.append("uid = \(bind: uid)") }
             if let kind { conditions.append("kind = \(bind: kind.rawValue)") }
@@ -53,7 +53,7 @@ extension SQLStore {
 
     @discardableResult
     public func deleteAuditEvents(before: Date) async throws -> Int {
-        try await transactor.writeSingleStatement { database in
+        try await work.writeSingleStatement { database in
             try await Self.rows(
                 database, "DELETE FROM audit_events WHERE occurred_at < \(bind: StoredTime.milliseconds(before)) RETURNING id"
             ).count

@@ -7,7 +7,7 @@ import SQLKit
 extension SQLStore {
     public func insertAuthSession(_ record: AuthSessionRecord) async throws {
         let data = try Self.encodeValues(record.values)
-        try await transactor.write { database in
+        try await work.write { database in
             try await Self.exec(
                 database, "DELETE FROM auth_sessions WHERE expires_at < \(bind: StoredTime.milliseconds(record.createdAt))")
             try await Self.exec(
@@ -24,7 +24,7 @@ extension SQLStore {
     /// One `DELETE … RETURNING` statement: the row is read and removed atomically, so a state or result
     /// code is used at most once even when two replicas receive it at the same moment.
     public func consumeAuthSession(id: String, kind: AuthSessionRecord.Kind) async throws -> AuthSessionRecord? {
-        let rows = try await transactor.writeSingleStatement { database in
+        let rows = try await work.writeSingleStatement { database in
             try await Self.rows(
                 database,
                 """
@@ -41,7 +41,7 @@ extension SQLStore {
     }
 
     public func deleteAuthSessions(expiredBefore date: Date) async throws -> Int {
-        try await transactor.writeSingleStatement { database in
+        try await work.writeSingleStatement { database in
             try await Self.rows(
                 database, "DELETE FROM auth_sessions WHERE expires_at < \(bind: StoredTime.milliseconds(date)) RETURNING id"
             ).count

@@ -9,6 +9,6 @@ extension SQLStore {
     public func withLeaderLock<T: Sendable>(
         _ name: String, _ body: @Sendable () async throws -> T
     ) async throws -> T? {
-        try await transactor.withLeaderLock(name, body)
+        try await work.withLeaderLock(name, body)
     }
 }

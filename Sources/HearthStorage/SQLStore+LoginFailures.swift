@@ -13,7 +13,7 @@ extension SQLStore {
         _ change: @escaping @Sendable ([String: LoginFailureRecord]) throws -> (records: [String: LoginFailureRecord?], result: T)
     ) async throws -> T {
         let sorted = Array(Set(subjects)).sorted()
-        return try await transactor.write { database in
+        return try await work.write { database in
             for subject in sorted {
                 try await SQLDialectQuirks.takeTransactionLock(.loginFailures, key: subject, on: database)
             }
@@ -39,13 +39,13 @@ extension SQLStore {
 
     public func loginFailures(_ subjects: [String]) async throws -> [String: LoginFailureRecord] {
         let sorted = Array(Set(subjects)).sorted()
-        return try await transactor.read { database in try await Self.readLoginFailures(sorted, on: database) }
+        return try await work.read { database in try await Self.readLoginFailures(sorted, on: database) }
     }
 
     @discardableResult
     public func deleteLoginFailures(_ subjects: [String]) async throws -> Int {
         let sorted = Array(Set(subjects)).sorted()
-        return try await transactor.write { database in
+        return try await work.write { database in
             var deleted = 0
             for subject in sorted {
                 deleted += try await Self.rows(
@@ -58,7 +58,7 @@ extension SQLStore {
 
     @discardableResult
     public func pruneLoginFailures(lastFailureBefore before: Date, now: Date) async throws -> Int {
-        try await transactor.writeSingleStatement { database in
+        try await work.writeSingleStatement { database in
             try await Self.rows(
                 database,
                 """

@@ -10,7 +10,7 @@ extension SQLStore {
     public func enqueueMail(_ mail: OutgoingMail) async throws {
         try Self.checkStorable(mail)
         let sealed = try sealed(mail)
-        try await transactor.writeSingleStatement { database in
+        try await work.writeSingleStatement { database in
             try await Self.exec(
                 database, "INSERT INTO mail_queue (\(Self.mailColumns)) VALUES (\(binds: Self.mailValues(sealed)))")
         }
@@ -24,7 +24,7 @@ extension SQLStore {
         guard limit > 0 else { return [] }
         let nowMilliseconds = StoredTime.milliseconds(now)
         let untilMilliseconds = StoredTime.milliseconds(claimUntil)
-        let claimed = try await transactor.write { database in
+        let claimed = try await work.write { database in
             let due = try await Self.rows(
                 database,
                 """
@@ -53,7 +53,7 @@ extension SQLStore {
 
     /// Records delivery and drops the bodies. Does nothing when there is no such mail.
     public func markMailSent(id: String, at date: Date) async throws {
-        try await transactor.writeSingleStatement { database in
+        try await work.writeSingleStatement { database in
             try await Self.exec(
                 database,
                 """
@@ -67,7 +67,7 @@ extension SQLStore {
     /// `error` is kept without NUL characters and cut to ``maximumMailErrorLength`` characters.
     public func markMailFailed(id: String, error: String, retryAt: Date?, now: Date) async throws {
         let message = Self.storableMailError(error)
-        try await transactor.writeSingleStatement { database in
+        try await work.writeSingleStatement { database in
             if let retryAt {
                 try await Self.exec(
                     database,
@@ -89,7 +89,7 @@ extension SQLStore {
 
     public func recentMails(limit: Int) async throws -> [OutgoingMail] {
         guard limit > 0 else { return [] }
-        let mails = try await transactor.readSingleStatement { database in
+        let mails = try await work.readSingleStatement { database in
             try await Self.rows(
                 database,
                 """
@@ -102,7 +102,7 @@ extension SQLStore {
     }
 
     public func countWaitingMails() async throws -> Int {
-        try await transactor.readSingleStatement { database in
+        try await work.readSingleStatement { database in
             let row = try await Self.rows(
                 database, "SELECT COUNT(*) AS mail_count FROM mail_queue WHERE sent_at IS NULL AND failed_at IS NULL"
             ).first
@@ -113,7 +113,7 @@ extension SQLStore {
     @discardableResult
     public func deleteMails(finishedBefore date: Date) async throws -> Int {
         let milliseconds = StoredTime.milliseconds(date)
-        return try await transactor.writeSingleStatement { database in
+        return try await work.writeSingleStatement { database in
             try await Self.rows(
                 database,
                 """

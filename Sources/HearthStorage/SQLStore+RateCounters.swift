@@ -9,7 +9,7 @@ extension SQLStore {
     /// `INSERT … ON CONFLICT DO UPDATE`, atomic on both dialects even with concurrent writers.
     public func incrementCounter(_ key: String, window: TimeInterval, now: Date) async throws -> Int {
         let bounds = try Self.counterWindow(window, now: now)
-        return try await transactor.writeSingleStatement { database in
+        return try await work.writeSingleStatement { database in
             let row = try await Self.rows(
                 database,
                 """
@@ -25,7 +25,7 @@ extension SQLStore {
 
     public func counter(_ key: String, window: TimeInterval, now: Date) async throws -> Int {
         let bounds = try Self.counterWindow(window, now: now)
-        return try await transactor.readSingleStatement { database in
+        return try await work.readSingleStatement { database in
             let row = try await Self.rows(
                 database,
                 """
@@ -38,7 +38,7 @@ extension SQLStore {
     }
 
     public func pruneCounters(before: Date) async throws {
-        try await transactor.writeSingleStatement { database in
+        try await work.writeSingleStatement { database in
             try await Self.exec(
                 database, "DELETE FROM rate_counters WHERE window_end <= \(bind: StoredTime.milliseconds(before))")
         }

@@ -46,7 +46,7 @@ extension SQLStore {
     private func reseal(
         _ change: @escaping @Sendable (_ stored: String, _ context: String) throws -> String?
     ) async throws -> ResealedSecrets {
-        try await transactor.write { database in
+        try await work.write { database in
             try await SQLDialectQuirks.takeTransactionLock(.signingKeys, on: database)
             var counts = ResealedSecrets()
             for key in try await Self.loadSigningKeys(on: database) {

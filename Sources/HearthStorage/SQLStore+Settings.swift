@@ -6,7 +6,7 @@ import SQLKit
 extension SQLStore {
     /// The value stored under `name`; one named by ``SecretSealer/sealedSettingPrefixes`` is opened.
     public func setting(_ name: String) async throws -> String? {
-        let stored = try await transactor.readSingleStatement { database in
+        let stored = try await work.readSingleStatement { database in
             try await Self.rows(database, "SELECT value FROM settings WHERE name = \(bind: name)")
                 .first?.text("value")
         }
@@ -17,7 +17,7 @@ extension SQLStore {
     /// named by ``SecretSealer/sealedSettingPrefixes`` is sealed.
     public func setSetting(_ name: String, to value: String?) async throws {
         let value = try value.map { try sealedSetting(name, $0) }
-        try await transactor.writeSingleStatement { database in
+        try await work.writeSingleStatement { database in
             if let value {
                 try await Self.exec(
                     database,
@@ -33,7 +33,7 @@ extension SQLStore {
 
     public func insertSetting(_ name: String, value: String) async throws -> Bool {
         let value = try sealedSetting(name, value)
-        return try await transactor.writeSingleStatement { database in
+        return try await work.writeSingleStatement { database in
             let inserted = try await Self.rows(
                 database,
                 """
@@ -45,7 +45,7 @@ extension SQLStore {
     }
 
     public func settings(withPrefix prefix: String) async throws -> [String: String] {
-        try await transactor.readSingleStatement { database in
+        try await work.readSingleStatement { database in
             let rows = try await Self.rows(
                 database,
                 // CAST: PostgreSQL has substr(text, integer, integer) only, and the length binds as bigint.

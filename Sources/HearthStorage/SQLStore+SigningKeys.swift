@@ -7,7 +7,7 @@ import SQLKit
 extension SQLStore {
     /// All stored keys, ordered by activation time (then kid).
     public func signingKeys() async throws -> [SigningKeyRecord] {
-        let stored = try await transactor.readSingleStatement { database in
+        let stored = try await work.readSingleStatement { database in
             try await Self.loadSigningKeys(on: database)
         }
         return try stored.map(opened)
@@ -15,21 +15,21 @@ extension SQLStore {
 
     public func insertSigningKey(_ key: SigningKeyRecord) async throws {
         let sealed = try sealed(key)
-        try await transactor.writeSingleStatement { database in
+        try await work.writeSingleStatement { database in
             try await Self.insertSigningKeyRow(sealed, on: database)
         }
     }
 
     /// Changes when a key stops signing and expires. Does nothing when there is no such key.
     public func retireSigningKey(kid: String, retiresAt: Date, expiresAt: Date) async throws {
-        try await transactor.writeSingleStatement { database in
+        try await work.writeSingleStatement { database in
             try await Self.retireSigningKeyRow(kid: kid, retiresAt: retiresAt, expiresAt: expiresAt, on: database)
         }
     }
 
     /// Deletes keys whose `expiresAt` is before `expiredBefore`; returns how many.
     public func deleteSigningKeys(expiredBefore: Date) async throws -> Int {
-        try await transactor.writeSingleStatement { database in
+        try await work.writeSingleStatement { database in
             try await Self.rows(
                 database,
                 """
@@ -48,7 +48,7 @@ extension SQLStore {
     public func updateSigningKeys(
         _ change: @escaping @Sendable ([SigningKeyRecord]) throws -> SigningKeyChange?
     ) async throws -> SigningKeyChange? {
-        try await transactor.write { database in
+        try await work.write { database in
             try await SQLDialectQuirks.takeTransactionLock(.signingKeys, on: database)
             let keys = try await Self.loadSigningKeys(on: database).map { try self.opened($0) }
             guard let decided = try change(keys), !decided.isEmpty else { return nil }

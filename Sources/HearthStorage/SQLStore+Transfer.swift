@@ -12,7 +12,7 @@ extension SQLStore {
 
     /// Rows per table, from one read snapshot.
     public func counts() async throws -> [String: Int] {
-        try await transactor.read { database in
+        try await work.read { database in
             var result: [String: Int] = [:]
             for table in Self.countedTables {
                 let row = try await Self.rows(database, "SELECT COUNT(*) AS row_count FROM \(ident: table)").first
@@ -25,7 +25,7 @@ extension SQLStore {
     /// Up to `limit` rows after `cursor` in primary-key order, from one read snapshot.
     public func exportBatch(_ table: TransferTable, after cursor: String?, limit: Int) async throws -> TransferBatch {
         let limit = Int64(max(1, limit))
-        return try await transactor.read { database in
+        return try await work.read { database in
             switch table {
             case .users:
                 return .users(try await Self.exportUsers(after: cursor, limit: limit, on: database))
@@ -79,7 +79,7 @@ extension SQLStore {
     public func importBatch(_ batch: TransferBatch) async throws {
         guard batch.count > 0 else { return }
         defer { accountCache?.forgetAll() }
-        try await transactor.write { database in
+        try await work.write { database in
             switch batch {
             case .users(let users):
                 for user in users {

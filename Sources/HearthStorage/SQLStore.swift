@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTelemetry
 import Logging
 import SQLKit
 
@@ -13,8 +14,10 @@ import SQLKit
 /// Open one through a backend, e.g. `SQLiteStorage.open(path:logger:)` in `HearthStorageSQLite`,
 /// or build one around any transactor and call ``migrate()`` before use.
 public final class SQLStore: HearthStore {
-    /// The transactor every unit of work runs through.
+    /// The backend's transactor.
     public let transactor: any SQLTransactor
+    /// The transactor every unit of work of the store runs through: ``transactor``, timed and traced.
+    let work: InstrumentedTransactor
     let logger: Logger
     /// Users read by uid and sessions by token hash; `nil` unless this store is the only process
     /// writing its database.
@@ -30,12 +33,21 @@ public final class SQLStore: HearthStore {
     ///   keep in memory (see ``AccountCache``), or 0 for none. Only a store that is the ONLY process writing its database may
     ///   keep any: a row another process changed would be served stale.
     /// - Parameter sealer: seals secrets at rest (see ``sealer``).
-    public init(transactor: any SQLTransactor, logger: Logger, userCacheCapacity: Int = 0, sealer: SecretSealer? = nil) {
+    /// - Parameter telemetry: where the store's transactions are timed and traced; `system` names the database in
+    ///   the spans (`sqlite`, `postgresql`).
+    public init(
+        transactor: any SQLTransactor, logger: Logger, userCacheCapacity: Int = 0, sealer: SecretSealer? = nil,
+        telemetry: Telemetry = .off, system: String = "sqlite"
+    ) {
         self.transactor = transactor
+        self.work = InstrumentedTransactor(transactor, system: system, telemetry: telemetry)
         self.logger = logger
         self.sealer = sealer
         self.accountCache = userCacheCapacity > 0 ? AccountCache(capacity: userCacheCapacity) : nil
     }
+
+    /// How busy the backend's connection pools are now (for `/metrics`).
+    public func poolUsage() -> [DatabasePoolUsage] { transactor.poolUsage() }
 
     /// How many users the store keeps in memory now (0 without a cache); for tests.
     public var cachedUserCount: Int { accountCache?.counts.users ?? 0 }
@@ -68,7 +80,7 @@ public final class SQLStore: HearthStore {
         let applied = try await appliedMigrations()
         for migration in HearthSchema.migrations where !applied.contains(migration.name) {
             let appliedNow = try await Self.waitingOutOtherMigrators {
-                try await self.transactor.write { database in
+                try await self.work.write { database in
                     try await SQLDialectQuirks.takeTransactionLock(.migrations, on: database)
                     // Re-checked inside the transaction: another process may have got there first.
                     let existing = try await Self.rows(
@@ -96,7 +108,7 @@ public final class SQLStore: HearthStore {
     /// `schema_migrations` bookkeeping table has every migration pending. Throws
     /// ``SQLStoreError/unknownMigration(_:)`` like ``migrate()``.
     public func pendingMigrations() async throws -> [String] {
-        let names = try await transactor.read { database in
+        let names = try await work.read { database in
             guard try await SQLDialectQuirks.tableExists("schema_migrations", on: database) else { return [String]() }
             return try await Self.rows(database, "SELECT name FROM schema_migrations ORDER BY name")
                 .map { try $0.text("name") }
@@ -109,7 +121,7 @@ public final class SQLStore: HearthStore {
     /// this binary knows all of them.
     private func appliedMigrations() async throws -> Set<String> {
         let names = try await Self.waitingOutOtherMigrators {
-            try await self.transactor.write { database in
+            try await self.work.write { database in
                 // Under the migration lock: concurrent `CREATE TABLE IF NOT EXISTS` can collide on PostgreSQL.
                 try await SQLDialectQuirks.takeTransactionLock(.migrations, on: database)
                 try await Self.exec(database, HearthSchema.createMigrationsTable)

@@ -47,6 +47,9 @@ public protocol SQLTransactor: Sendable {
     /// The default runs `body` unconditionally: right for a backend whose database belongs to one
     /// process (SQLite).
     func withLeaderLock<T: Sendable>(_ name: String, _ body: @Sendable () async throws -> T) async throws -> T?
+
+    /// How busy the backend's connection pools are now, for `/metrics`. The default reports none.
+    func poolUsage() -> [DatabasePoolUsage]
 }
 
 extension SQLTransactor {
@@ -63,6 +66,9 @@ extension SQLTransactor {
     ) async throws -> T {
         try await write(body)
     }
+
+    /// No pools to report.
+    public func poolUsage() -> [DatabasePoolUsage] { [] }
 
     /// Runs `body`: a database owned by one process needs no leader election.
     public func withLeaderLock<T: Sendable>(

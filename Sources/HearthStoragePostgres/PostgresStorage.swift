@@ -1,5 +1,6 @@
 import HearthCore
 import HearthStorage
+import HearthTelemetry
 import Logging
 
 /// Opens Hearth stores backed by PostgreSQL, for one or several replicas sharing the database.
@@ -21,16 +22,20 @@ public enum PostgresStorage {
     /// connection, and ``SQLStoreError/unknownMigration(_:)`` when its schema is newer than this
     /// binary.
     /// With a `sealer`, signing keys, identity-provider settings and mail bodies are sealed at rest (see `SQLStore.sealer`).
-    public static func open(url: String, logger: Logger, migrate: Bool = true, sealer: SecretSealer? = nil) async throws -> SQLStore {
-        try await open(url: url, options: PostgresStorageOptions(), logger: logger, migrate: migrate, sealer: sealer)
+    /// `telemetry` receives the store's transaction times and spans.
+    public static func open(
+        url: String, logger: Logger, migrate: Bool = true, sealer: SecretSealer? = nil, telemetry: Telemetry = .off
+    ) async throws -> SQLStore {
+        try await open(url: url, options: PostgresStorageOptions(), logger: logger, migrate: migrate, sealer: sealer, telemetry: telemetry)
     }
 
     /// ``open(url:logger:migrate:)`` with explicit pool and timeout options.
     public static func open(
-        url: String, options: PostgresStorageOptions, logger: Logger, migrate: Bool = true, sealer: SecretSealer? = nil
+        url: String, options: PostgresStorageOptions, logger: Logger, migrate: Bool = true, sealer: SecretSealer? = nil,
+        telemetry: Telemetry = .off
     ) async throws -> SQLStore {
         let transactor = try await PostgresTransactor.open(url: url, options: options, logger: logger)
-        let store = SQLStore(transactor: transactor, logger: logger, sealer: sealer)
+        let store = SQLStore(transactor: transactor, logger: logger, sealer: sealer, telemetry: telemetry, system: "postgresql")
         guard migrate else { return store }
         do {
             try await store.migrate()

@@ -44,6 +44,10 @@ public final class PostgresTransactor: SQLTransactor {
     /// Connections this store's transactions hold right now (leader locks not counted): while it is
     /// above zero the pool works and a wait for a connection means "busy", not "down".
     private let transactionsHoldingConnections = Atomic<Int>(0)
+    /// Connections leased from the pool now (leader locks included), and units of work waiting for one (for
+    /// `/metrics`).
+    private let connectionsLeased = Atomic<Int>(0)
+    private let leasesWaiting = Atomic<Int>(0)
 
     /// The client-side statement limit: the configured watchdog, kept above the server's own limit.
     private var watchdog: Duration {
@@ -88,6 +92,14 @@ public final class PostgresTransactor: SQLTransactor {
     }
 
     // MARK: - SQLTransactor
+
+    /// The client's pool (`postgres`): connections leased, and units of work waiting for one.
+    public func poolUsage() -> [DatabasePoolUsage] {
+        [
+            DatabasePoolUsage(
+                pool: "postgres", inUse: connectionsLeased.load(ordering: .relaxed), waiting: leasesWaiting.load(ordering: .relaxed))
+        ]
+    }
 
     /// Runs `body` in a read-only repeatable-read transaction: one consistent snapshot.
     public func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
@@ -307,6 +319,9 @@ public final class PostgresTransactor: SQLTransactor {
         countsAsBusy: Bool, _ body: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let lease = LockedBox(LeaseState.waiting)
+        leasesWaiting.add(1, ordering: .relaxed)
+        // The wait ends when the connection is admitted, or here when it never was.
+        defer { if lease.withLock({ $0 != .leased }) { leasesWaiting.subtract(1, ordering: .relaxed) } }
         let timeout = options.acquireTimeout
         let busyTimeout = max(options.acquireTimeout, options.busyAcquireTimeout)
         let client = client
@@ -322,6 +337,9 @@ public final class PostgresTransactor: SQLTransactor {
                                     return true
                                 }
                                 guard admitted else { throw CancellationError() }  // the timer gave up on it
+                                self.leasesWaiting.subtract(1, ordering: .relaxed)
+                                self.connectionsLeased.add(1, ordering: .relaxed)
+                                defer { self.connectionsLeased.subtract(1, ordering: .relaxed) }
                                 guard countsAsBusy else { return try await body(connection) }
                                 self.transactionsHoldingConnections.add(1, ordering: .relaxed)
                                 defer { self.transactionsHoldingConnections.subtract(1, ordering: .relaxed) }

@@ -1,5 +1,6 @@
 import HearthCore
 import HearthStorage
+import HearthTelemetry
 import Logging
 
 /// Opens Hearth stores backed by SQLite.
@@ -24,26 +25,32 @@ public enum SQLiteStorage {
     ///
     /// Throws ``SQLStoreError/unknownMigration(_:)`` when the file was written by a newer binary, and
     /// `HearthError(.storageUnavailable)` when the file cannot be opened.
+    ///
+    /// `telemetry` receives the store's transaction times and spans and the sizes of group commits.
     public static func open(
         path: String, logger: Logger, migrate: Bool = true, userCacheCapacity: Int = 0, lockWait: Duration = .seconds(10),
-        sealer: SecretSealer? = nil
+        sealer: SecretSealer? = nil, telemetry: Telemetry = .off
     ) async throws -> SQLStore {
         let transactor = try await SQLiteTransactor.open(
-            path: path, exclusive: userCacheCapacity > 0, lockWait: lockWait, logger: logger)
-        return try await makeStore(transactor, logger: logger, migrate: migrate, userCacheCapacity: userCacheCapacity, sealer: sealer)
+            path: path, exclusive: userCacheCapacity > 0, lockWait: lockWait, logger: logger, telemetry: telemetry)
+        return try await makeStore(
+            transactor, logger: logger, migrate: migrate, userCacheCapacity: userCacheCapacity, sealer: sealer, telemetry: telemetry)
     }
 
     /// Opens a private, empty in-memory database on a single connection, migrated unless `migrate`
     /// is `false`. Its data is gone when the store is closed.
     public static func openInMemory(logger: Logger, migrate: Bool = true, sealer: SecretSealer? = nil) async throws -> SQLStore {
         let transactor = try await SQLiteTransactor.openInMemory(logger: logger)
-        return try await makeStore(transactor, logger: logger, migrate: migrate, userCacheCapacity: 0, sealer: sealer)
+        return try await makeStore(transactor, logger: logger, migrate: migrate, userCacheCapacity: 0, sealer: sealer, telemetry: .off)
     }
 
     private static func makeStore(
-        _ transactor: SQLiteTransactor, logger: Logger, migrate: Bool, userCacheCapacity: Int, sealer: SecretSealer?
+        _ transactor: SQLiteTransactor, logger: Logger, migrate: Bool, userCacheCapacity: Int, sealer: SecretSealer?,
+        telemetry: Telemetry
     ) async throws -> SQLStore {
-        let store = SQLStore(transactor: transactor, logger: logger, userCacheCapacity: userCacheCapacity, sealer: sealer)
+        let store = SQLStore(
+            transactor: transactor, logger: logger, userCacheCapacity: userCacheCapacity, sealer: sealer, telemetry: telemetry,
+            system: "sqlite")
         guard migrate else { return store }
         do {
             try await store.migrate()

@@ -1,7 +1,9 @@
 import Foundation
 import HearthCore
 import HearthStorage
+import HearthTelemetry
 import Logging
+import Metrics
 import NIOCore
 import NIOPosix
 import SQLKit
@@ -67,14 +69,23 @@ public final class SQLiteTransactor: SQLTransactor {
     /// Held while open when this process must be the file's only user (see ``open(path:readers:exclusive:logger:)``).
     private let fileLock: ExclusiveFileLock?
 
+    /// Reads running on a reader, and reads waiting for one (for `/metrics`).
+    private let readsRunning = Atomic<Int>(0)
+    private let readsWaiting = Atomic<Int>(0)
+    /// Whether a leader is running a batch on the writer.
+    private let writing = Atomic<Int>(0)
+    /// How many writes each transaction commits (`hearth_sqlite_group_commit_batch_size`).
+    private let batchSizes: Recorder
+
     /// The most writes one transaction commits together.
     static let maximumWriteBatch = 64
 
-    private init(writer: Lane, readers: [Lane], fileLock: ExclusiveFileLock? = nil) {
+    private init(writer: Lane, readers: [Lane], fileLock: ExclusiveFileLock? = nil, telemetry: Telemetry) {
         self.writer = writer
         self.writeQueue = WriteQueue(maximumBatch: Self.maximumWriteBatch)
         self.readers = readers
         self.fileLock = fileLock
+        self.batchSizes = Recorder(label: MetricDescriptor.sqliteGroupCommitBatchSize.name, aggregate: true, factory: telemetry.metrics)
     }
 
     /// Opens (creating if needed) the database file at `path` with one writer and `readers` reader
@@ -83,11 +94,13 @@ public final class SQLiteTransactor: SQLTransactor {
     /// With `exclusive`, the process first takes an exclusive lock on `<path>.lock` (waiting up to
     /// `lockWait` for a previous holder to exit) and keeps it until ``close()``: a store that keeps
     /// users in memory must be the file's only writer.
+    ///
+    /// `telemetry` receives the sizes of group commits.
     public static func open(
         path: String, readers readerCount: Int = 2, exclusive: Bool = false, lockWait: Duration = .seconds(10),
-        logger: Logger
+        logger: Logger, telemetry: Telemetry = .off
     ) async throws -> SQLiteTransactor {
-        if path == ":memory:" { return try await openInMemory(logger: logger) }
+        if path == ":memory:" { return try await openInMemory(logger: logger, telemetry: telemetry) }
         guard !path.isEmpty, !path.hasPrefix("file:") else {
             throw HearthError(.storageUnavailable, reason: "SQLite database path must be a plain file path")
         }
@@ -123,7 +136,7 @@ public final class SQLiteTransactor: SQLTransactor {
         }
         logger.debug("Opened SQLite database", metadata: ["readers": "\(readers.count)", "exclusive": "\(exclusive)"])
         warnIfShared(path: path, directory: directory, logger: logger)
-        return SQLiteTransactor(writer: writer, readers: readers, fileLock: fileLock)
+        return SQLiteTransactor(writer: writer, readers: readers, fileLock: fileLock, telemetry: telemetry)
     }
 
     /// Warns about each of the database's directory, file, `-wal`, `-shm` and `.lock` that others may
@@ -137,9 +150,9 @@ public final class SQLiteTransactor: SQLTransactor {
     }
 
     /// Opens a private in-memory database on a single connection (for tests and experiments).
-    public static func openInMemory(logger: Logger) async throws -> SQLiteTransactor {
+    public static func openInMemory(logger: Logger, telemetry: Telemetry = .off) async throws -> SQLiteTransactor {
         let writer = try await connect(.memory, readOnly: false, logger: logger)
-        return SQLiteTransactor(writer: writer, readers: [])
+        return SQLiteTransactor(writer: writer, readers: [], telemetry: telemetry)
     }
 
     /// Opens one connection on a thread of its own and applies the pragmas every connection gets.
@@ -249,6 +262,16 @@ public final class SQLiteTransactor: SQLTransactor {
         if let firstError { throw SQLiteFailure.translate(firstError) }
     }
 
+    /// The readers (`read`) and the writer (`write`): units of work running on them, and waiting for them
+    /// (writes queued for the next group commit).
+    public func poolUsage() -> [DatabasePoolUsage] {
+        [
+            DatabasePoolUsage(
+                pool: "read", inUse: readsRunning.load(ordering: .relaxed), waiting: readsWaiting.load(ordering: .relaxed)),
+            DatabasePoolUsage(pool: "write", inUse: writing.load(ordering: .relaxed), waiting: writeQueue.count),
+        ]
+    }
+
     /// How many commits the writer has made (a batch of writes counts once).
     var commitCount: Int {
         commits.load(ordering: .relaxed)
@@ -310,7 +333,10 @@ public final class SQLiteTransactor: SQLTransactor {
         }
         let batch = writeQueue.takeBatch()
         assert(batch.first === own, "a leader runs its own job first")
+        writing.store(1, ordering: .relaxed)
         let (results, unrun) = await runBatch(batch)
+        writing.store(0, ordering: .relaxed)
+        batchSizes.record(batch.count - unrun.count)
         writer.mutex.unlock()
         writeQueue.endTurn(returning: unrun)?.signal(.lead)
         for (job, result) in zip(batch, results).dropFirst() {
@@ -395,7 +421,7 @@ public final class SQLiteTransactor: SQLTransactor {
     /// next in turn or, when all are busy, the next in turn as soon as it is free. Uses the writer
     /// when there are no readers (in-memory database).
     private func withReader<T: Sendable>(_ body: @Sendable (Lane) async throws -> T) async throws -> T {
-        guard !readers.isEmpty else { return try await withLock(on: writer, body) }
+        guard !readers.isEmpty else { return try await withLock(on: writer) { try await counted($0, body) } }
         let count = readers.count
         let turn = (nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % count + count) % count
         for offset in 0..<count {
@@ -403,11 +429,24 @@ public final class SQLiteTransactor: SQLTransactor {
             if lane.mutex.tryLock() {
                 return try await withTaskExecutorPreference(lane.thread) {
                     defer { lane.mutex.unlock() }
-                    return try await body(lane)
+                    return try await counted(lane, body)
                 }
             }
         }
-        return try await withLock(on: readers[turn], body)
+        readsWaiting.add(1, ordering: .relaxed)
+        let waiting = Atomic<Bool>(true)
+        defer { if waiting.exchange(false, ordering: .relaxed) { readsWaiting.subtract(1, ordering: .relaxed) } }
+        return try await withLock(on: readers[turn]) { lane in
+            if waiting.exchange(false, ordering: .relaxed) { readsWaiting.subtract(1, ordering: .relaxed) }
+            return try await counted(lane, body)
+        }
+    }
+
+    /// Runs `body` on `lane`, counted in ``poolUsage()`` while it runs.
+    private func counted<T: Sendable>(_ lane: Lane, _ body: @Sendable (Lane) async throws -> T) async throws -> T {
+        readsRunning.add(1, ordering: .relaxed)
+        defer { readsRunning.subtract(1, ordering: .relaxed) }
+        return try await body(lane)
     }
 
     /// Runs `body` on `lane`, whose lock the caller holds: between `begin` and `COMMIT` (`ROLLBACK`

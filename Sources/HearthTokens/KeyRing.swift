@@ -182,6 +182,9 @@ public actor KeyRing {
     /// The id of the key that signs at `now`: the newest key already active and not yet retired.
     public func signingKid(at now: Date) -> String? { signingRecord(at: now)?.kid }
 
+    /// When the key that signs at `now` was made (its age is a metric).
+    public func signingKeyCreatedAt(at now: Date) -> Date? { signingRecord(at: now)?.createdAt }
+
     private func signingRecord(at now: Date) -> SigningKeyRecord? {
         Self.signingRecord(in: records.values, at: now)
     }

@@ -148,7 +148,10 @@ struct BrowserCallbackModeTests {
             var callback = try await browser.startAndApprove(client, "microsoft.com", SandboxIdentity.microsoftWork.subject, sessionId: "s")
             let state = try #require(URL(string: callback.requestUri)?.queryItems["state"])
             let genuine = callback.requestUri
-            callback.requestUri = genuine.replacingOccurrences(of: "state=\(state)", with: "state=\(String(state.dropLast()))A")
+            // One character in the middle changed to a different one (never the same, never padding bits).
+            let middle = state.index(state.startIndex, offsetBy: state.count / 2)
+            let altered = state.replacingCharacters(in: middle...middle, with: state[middle] == "A" ? "B" : "A")
+            callback.requestUri = genuine.replacingOccurrences(of: "state=\(state)", with: "state=\(altered)")
             let tampered = try await client.finishCallback(callback, sessionId: "s")
             #expect(tampered.errorMessage == "INVALID_IDP_RESPONSE : The browser sign-in state is unknown or was already used.")
             callback.requestUri = genuine.replacingOccurrences(of: "state=\(state)", with: "state=short")

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HearthCore
+import HearthTelemetry
 import Logging
 import NIOHTTP1
 
@@ -29,9 +30,12 @@ public struct AppleTokenRevoker: Sendable {
     ///   - configuration: the providers; Apple's key, endpoints and client ids are used.
     ///   - httpClient: for the calls to Apple; owned by the caller.
     ///   - logger: receives the calls (scheme, host and path only).
-    public init(configuration: ProvidersConfiguration, httpClient: HTTPClient, clock: WallClock, logger: Logger) {
+    ///   - telemetry: counts, times and traces the calls.
+    public init(
+        configuration: ProvidersConfiguration, httpClient: HTTPClient, clock: WallClock, logger: Logger, telemetry: Telemetry = .off
+    ) {
         self.configuration = configuration.apple
-        self.http = ProviderHTTP(client: httpClient, network: configuration.network, logger: logger)
+        self.http = ProviderHTTP(client: httpClient, network: configuration.network, logger: logger, telemetry: telemetry)
         self.clock = clock
     }
 

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import HearthBase64URL
 import HearthCore
+import HearthTelemetry
 import Logging
 import NIOHTTP1
 
@@ -38,9 +39,12 @@ public struct AuthorizationFlows: Sendable {
     ///   - configuration: the providers, their secrets and endpoints.
     ///   - httpClient: for the calls to the providers; owned by the caller.
     ///   - logger: receives provider calls (scheme, host and path only); never tokens, codes or secrets.
-    public init(configuration: ProvidersConfiguration, httpClient: HTTPClient, clock: WallClock, logger: Logger) {
+    ///   - telemetry: counts, times and traces the calls.
+    public init(
+        configuration: ProvidersConfiguration, httpClient: HTTPClient, clock: WallClock, logger: Logger, telemetry: Telemetry = .off
+    ) {
         self.configuration = configuration
-        self.http = ProviderHTTP(client: httpClient, network: configuration.network, logger: logger)
+        self.http = ProviderHTTP(client: httpClient, network: configuration.network, logger: logger, telemetry: telemetry)
         self.clock = clock
         self.logger = logger
     }

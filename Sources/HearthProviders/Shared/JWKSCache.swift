@@ -1,7 +1,9 @@
 import Foundation
 import HearthCore
+import HearthTelemetry
 import JWTKit
 import Logging
+import Metrics
 
 /// Providers' key sets, cached per URL.
 ///
@@ -56,12 +58,27 @@ actor JWKSCache {
         let clock = self.clock
         let policy = self.policy
         let logger = self.logger
-        let task = Task { try await Self.fetch(url, provider: provider, http: http, clock: clock, policy: policy, logger: logger) }
+        let task = Task {
+            do {
+                let snapshot = try await Self.fetch(url, provider: provider, http: http, clock: clock, policy: policy, logger: logger)
+                Self.count(provider, "ok", http)
+                return snapshot
+            } catch {
+                Self.count(provider, "failed", http)
+                throw error
+            }
+        }
         inFlight[url] = task
         defer { inFlight[url] = nil }
         let snapshot = try await task.value
         snapshots[url] = snapshot
         return snapshot
+    }
+
+    /// Counts a fetch in `hearth_jwks_fetches_total`.
+    private static func count(_ provider: String, _ result: String, _ http: ProviderHTTP) {
+        Counter(label: MetricDescriptor.jwksFetches.name, dimensions: [("provider", provider), ("result", result)], factory: http.telemetry.metrics)
+            .increment()
     }
 
     private static func fetch(

@@ -1,9 +1,12 @@
 import AsyncHTTPClient
 import Foundation
 import HearthCore
+import HearthTelemetry
 import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
+import Tracing
 
 /// Every call Hearth makes to a provider goes through here: one deadline for the whole exchange
 /// (connection, headers and body), a size limit, and one mapping of failures to `INVALID_IDP_RESPONSE`.
@@ -11,14 +14,57 @@ import NIOHTTP1
 /// Timeouts, refused connections, TLS failures and 5xx answers all become errors with a clear detail; 4xx
 /// answers are returned, because what they mean depends on the endpoint. Only scheme, host and path are
 /// ever logged: queries and bodies carry tokens and secrets.
+///
+/// Each call is counted (`hearth_provider_requests_total`: ok, refused for a 4xx answer, failed for none usable),
+/// timed (`hearth_provider_request_duration_seconds`) and traced (a client span named after the method and the
+/// provider, with the host and path, never the query).
 struct ProviderHTTP: Sendable {
     let client: HTTPClient
     let network: ProvidersConfiguration.Network
     let logger: Logger
+    let telemetry: Telemetry
+
+    init(client: HTTPClient, network: ProvidersConfiguration.Network, logger: Logger, telemetry: Telemetry = .off) {
+        self.client = client
+        self.network = network
+        self.logger = logger
+        self.telemetry = telemetry
+    }
 
     /// Sends one request and reads the whole response.
     func send(
         _ method: HTTPMethod, _ url: URL, headers: [(String, String)] = [], body: Data? = nil, provider: String
+    ) async throws -> ProviderResponse {
+        let started = ContinuousClock.now
+        var result = "failed"
+        defer {
+            let metrics = telemetry.metrics
+            Counter(label: MetricDescriptor.providerRequests.name, dimensions: [("provider", provider), ("result", result)], factory: metrics)
+                .increment()
+            let elapsed = ContinuousClock.now - started
+            Timer(label: MetricDescriptor.providerRequestDuration.name, dimensions: [("provider", provider)], factory: metrics)
+                .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        }
+        return try await telemetry.tracer.withSpan("\(method.rawValue) \(provider)", ofKind: .client) { span in
+            span.attributes["http.request.method"] = method.rawValue
+            span.attributes["server.address"] = url.host ?? ""
+            span.attributes["url.path"] = url.path
+            span.attributes["hearth.provider"] = provider
+            do {
+                let response = try await exchange(method, url, headers: headers, body: body, provider: provider, started: started)
+                span.attributes["http.response.status_code"] = Int(response.status)
+                result = response.isSuccess ? "ok" : "refused"
+                return response
+            } catch {
+                span.recordError(error)
+                span.setStatus(SpanStatus(code: .error))
+                throw error
+            }
+        }
+    }
+
+    private func exchange(
+        _ method: HTTPMethod, _ url: URL, headers: [(String, String)], body: Data?, provider: String, started: ContinuousClock.Instant
     ) async throws -> ProviderResponse {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method
@@ -37,7 +83,6 @@ struct ProviderHTTP: Sendable {
         let clientTimeout = TimeAmount.nanoseconds(Int64(timeout * 0.9 * 1_000_000_000))
         let limit = network.maxResponseBytes
         let client = self.client
-        let started = ContinuousClock.now
         let target = url.redactedForLogs
         do {
             let response = try await Self.withDeadline(seconds: timeout) {

@@ -16,6 +16,9 @@ struct AuditTrail: Sendable {
         _ kind: AuditEvent.Kind, uid: String?, actor: AuditEvent.Actor, method: String? = nil, origin: AuditOrigin = .none,
         details: [String: String] = [:]
     ) async {
+        if kind == .signedUp || kind == .signedIn, let method {
+            RequestRecord.noteSignedIn(provider: method, newUser: kind == .signedUp)
+        }
         let event = AuditEvent(
             time: services.clock.now, kind: kind, uid: uid, actor: actor, actorID: origin.actorID, method: method,
             clientAddress: origin.address, details: details)

@@ -35,7 +35,9 @@ struct BrowserSignIn: Sendable {
 
     /// The flows over ``providers``.
     func flows(_ providers: ProvidersConfiguration) -> AuthorizationFlows {
-        AuthorizationFlows(configuration: providers, httpClient: HTTPClient.shared, clock: services.clock, logger: services.logger)
+        AuthorizationFlows(
+            configuration: providers, httpClient: HTTPClient.shared, clock: services.clock, logger: services.logger,
+            telemetry: services.metrics.telemetry)
     }
 
     /// Hearth's redirect handler as the providers reach it (the `redirect_uri` Hearth registers):

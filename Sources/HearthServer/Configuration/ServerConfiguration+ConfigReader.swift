@@ -108,6 +108,7 @@ extension ServerConfiguration {
         secrets = try Self.readSecrets(r)
         email = try Self.readEmail(r)
         log = try Self.readLog(r)
+        metrics = try Self.readMetrics(r)
         try validate()
     }
 

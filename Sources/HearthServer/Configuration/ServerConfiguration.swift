@@ -101,6 +101,8 @@ public struct ServerConfiguration: Sendable {
     public var email = Email()
     /// The log's format and level, and the access log (`log.*`).
     public var log = Log()
+    /// The metrics and their second listener (`metrics.*`).
+    public var metrics = Metrics()
 
     /// Whether the sandbox is served: ``sandboxEnabled``, or by default in development mode.
     public var servesSandbox: Bool { sandboxEnabled ?? (mode == .development) }

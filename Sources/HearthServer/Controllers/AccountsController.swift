@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HearthCore
+import HearthTelemetry
 import HearthTokens
 import HearthWire
 import Hummingbird
@@ -51,6 +52,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         if context.caller == .administrator {
             return try await admin.create(input, origin: audit.origin(request, context: context))
         }
+        RequestRecord.noteSignInAttempt(provider: input.email != nil || input.password != nil ? "password" : "anonymous", signUp: true)
         if input.localId != nil { throw HearthError(.unexpectedLocalID) }
         let now = services.clock.now
 
@@ -127,6 +129,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     // MARK: accounts:signInWithPassword
 
     @Sendable func signInWithPassword(_ request: Request, context: Context) async throws -> Response {
+        RequestRecord.noteSignInAttempt(provider: "password", signUp: false)
         let input = try await body(SignInWithPasswordRequest.self, request)
         let settings = try await services.projectSettings()
         guard settings.passwordEnabled else { throw HearthError(.operationNotAllowed) }
@@ -394,16 +397,24 @@ extension HearthServices {
     /// Revocation is judged by `auth_time`, as the Firebase Admin SDKs judge it: a token minted from an old
     /// session in the very second of a password change has an `iat` equal to `validSince`, but the sign-in
     /// it carries is older, so it is refused. Sessions started by the change itself sign in at `validSince`.
+    ///
+    /// Each check is counted in `hearth_id_token_checks_total` by result.
     func authenticate(_ idToken: String) async throws -> (IDTokenClaims, UserRecord) {
-        let claims = try await tokens.verifyIDToken(idToken)
-        guard let user = try await store.user(uid: claims.userID) else { throw HearthError(.userNotFound) }
-        if user.disabled { throw HearthError(.userDisabled) }
-        let validSince = Int64(user.validSince.timeIntervalSince1970.rounded(.down))
-        if claims.authTime < validSince || claims.issuedAt < validSince {
-            throw HearthError(.tokenExpired, reason: "signed in before validSince")
+        do {
+            let claims = try await tokens.verifyIDToken(idToken)
+            guard let user = try await store.user(uid: claims.userID) else { throw HearthError(.userNotFound) }
+            if user.disabled { throw HearthError(.userDisabled) }
+            let validSince = Int64(user.validSince.timeIntervalSince1970.rounded(.down))
+            if claims.authTime < validSince || claims.issuedAt < validSince {
+                throw HearthError(.tokenExpired, reason: "signed in before validSince")
+            }
+            RequestRecord.noteUser(user.uid)
+            metrics.count(.idTokenChecks, "ok")
+            return (claims, user)
+        } catch let error as HearthError {
+            metrics.count(.idTokenChecks, error.errorCode)
+            throw error
         }
-        RequestRecord.noteUser(user.uid)
-        return (claims, user)
     }
 
     /// Signs an ID token for `user` (see ``TokenService/mintIDToken(for:signInProvider:authTime:sessionClaims:)``)

@@ -11,6 +11,7 @@ struct CustomTokenController<Context: RequestContext>: Sendable {
     let services: HearthServices
 
     @Sendable func signInWithCustomToken(_ request: Request, context: Context) async throws -> Response {
+        RequestRecord.noteSignInAttempt(provider: "custom", signUp: false)
         let configuration = services.configuration
         let input = try await WireCoding.decode(SignInWithCustomTokenRequest.self, from: request, limit: configuration.maxBodyBytes)
         guard let token = input.token, !token.isEmpty else { throw HearthError(.missingCustomToken) }

@@ -164,6 +164,7 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
     // MARK: accounts:signInWithEmailLink
 
     @Sendable func signInWithEmailLink(_ request: Request, context: Context) async throws -> Response {
+        RequestRecord.noteSignInAttempt(provider: "emailLink", signUp: false)
         let input = try await body(SignInWithEmailLinkRequest.self, request)
         guard try await services.projectSettings().emailLinkEnabled else { throw HearthError(.operationNotAllowed) }
         guard let rawEmail = input.email else { throw HearthError(.missingEmail) }

@@ -14,6 +14,8 @@ struct FederatedController<Context: RequestContext>: Sendable {
     private var store: any HearthStore { services.store }
 
     @Sendable func signInWithIdp(_ request: Request, context: Context) async throws -> Response {
+        // The provider is known once the credential is read; until then (a malformed request) it counts as `other`.
+        RequestRecord.noteSignInAttempt(provider: "other", signUp: false)
         let input = try await WireCoding.decode(SignInWithIdpRequest.self, from: request, limit: configuration.maxBodyBytes)
         guard let requestURI = input.requestUri else { throw HearthError(.missingRequestURI) }
         guard let url = URL(string: requestURI), url.scheme != nil else { throw HearthError(.invalidRequestURI) }
@@ -26,6 +28,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
         if let pendingToken = input.pendingToken, input.postBody == nil {
             profile = try await services.tokens.verifyPendingToken(pendingToken).storable()
             guard services.identityVerifier.isEnabled(profile.providerID) else { throw HearthError(.operationNotAllowed) }
+            RequestRecord.noteSignInAttempt(provider: profile.providerID.lowercased(), signUp: false)
         } else {
             // A browser sign-in (requestUri from the redirect handler, or the provider's callback at the app's own
             // redirect URI, with the sessionId of createAuthUri), else the credential the app sends itself.
@@ -41,6 +44,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
                 if ProviderCatalogue.isKnown(parsed.providerID) { throw HearthError(.operationNotAllowed) }
                 throw HearthError(.invalidCredentialOrProviderID, detail: "Invalid IdP response/credential: \(requestURI)")
             }
+            RequestRecord.noteSignInAttempt(provider: parsed.providerID.lowercased(), signUp: false)
             profile = try await services.identityVerifier.verify(parsed).storable()
             credential = parsed
         }

@@ -46,7 +46,9 @@ struct RevokeTokenController<Context: RequestContext>: Sendable {
 
         try await services.identityVerifier.refresh()
         let providers = (services.identityVerifier as? AdministeredIdentityVerifier)?.providers ?? services.configuration.providers
-        let revoker = AppleTokenRevoker(configuration: providers, httpClient: HTTPClient.shared, clock: services.clock, logger: services.logger)
+        let revoker = AppleTokenRevoker(
+            configuration: providers, httpClient: HTTPClient.shared, clock: services.clock, logger: services.logger,
+            telemetry: services.metrics.telemetry)
         let bundleID = request.headers[HTTPField.Name("X-Ios-Bundle-Identifier")!]
         guard revoker.isAvailable, let clientID = revoker.clientID(bundleID: bundleID, hasRedirectURI: redirectURI != nil) else {
             throw HearthError(.operationNotAllowed, reason: "apple.com is off or has no team ID, key ID and .p8 key")

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTelemetry
 import Logging
 import Synchronization
 
@@ -89,6 +90,7 @@ struct EmailActions: Sendable {
             id: OutgoingMail.makeID(), recipient: recipient, subject: rendered.subject, textBody: rendered.text, htmlBody: rendered.html,
             purpose: kind.rawValue, languageCode: rendered.languageCode, createdAt: now)
         try await store.enqueueMail(mail)
+        services.metrics.count(.mailsQueued, mail.purpose)
         services.mailSignal.wake()
         if configuration.mode == .development {
             services.logger.notice(

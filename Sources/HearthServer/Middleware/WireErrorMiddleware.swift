@@ -10,6 +10,7 @@ struct WireErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HearthError {
+            RequestRecord.noteError(error.errorCode)
             if error.code == .internalError || error.code == .storageUnavailable {
                 context.logger.error(
                     "request failed",
@@ -20,8 +21,10 @@ struct WireErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             return error.response()
         } catch let error as RequestError {
+            RequestRecord.noteError(error.statusName)
             return error.response()
         } catch let error as StoreConflict {
+            RequestRecord.noteError(error.error.errorCode)
             context.logger.warning("store conflict reached the middleware", metadata: ["conflict": "\(error)"])
             return error.error.response()
         } catch let error as NIOTooManyBytesError {

@@ -5,7 +5,7 @@ import HearthCore
 /// What the access log learns about a request while it is answered: the user it turned out to be about, the
 /// API key it came with, whether an administrator sent it.
 ///
-/// ``AccessLogMiddleware`` makes one per request and sets it as ``current`` (a task-local) around the rest of
+/// ``RequestObservationMiddleware`` makes one per request and sets it as ``current`` (a task-local) around the rest of
 /// the chain; the code that learns something notes it there (``noteUser(_:)``) without handing it back up
 /// through every return value. Outside a request (tests on the bare router, background services) the notes go
 /// nowhere.
@@ -16,6 +16,21 @@ final class RequestRecord: Sendable {
         var uid: String?
         var apiKeyID: String?
         var administrator = false
+        /// Firebase's error code of an error answer (`EMAIL_EXISTS`), or the status name of a malformed
+        /// request's (`INVALID_ARGUMENT`): never a message, which can quote the request.
+        var errorCode: String?
+        /// A sign-in or sign-up the request tried (and, once it succeeded, how).
+        var signIn: SignIn?
+    }
+
+    /// What `hearth_sign_ins_total` and `hearth_sign_ups_total` count of a request.
+    struct SignIn: Sendable, Equatable {
+        /// `password`, `anonymous`, `custom`, `emailLink`, a provider id, or `other` before it is known.
+        var provider: String
+        /// A sign-up request (`accounts:signUp`): a failure counts as a failed sign-up.
+        var signUp: Bool
+        /// Set once it succeeded: whether an account was created.
+        var newUser: Bool?
     }
 
     private let box = LockedBox(Notes())
@@ -30,6 +45,21 @@ final class RequestRecord: Sendable {
     /// The request came with this API key; the log shows only ``keyID(_:)``.
     static func noteAPIKey(_ key: String) {
         current?.box.withLock { $0.apiKeyID = keyID(key) }
+    }
+
+    /// The request tries to sign in (or up, `signUp`) with `provider`; a later note replaces an earlier one.
+    static func noteSignInAttempt(provider: String, signUp: Bool) {
+        current?.box.withLock { $0.signIn = SignIn(provider: provider, signUp: signUp) }
+    }
+
+    /// The request signed in with `provider`, into a new account or an existing one.
+    static func noteSignedIn(provider: String, newUser: Bool) {
+        current?.box.withLock { $0.signIn = SignIn(provider: provider, signUp: newUser, newUser: newUser) }
+    }
+
+    /// The request is answered with this error code.
+    static func noteError(_ code: String) {
+        current?.box.withLock { $0.errorCode = code }
     }
 
     /// An administrator's credential was accepted.

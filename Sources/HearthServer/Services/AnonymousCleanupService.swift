@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTelemetry
 import Logging
 import ServiceLifecycle
 
@@ -63,6 +64,7 @@ public struct AnonymousCleanupService: Service {
             if batch.count < 500 { break }
         }
         if !deleted.isEmpty { logger.info("deleted anonymous accounts", metadata: ["count": "\(deleted.count)"]) }
+        services.metrics.count(.anonymousCleanupDeletions, by: deleted.count)
         return deleted
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTelemetry
 import Logging
 import ServiceLifecycle
 
@@ -30,6 +31,7 @@ public struct MailDeliveryService: Service {
     private let transport: any MailTransport
     private let signal: MailSignal
     private let clock: WallClock
+    private let metrics: ServerMetrics
     private let logger: Logger
     private let maxAttempts: Int
     /// How long a claimed mail is left to this replica before another may try it.
@@ -38,6 +40,7 @@ public struct MailDeliveryService: Service {
 
     public init(services: HearthServices, transport: any MailTransport, pollInterval: Duration = .seconds(5)) {
         self.store = services.store
+        self.metrics = services.metrics
         self.transport = transport
         self.signal = services.mailSignal
         self.clock = services.clock
@@ -72,12 +75,14 @@ public struct MailDeliveryService: Service {
             do {
                 try await transport.deliver(mail)
                 try await store.markMailSent(id: mail.id, at: clock.now)
+                metrics.count(.mailsSent, mail.purpose)
                 logger.info("Sent a mail", metadata: ["mail": "\(mail.id)", "purpose": "\(mail.purpose)", "attempt": "\(mail.attempts)"])
             } catch {
                 let failure = error as? MailDeliveryFailure ?? MailDeliveryFailure("\(type(of: error))", permanent: false)
                 let givesUp = failure.permanent || mail.attempts >= maxAttempts
                 let retryAt = givesUp ? nil : clock.now.addingTimeInterval(Self.backOff(attempt: mail.attempts))
                 try await store.markMailFailed(id: mail.id, error: String(failure.message.prefix(300)), retryAt: retryAt, now: clock.now)
+                metrics.count(.mailsFailed, mail.purpose, givesUp ? "gave_up" : "retry")
                 logger.warning(
                     givesUp ? "Gave up a mail" : "Mail delivery failed; will retry",
                     metadata: [

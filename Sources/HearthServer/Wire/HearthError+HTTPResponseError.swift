@@ -94,6 +94,18 @@ extension HearthError {
         }
     }
 
+    /// Firebase's error code alone (`EMAIL_EXISTS`, `INVALID_IDP_RESPONSE`), for metrics and the status page: the
+    /// message up to ` : ` when that is one upper-case word, else the status name (`INVALID_ARGUMENT`,
+    /// `UNAVAILABLE`). Never the detail, which can quote the request.
+    var errorCode: String {
+        let wire = self.wire
+        let head = wire.message.split(separator: " : ", maxSplits: 1).first.map(String.init) ?? ""
+        if !head.isEmpty, head.utf8.allSatisfy({ ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "_") }) {
+            return head
+        }
+        return wire.statusName ?? "INVALID_ARGUMENT"
+    }
+
     func response() -> Response {
         let wire = self.wire
         var body = WireErrorResponse(code: Int(wire.status.code), message: wire.message, reason: wire.reason, status: wire.statusName)
