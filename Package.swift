@@ -380,7 +380,7 @@ let package = Package(
             dependencies: [
                 "HearthServer", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
                 "HearthStoragePostgres", "HearthTesting", "HearthSandbox", "HearthDevelopment", "HearthProviders", "HearthPostgresLauncher",
-                "HearthBase64URL",
+                "HearthBase64URL", "HearthTelemetry",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -90,6 +90,13 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(name: .customLong("verify-tasks"), help: "Concurrent tasks calling HearthAdmin's verifyIDToken in the admin phase.")
     var verifyTasks: Int = 16
 
+    @Option(
+        name: .customLong("metrics-cost"),
+        help:
+            "Run the metrics-cost phase with this many rounds: refresh and lookup on a server with metrics on and one with metrics off, alternating, each round in the other order."
+    )
+    var metricsCost: Int?
+
     func validate() throws {
         guard (1...10_000).contains(connections) else { throw ValidationError("--connections must be 1...10000") }
         guard seconds > 0, warmupSeconds >= 0, ceilingSeconds > 0 else { throw ValidationError("durations must be positive") }
@@ -106,10 +113,12 @@ struct BenchmarkCommand: AsyncParsableCommand {
         guard (1...64).contains(adminConnections) else { throw ValidationError("--admin-connections must be 1...64") }
         guard (1...1_000_000).contains(verifyTokens) else { throw ValidationError("--verify-tokens must be 1...1000000") }
         guard (1...10_000).contains(verifyTasks) else { throw ValidationError("--verify-tasks must be 1...10000") }
+        guard metricsCost.map({ (1...20).contains($0) }) ?? true else { throw ValidationError("--metrics-cost must be 1...20 rounds") }
+        guard metricsCost == nil || replicas == 1 else { throw ValidationError("--metrics-cost runs one server per variant: leave --replicas at 1") }
         let counts = try selectedUserCounts()
         let selected = try selectedScenarios()
-        guard !selected.isEmpty || !counts.isEmpty || adminUsers != nil else {
-            throw ValidationError("nothing to run: --scenarios none, no --user-counts and no --admin-users")
+        guard !selected.isEmpty || !counts.isEmpty || adminUsers != nil || metricsCost != nil else {
+            throw ValidationError("nothing to run: --scenarios none, no --user-counts, no --admin-users and no --metrics-cost")
         }
     }
 
@@ -183,6 +192,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         var results: [ScenarioResult] = []
         var userCountResults: [UserCountResult] = []
         var adminRows: [AdminBenchmark.Row] = []
+        var costRows: [MetricsCostRow] = []
         var peak: Int?
         var failure: (any Error)?
         do {
@@ -210,6 +220,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 }
                 if let adminUsers {
                     adminRows = try await runAdmin(adminUsers, executable: executable, databases: databases, group: group, meter: meter)
+                }
+                if let metricsCost {
+                    costRows = try await runMetricsCost(rounds: metricsCost, executable: executable, databases: databases, group: group)
                 }
             }
         } catch let error as ExitCode {
@@ -262,6 +275,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
             Self.emit("")
             Self.emit(AdminTable(rows: adminRows).render())
         }
+        if !costRows.isEmpty {
+            Self.emit("")
+            Self.emit(
+                "The cost of metrics (\(setup); the same load on a server with metrics on and one with metrics.enabled false, alternating; target: on within 3 % of off):"
+            )
+            Self.emit("")
+            Self.emit(MetricsCostRow.render(costRows))
+        }
         if let peak {
             Self.emit("")
             Self.emit(
@@ -274,6 +295,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
             + results.map { ($0.title, $0.usage.otherCores) }
             + userCountResults.map { ("lookup at \($0.users) users, \($0.connections) connections", $0.usage.otherCores) }
             + adminRows.map { ($0.title, $0.usage.otherCores) }
+            + costRows.flatMap { row in row.rounds.map { ("\(row.scenario.title), metrics \($0.variant)", $0.usage.otherCores) } }
             + kinds.compactMap { kind in ceilingsAfter[kind].map { ("\(kind.name) ceiling (after)", $0.otherCores) } }
         let busy = phases.filter { ($0.1 ?? 0) > Self.disturbanceThreshold }.map { "\($0.0) (\(ResultTable.cores($0.1)) cores)" }
         if !busy.isEmpty {
@@ -283,8 +305,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
         }
     }
 
-    /// Starts `--replicas` servers on `databaseURL`; exit status 2 when they do not start.
-    private func launchFleet(executable: String, databaseURL: String) async throws -> ServerFleet {
+    /// Starts `--replicas` servers on `databaseURL` (with `environment` added to theirs); exit status 2 when they do
+    /// not start.
+    func launchFleet(executable: String, databaseURL: String, environment: [String: String] = [:]) async throws -> ServerFleet {
         do {
             let fleet = try await ServerFleet.launch(
                 count: replicas, executable: executable, databaseURL: databaseURL,
@@ -292,7 +315,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 environment: [
                     "HEARTH_PASSWORDS_SCRYPT_LOG_N": String(scryptLogN), "HEARTH_EMAIL_LIMITS_PER_ADDRESS_PER_HOUR": "0",
                     "HEARTH_EMAIL_LIMITS_PER_MINUTE": "0",
-                ],
+                ].merging(environment) { _, given in given },
                 startupTimeout: .milliseconds(Int(startupTimeout * 1_000)))
             let servers = fleet.replicas.map { "pid \($0.pid) port \($0.port)" }.joined(separator: ", ")
             Self.emit("server  : \(executable) (\(servers), HEARTH_PASSWORDS_SCRYPT_LOG_N=\(scryptLogN))")
@@ -417,7 +440,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     }
 
     /// Warm-up, then the measured window, while the resource monitor watches.
-    private func measure(
+    func measure(
         _ plan: RequestPlan, driver: LoadDriver, connections: Int, fleet: ServerFleet, databases: BenchmarkDatabase
     ) async throws -> (LoadReport, ResourceMonitor.Usage) {
         let measureStart = NIODeadline.now() + Self.timeAmount(warmupSeconds)
@@ -558,7 +581,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     }
 
     /// Prints and flushes, so progress lines appear at once also when stdout is a pipe or a file.
-    private static func emit(_ line: String) {
+    static func emit(_ line: String) {
         print(line)
         fflush(nil)
     }
@@ -566,13 +589,13 @@ struct BenchmarkCommand: AsyncParsableCommand {
     /// Cores' worth of CPU used by other processes above which a phase is reported as disturbed.
     static let disturbanceThreshold = 0.15
 
-    private static func timeAmount(_ seconds: Double) -> TimeAmount { .nanoseconds(Int64(seconds * 1e9)) }
+    static func timeAmount(_ seconds: Double) -> TimeAmount { .nanoseconds(Int64(seconds * 1e9)) }
 
     private static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 
-    private static func elapsed(since start: ContinuousClock.Instant) -> String {
+    static func elapsed(since start: ContinuousClock.Instant) -> String {
         let duration = ContinuousClock.now - start
         return String(format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }

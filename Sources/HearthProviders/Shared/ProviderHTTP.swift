@@ -39,10 +39,11 @@ struct ProviderHTTP: Sendable {
         var result = "failed"
         defer {
             let metrics = telemetry.metrics
-            Counter(label: MetricDescriptor.providerRequests.name, dimensions: [("provider", provider), ("result", result)], factory: metrics)
+            let label = Self.metricLabel(provider)
+            Counter(label: MetricDescriptor.providerRequests.name, dimensions: [("provider", label), ("result", result)], factory: metrics)
                 .increment()
             let elapsed = ContinuousClock.now - started
-            Timer(label: MetricDescriptor.providerRequestDuration.name, dimensions: [("provider", provider)], factory: metrics)
+            Timer(label: MetricDescriptor.providerRequestDuration.name, dimensions: [("provider", label)], factory: metrics)
                 .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         }
         return try await telemetry.tracer.withSpan("\(method.rawValue) \(provider)", ofKind: .client) { span in
@@ -114,6 +115,12 @@ struct ProviderHTTP: Sendable {
                 ])
             throw ProviderFailure.invalid(failure.detail, reason: "\(provider) \(target): \(failure.kind)", underlying: error)
         }
+    }
+
+    /// The provider's id for a metric's label (`google.com` for the `Google` the verifiers name it); OpenID Connect
+    /// providers are named by their id already.
+    static func metricLabel(_ provider: String) -> String {
+        ProviderCatalogue.all.first { $0.name == provider }?.id ?? provider
     }
 
     /// `GET` with an optional bearer token.
