@@ -91,7 +91,8 @@ extension BenchmarkCommand {
                     .lookup: RequestPlan(
                         name: Scenario.lookup.title,
                         requests: sessions.map {
-                            PreparedRequest(path: Scenario.lookup.path, json: #"{"idToken":"\#($0.idToken.jsonEscaped)"}"#, hostHeader: driver.hostHeader)
+                            PreparedRequest(
+                                path: Scenario.lookup.path, json: #"{"idToken":"\#($0.idToken.jsonEscaped)"}"#, hostHeader: driver.hostHeader)
                         }),
                 ]
             }
@@ -117,7 +118,9 @@ extension BenchmarkCommand {
         } catch {
             for (variant, fleet) in fleets where !fleet.exitDescriptions.isEmpty {
                 FileHandle.standardError.write(
-                    Data("the server with metrics \(variant) died (\(fleet.exitDescriptions.joined(separator: ", "))); last output:\n\(fleet.stderrTails())\n".utf8))
+                    Data(
+                        "the server with metrics \(variant) died (\(fleet.exitDescriptions.joined(separator: ", "))); last output:\n\(fleet.stderrTails())\n"
+                            .utf8))
             }
             for (_, fleet) in fleets { await fleet.stop() }
             throw error

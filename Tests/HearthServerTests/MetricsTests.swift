@@ -141,7 +141,9 @@ struct MetricsTests {
             #expect((value("hearth_signing_key_age_seconds") ?? -1) >= 0)
             #expect(value("hearth_start_time_seconds") == live.services.metrics.startedAt.timeIntervalSince1970)
             #expect(
-                value("hearth_build_info", ["version": HearthVersion.current, "database": (TestDatabase.backend == .postgres) ? "postgres" : "sqlite"]) == 1)
+                value(
+                    "hearth_build_info", ["version": HearthVersion.current, "database": (TestDatabase.backend == .postgres) ? "postgres" : "sqlite"])
+                    == 1)
 
             // The anonymous clean-up counts what it deletes.
             let cleanup = AnonymousCleanupService(services: live.services)

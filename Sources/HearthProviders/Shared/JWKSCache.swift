@@ -77,9 +77,11 @@ actor JWKSCache {
 
     /// Counts a fetch in `hearth_jwks_fetches_total`.
     private static func count(_ provider: String, _ result: String, _ http: ProviderHTTP) {
-        Counter(label: MetricDescriptor.jwksFetches.name, dimensions: [("provider", ProviderHTTP.metricLabel(provider)), ("result", result)],
-            factory: http.telemetry.metrics)
-            .increment()
+        Counter(
+            label: MetricDescriptor.jwksFetches.name, dimensions: [("provider", ProviderHTTP.metricLabel(provider)), ("result", result)],
+            factory: http.telemetry.metrics
+        )
+        .increment()
     }
 
     private static func fetch(
