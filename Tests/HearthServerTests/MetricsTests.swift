@@ -244,6 +244,26 @@ struct MetricsTests {
         return port
     }
 
+    @Test("docs/metrics.md lists exactly the catalogue's series, each with its type and labels")
+    func documented() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/metrics.md"), encoding: .utf8)
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("| `hearth_") }
+        var documented: [String: String] = [:]
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            documented[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = row.description
+        }
+        #expect(Set(documented.keys) == Set(MetricDescriptor.catalogue.map(\.name)))
+        for descriptor in MetricDescriptor.catalogue {
+            let row = try #require(documented[descriptor.name])
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(cells[1] == descriptor.kind.rawValue, "\(descriptor.name)")
+            let labels = cells[2].split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
+            #expect(labels == descriptor.labels, "\(descriptor.name)")
+        }
+    }
+
     /// Retries until the listener answers 200 (the second listener starts beside the main one).
     static func eventuallyOK(_ call: () async throws -> WireResult) async throws -> WireResult {
         let deadline = ContinuousClock.now + .seconds(30)
