@@ -92,6 +92,28 @@ struct MetricsTests {
         }
     }
 
+    @Test("Production mode: an admin token reads /metrics; Bearer owner does not")
+    func production() async throws {
+        let token = String(repeating: "m3tr1cs!", count: 5)
+        try await withHearth({ configuration in
+            configuration.mode = .production
+            configuration.projectID = "hearth-prod"
+            configuration.apiKeys = ["production-api-key-0001"]
+            configuration.adminTokens = [token]
+        }) { _, client async throws in
+            let owner = try await client.raw("/metrics", method: .get, headers: Self.owner)
+            #expect(owner.status == .unauthorized)
+            #expect(
+                owner.errorMessage
+                    == "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
+            )
+            let admin = try await client.raw("/metrics", method: .get, headers: [.authorization: "Bearer \(token)"])
+            #expect(admin.status == .ok)
+            #expect(admin.text.contains("hearth_build_info{version=\"\(HearthVersion.current)\""))
+            #expect(!admin.text.contains(token))
+        }
+    }
+
     @Test("Requests, sign-ups, sign-ins, refreshes, ID-token checks, mails, the database and the signing key are counted")
     func seriesAfterTraffic() async throws {
         try await withLiveHearth({ $0.anonymousCleanup.enabled = true }) { live in
