@@ -119,6 +119,10 @@ struct MailDeliveryTests {
                 try await live.services.store.recentMails(limit: 1).first.flatMap { $0.sentAt == nil ? nil : $0 }
             }
             #expect(sentMail.attempts == 2)
+            let metrics = String(decoding: live.services.metrics.telemetry.exposition(), as: UTF8.self)
+            #expect(metrics.contains(#"hearth_mails_queued_total{purpose="PASSWORD_RESET"} 1"#))
+            #expect(metrics.contains(#"hearth_mails_failed_total{purpose="PASSWORD_RESET",outcome="retry"} 1"#))
+            #expect(metrics.contains(#"hearth_mails_sent_total{purpose="PASSWORD_RESET"} 1"#))
             // Nothing more goes out.
             live.clock.advance(by: 3_600)
             try await Task.sleep(for: .seconds(6))
@@ -145,6 +149,9 @@ struct MailDeliveryTests {
             #expect(given.attempts == 1 && given.textBody.isEmpty && (given.lastError ?? "").contains("535"))
             #expect(!(given.lastError ?? "").contains("wrong"))
             #expect(try sink.messages().isEmpty)
+            let metrics = String(decoding: live.services.metrics.telemetry.exposition(), as: UTF8.self)
+            #expect(metrics.contains(#"hearth_mails_failed_total{purpose="PASSWORD_RESET",outcome="gave_up"} 1"#))
+            #expect(!metrics.contains("hearth_mails_sent_total{"))
         }
     }
 
