@@ -30,6 +30,7 @@ struct WireErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as NIOTooManyBytesError {
             return RequestError.payloadTooLarge(limit: error.maxBytes ?? 0).response()
         } catch let error as HTTPError {
+            RequestRecord.noteError(error.status == .notFound ? "NOT_FOUND" : "INVALID_ARGUMENT")
             switch error.status {
             case .notFound: return RequestError.notFound.response()
             case .methodNotAllowed: return RequestError.methodNotAllowed.response()

@@ -17,6 +17,13 @@ public final class ServerMetrics: Sendable {
     public let recent: RecentRequests
     private let counters = LockedBox<[HandleKey: Counter]>([:])
     private let timers = LockedBox<[HandleKey: Metrics.Timer]>([:])
+    /// The two handles of each route and status: the one lookup a request costs.
+    private let requestHandles = LockedBox<[RequestKey: (requests: Counter, duration: Metrics.Timer)]>([:])
+
+    private struct RequestKey: Hashable {
+        var route: String
+        var status: Int
+    }
 
     private struct HandleKey: Hashable {
         var name: String
@@ -38,14 +45,7 @@ public final class ServerMetrics: Sendable {
     /// Records `duration` in the histogram `descriptor` with these label values.
     public func time(_ descriptor: MetricDescriptor, _ values: String..., duration: Duration) {
         guard telemetry.measures else { return }
-        let key = HandleKey(name: descriptor.name, labels: values)
-        let timer = timers.withLock { timers in
-            if let timer = timers[key] { return timer }
-            let timer = Metrics.Timer(label: descriptor.name, dimensions: dimensions(descriptor, values), factory: telemetry.metrics)
-            timers[key] = timer
-            return timer
-        }
-        timer.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        timer(descriptor, values).recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Sets the gauge `descriptor` (read at scrape time: key age, pools, start time).
@@ -59,8 +59,18 @@ public final class ServerMetrics: Sendable {
     func request(route: String, status: Int, duration: Duration, errorCode: String?) {
         recent.record(route: route, status: status, errorCode: errorCode)
         guard telemetry.measures else { return }
-        count(.httpRequests, route, Self.statusText(status))
-        time(.httpRequestDuration, route, duration: duration)
+        let key = RequestKey(route: route, status: status)
+        let handles = requestHandles.withLock { handles in
+            if let known = handles[key] { return known }
+            let made = (
+                requests: counter(.httpRequests, [route, String(status)]),
+                duration: timer(.httpRequestDuration, [route])
+            )
+            handles[key] = made
+            return made
+        }
+        handles.requests.increment()
+        handles.duration.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     private func counter(_ descriptor: MetricDescriptor, _ values: [String]) -> Counter {
@@ -73,20 +83,21 @@ public final class ServerMetrics: Sendable {
         }
     }
 
+    private func timer(_ descriptor: MetricDescriptor, _ values: [String]) -> Metrics.Timer {
+        let key = HandleKey(name: descriptor.name, labels: values)
+        return timers.withLock { timers in
+            if let timer = timers[key] { return timer }
+            let timer = Metrics.Timer(label: descriptor.name, dimensions: dimensions(descriptor, values), factory: telemetry.metrics)
+            timers[key] = timer
+            return timer
+        }
+    }
+
     private func dimensions(_ descriptor: MetricDescriptor, _ values: [String]) -> [(String, String)] {
         precondition(values.count == descriptor.labels.count, "\(descriptor.name) takes \(descriptor.labels)")
         return Array(zip(descriptor.labels, values))
     }
 
-    /// Status codes as text, without allocating for the common ones.
-    private static func statusText(_ status: Int) -> String {
-        switch status {
-        case 200: "200"
-        case 400: "400"
-        case 404: "404"
-        default: String(status)
-        }
-    }
 }
 
 /// The last hour of requests for the status page: counts per minute (all, client errors, server errors) and
