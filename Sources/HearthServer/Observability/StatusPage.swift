@@ -76,8 +76,9 @@ enum StatusPage {
                 caption: nil, headings: ["Key id", "Age", "State", "Published until"],
                 rows: report.keys.map { key in
                     [
-                        "<code class=\"kid\">\(escape(key.kid))</code>", escape(duration(report.now.timeIntervalSince(key.createdAt))),
-                        keyState(key, now: report.now), "<time>\(timestamp(key.expiresAt))</time>",
+                        "<code class=\"kid\">\(escape(key.kid))</code>",
+                        "<span class=\"nowrap\">\(escape(duration(report.now.timeIntervalSince(key.createdAt))))</span>",
+                        keyState(key, now: report.now), publishedUntil(key, now: report.now),
                     ]
                 })
         }
@@ -86,7 +87,7 @@ enum StatusPage {
                 caption: nil, headings: ["Last", "Requests", "Per minute", "Client errors", "Server errors"],
                 rows: report.windows.map { window in
                     [
-                        window.minutes == 1 ? "minute" : "\(window.minutes) minutes", "\(window.requests)", String(format: "%.1f", window.rate),
+                        window.minutes == 1 ? "1 minute" : "\(window.minutes) minutes", "\(window.requests)", String(format: "%.1f", window.rate),
                         "\(window.clientErrors)", window.serverErrors > 0 ? "<span class=\"bad\">\(window.serverErrors)</span>" : "0",
                     ]
                 })
@@ -136,6 +137,12 @@ enum StatusPage {
         return "published"
     }
 
+    /// When the key is unpublished; a key without a successor has no such time yet.
+    private static func publishedUntil(_ key: StatusReport.Key, now: Date) -> String {
+        guard key.expiresAt.timeIntervalSince(now) < 100 * 365 * 86_400 else { return "no successor yet" }
+        return "<time>\(timestamp(key.expiresAt))</time>"
+    }
+
     /// The last 60 minutes as stacked bars (answered, client errors, server errors), oldest on the left, each
     /// with its numbers as a tooltip.
     private static func chart(_ report: StatusReport) -> String {
@@ -156,7 +163,8 @@ enum StatusPage {
             for (count, kind) in [(answered, "ok"), (counts.clientErrors, "client"), (counts.serverErrors, "server")] where count > 0 {
                 let barHeight = max(1, Double(count) / Double(peak) * Double(height))
                 top -= barHeight
-                parts += "<rect class=\"\(kind)\" x=\"\(x)\" y=\"\(String(format: "%.1f", top))\" width=\"\(width / slots - 2)\" height=\"\(String(format: "%.1f", barHeight))\"/>"
+                parts +=
+                    "<rect class=\"\(kind)\" x=\"\(x)\" y=\"\(String(format: "%.1f", top))\" width=\"\(width / slots - 2)\" height=\"\(String(format: "%.1f", barHeight))\"/>"
             }
             let time = timestamp(Date(timeIntervalSince1970: TimeInterval(minute * 60))).dropFirst(11).prefix(5)
             let tooltip = "\(time) UTC: \(counts.requests) requests, \(counts.clientErrors) client errors, \(counts.serverErrors) server errors"
@@ -227,6 +235,7 @@ enum StatusPage {
         .badge{display:inline-block;padding:0 .5rem;border-radius:999px;font-weight:600;font-size:.8rem;border:1px solid currentColor}
         .badge.development{color:var(--warn)}
         .badge.production{color:var(--good)}
+        .nowrap,time,.good,.warn,.bad{white-space:nowrap}
         .good{color:var(--good);font-weight:600}
         .warn{color:var(--warn);font-weight:600}
         .bad{color:var(--bad);font-weight:600}
