@@ -96,6 +96,9 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     if configuration.metrics.enabled {
         MetricsController<HearthRequestContext>(services: services).addRoutes(to: router.group("/metrics").add(middleware: admin))
     }
+    StatusPageController<HearthRequestContext>(services: services).addRoutes(
+        to: router.group(RouterPath(StatusPageController<HearthRequestContext>.path))
+            .add(middleware: StatusPageAccessMiddleware(admin: admin, opensToLocalBrowsers: configuration.mode == .development)))
     for prefix in ["/v1", "/identitytoolkit.googleapis.com/v1"] {
         let group = router.group(RouterPath(prefix)).add(middleware: apiKeys)
         accounts.addRoutes(to: group, names: .v1)

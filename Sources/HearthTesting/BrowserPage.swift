@@ -257,9 +257,23 @@ public final class BrowserPage: @unchecked Sendable {
         }
     }
 
-    /// Saves a PNG of the viewport (``viewport``) to `file`.
-    public func screenshot(to file: URL, timeout: Duration? = nil) async throws {
-        let result = try await call("Page.captureScreenshot", ["format": .string("png")], timeout: timeout ?? self.timeout)
+    /// Saves a PNG of the viewport (``viewport``) to `file`; with `fullPage`, of the whole document at the viewport's
+    /// width (for pages taller than the viewport).
+    public func screenshot(to file: URL, fullPage: Bool = false, timeout: Duration? = nil) async throws {
+        let deadline = ContinuousClock.now + (timeout ?? self.timeout)
+        var params: [String: JSONValue] = ["format": .string("png")]
+        if fullPage {
+            let metrics = try await call("Page.getLayoutMetrics", timeout: remaining(deadline))
+            guard case .object(let size)? = metrics["cssContentSize"], case .number(let height)? = size["height"] else {
+                throw BrowserError.protocolError(method: "Page.getLayoutMetrics", message: "no cssContentSize in \(metrics)")
+            }
+            params["captureBeyondViewport"] = .bool(true)
+            params["clip"] = .object([
+                "x": .number(0), "y": .number(0), "width": .number(Double(Self.viewport.width)), "height": .number(height.rounded(.up)),
+                "scale": .number(1),
+            ])
+        }
+        let result = try await call("Page.captureScreenshot", params, timeout: remaining(deadline))
         guard case .string(let encoded)? = result["data"], let data = Data(base64Encoded: encoded) else {
             throw BrowserError.protocolError(method: "Page.captureScreenshot", message: "no image data")
         }
