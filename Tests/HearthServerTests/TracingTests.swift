@@ -2,7 +2,6 @@ import Configuration
 import Foundation
 import HTTPTypes
 import HearthCore
-import HearthServer
 import HearthTesting
 import Hummingbird
 import Logging
@@ -10,6 +9,8 @@ import ServiceLifecycle
 import Synchronization
 import Testing
 import Tracing
+
+@testable import HearthServer
 
 /// Traces over OTLP/HTTP to a collector on loopback: a live server with the provider sandbox signs a user in with
 /// Apple and stops gracefully (which sends the last batch); the test reads what the collector received.
@@ -38,7 +39,10 @@ struct TracingTests {
                     headers: [HTTPField.Name("traceparent")!: "00-\(traceID)-\(callerSpanID)-01"])
                 #expect(signedIn.status == .ok, "\(signedIn.text)")
                 requestID = signedIn.headers[HTTPField.Name("X-Request-Id")!]
-                secrets = [idToken, "a raw nonce that must stay secret", try #require(signedIn.string("idToken")), try #require(signedIn.string("refreshToken"))]
+                secrets = [
+                    idToken, "a raw nonce that must stay secret", try #require(signedIn.string("idToken")),
+                    try #require(signedIn.string("refreshToken")),
+                ]
                 // A path no route matches: the span says NotFound, never the path.
                 let missing = try await client.raw("/v1/users/alice@example.com:secret-path", method: .get)
                 #expect(missing.status == .notFound)
@@ -106,6 +110,47 @@ struct TracingTests {
         #expect(notFound.parentSpanID == nil)
     }
 
+    @Test(
+        "A malformed traceparent starts a new trace, silently: the request's headers never reach the log",
+        arguments: [
+            "00-00000000000000000000000000000000-00f067aa0ba902b7-01", "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",
+            "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7", "garbage", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-",
+        ])
+    func malformedTraceparent(traceparent: String) async throws {
+        let logs = CapturedLogs()
+        let collected = try await withCollector { port in
+            let live = try await LiveHearth.start(
+                logger: logs.logger(), providers: { _ in },
+                { configuration in
+                    configuration.tracing.otlpEndpoint = "http://127.0.0.1:\(port)"
+                    configuration.tracing.wireProtocol = .httpJSON
+                })
+            do {
+                let client = FirebaseTestClient(baseURL: live.baseURL)
+                let answer = try await client.raw(
+                    "/v1/accounts:lookup", method: .post, body: Data(#"{"idToken":"id-token-in-the-body"}"#.utf8),
+                    headers: [
+                        .traceparent: traceparent, .authorization: "Bearer secret-in-a-header", .cookie: "session=secret-in-a-cookie",
+                        .contentType: "application/json",
+                    ])
+                #expect(answer.status == .unauthorized)
+                try await live.stop()
+            } catch {
+                try? await live.stop()
+                throw error
+            }
+        }
+        #expect(!logs.text.contains("secret-in-a-"))
+        #expect(!logs.text.contains("Failed to extract"))
+        let spans = try collected.requests.flatMap { try ReceivedSpan.all(in: $0.body) }
+        let lookup = try #require(spans.first { $0.name == "POST /v1/accounts:lookup" }, "\(spans.map(\.name))")
+        #expect(lookup.parentSpanID == nil)
+        #expect(lookup.attributes["http.response.status_code"] == "401")
+        let raw = collected.requests.map { String(decoding: $0.body, as: UTF8.self) }.joined()
+        #expect(!raw.contains("secret-in-a-") && !raw.contains("id-token-in-the-body"))
+    }
+
     @Test("Without tracing.otlpEndpoint nothing is traced and nothing is sent")
     func off() async throws {
         let collected = try await withCollector { port in
@@ -143,6 +188,7 @@ struct TracingTests {
         #expect(!"\(configuration)".contains("p%40ss"))
         let export = try #require(try TraceExport.make(configuration.tracing, logger: .init(label: "test")))
         #expect(!(export.tracer is NoOpTracer))
+        #expect(try TraceExport.make(configuration.tracing, logger: .init(label: "test"), environment: ["OTEL_SDK_DISABLED": "TRUE"]) == nil)
 
         let full = try read([
             "tracing.otlpEndpoint": "http://127.0.0.1:4318", "tracing.serviceName": "auth-eu", "tracing.protocol": "http/json",
@@ -175,6 +221,41 @@ struct TracingTests {
         #expect(error.key == key)
         #expect(error.description.contains(key))
         #expect(!error.description.contains("hunter2"))
+    }
+
+    @Test("The settings are known, and read from HEARTH_TRACING_* variables")
+    func environment() throws {
+        for key in ["tracing.otlpEndpoint", "tracing.serviceName", "tracing.protocol", "tracing.sampleRatio"] {
+            #expect(KnownSettings.keys.contains(key), "\(key)")
+        }
+        #expect(KnownSettings.environmentName(of: "tracing.otlpEndpoint") == "HEARTH_TRACING_OTLP_ENDPOINT")
+        let variables = [
+            "TRACING_OTLP_ENDPOINT": "http://otel:secret@collector:4318", "TRACING_PROTOCOL": "http/json", "TRACING_SAMPLE_RATIO": "0.5",
+            "TRACING_SERVICE_NAME": "auth-eu",
+        ]
+        let configuration = try ServerConfiguration(reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: variables)))
+        #expect(configuration.tracing.tracesURL == "http://collector:4318/v1/traces")
+        #expect(configuration.tracing.authorization == "Basic " + Data("otel:secret".utf8).base64EncodedString())
+        #expect(configuration.tracing.wireProtocol == .httpJSON)
+        #expect(configuration.tracing.sampleRatio == 0.5)
+        #expect(configuration.tracing.serviceName == "auth-eu")
+    }
+
+    @Test("swift-otel's diagnostics never show the values of the settings they report, which can hold credentials")
+    func diagnosticsRedacted() {
+        let logs = CapturedLogs()
+        var logger = OTelDiagnosticsHandler.logger(over: logs.logger())
+        logger.logLevel = .info
+        logger[metadataKey: "environment_key"] = "OTEL_EXPORTER_OTLP_HEADERS"
+        logger[metadataKey: "environment_value"] = "x-api-key=hunter2"
+        logger[metadataKey: "previous_value"] = "Authorization=Basic b3RlbDpodW50ZXIy"
+        logger.info("Configuration updated from environment", metadata: ["new_value": "x-api-key=hunter2"])
+        #expect(logs.text.contains("Configuration updated from environment"))
+        #expect(logs.text.contains("OTEL_EXPORTER_OTLP_HEADERS"))
+        #expect(!logs.text.contains("hunter2"))
+        #expect(!logs.text.contains("b3RlbDpodW50ZXIy"))
+        logger.debug("below the level")
+        #expect(!logs.text.contains("below the level"))
     }
 
     private func read(_ values: [String: String]) throws -> ServerConfiguration {

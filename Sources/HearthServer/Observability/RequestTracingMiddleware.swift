@@ -20,7 +20,7 @@ struct RequestTracingMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var instrumentation = InstrumentationContext.current ?? .topLevel
-        tracer.extract(request.headers, into: &instrumentation, using: HTTPFieldsExtractor())
+        tracer.extract(Self.propagation(request.headers), into: &instrumentation, using: HTTPFieldsExtractor())
         let route = RequestObservationMiddleware<Context>.route(context)
         let span = tracer.startSpan("\(request.method.rawValue) \(route)", context: instrumentation, ofKind: .server)
         defer { span.end() }
@@ -36,6 +36,26 @@ struct RequestTracingMiddleware<Context: RequestContext>: RouterMiddleware {
             Self.finish(span, status: (error as? any HTTPResponseError)?.status.code ?? 500)
             throw error
         }
+    }
+
+    /// The request's `traceparent`, when it is well-formed, and its `tracestate`: nothing else of the request reaches
+    /// the tracer, which logs the headers it could not read (a malformed header is ignored here without a word).
+    static func propagation(_ headers: HTTPFields) -> HTTPFields {
+        var fields = HTTPFields()
+        guard let parent = headers[.traceparent], isWellFormed(traceparent: parent) else { return fields }
+        fields[.traceparent] = parent
+        if let state = headers[.tracestate], state.utf8.count <= 512 { fields[.tracestate] = state }
+        return fields
+    }
+
+    /// W3C Trace Context's `version-traceid-parentid-flags` in lower-case hex (2, 32, 16 and 2 digits), with a
+    /// version other than `ff` and ids other than all zeros.
+    static func isWellFormed(traceparent: String) -> Bool {
+        let parts = traceparent.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 4, zip(parts, [2, 32, 16, 2]).allSatisfy({ $0.utf8.count == $1 }) else { return false }
+        let hex = Set("0123456789abcdef".utf8)
+        guard parts.allSatisfy({ $0.utf8.allSatisfy(hex.contains) }) else { return false }
+        return parts[0] != "ff" && parts[1].contains { $0 != "0" } && parts[2].contains { $0 != "0" }
     }
 
     private static func finish(_ span: any Span, status: Int) {
