@@ -1,11 +1,13 @@
 import Foundation
 import HearthCore
+import HearthTelemetry
 import HearthTokens
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Tracing
 
 /// Builds the Hearth application: routes, middleware and background services.
 ///
@@ -41,6 +43,8 @@ public func buildApplication(
         },
         logger: services.logger
     )
+    // First, so that it stops last: the spans of the other services' last work are sent too.
+    if let exporter = services.traceExporter { app.addServices(exporter) }
     app.addServices(
         KeyRotationService(keyRing: services.keyRing, logger: services.logger),
         AnonymousCleanupService(services: services),
@@ -69,6 +73,10 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
             enabled: configuration.log.accessLog,
             addresses: ClientAddressResolver(trustedProxies: configuration.abuse.trustedProxies.compactMap(IPAddressRange.init)),
             metrics: services.metrics))
+    // A server span per request when spans go somewhere; the store's and the providers' spans nest under it.
+    if !(services.metrics.telemetry.tracer is NoOpTracer) {
+        router.add(middleware: RequestTracingMiddleware(tracer: services.metrics.telemetry.tracer))
+    }
     router.add(middleware: FirebaseCORSMiddleware())
     router.add(middleware: WireErrorMiddleware())
 

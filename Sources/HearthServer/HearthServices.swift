@@ -9,6 +9,7 @@ import HearthTelemetry
 import HearthTokens
 import Logging
 import NIOPosix
+import ServiceLifecycle
 
 /// The parts a running server is made of, opened once and shared by controllers and background services.
 public struct HearthServices: Sendable {
@@ -40,6 +41,9 @@ public struct HearthServices: Sendable {
     public let mailTransport: (any MailTransport)?
     /// Wakes the delivery service when a mail is queued.
     let mailSignal = MailSignal()
+    /// Sends the spans to the collector of `tracing.otlpEndpoint`; `buildApplication` runs it. `nil` when tracing
+    /// is off or the telemetry was given.
+    public private(set) var traceExporter: (any Service)?
     /// The port the server listens on once it does (``serverDidBind(port:)``): with port 0 the configuration's is 0.
     private let boundPort = LockedBox<Int?>(nil)
 
@@ -64,14 +68,16 @@ public struct HearthServices: Sendable {
     ///   - adjustProviders: a last change to the providers once the extensions' are known (tests use it to
     ///     set, say, Microsoft's allowed tenants on the sandbox's Microsoft).
     ///   - telemetry: where metrics and spans go; by default a Prometheus registry of the server's own when
-    ///     `metrics.enabled`, else nothing.
+    ///     `metrics.enabled`, else nothing, and spans to `tracing.otlpEndpoint` when it is set (``TraceExport``).
     public static func open(
         configuration: ServerConfiguration, clock: WallClock = .system, logger: Logger,
         identityVerifier: (any IdentityVerifier)? = nil, extensions: [any ServerExtension] = [],
         telemetry: Telemetry? = nil,
         adjustProviders: @escaping @Sendable (inout ProvidersConfiguration) -> Void = { _ in }
     ) async throws -> HearthServices {
-        let telemetry = telemetry ?? Self.defaultTelemetry(configuration)
+        let traceExport = try telemetry == nil ? TraceExport.make(configuration.tracing, logger: logger) : nil
+        let measured = telemetry ?? Self.defaultTelemetry(configuration)
+        let telemetry = traceExport.map { measured.tracing(to: $0.tracer) } ?? measured
         var configuration = configuration
         let configured = configuration.providers
         let providersAtBaseURL: @Sendable (String) -> ProvidersConfiguration = { baseURL in
@@ -107,6 +113,7 @@ public struct HearthServices: Sendable {
                 configuration: configuration, store: store, clock: clock, logger: logger, identityVerifier: verifier,
                 extensions: extensions, telemetry: telemetry)
             services.providersAtBaseURL = providersAtBaseURL
+            services.traceExporter = traceExport?.service
             return services
         } catch {
             try? await store.close()

@@ -99,6 +99,8 @@ enum Banner {
             "  data       : \(configuration.storageDescription)",
             "  mail       : \(configuration.mailDescription)",
         ]
+        // Without the endpoint's credentials.
+        if let traces = configuration.tracing.tracesURL { lines.append("  traces     : \(traces)") }
         if servesSandbox {
             lines += [
                 "  sandbox    : \(base)/sandbox/  (offline stand-ins for Apple, Microsoft, Twitter, Google,",

@@ -109,6 +109,7 @@ extension ServerConfiguration {
         email = try Self.readEmail(r)
         log = try Self.readLog(r)
         metrics = try Self.readMetrics(r)
+        tracing = try Self.readTracing(r)
         try validate()
     }
 

@@ -103,6 +103,8 @@ public struct ServerConfiguration: Sendable {
     public var log = Log()
     /// The metrics and their second listener (`metrics.*`).
     public var metrics = Metrics()
+    /// Where the server's spans go (`tracing.*`); nowhere by default.
+    public var tracing = Tracing()
 
     /// Whether the sandbox is served: ``sandboxEnabled``, or by default in development mode.
     public var servesSandbox: Bool { sandboxEnabled ?? (mode == .development) }
