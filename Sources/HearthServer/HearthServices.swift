@@ -134,7 +134,10 @@ public struct HearthServices: Sendable {
         sealer: SecretSealer? = nil, telemetry: Telemetry = .off
     ) async throws -> SQLStore {
         if configuration.usesPostgres, let url = configuration.databaseURL {
-            return try await PostgresStorage.open(url: url, logger: logger, migrate: migrate, sealer: sealer, telemetry: telemetry)
+            var options = PostgresStorageOptions()
+            options.maximumConnections = configuration.databaseMaxConnections
+            return try await PostgresStorage.open(
+                url: url, options: options, logger: logger, migrate: migrate, sealer: sealer, telemetry: telemetry)
         }
         return try await SQLiteStorage.open(
             path: configuration.resolvedSQLitePath, logger: logger, migrate: migrate,

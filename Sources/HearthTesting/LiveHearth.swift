@@ -71,6 +71,8 @@ public final class LiveHearth: Sendable {
         // The sandbox answers at once, but a full test run on two loaded cores can hold a request longer than
         // the 10 s default; tests of the time-out set their own.
         configuration.providers.network.requestTimeout = 60
+        // Hundreds of test servers share one PostgreSQL cluster at once: small pools.
+        configuration.databaseMaxConnections = 4
         // As `hearth serve` in development mode.
         configuration.signIn.emailLinkEnabled = true
         configure(&configuration)

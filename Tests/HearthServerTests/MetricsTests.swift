@@ -236,7 +236,7 @@ struct MetricsTests {
         }
     }
 
-    @Test("metrics.listen and metrics.enabled are validated, naming the key")
+    @Test("metrics.listen, metrics.enabled and database.maxConnections are validated, naming the key")
     func settings() throws {
         for bad in ["9464", "localhost", "http://127.0.0.1:9464", "127.0.0.1:99999", "127.0.0.1:port", "bad host:80", "[::1]:", "a\u{0}b:80"] {
             #expect(ServerConfiguration.ListenAddress(bad) == nil, "\(bad)")
@@ -256,6 +256,17 @@ struct MetricsTests {
         }
         let set = try read(["metrics.enabled": .init(.bool(false), isSecret: false), "metrics.listen": .init(.string("[::1]:9464"), isSecret: false)])
         #expect(!set.metrics.enabled && set.metrics.listen == .init(host: "::1", port: 9464))
+        // The pool the alert on hearth_db_connections_waiting points at.
+        #expect(try read([:]).databaseMaxConnections == 10)
+        #expect(try read(["database.maxConnections": .init(.int(40), isSecret: false)]).databaseMaxConnections == 40)
+        for bad in [1, 0, -5, 1_001] {
+            do {
+                _ = try read(["database.maxConnections": .init(.int(bad), isSecret: false)])
+                Issue.record("accepted database.maxConnections \(bad)")
+            } catch let error as ConfigurationError {
+                #expect(error.key == "database.maxConnections")
+            }
+        }
     }
 
     /// A port free on loopback now (bound and released).

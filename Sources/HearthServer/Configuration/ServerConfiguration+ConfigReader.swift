@@ -66,6 +66,7 @@ extension ServerConfiguration {
         dataDirectory = try r.string("storage.dataDirectory") ?? dataDirectory
         sqlitePath = try r.string("storage.sqlitePath")
         userCacheSize = try r.int("storage.userCacheSize", in: 0...1_000_000) ?? userCacheSize
+        databaseMaxConnections = try r.int("database.maxConnections", in: 2...1_000) ?? databaseMaxConnections
         databaseURL = try r.string("database.url", isSecret: true)
         if let databaseURL {
             if Self.isPostgresURL(databaseURL) {

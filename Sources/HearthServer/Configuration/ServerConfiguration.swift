@@ -74,6 +74,8 @@ public struct ServerConfiguration: Sendable {
     /// How many users read by uid a server on SQLite keeps in memory (0: none). Such a server holds
     /// its SQLite file exclusively. Never used on PostgreSQL.
     public var userCacheSize = 4_096
+    /// `database.maxConnections`: the connections a server's PostgreSQL pool may open (2 to 1,000).
+    public var databaseMaxConnections = 10
     /// `postgres://user:password@host:port/database`: several replicas share this database.
     /// Unset: the embedded SQLite file. A secret (it may hold a password): never printed.
     public var databaseURL: String?

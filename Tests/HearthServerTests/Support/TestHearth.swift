@@ -37,6 +37,8 @@ struct TestHearth: Sendable {
         configuration.scryptLogN = 4
         configuration.port = 0
         configuration.sandboxEnabled = false
+        // Hundreds of test servers share one PostgreSQL cluster at once: small pools.
+        configuration.databaseMaxConnections = 4
         configure(&configuration)
         if configuration.mode == .production, configuration.secrets.key == nil, configuration.secrets.keyFile == nil {
             configuration.secrets.key = Self.productionKey.base64
