@@ -66,14 +66,7 @@ public enum ActionPage {
 
     /// The headers every action page goes out with: HTML, never cached, no script, styles only inline, forms only
     /// to this origin, never framed, and no `Referer` that would carry the code to the continue URL's site.
-    public static let headers: HTTPFields = [
-        .contentType: "text/html; charset=utf-8",
-        .cacheControl: "no-store",
-        .contentSecurityPolicy: contentSecurityPolicy,
-        HTTPField.Name("X-Frame-Options")!: "DENY",
-        HTTPField.Name("Referrer-Policy")!: "no-referrer",
-        .xContentTypeOptions: "nosniff",
-    ]
+    public static let headers = PageHeaders.html(contentSecurityPolicy: contentSecurityPolicy)
 
     /// The `Content-Security-Policy` of ``headers``.
     public static let contentSecurityPolicy =

@@ -11,14 +11,7 @@ enum StatusPage {
 
     /// The headers the page goes out with: HTML, never cached, no script, styles only inline, never framed,
     /// no `Referer`.
-    static let headers: HTTPFields = [
-        .contentType: "text/html; charset=utf-8",
-        .cacheControl: "no-store",
-        .contentSecurityPolicy: contentSecurityPolicy,
-        HTTPField.Name("X-Frame-Options")!: "DENY",
-        HTTPField.Name("Referrer-Policy")!: "no-referrer",
-        .xContentTypeOptions: "nosniff",
-    ]
+    static let headers = PageHeaders.html(contentSecurityPolicy: contentSecurityPolicy)
 
     /// The `Content-Security-Policy` of ``headers``: nothing but inline styles.
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
