@@ -97,8 +97,10 @@ public final class LiveHearth: Sendable {
             listeningContinuation.finish()
         }
         var groupConfiguration = ServiceGroupConfiguration(services: [app], logger: logger)
-        // A connection that never finishes must not hold a test forever: after 20 s the server is cancelled.
-        groupConfiguration.maximumGracefulShutdownDuration = .seconds(20)
+        // A connection that never finishes must not hold a test forever: after 60 s the server is cancelled. (A
+        // graceful stop also flushes the trace exporter, whose export may take 10 s; the whole suite running at once on
+        // two cores stretches both.)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(60)
         let group = ServiceGroup(configuration: groupConfiguration)
         let running = Task {
             defer { listeningContinuation.finish() }
