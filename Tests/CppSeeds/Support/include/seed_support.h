@@ -246,6 +246,8 @@ inline void OtherCalls(firebase::auth::Auth* auth, const std::string& back_to) {
   auto token = Current(auth).GetToken(false);
   const std::string* first = Await(token, "GetToken(false)");
   Check(first && std::count(first->begin(), first->end(), '.') == 2, "GetToken gives a JWT");
+  // A token minted in the same second as the first would be the same bytes (same claims, deterministic RS256).
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   auto refreshed = Current(auth).GetToken(true);
   const std::string* second = Await(refreshed, "GetToken(true)");
   Check(second && first && *second != *first, "GetToken(true) refreshes");
