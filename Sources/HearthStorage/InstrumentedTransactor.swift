@@ -12,6 +12,8 @@ struct InstrumentedTransactor: SQLTransactor {
     /// `sqlite` or `postgresql`: OpenTelemetry's `db.system.name`.
     let system: String
     let tracer: any Tracer
+    /// Whether spans are recorded at all (`false` for the `NoOpTracer` of tracing off).
+    private let traces: Bool
     private let readDuration: Timer
     private let writeDuration: Timer
 
@@ -19,6 +21,7 @@ struct InstrumentedTransactor: SQLTransactor {
         self.base = base
         self.system = system
         self.tracer = telemetry.tracer
+        self.traces = !(telemetry.tracer is NoOpTracer)
         let label = MetricDescriptor.databaseTransactionDuration.name
         self.readDuration = Timer(label: label, dimensions: [("kind", "read")], factory: telemetry.metrics)
         self.writeDuration = Timer(label: label, dimensions: [("kind", "write")], factory: telemetry.metrics)
@@ -51,6 +54,8 @@ struct InstrumentedTransactor: SQLTransactor {
     private func measured<T>(_ operation: String, _ timer: Timer, _ work: () async throws -> T) async throws -> T {
         let start = ContinuousClock.now
         defer { timer.recordInterval(since: start) }
+        // Tracing off: no span, no task-local context pushed on every transaction.
+        guard traces else { return try await work() }
         return try await tracer.withSpan(operation, ofKind: .client) { span in
             span.attributes["db.system.name"] = system
             do {
