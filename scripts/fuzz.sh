@@ -48,10 +48,20 @@ fi
 [[ -x "$HEARTH_BIN" ]] || { echo "fuzz.sh: no executable at HEARTH_BIN=$HEARTH_BIN" >&2; exit 2; }
 
 # schemathesis, in its own virtual environment.
-if [[ ! -x "$VENV/bin/schemathesis" ]]; then
-    echo "== installing schemathesis into $VENV"
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet "$SCHEMATHESIS_VERSION"
+# Built under a lock and marked whole last (.hearth-installed), so two runs at once, or a run after one that
+# died while installing, never use a half-built venv.
+if [[ ! -f "$VENV/.hearth-installed" ]]; then
+    mkdir -p "$(dirname "$VENV")"
+    exec {venv_lock}> "$VENV.lock"
+    flock "$venv_lock"
+    if [[ ! -f "$VENV/.hearth-installed" ]]; then
+        echo "== installing schemathesis into $VENV"
+        rm -rf "$VENV"
+        python3 -m venv "$VENV"
+        "$VENV/bin/python" -m pip install --quiet "$SCHEMATHESIS_VERSION"
+        touch "$VENV/.hearth-installed"
+    fi
+    exec {venv_lock}>&-
 fi
 
 rm -rf "$OUT"

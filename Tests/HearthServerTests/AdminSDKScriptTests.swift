@@ -24,7 +24,8 @@ struct AdminSDKScriptTests {
     {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-script-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") }
+        // The server's settings stay out; the Python environment's place (.ci/run gives a fresh one) goes through.
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") || $0.key == "HEARTH_PYTHON_VENV" }
         env.merge(environment) { $1 }
         let child = try ChildProcess.start(arguments, environment: env, output: log, errorOutput: log)
         guard let status = try await child.wait(timeout: timeout) else {
@@ -145,5 +146,37 @@ struct AdminSDKScriptTests {
                 #expect(result.output.contains("all checks passed"), "\(result.output)")
             }
         }
+    }
+
+    @Test("scripts/python-venv.sh run three times at once from nothing builds the venv once; a half-built one is rebuilt")
+    func venvFromScratch() async throws {
+        let venv = try await Self.run(["/usr/bin/env", "python3", "-c", "import venv, ensurepip"], timeout: 60)
+        if venv.status != 0 { try Test.cancel("python3 -m venv is missing (python3 with venv and ensurepip): \(venv.output)") }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-venv-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let place = cache.appendingPathComponent("python/venv").path
+        let script = Self.repository.appendingPathComponent("scripts/python-venv.sh").path
+        let runs = try await withThrowingTaskGroup(of: (status: Int32, output: String).self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    try await Self.run(["/bin/bash", script, "python-packages.py"], environment: ["HEARTH_PYTHON_VENV": place], timeout: 900)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for run in runs {
+            #expect(run.status == 0, "\(run.output)")
+            #expect(run.output.contains("google-auth ") && run.output.contains("firebase-admin "), "\(run.output)")
+        }
+        // One venv and its lock, no building folder left behind.
+        let left = try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent("python").path).sorted()
+        #expect(left == ["venv", "venv.lock"])
+
+        // A build that died half way (no list of packages) is never taken for a finished one.
+        try FileManager.default.removeItem(atPath: place + "/.hearth-packages")
+        try FileManager.default.removeItem(atPath: place + "/bin")
+        let again = try await Self.run(["/bin/bash", script, "python-packages.py"], environment: ["HEARTH_PYTHON_VENV": place], timeout: 900)
+        #expect(again.status == 0, "\(again.output)")
+        #expect(FileManager.default.fileExists(atPath: place + "/.hearth-packages"))
     }
 }
