@@ -179,6 +179,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What the server says to people, in every language it speaks: the e-mail actions' mails (built-in texts and
+        // the operator's Mustache templates) and the hosted action pages, rendered to strings. No HTTP.
+        .target(
+            name: "HearthMessages",
+            dependencies: [
+                "HearthCore",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Throwaway PostgreSQL clusters, and the posix_spawn child processes that start them, for the tests
         // (through HearthTesting) and the benchmark. No Hearth dependencies.
         .target(name: "HearthPostgresLauncher", swiftSettings: swiftSettings),
@@ -199,12 +209,11 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
-                "HearthProviders", "HearthMail", "HearthTelemetry",
+                "HearthProviders", "HearthMail", "HearthMessages", "HearthTelemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -416,6 +425,12 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // The mails and action pages as rendered, in every language, with and without the operator's templates.
+        .testTarget(
+            name: "HearthMessagesTests",
+            dependencies: ["HearthMessages", "HearthCore"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         // The SMTP client against a real mail server on loopback (aiosmtpd, started by HearthTesting).

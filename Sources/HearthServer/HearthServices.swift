@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HearthCore
+import HearthMessages
 import HearthProviders
 import HearthStorage
 import HearthStoragePostgres

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import HearthCore
+import HearthMessages
 import HearthServer
 import HearthTesting
 import HearthWire

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HearthCore
+import HearthMessages
 import HearthServer
 import HearthWire
 import Testing

@@ -117,3 +117,18 @@ public struct AuditEvent: Sendable, Equatable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
+
+/// Where a request came from, as audit events keep it.
+public struct AuditOrigin: Sendable, Equatable {
+    /// The client's full address; `nil` when unknown.
+    public var address: String?
+    /// The administrator's credential (the server's `AdministratorCredentials.identify`); `nil` for everyone else.
+    public var actorID: String?
+
+    public init(address: String? = nil, actorID: String? = nil) {
+        self.address = address
+        self.actorID = actorID
+    }
+
+    public static let none = AuditOrigin()
+}

@@ -31,6 +31,8 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidIDToken, tokenExpired, invalidRefreshToken, missingCustomToken, invalidCustomToken
         // Abuse
         case tooManyAttempts
+        /// The account's password lockout refuses the attempt (`TOO_MANY_ATTEMPTS_TRY_LATER : Access to this account…`).
+        case accountTemporarilyDisabled
         // Infrastructure
         case storageUnavailable, internalError
     }

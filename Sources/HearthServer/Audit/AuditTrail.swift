@@ -8,21 +8,26 @@ import Logging
 /// One insert per event, awaited, so that an event is readable as soon as the request that caused it has
 /// been answered. A failed insert never fails the request: the change already happened, and a sign-in
 /// that succeeded must not turn into an error. It is logged at error level (kind and error type only).
-struct AuditTrail: Sendable {
+struct AuditTrail: AuditRecording {
     let services: HearthServices
+
+    /// Records `event` as it is; a sign-in or sign-up is noted for the access log and the metrics.
+    func record(_ event: AuditEvent) async {
+        if event.kind == .signedUp || event.kind == .signedIn, let method = event.method {
+            RequestRecord.noteSignedIn(provider: method, newUser: event.kind == .signedUp)
+        }
+        await Self.insert(event, into: services.store, logger: services.logger)
+    }
 
     /// Records an event at the clock's time.
     func record(
         _ kind: AuditEvent.Kind, uid: String?, actor: AuditEvent.Actor, method: String? = nil, origin: AuditOrigin = .none,
         details: [String: String] = [:]
     ) async {
-        if kind == .signedUp || kind == .signedIn, let method {
-            RequestRecord.noteSignedIn(provider: method, newUser: kind == .signedUp)
-        }
-        let event = AuditEvent(
-            time: services.clock.now, kind: kind, uid: uid, actor: actor, actorID: origin.actorID, method: method,
-            clientAddress: origin.address, details: details)
-        await Self.insert(event, into: services.store, logger: services.logger)
+        await record(
+            AuditEvent(
+                time: services.clock.now, kind: kind, uid: uid, actor: actor, actorID: origin.actorID, method: method,
+                clientAddress: origin.address, details: details))
     }
 
     /// Records an event caused by `request` (see ``origin(_:context:)``).
@@ -31,6 +36,12 @@ struct AuditTrail: Sendable {
         context: some RequestContext, details: [String: String] = [:]
     ) async {
         await record(kind, uid: uid, actor: actor, method: method, origin: origin(request, context: context), details: details)
+    }
+
+    /// The client's address as a counter key and as audit events keep it (see ``origin(_:context:)``).
+    func clientOrigin(_ request: Request, context: some RequestContext) -> ClientOrigin {
+        ClientOrigin(
+            counterAddress: AbuseGuard(services: services).clientAddress(request, context: context), audit: origin(request, context: context))
     }
 
     /// The client's address (see ``ClientAddressResolver``) and, for an administrator, which credential called.
@@ -49,14 +60,4 @@ struct AuditTrail: Sendable {
                 "could not record an audit event", metadata: ["kind": "\(event.kind)", "error": "\(String(describing: type(of: error)))"])
         }
     }
-}
-
-/// Where a request came from, as audit events keep it.
-struct AuditOrigin: Sendable {
-    /// The client's full address; `nil` when unknown.
-    var address: String?
-    /// The administrator's credential (``AdministratorCredentials/identify(_:)``); `nil` for everyone else.
-    var actorID: String?
-
-    static let none = AuditOrigin()
 }

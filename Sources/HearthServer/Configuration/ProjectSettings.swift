@@ -1,49 +1,14 @@
 import Foundation
 import HearthCore
 
-/// The sign-in settings an administrator may change while Hearth runs (`GET/PATCH /v2/projects/{p}/config`,
-/// the Admin SDKs' project config): which sign-ins are on, one account per e-mail, e-mail enumeration
-/// protection, the anonymous clean-up. The configuration gives their starting values; a change through the
-/// admin API is stored in the database and overrides them on every replica (within ``ProjectSettingsCache/lifetime``).
-public struct ProjectSettings: Sendable, Equatable {
-    public var anonymousEnabled: Bool
-    public var passwordEnabled: Bool
-    public var emailEnumerationProtection: Bool
-    public var oneAccountPerEmail: Bool
-    public var anonymousCleanupEnabled: Bool
-    public var emailLinkEnabled: Bool
-
+extension ProjectSettings {
     /// The configuration's values.
     public init(_ configuration: ServerConfiguration) {
-        anonymousEnabled = configuration.signIn.anonymousEnabled
-        passwordEnabled = configuration.signIn.passwordEnabled
-        emailEnumerationProtection = configuration.signIn.emailEnumerationProtection
-        oneAccountPerEmail = configuration.signIn.oneAccountPerEmail
-        anonymousCleanupEnabled = configuration.anonymousCleanup.enabled
-        emailLinkEnabled = configuration.signIn.emailLinkEnabled
-    }
-
-    /// What the database stores: only the values an administrator set.
-    struct Overrides: Codable, Sendable, Equatable {
-        var anonymousEnabled: Bool?
-        var passwordEnabled: Bool?
-        var emailEnumerationProtection: Bool?
-        var oneAccountPerEmail: Bool?
-        var anonymousCleanupEnabled: Bool?
-        var emailLinkEnabled: Bool?
-    }
-
-    static let settingName = "project.config"
-
-    func applying(_ overrides: Overrides) -> ProjectSettings {
-        var settings = self
-        if let value = overrides.anonymousEnabled { settings.anonymousEnabled = value }
-        if let value = overrides.passwordEnabled { settings.passwordEnabled = value }
-        if let value = overrides.emailEnumerationProtection { settings.emailEnumerationProtection = value }
-        if let value = overrides.oneAccountPerEmail { settings.oneAccountPerEmail = value }
-        if let value = overrides.anonymousCleanupEnabled { settings.anonymousCleanupEnabled = value }
-        if let value = overrides.emailLinkEnabled { settings.emailLinkEnabled = value }
-        return settings
+        self.init(
+            anonymousEnabled: configuration.signIn.anonymousEnabled, passwordEnabled: configuration.signIn.passwordEnabled,
+            emailEnumerationProtection: configuration.signIn.emailEnumerationProtection,
+            oneAccountPerEmail: configuration.signIn.oneAccountPerEmail, anonymousCleanupEnabled: configuration.anonymousCleanup.enabled,
+            emailLinkEnabled: configuration.signIn.emailLinkEnabled)
     }
 }
 

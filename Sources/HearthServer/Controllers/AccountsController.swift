@@ -54,76 +54,14 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         }
         RequestRecord.noteSignInAttempt(provider: input.email != nil || input.password != nil ? "password" : "anonymous", signUp: true)
         if input.localId != nil { throw HearthError(.unexpectedLocalID) }
-        let now = services.clock.now
-
-        guard input.idToken != nil || input.email != nil || input.password != nil else {
-            let settings = try await services.projectSettings()
-            guard settings.anonymousEnabled else { throw HearthError(.adminOnlyOperation) }
-            let abuse = AbuseGuard(services: services)
-            let address = abuse.clientAddress(request, context: context)
-            try await abuse.count(\.anonymousSignUps, address: address)
-            try await abuse.count(\.newAccounts, address: address)
-            let user = UserRecord(
-                uid: UserRecord.makeUID(), createdAt: now, lastLoginAt: now, validSince: now,
-                scheduledDeletionAt: settings.anonymousCleanupEnabled ? now.addingTimeInterval(configuration.anonymousCleanup.maxAge) : nil)
-            let session = RefreshSessionRecord.issue(uid: user.uid, signInProvider: "anonymous", authTime: now, now: now)
-            // The token is signed while the user is being written: the signature does not depend on
-            // the write, and the write (queued behind others on the single SQLite writer) does not
-            // hold up the CPU work. The token leaves only once the user is stored.
-            async let signed = services.mintIDToken(for: user, signInProvider: "anonymous", authTime: now)
-            try await createUser(user, session: session.record)
-            await audit.record(.signedUp, uid: user.uid, actor: .user, method: "anonymous", request: request, context: context)
-            let idToken = try await signed
-            return WireCoding.response(
-                SignUpResponse(localId: user.uid, email: nil, displayName: nil, idToken: idToken, refreshToken: session.token, expiresIn: expiresIn))
-        }
-
-        guard let rawEmail = input.email else { throw HearthError(.missingEmail) }
-        guard let password = input.password else { throw HearthError(.missingPassword) }
-        guard try await services.projectSettings().passwordEnabled else { throw HearthError(.operationNotAllowed) }
-        guard let email = EmailAddress.normalize(rawEmail) else { throw HearthError(.invalidEmail) }
-        guard password.count >= 6 else { throw HearthError(.weakPassword) }
-        let displayName = try input.displayName.map(UserText.displayName)
-
-        let user: UserRecord
-        let session: (token: String, record: RefreshSessionRecord)
-        if let idToken = input.idToken {
-            let (claims, current) = try await authenticate(idToken)
-            try CredentialChange(email: email, setsPassword: true)
-                .check(current, authTime: claims.authTime, now: now, window: configuration.recentLoginWindow)
-            if let owner = try await store.user(email: email), owner.uid != current.uid { throw HearthError(.emailExists) }
-            let hash = try await services.hashPassword(password)
-            session = RefreshSessionRecord.issue(uid: current.uid, signInProvider: "password", authTime: now, now: now)
-            user = try await updateUser(current.uid, session: session.record) { user in
-                user.email = email
-                user.emailVerified = false
-                user.passwordHash = hash
-                user.passwordUpdatedAt = now
-                user.validSince = now
-                user.lastLoginAt = now
-                user.scheduledDeletionAt = nil
-                if let displayName { user.displayName = displayName }
-            }
-            await audit.record(.linked, uid: user.uid, actor: .user, method: "password", request: request, context: context)
-        } else {
-            // Counted before the e-mail check, so that probing for EMAIL_EXISTS is limited too.
-            let abuse = AbuseGuard(services: services)
-            try await abuse.count(\.newAccounts, address: abuse.clientAddress(request, context: context))
-            if try await store.user(email: email) != nil { throw HearthError(.emailExists) }
-            let hash = try await services.hashPassword(password)
-            let created = UserRecord(
-                uid: UserRecord.makeUID(), email: email, displayName: displayName, passwordHash: hash,
-                passwordUpdatedAt: now, createdAt: now, lastLoginAt: now, validSince: now)
-            session = RefreshSessionRecord.issue(uid: created.uid, signInProvider: "password", authTime: now, now: now)
-            try await createUser(created, session: session.record)
-            user = created
-            await audit.record(.signedUp, uid: user.uid, actor: .user, method: "password", request: request, context: context)
-        }
-        let idToken = try await services.mintIDToken(for: user, signInProvider: "password", authTime: now)
+        let signedIn = try await SignInUseCases(services: services).signUp(
+            .init(email: input.email, password: input.password, displayName: input.displayName, idToken: input.idToken),
+            from: audit.clientOrigin(request, context: context))
+        let user = signedIn.user
         return WireCoding.response(
             SignUpResponse(
-                localId: user.uid, email: user.email, displayName: user.displayName, idToken: idToken, refreshToken: session.token,
-                expiresIn: expiresIn))
+                localId: user.uid, email: user.email, displayName: user.displayName, idToken: signedIn.idToken,
+                refreshToken: signedIn.refreshToken, expiresIn: String(signedIn.expiresIn)))
     }
 
     // MARK: accounts:signInWithPassword
@@ -131,62 +69,13 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     @Sendable func signInWithPassword(_ request: Request, context: Context) async throws -> Response {
         RequestRecord.noteSignInAttempt(provider: "password", signUp: false)
         let input = try await body(SignInWithPasswordRequest.self, request)
-        let settings = try await services.projectSettings()
-        guard settings.passwordEnabled else { throw HearthError(.operationNotAllowed) }
-        guard let rawEmail = input.email else { throw HearthError(.missingEmail) }
-        guard let email = EmailAddress.normalize(rawEmail) else { throw HearthError(.invalidEmail) }
-        guard let password = input.password else { throw HearthError(.missingPassword) }
-        let protected = settings.emailEnumerationProtection
-        let now = services.clock.now
-
-        // The attempt is counted (per address, and by the lockout per account and address) BEFORE the
-        // password is checked: parallel guesses cannot all pass a check that counts finished ones.
-        let abuse = AbuseGuard(services: services)
-        let address = abuse.clientAddress(request, context: context)
-        try await abuse.count(\.passwordSignIns, address: address)
-        let reservation = try await abuse.reservePasswordAttempt(email: email, address: address)
-
-        // A refusal is recorded with the account when there is one; for an unknown e-mail without anything that
-        // identifies the person (see AuditEvent). Every path writes one event, so timing tells them apart no better.
-        func failed(_ reason: String, uid: String?) async {
-            await audit.record(
-                .signInFailed, uid: uid, actor: .user, method: "password", request: request, context: context, details: ["reason": reason])
-        }
-        guard let found = try await store.user(email: email) else {
-            // Spend the time a real check takes, so timing does not tell which e-mails exist.
-            _ = try await services.verifyDecoyPassword(password)
-            await failed("unknownEmail", uid: nil)
-            throw HearthError(protected ? .invalidLoginCredentials : .emailNotFound)
-        }
-        if found.disabled {
-            await failed("disabled", uid: found.uid)
-            throw HearthError(.userDisabled)
-        }
-        guard let hash = found.passwordHash else {
-            // No password: as long as a wrong one, so timing does not tell such accounts apart either.
-            _ = try await services.verifyDecoyPassword(password)
-            await failed("noPassword", uid: found.uid)
-            throw HearthError(protected ? .invalidLoginCredentials : .invalidPassword)
-        }
-        guard try await services.verifyPassword(password, against: hash) else {
-            await failed("wrongPassword", uid: found.uid)
-            throw HearthError(protected ? .invalidLoginCredentials : .invalidPassword)
-        }
-        try await abuse.passwordAttemptSucceeded(reservation, email: email, address: address)
-        // A hash imported from elsewhere, or made at an older cost, is redone now that the password is known.
-        let rehashed = services.passwords.needsRehash(hash) ? try await services.hashPassword(password) : nil
-        let session = RefreshSessionRecord.issue(uid: found.uid, signInProvider: "password", authTime: now, now: now)
-        let user = try await updateUser(found.uid, session: session.record) { user in
-            user.lastLoginAt = now
-            // Only if the hash is still the one checked: a password changed meanwhile stays changed.
-            if let rehashed, user.passwordHash == hash { user.passwordHash = rehashed }
-        }
-        await audit.record(.signedIn, uid: user.uid, actor: .user, method: "password", request: request, context: context)
-        let idToken = try await services.mintIDToken(for: user, signInProvider: "password", authTime: now)
+        let (email, signedIn) = try await SignInUseCases(services: services).passwordSignIn(
+            email: input.email, password: input.password, from: audit.clientOrigin(request, context: context))
+        let user = signedIn.user
         return WireCoding.response(
             SignInWithPasswordResponse(
                 localId: user.uid, email: email, displayName: user.displayName ?? "", profilePicture: user.photoURL,
-                idToken: idToken, refreshToken: session.token, expiresIn: expiresIn))
+                idToken: signedIn.idToken, refreshToken: signedIn.refreshToken, expiresIn: String(signedIn.expiresIn)))
     }
 
     // MARK: accounts:lookup
@@ -267,7 +156,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             guard let normalized = EmailAddress.normalize(raw) else { throw HearthError(.invalidEmail) }
             return normalized
         }
-        if let password = input.password, password.count < 6 { throw HearthError(.weakPassword) }
+        try input.password.map(PasswordPolicy.check)
         let attributes: [String: ProfileUpdate.Attribute] = [
             "DISPLAY_NAME": .displayName, "PHOTO_URL": .photoURL, "EMAIL": .email, "PASSWORD": .password,
         ]
@@ -379,10 +268,6 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         try await services.authenticate(idToken)
     }
 
-    private func createUser(_ user: UserRecord, session: RefreshSessionRecord) async throws {
-        try await StoreConflict.mapped { try await store.createUser(user, session: session) }
-    }
-
     private func updateUser(_ uid: String, session: RefreshSessionRecord?, _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void)
         async throws -> UserRecord
     {
@@ -424,12 +309,5 @@ extension HearthServices {
     ) async throws -> String {
         RequestRecord.noteUser(user.uid)
         return try await tokens.mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims)
-    }
-}
-
-extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
     }
 }

@@ -57,7 +57,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         let uid = try input.localId.map(AdminInput.checkedUID) ?? UserRecord.makeUID()
         let email = try input.email.map(AdminInput.normalizedEmail)
         let phone = try input.phoneNumber.map(AdminInput.checkedPhoneNumber)
-        if let password = input.password, password.count < 6 { throw HearthError(.weakPassword) }
+        try input.password.map(PasswordPolicy.check)
         var user = UserRecord(
             uid: uid, email: email, emailVerified: input.emailVerified ?? false,
             displayName: try input.displayName.map(UserText.displayName), photoURL: try input.photoUrl.map(UserText.photoURL),

@@ -166,74 +166,11 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
     @Sendable func signInWithEmailLink(_ request: Request, context: Context) async throws -> Response {
         RequestRecord.noteSignInAttempt(provider: "emailLink", signUp: false)
         let input = try await body(SignInWithEmailLinkRequest.self, request)
-        guard try await services.projectSettings().emailLinkEnabled else { throw HearthError(.operationNotAllowed) }
-        guard let rawEmail = input.email else { throw HearthError(.missingEmail) }
-        guard let code = input.oobCode, !code.isEmpty else { throw HearthError(.missingOOBCode) }
-        guard let email = EmailAddress.normalize(rawEmail) else { throw HearthError(.invalidEmail) }
-        let record = try await actions.peek(code)
-        guard record.kind == .emailSignIn else { throw HearthError(.invalidOOBCode, reason: "not a sign-in code") }
-        guard record.email == email else {
-            throw HearthError(.invalidEmail, detail: "The email provided does not match the sign-in email address.")
-        }
-        let current = try await input.idToken.asyncMap { try await services.authenticate($0).1 }
-        let owner = try await store.user(email: email)
-        if let current, let owner, owner.uid != current.uid { throw HearthError(.emailExists) }
-        if current == nil, owner?.disabled == true { throw HearthError(.userDisabled) }
-        if current == nil, owner == nil {
-            let abuse = AbuseGuard(services: services)
-            try await abuse.count(\.newAccounts, address: abuse.clientAddress(request, context: context))
-        }
-        _ = try await actions.redeem(code, kinds: [.emailSignIn])
-
-        let now = services.clock.now
-        let origin = audit.origin(request, context: context)
-        if let existing = current ?? owner {
-            let response = try await signIn(existing.uid, email: email, now: now)
-            // With an ID token the address joins the signed-in account: a link; else a sign-in.
-            await audit.record(current == nil ? .signedIn : .linked, uid: existing.uid, actor: .user, method: "emailLink", origin: origin)
-            return response
-        }
-        let created = UserRecord(
-            uid: UserRecord.makeUID(), email: email, emailVerified: true, emailLinkSignIn: true, createdAt: now, lastLoginAt: now,
-            validSince: now)
-        let session = RefreshSessionRecord.issue(uid: created.uid, signInProvider: "password", authTime: now, now: now)
-        do {
-            try await StoreConflict.mapped { try await store.createUser(created, session: session.record) }
-        } catch let error as HearthError where error.code == .emailExists {
-            // A parallel sign-in with another link to the same new address made the account first: the link proves
-            // this address as well as that one did, so it signs in to that account.
-            guard let winner = try await store.user(email: email) else { throw error }
-            let response = try await signIn(winner.uid, email: email, now: now)
-            await audit.record(.signedIn, uid: winner.uid, actor: .user, method: "emailLink", origin: origin)
-            return response
-        }
-        await audit.record(.signedUp, uid: created.uid, actor: .user, method: "emailLink", origin: origin)
-        return try await signedIn(created, session: session.token, isNewUser: true, now: now)
-    }
-
-    /// Signs the account `uid` in with the proven address `email`, linking it when the account had another.
-    private func signIn(_ uid: String, email: String, now: Date) async throws -> Response {
-        let session = RefreshSessionRecord.issue(uid: uid, signInProvider: "password", authTime: now, now: now)
-        let user = try await StoreConflict.mapped {
-            try await store.updateUser(uid: uid, session: session.record) { user in
-                if user.disabled { throw HearthError(.userDisabled) }
-                // A password set by someone who never proved the address is dropped once its owner does.
-                if user.email == email, !user.emailVerified { user.passwordHash = nil }
-                user.email = email
-                user.emailVerified = true
-                user.emailLinkSignIn = true
-                user.lastLoginAt = now
-                user.scheduledDeletionAt = nil
-            }
-        }
-        return try await signedIn(user, session: session.token, isNewUser: false, now: now)
-    }
-
-    private func signedIn(_ user: UserRecord, session: String, isNewUser: Bool, now: Date) async throws -> Response {
-        let idToken = try await services.mintIDToken(for: user, signInProvider: "password", authTime: now)
+        let signedIn = try await SignInUseCases(services: services).emailLinkSignIn(
+            email: input.email, code: input.oobCode, linkTo: input.idToken, from: audit.clientOrigin(request, context: context))
         return WireCoding.response(
             SignInWithEmailLinkResponse(
-                email: user.email, localId: user.uid, isNewUser: isNewUser, idToken: idToken, refreshToken: session,
-                expiresIn: String(Int(configuration.idTokenLifetime))))
+                email: signedIn.user.email, localId: signedIn.user.uid, isNewUser: signedIn.isNewUser, idToken: signedIn.idToken,
+                refreshToken: signedIn.refreshToken, expiresIn: String(signedIn.expiresIn)))
     }
 }

@@ -59,11 +59,9 @@ struct FederatedController<Context: RequestContext>: Sendable {
         }
 
         do {
-            let abuse = AbuseGuard(services: services)
-            let outcome = try await decide(
-                profile: profile, linkTo: input.idToken, autoCreate: input.autoCreate ?? true,
-                address: abuse.clientAddress(request, context: context),
-                auditOrigin: AuditTrail(services: services).origin(request, context: context))
+            let outcome = try await SignInUseCases(services: services).federatedSignIn(
+                profile, linkTo: input.idToken, autoCreate: input.autoCreate ?? true,
+                from: AuditTrail(services: services).clientOrigin(request, context: context))
             try await describe(outcome, of: profile, into: &response)
         } catch let error as HearthError
             where [.federatedUserIDAlreadyLinked, .emailExists].contains(error.code) && input.returnIdpCredential == true
@@ -76,65 +74,8 @@ struct FederatedController<Context: RequestContext>: Sendable {
         return WireCoding.response(response)
     }
 
-    enum Outcome {
-        case signedIn(UserRecord, isNewUser: Bool, refreshToken: String)
-        case needsConfirmation(owner: UserRecord)
-    }
-
-    /// Reads the accounts the account rules (``AccountLinking``) look at, and writes what they decide, with
-    /// the session of the sign-in in the same transaction as the user.
-    /// - Parameter address: the client's address, counted against the new-accounts limit when a user is created.
-    /// - Parameter auditOrigin: where the request came from, for the audit event of what was decided.
-    func decide(
-        profile: FederatedProfile, linkTo idToken: String?, autoCreate: Bool, address: String, auditOrigin: AuditOrigin
-    ) async throws -> Outcome {
-        let audit = AuditTrail(services: services)
-        let provider = profile.providerID
-        let now = services.clock.now
-        let rules = AccountLinking(profile: profile, oneAccountPerEmail: try await services.projectSettings().oneAccountPerEmail)
-        let identityOwner = try await store.user(providerID: profile.providerID, rawID: profile.rawID)
-        let signedIn = try await idToken.asyncMap { try await services.authenticate($0).1 }
-        var emailOwner: UserRecord?
-        if let email = rules.emailToCheck(signedIn: signedIn, identityOwner: identityOwner) {
-            emailOwner = try await store.user(email: email)
-        }
-        switch try rules.decide(signedIn: signedIn, identityOwner: identityOwner, emailOwner: emailOwner, autoCreate: autoCreate) {
-        case .link(let uid):
-            let outcome = try await signIn(uid, provider: provider, now: now) { rules.link(into: &$0, now: now) }
-            await audit.record(.linked, uid: uid, actor: .user, method: provider, origin: auditOrigin)
-            return outcome
-        case .signIn(let uid):
-            let outcome = try await signIn(uid, provider: provider, now: now) { rules.signIn(&$0, now: now) }
-            await audit.record(.signedIn, uid: uid, actor: .user, method: provider, origin: auditOrigin)
-            return outcome
-        case .takeOver(let uid):
-            // The provider vouched for the account's unverified e-mail: its other sign-in methods went.
-            let outcome = try await signIn(uid, provider: provider, now: now) { rules.takeOver(&$0, now: now) }
-            await audit.record(.signedIn, uid: uid, actor: .user, method: provider, origin: auditOrigin, details: ["tookOver": "true"])
-            return outcome
-        case .needsConfirmation(let owner):
-            return .needsConfirmation(owner: owner)
-        case .create:
-            try await AbuseGuard(services: services).count(\.newAccounts, address: address)
-            let user = rules.newUser(uid: UserRecord.makeUID(), now: now)
-            let session = RefreshSessionRecord.issue(uid: user.uid, signInProvider: profile.providerID, authTime: now, now: now)
-            try await StoreConflict.mapped { try await store.createUser(user, session: session.record) }
-            await audit.record(.signedUp, uid: user.uid, actor: .user, method: provider, origin: auditOrigin)
-            return .signedIn(user, isNewUser: true, refreshToken: session.token)
-        }
-    }
-
-    /// Signs in user `uid` as `change` leaves it, with a new session.
-    private func signIn(
-        _ uid: String, provider: String, now: Date, _ change: @escaping @Sendable (inout UserRecord) -> Void
-    ) async throws -> Outcome {
-        let session = RefreshSessionRecord.issue(uid: uid, signInProvider: provider, authTime: now, now: now)
-        let user = try await StoreConflict.mapped { try await store.updateUser(uid: uid, session: session.record, change) }
-        return .signedIn(user, isNewUser: false, refreshToken: session.token)
-    }
-
     /// The account part of the answer: the user signed in with its tokens, or the account to confirm.
-    private func describe(_ outcome: Outcome, of profile: FederatedProfile, into response: inout SignInWithIdpResponse) async throws {
+    private func describe(_ outcome: FederatedSignIn.Outcome, of profile: FederatedProfile, into response: inout SignInWithIdpResponse) async throws {
         switch outcome {
         case .needsConfirmation(let owner):
             response.needConfirmation = true
@@ -144,16 +85,16 @@ struct FederatedController<Context: RequestContext>: Sendable {
             let verified = owner.providers.map(\.providerID)
             response.verifiedProvider = verified.isEmpty ? nil : verified
             response.pendingToken = try await services.tokens.mintPendingToken(for: profile)
-        case .signedIn(let user, let isNewUser, let refreshToken):
-            let now = services.clock.now
+        case .signedIn(let signedIn):
+            let user = signedIn.user
             response.localId = user.uid
             response.email = user.email ?? profile.email
             response.emailVerified = user.email == nil ? profile.emailVerified : user.emailVerified
             response.displayName = user.displayName ?? profile.displayName
-            response.isNewUser = isNewUser ? true : nil
-            response.idToken = try await services.mintIDToken(for: user, signInProvider: profile.providerID, authTime: now)
-            response.refreshToken = refreshToken
-            response.expiresIn = String(Int(configuration.idTokenLifetime))
+            response.isNewUser = signedIn.isNewUser ? true : nil
+            response.idToken = signedIn.idToken
+            response.refreshToken = signedIn.refreshToken
+            response.expiresIn = String(signedIn.expiresIn)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HearthCore
+import HearthMessages
 import Hummingbird
 import NIOCore
 
@@ -85,7 +86,7 @@ struct ActionPageController<Context: RequestContext>: Sendable {
                     status: .badRequest)
             }
             guard password == again else { return try await form(.passwordsDiffer) }
-            guard password.count >= 6 else { return try await form(.tooShort(minimumLength: 6)) }
+            guard PasswordPolicy.accepts(password) else { return try await form(.tooShort(minimumLength: PasswordPolicy.minimumLength)) }
             do {
                 _ = try await actions.resetPassword(code: code, newPassword: password)
             } catch let error as HearthError where error.code == .weakPassword {

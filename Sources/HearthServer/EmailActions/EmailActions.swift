@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthMessages
 import HearthTelemetry
 import Logging
 import Synchronization
@@ -103,25 +104,14 @@ struct EmailActions: Sendable {
 
     // MARK: Using codes
 
-    /// The code's record without using it up: `INVALID_OOB_CODE` for a code never issued, used or voided,
-    /// `EXPIRED_OOB_CODE` for one past its time.
+    /// The code's record without using it up (``ActionCodes/peek(_:)``).
     func peek(_ code: String) async throws -> ActionCodeRecord {
-        guard ActionCode.isWellFormed(code), let record = try await store.actionCode(hash: ActionCode.hash(code)) else {
-            throw HearthError(.invalidOOBCode)
-        }
-        guard !record.isExpired(at: services.clock.now) else { throw HearthError(.expiredOOBCode) }
-        return record
+        try await ActionCodes(store: store, clock: services.clock).peek(code)
     }
 
-    /// Uses the code up, once `peek` has said it is of one of `kinds`: of two parallel calls one gets it.
+    /// Uses the code up (``ActionCodes/redeem(_:kinds:)``).
     func redeem(_ code: String, kinds: Set<ActionCodeKind>) async throws -> ActionCodeRecord {
-        let record = try await peek(code)
-        guard kinds.contains(record.kind) else { throw HearthError(.invalidOOBCode, reason: "code of another kind") }
-        guard let consumed = try await store.consumeActionCode(hash: record.codeHash) else {
-            throw HearthError(.invalidOOBCode, reason: "used by a parallel request")
-        }
-        guard !consumed.isExpired(at: services.clock.now) else { throw HearthError(.expiredOOBCode) }
-        return consumed
+        try await ActionCodes(store: store, clock: services.clock).redeem(code, kinds: kinds)
     }
 
     /// Sets a new password with a reset code: the password must be acceptable before the code is used up.
@@ -130,7 +120,7 @@ struct EmailActions: Sendable {
     func resetPassword(code: String, newPassword: String) async throws -> ActionCodeRecord {
         let record = try await peek(code)
         guard record.kind == .passwordReset else { throw HearthError(.invalidOOBCode, reason: "not a reset code") }
-        guard newPassword.count >= 6 else { throw HearthError(.weakPassword) }
+        try PasswordPolicy.check(newPassword)
         let hash = try await services.hashPassword(newPassword)
         let used = try await redeem(code, kinds: [.passwordReset])
         guard let uid = used.uid else { throw HearthError(.invalidOOBCode, reason: "reset code without account") }

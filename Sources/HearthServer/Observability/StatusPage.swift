@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HearthMessages
 import HearthStorage
 
 /// The HTML of `/console/status` (see ``StatusPageController``): one document without script or external

@@ -68,6 +68,7 @@ extension HearthError {
         case .tokenExpired: return business(M.tokenExpired)
         case .invalidRefreshToken: return business(M.invalidRefreshToken)
         case .tooManyAttempts: return business(detail.map { "\(M.tooManyAttempts) : \($0)" } ?? M.tooManyAttempts)
+        case .accountTemporarilyDisabled: return business("\(M.tooManyAttempts) : \(M.accountTemporarilyDisabled)")
         case .invalidIDPResponse: return business(detail.map { "\(M.invalidIDPResponse) : \($0)" } ?? M.invalidIDPResponse)
         case .missingOrInvalidNonce: return business(detail.map { "\(M.missingOrInvalidNonce) : \($0)" } ?? M.missingOrInvalidNonce)
         case .invalidCredentialOrProviderID:

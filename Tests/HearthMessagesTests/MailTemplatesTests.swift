@@ -1,7 +1,8 @@
 import Foundation
 import HearthCore
-import HearthServer
 import Testing
+
+@testable import HearthMessages
 
 /// The e-mail action mails: every kind in every language, the language a client's code picks, escaping in the HTML
 /// part and none in the text part, one-line subjects, and the operator's override templates.

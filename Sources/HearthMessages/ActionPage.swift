@@ -1,9 +1,8 @@
-import HTTPTypes
 import HearthCore
 
 /// The pages of Hearth's hosted e-mail action handler (`/__/auth/action?mode=…&oobCode=…&continueUrl=…&lang=…`, as
 /// Firebase's): complete HTML5 documents in every ``EmailActionLanguage``, without script or external resources,
-/// so that they work under ``headers``' policy. Opening a link never uses up its code: every page that would act
+/// so that they work under ``contentSecurityPolicy``. Opening a link never uses up its code: every page that would act
 /// asks first and acts on a POST to ``path``.
 public enum ActionPage {
     /// What the page shows.
@@ -64,11 +63,8 @@ public enum ActionPage {
     /// The ``Field/mode`` of the form that asks for a password-reset mail after an address was restored.
     public static let sendPasswordResetMode = "sendPasswordReset"
 
-    /// The headers every action page goes out with: HTML, never cached, no script, styles only inline, forms only
-    /// to this origin, never framed, and no `Referer` that would carry the code to the continue URL's site.
-    public static let headers = PageHeaders.html(contentSecurityPolicy: contentSecurityPolicy)
-
-    /// The `Content-Security-Policy` of ``headers``.
+    /// The `Content-Security-Policy` of the pages (the server sends it with the rest of its page headers): no
+    /// script, styles only inline, forms only to this origin, never framed.
     public static let contentSecurityPolicy =
         "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 

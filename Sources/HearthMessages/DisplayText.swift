@@ -1,9 +1,9 @@
 /// Cleaning and escaping of the values that go into mails and pages.
-enum DisplayText {
+public enum DisplayText {
     /// `text` on one line: control characters and line or paragraph separators become spaces, bidirectional
     /// overrides and isolates are dropped (they can make a name read backwards), runs of spaces become one, and
     /// the ends are trimmed. For names and addresses, and for subjects, which must never hold a CR or LF.
-    static func singleLine(_ text: String) -> String {
+    public static func singleLine(_ text: String) -> String {
         var result = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
@@ -23,7 +23,7 @@ enum DisplayText {
 
     /// `text` for HTML text and double- or single-quoted attribute values: `&`, `<`, `>`, `"` and `'` as
     /// character references; control characters other than tab and line feed as U+FFFD.
-    static func html(_ text: String) -> String {
+    public static func html(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

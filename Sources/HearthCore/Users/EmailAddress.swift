@@ -1,8 +1,8 @@
 import Foundation
 
 /// E-mail normalisation and validation: lower-cased in full, an RFC 5322-ish addr-spec under 256 characters.
-enum EmailAddress {
-    static func normalize(_ raw: String) -> String? {
+public enum EmailAddress {
+    public static func normalize(_ raw: String) -> String? {
         let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
         guard email.count < 256, email.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else { return nil }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)

@@ -1,0 +1,110 @@
+import Foundation
+
+/// The one step every sign-in ends in: it writes the account and the new session in one transaction, records the
+/// audit event, and signs the ID token.
+///
+/// Sign-up, password, federated, custom-token and e-mail-link sign-ins decide *which* account signs in and *what*
+/// changes on it; this step is the only place a session is minted. What applies to every sign-in alike (a second
+/// factor that answers `mfaPendingCredential` instead of tokens, an operator's blocking hook, a tenant's scope)
+/// belongs here, once.
+public struct SignInCompletion: Sendable {
+    public let store: any AccountStore
+    public let tokens: any IDTokenMinting
+    public let audit: any AuditRecording
+    public let clock: WallClock
+
+    public init(store: any AccountStore, tokens: any IDTokenMinting, audit: any AuditRecording, clock: WallClock) {
+        self.store = store
+        self.tokens = tokens
+        self.audit = audit
+        self.clock = clock
+    }
+
+    /// What the sign-in writes.
+    public enum Write: Sendable {
+        /// A new account.
+        case create(UserRecord)
+        /// An existing account, changed by `change` as the transaction reads it. `change` re-checks what the
+        /// decision rested on (the account still enabled, still holding the e-mail or the link it was chosen
+        /// for) and throws to refuse; it may run more than once when the database retries.
+        case update(uid: String, change: @Sendable (inout UserRecord) throws -> Void)
+        /// A new account, or, when its uid exists already (a custom token's uid used before, or made by a
+        /// parallel request), `change` applied to that account.
+        case createOrUpdate(UserRecord, change: @Sendable (inout UserRecord) throws -> Void)
+    }
+
+    /// How the sign-in is recorded.
+    public struct Record: Sendable {
+        /// The session's `sign_in_provider`.
+        public var provider: String
+        /// The audit event's kind (signed up, signed in, linked) and `method`; a new account is always `signedUp`.
+        public var event: AuditEvent.Kind
+        public var method: String
+        public var details: [String: String]
+        public var origin: AuditOrigin
+        /// Claims every ID token of the session carries (a custom token's developer claims).
+        public var sessionClaims: [String: JSONValue]
+
+        public init(
+            provider: String, event: AuditEvent.Kind = .signedIn, method: String? = nil, details: [String: String] = [:],
+            origin: AuditOrigin, sessionClaims: [String: JSONValue] = [:]
+        ) {
+            self.provider = provider
+            self.event = event
+            self.method = method ?? provider
+            self.details = details
+            self.origin = origin
+            self.sessionClaims = sessionClaims
+        }
+    }
+
+    /// Writes `write` with a new session of `record.provider` signed in now, records the event, and signs the
+    /// ID token. Store conflicts (an e-mail, phone number or identity taken meanwhile) are thrown as
+    /// ``StoreConflict`` for the caller to decide again or answer (``StoreConflict/error``).
+    public func complete(_ write: Write, _ record: Record) async throws -> SignedIn {
+        let now = clock.now
+        let claimsText = record.sessionClaims.isEmpty ? nil : JSONValue.object(record.sessionClaims).jsonText
+        let uid: String
+        switch write {
+        case .create(let user), .createOrUpdate(let user, _): uid = user.uid
+        case .update(let existing, _): uid = existing
+        }
+        let session = RefreshSessionRecord.issue(uid: uid, signInProvider: record.provider, authTime: now, now: now, extraClaims: claimsText)
+
+        let user: UserRecord
+        let isNewUser: Bool
+        let idToken: String
+        switch write {
+        case .create(let created):
+            // The token is signed while the user is being written: the signature does not depend on the write, and
+            // the write (queued behind others on SQLite's single writer) does not hold up the CPU work. The token
+            // leaves only once the user is stored.
+            async let signed = tokens.mintIDToken(
+                for: created, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims)
+            try await store.createUser(created, session: session.record)
+            (user, isNewUser, idToken) = (created, true, try await signed)
+        case .update(_, let change):
+            user = try await store.updateUser(uid: uid, session: session.record, change)
+            isNewUser = false
+            idToken = try await tokens.mintIDToken(
+                for: user, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims)
+        case .createOrUpdate(let created, let change):
+            do {
+                try await store.createUser(created, session: session.record)
+                (user, isNewUser) = (created, true)
+            } catch StoreConflict.uid {
+                user = try await store.updateUser(uid: uid, session: session.record, change)
+                isNewUser = false
+            }
+            idToken = try await tokens.mintIDToken(
+                for: user, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims)
+        }
+        await audit.record(
+            AuditEvent(
+                time: now, kind: isNewUser ? .signedUp : record.event, uid: user.uid, actor: .user, actorID: record.origin.actorID,
+                method: record.method, clientAddress: record.origin.address, details: record.details))
+        return SignedIn(
+            user: user, idToken: idToken, refreshToken: session.token, expiresIn: Int(tokens.idTokenLifetime), isNewUser: isNewUser,
+            signInProvider: record.provider)
+    }
+}

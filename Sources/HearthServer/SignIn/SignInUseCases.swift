@@ -1,0 +1,74 @@
+import Foundation
+import HearthCore
+import HearthTokens
+
+/// The sign-in use cases of HearthCore, given this server's parts: the store, the hashing lanes, the token
+/// service, the audit trail, the project settings and the abuse counters. Controllers take the one they call.
+struct SignInUseCases: Sendable {
+    let signUp: SignUp
+    let passwordSignIn: PasswordSignIn
+    let federatedSignIn: FederatedSignIn
+    let customTokenSignIn: CustomTokenSignIn
+    let emailLinkSignIn: EmailLinkSignIn
+    let completion: SignInCompletion
+
+    init(services: HearthServices) {
+        let tokens = ServerIDTokens(services: services)
+        let audit = AuditTrail(services: services)
+        let passwords = ServerPasswords(services: services)
+        let abuse = services.abuseCounter
+        completion = SignInCompletion(store: services.store, tokens: tokens, audit: audit, clock: services.clock)
+        signUp = SignUp(
+            settings: services, store: services.store, passwords: passwords, abuse: abuse, idTokens: tokens, completion: completion,
+            anonymousMaxAge: services.configuration.anonymousCleanup.maxAge, recentLoginWindow: services.configuration.recentLoginWindow)
+        passwordSignIn = PasswordSignIn(
+            settings: services, store: services.store, passwords: passwords, abuse: abuse, audit: audit, completion: completion)
+        federatedSignIn = FederatedSignIn(settings: services, store: services.store, abuse: abuse, idTokens: tokens, completion: completion)
+        customTokenSignIn = CustomTokenSignIn(customTokens: ServerCustomTokens(services: services), completion: completion)
+        emailLinkSignIn = EmailLinkSignIn(
+            settings: services, store: services.store, codes: ActionCodes(store: services.store, clock: services.clock), abuse: abuse,
+            idTokens: tokens, completion: completion)
+    }
+}
+
+extension HearthServices: ProjectSettingsReading {}
+
+/// ID tokens as the token service signs and checks them; each signed or checked token notes its user for the access log.
+struct ServerIDTokens: IDTokenMinting, IDTokenAuthenticating {
+    let services: HearthServices
+
+    var idTokenLifetime: TimeInterval { services.configuration.idTokenLifetime }
+
+    func mintIDToken(for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue]) async throws
+        -> String
+    {
+        try await services.mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims)
+    }
+
+    func authenticate(_ idToken: String) async throws -> AuthenticatedUser {
+        let (claims, user) = try await services.authenticate(idToken)
+        return AuthenticatedUser(user: user, authTime: claims.authTime, signInProvider: claims.firebase.signInProvider)
+    }
+}
+
+/// Password hashing on the blocking thread pool, never on an event loop, with every check counted.
+struct ServerPasswords: PasswordChecking {
+    let services: HearthServices
+
+    func hash(_ password: String) async throws -> String { try await services.hashPassword(password) }
+    func verify(_ password: String, against hash: String) async throws -> Bool { try await services.verifyPassword(password, against: hash) }
+    func verifyDecoy(_ password: String) async throws { _ = try await services.verifyDecoyPassword(password) }
+    func needsRehash(_ hash: String) -> Bool { services.passwords.needsRehash(hash) }
+}
+
+/// Custom tokens checked against the configured public keys and the service-account keys of `hearth admin create-key`
+/// (read per request: every replica sees a new or deleted key at once); unsigned ones in development mode.
+struct ServerCustomTokens: CustomTokenChecking {
+    let services: HearthServices
+
+    func check(_ token: String) async throws -> (uid: String, claims: [String: JSONValue]) {
+        let storedSigners = token.hasPrefix("{") ? [] : try await ServiceAccountKeys(store: services.store).customTokenSigners()
+        let verified = try services.customTokens.verify(token, now: services.clock.now, storedSigners: storedSigners)
+        return (verified.uid, verified.claims)
+    }
+}
