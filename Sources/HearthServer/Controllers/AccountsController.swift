@@ -13,10 +13,10 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     private var configuration: ServerConfiguration { services.configuration }
     private var store: any HearthStore { services.store }
-    private var expiresIn: String { String(Int(configuration.idTokenLifetime)) }
     private var admin: AdminAccountsController<Context> { AdminAccountsController(services: services) }
     private var emailActions: EmailActionsController<Context> { EmailActionsController(services: services) }
     private var audit: AuditTrail { AuditTrail(services: services) }
+    private var accountUseCases: AccountUseCases { AccountUseCases(services: services) }
 
     enum RouteNames { case v1, legacyV3 }
 
@@ -90,7 +90,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             return try await admin.lookup(input)
         }
         guard let idToken = input.idToken else { throw HearthError(.missingIDToken) }
-        let (_, user) = try await authenticate(idToken)
+        let (_, user) = try await services.authenticate(idToken)
         return WireCoding.response(LookupResponse(users: [UserInfo(user)]))
     }
 
@@ -109,89 +109,16 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             if input.localId != nil { throw HearthError(.insufficientPermission) }
             throw HearthError(.invalidRequestType)
         }
-        if input.customAttributes != nil || input.phoneNumber != nil || input.emailVerified != nil || input.linkProviderUserInfo != nil
-            || input.createdAt != nil || input.lastLoginAt != nil
-        {
-            throw HearthError(.insufficientPermission)
-        }
-        if input.disableUser != nil { throw HearthError(.operationNotAllowed) }
-        let (claims, current) = try await authenticate(idToken)
-        let now = services.clock.now
-        let update = try Self.profileUpdate(input)
-        try update.check(
-            current, authTime: claims.authTime, now: now, recentLoginWindow: configuration.recentLoginWindow,
-            emailEnumerationProtection: try await services.projectSettings().emailEnumerationProtection)
-        if let email = update.email { try update.checkEmail(ownedBy: try await store.user(email: email), for: current) }
-        let hash = try await input.password.asyncMap { try await services.hashPassword($0) }
-
-        // New tokens when the credentials changed: the old ones stop working (validSince moves).
-        let provider = update.setsPassword ? "password" : claims.firebase.signInProvider
-        let session =
-            update.changesCredentials(of: current)
-            ? RefreshSessionRecord.issue(uid: current.uid, signInProvider: provider, authTime: now, now: now) : nil
-        let user = try await updateUser(current.uid, session: session?.record) { try update.apply(to: &$0, passwordHash: hash, now: now) }
-        await recordChanges(from: current, to: user, passwordSet: hash != nil, request: request, context: context)
-        if hash != nil { try await store.deleteActionCodes(uid: user.uid, kinds: [.passwordReset]) }
-        if let oldEmail = current.email, oldEmail != user.email {
-            // The old address hears of the change and can undo it; links sent to it stop working.
-            try await store.deleteActionCodes(uid: user.uid, kinds: Set(ActionCodeKind.allCases))
-            if let newEmail = user.email, !current.isAnonymous {
-                try await EmailActions(services: services).mailRecoveryLink(
-                    uid: user.uid, oldEmail: oldEmail, newEmail: newEmail, languageCode: request.headers[HTTPField.Name("X-Firebase-Locale")!])
-            }
-        }
-        var response = Self.updateResponse(user)
-        if let session {
-            response.idToken = try await services.mintIDToken(for: user, signInProvider: provider, authTime: now)
-            response.refreshToken = session.token
-            response.expiresIn = expiresIn
+        let updated = try await accountUseCases.update(
+            OwnAccountUpdate.Input(input, languageCode: request.headers[HTTPField.Name("X-Firebase-Locale")!]), idToken: idToken,
+            from: audit.origin(request, context: context))
+        var response = Self.updateResponse(updated.user)
+        if let session = updated.session {
+            response.idToken = session.idToken
+            response.refreshToken = session.refreshToken
+            response.expiresIn = String(session.expiresIn)
         }
         return WireCoding.response(response)
-    }
-
-    /// The update the request asks for. Throws `INVALID_EMAIL`, `WEAK_PASSWORD`, `INVALID_DISPLAY_NAME`,
-    /// `INVALID_PHOTO_URL`; unknown attribute names are ignored.
-    static func profileUpdate(_ input: UpdateRequest) throws -> ProfileUpdate {
-        let email = try input.email.map { raw in
-            guard let normalized = EmailAddress.normalize(raw) else { throw HearthError(.invalidEmail) }
-            return normalized
-        }
-        try input.password.map(PasswordPolicy.check)
-        let attributes: [String: ProfileUpdate.Attribute] = [
-            "DISPLAY_NAME": .displayName, "PHOTO_URL": .photoURL, "EMAIL": .email, "PASSWORD": .password,
-        ]
-        return ProfileUpdate(
-            email: email, setsPassword: input.password != nil,
-            displayName: try input.displayName.map(UserText.displayName), photoURL: try input.photoUrl.map(UserText.photoURL),
-            deletedAttributes: Set((input.deleteAttribute ?? []).compactMap { attributes[$0.name] }),
-            deletedProviders: Set(input.deleteProvider ?? []))
-    }
-
-    /// The audit events of a person's own `accounts:update`: a password added (a link) or changed, a new
-    /// e-mail address, sign-in methods removed.
-    private func recordChanges(from before: UserRecord, to after: UserRecord, passwordSet: Bool, request: Request, context: Context) async {
-        if passwordSet {
-            let kind: AuditEvent.Kind = before.passwordHash == nil ? .linked : .passwordChanged
-            await audit.record(
-                kind, uid: after.uid, actor: .user, method: kind == .linked ? "password" : "update", request: request, context: context)
-        }
-        if before.email != after.email {
-            await audit.record(.emailChanged, uid: after.uid, actor: .user, method: "update", request: request, context: context)
-        }
-        let removed = Self.signInMethods(before).subtracting(Self.signInMethods(after))
-        if !removed.isEmpty {
-            await audit.record(
-                .unlinked, uid: after.uid, actor: .user, request: request, context: context,
-                details: ["providers": removed.sorted().joined(separator: ",")])
-        }
-    }
-
-    /// The providers a user can sign in with: linked providers, `password` and `phone`.
-    static func signInMethods(_ user: UserRecord) -> Set<String> {
-        var methods = Set(user.providers.map(\.providerID))
-        if user.passwordHash != nil { methods.insert("password") }
-        if user.phoneNumber != nil { methods.insert("phone") }
-        return methods
     }
 
     static func updateResponse(_ user: UserRecord) -> UpdateResponse {
@@ -214,13 +141,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             return try await admin.delete(input, origin: audit.origin(request, context: context))
         }
         guard let idToken = input.idToken else { throw HearthError(.missingIDToken) }
-        let (claims, user) = try await authenticate(idToken)
-        if !user.isAnonymous {
-            try RecentSignIn.require(authTime: claims.authTime, now: services.clock.now, window: configuration.recentLoginWindow)
-        }
-        if try await store.deleteUser(uid: user.uid) {
-            await audit.record(.deleted, uid: user.uid, actor: .user, request: request, context: context)
-        }
+        try await accountUseCases.deletion(idToken: idToken, from: audit.origin(request, context: context))
         return WireCoding.response(DeleteAccountResponse())
     }
 
@@ -233,23 +154,15 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             let authority = BrowserSignIn.authority(of: request)
             return WireCoding.response(try await BrowserSignIn(services: services).createAuthUri(input, authority: authority))
         }
-        guard let identifier = input.identifier else { throw HearthError(.missingIdentifier) }
-        guard let continueUri = input.continueUri else { throw HearthError(.missingContinueURI) }
-        guard let url = URL(string: continueUri), url.scheme != nil, url.host != nil else { throw HearthError(.invalidContinueURI) }
-        guard let email = EmailAddress.normalize(identifier) else { throw HearthError(.invalidIdentifier) }
-        let abuse = AbuseGuard(services: services)
-        try await abuse.count(\.createAuthUri, address: abuse.clientAddress(request, context: context))
         let sessionID = input.sessionId ?? Self.randomSessionID()
-        if try await services.projectSettings().emailEnumerationProtection {
+        let found = try await accountUseCases.signInMethods(
+            identifier: input.identifier, continueURI: input.continueUri, from: audit.clientOrigin(request, context: context))
+        guard let found else {
             return WireCoding.response(CreateAuthUriResponse(registered: nil, allProviders: nil, signinMethods: nil, sessionId: sessionID))
         }
-        let users = try await store.users(anyEmail: email)
-        let owner = users.first { $0.email == email } ?? users.first
-        let methods = owner?.signInMethods ?? []
+        let methods = found.methods.isEmpty ? nil : found.methods
         return WireCoding.response(
-            CreateAuthUriResponse(
-                registered: owner != nil, allProviders: methods.isEmpty ? nil : methods,
-                signinMethods: methods.isEmpty ? nil : methods, sessionId: sessionID))
+            CreateAuthUriResponse(registered: found.registered, allProviders: methods, signinMethods: methods, sessionId: sessionID))
     }
 
     private static func randomSessionID() -> String {
@@ -261,17 +174,6 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     private func checkTarget(_ targetProjectId: String?, _ context: Context) throws {
         try AdminAccountsController<Context>.checkTarget(targetProjectId, context, projectID: configuration.projectID)
-    }
-
-    /// Verifies an ID token and loads its user, with Firebase's checks in Firebase's order.
-    func authenticate(_ idToken: String) async throws -> (IDTokenClaims, UserRecord) {
-        try await services.authenticate(idToken)
-    }
-
-    private func updateUser(_ uid: String, session: RefreshSessionRecord?, _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void)
-        async throws -> UserRecord
-    {
-        try await StoreConflict.mapped { try await store.updateUser(uid: uid, session: session, mutate) }
     }
 }
 

@@ -162,7 +162,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
 
     /// The administrator's change the request asks for, every field checked.
     static func change(_ input: UpdateRequest) throws -> AdministratorChange {
-        var change = AdministratorChange(profile: try AccountsController<Context>.profileUpdate(input))
+        var change = AdministratorChange(profile: try OwnAccountUpdate.profileUpdate(OwnAccountUpdate.Input(input, languageCode: nil)))
         change.phoneNumber = try input.phoneNumber.map(AdminInput.checkedPhoneNumber)
         change.emailVerified = input.emailVerified
         change.disabled = input.disableUser

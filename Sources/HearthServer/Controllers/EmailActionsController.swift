@@ -35,69 +35,21 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
         let continueURL = try input.continueUrl.map { try ContinueURL.check($0, configuration: configuration) }
         if input.androidInstallApp == true, (input.androidPackageName ?? "").isEmpty { throw HearthError(.missingAndroidPackageName) }
         let languageCode = request.headers[HTTPField.Name("X-Firebase-Locale")!]
-        let settings = try await services.projectSettings()
-
-        // Who the mail is for, and what the code acts on.
-        let target: (kind: ActionCodeKind, uid: String?, email: String, newEmail: String?, recipient: String)
-        switch requestType.name {
-        case "PASSWORD_RESET":
-            let email = try Self.email(input.email)
-            if !returnsLink { try await countSending(request, context) }
-            let found = try await store.user(email: email)
-            guard let user = found, !(user.disabled && !isAdministrator) else {
-                // Enumeration protection: an unknown address gets the answer a known one gets, and no mail.
-                if settings.emailEnumerationProtection, !isAdministrator {
-                    try await actions.countMail(to: email, kind: .passwordReset)
-                    return WireCoding.response(SendOobCodeResponse(email: email))
-                }
-                throw HearthError(found == nil ? .emailNotFound : .userDisabled)
-            }
-            target = (.passwordReset, user.uid, email, nil, email)
-        case "VERIFY_EMAIL":
-            let user: UserRecord
-            if let idToken = input.idToken {
-                user = try await services.authenticate(idToken).1
-            } else if returnsLink {
-                let email = try Self.email(input.email)
-                guard let found = try await store.user(email: email) else { throw HearthError(.userNotFound) }
-                user = found
-            } else {
-                throw HearthError(.invalidIDToken, reason: "VERIFY_EMAIL without idToken")
-            }
-            guard let email = user.email else { throw HearthError(.missingEmail) }
-            if !returnsLink { try await countSending(request, context) }
-            target = (.verifyEmail, user.uid, email, nil, email)
-        case "EMAIL_SIGNIN":
-            guard settings.emailLinkEnabled else { throw HearthError(.operationNotAllowed) }
-            let email = try Self.email(input.email)
-            guard continueURL != nil else { throw HearthError(.missingContinueURI) }
-            if !returnsLink { try await countSending(request, context) }
-            target = (.emailSignIn, try await store.user(email: email)?.uid, email, nil, email)
-        case "VERIFY_AND_CHANGE_EMAIL":
-            guard let rawNewEmail = input.newEmail else { throw HearthError(.missingNewEmail) }
-            guard let newEmail = EmailAddress.normalize(rawNewEmail) else { throw HearthError(.invalidEmail) }
-            let user: UserRecord
-            if let idToken = input.idToken {
-                let (claims, current) = try await services.authenticate(idToken)
-                try CredentialChange(email: newEmail, setsPassword: false)
-                    .check(current, authTime: claims.authTime, now: services.clock.now, window: configuration.recentLoginWindow)
-                user = current
-            } else if isAdministrator {
-                let email = try Self.email(input.email)
-                guard let found = try await store.user(email: email) else { throw HearthError(.userNotFound) }
-                user = found
-            } else {
-                throw HearthError(.missingIDToken)
-            }
-            guard let email = user.email else { throw HearthError(.missingEmail) }
-            // Without enumeration protection a taken address is said at once; with it, only when the link is used.
-            if !settings.emailEnumerationProtection || isAdministrator, let owner = try await store.user(email: newEmail), owner.uid != user.uid {
-                throw HearthError(.emailExists)
-            }
-            if !returnsLink { try await countSending(request, context) }
-            target = (.verifyAndChangeEmail, user.uid, email, newEmail, newEmail)
-        default:
-            throw HearthError(.invalidRequestType, reason: "requestType \(requestType.name.prefix(40))")
+        let addressing = ActionCodeAddressing(
+            settings: services, store: store, idTokens: ServerIDTokens(services: services), abuse: services.abuseCounter, clock: services.clock,
+            recentLoginWindow: configuration.recentLoginWindow)
+        let decision = try await addressing.decide(
+            .init(
+                requestType: requestType.name, email: input.email, newEmail: input.newEmail, idToken: input.idToken,
+                hasContinueURL: continueURL != nil, byAdministrator: isAdministrator, returnsLink: returnsLink),
+            from: audit.clientOrigin(request, context: context))
+        let target: ActionCodeAddressing.Target
+        switch decision {
+        case .answerOnly(let email):
+            try await actions.countMail(to: email, kind: .passwordReset)
+            return WireCoding.response(SendOobCodeResponse(email: email))
+        case .issue(let issued):
+            target = issued
         }
 
         if !returnsLink { try await actions.countMail(to: target.recipient, kind: target.kind) }
@@ -115,18 +67,6 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
         return WireCoding.response(response)
     }
 
-    /// The per-address limit on mail-sending requests (`abuse.limits.mailSending`).
-    private func countSending(_ request: Request, _ context: Context) async throws {
-        let abuse = AbuseGuard(services: services)
-        try await abuse.count(\.mailSending, address: abuse.clientAddress(request, context: context))
-    }
-
-    private static func email(_ raw: String?) throws -> String {
-        guard let raw else { throw HearthError(.missingEmail) }
-        guard let email = EmailAddress.normalize(raw) else { throw HearthError(.invalidEmail) }
-        return email
-    }
-
     // MARK: accounts:resetPassword
 
     @Sendable func resetPassword(_ request: Request, context: Context) async throws -> Response {
@@ -135,12 +75,12 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
         guard let code = input.oobCode, !code.isEmpty else { throw HearthError(.missingOOBCode) }
         guard let newPassword = input.newPassword else {
             // Only a look: what the code is for, without using it up (checkActionCode, verifyPasswordResetCode).
-            let record = try await actions.peek(code)
+            let record = try await actions.redemption.codes.peek(code)
             var response = ResetPasswordResponse(requestType: record.kind.rawValue, email: record.kind == .emailSignIn ? nil : record.email)
             response.newEmail = record.newEmail
             return WireCoding.response(response)
         }
-        let record = try await actions.resetPassword(code: code, newPassword: newPassword)
+        let record = try await actions.redemption.resetPassword(code: code, newPassword: newPassword)
         await audit.record(.passwordChanged, uid: record.uid, actor: .user, method: "resetLink", request: request, context: context)
         return WireCoding.response(ResetPasswordResponse(requestType: record.kind.rawValue, email: record.email))
     }
@@ -150,7 +90,7 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
     /// `accounts:update` with an `oobCode` and no ID token: applies a verification, change or recovery code.
     /// `origin`: where the request came from, for the audit event of an e-mail change.
     func applyCode(_ code: String, origin: AuditOrigin) async throws -> Response {
-        let (record, user) = try await actions.apply(code: code)
+        let (record, user) = try await actions.redemption.apply(code: code)
         switch record.kind {
         case .verifyAndChangeEmail: await audit.record(.emailChanged, uid: user.uid, actor: .user, method: "changeLink", origin: origin)
         case .recoverEmail: await audit.record(.emailChanged, uid: user.uid, actor: .user, method: "recoveryLink", origin: origin)

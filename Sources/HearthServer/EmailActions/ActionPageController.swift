@@ -49,7 +49,7 @@ struct ActionPageController<Context: RequestContext>: Sendable {
             if request.method == .post {
                 return try await post(kind, code: code, fields: fields, continueURL: continueURL, language: language)
             }
-            let record = try await actions.peek(code)
+            let record = try await actions.redemption.codes.peek(code)
             guard record.kind == kind else { throw HearthError(.invalidOOBCode) }
             let pageLanguage = language ?? record.languageCode
             switch kind {
@@ -80,7 +80,7 @@ struct ActionPageController<Context: RequestContext>: Sendable {
             let password = fields["newPassword"] ?? ""
             let again = fields["confirmPassword"] ?? ""
             func form(_ error: ActionPage.ResetFormError) async throws -> Response {
-                let record = try await actions.peek(code)
+                let record = try await actions.redemption.codes.peek(code)
                 return render(
                     .resetPasswordForm(email: record.email, oobCode: code, continueURL: continueURL, error: error), language,
                     status: .badRequest)
@@ -88,13 +88,13 @@ struct ActionPageController<Context: RequestContext>: Sendable {
             guard password == again else { return try await form(.passwordsDiffer) }
             guard PasswordPolicy.accepts(password) else { return try await form(.tooShort(minimumLength: PasswordPolicy.minimumLength)) }
             do {
-                _ = try await actions.resetPassword(code: code, newPassword: password)
+                _ = try await actions.redemption.resetPassword(code: code, newPassword: password)
             } catch let error as HearthError where error.code == .weakPassword {
                 return try await form(.tooShort(minimumLength: 6))
             }
             return render(.resetPasswordDone(continueURL: continueURL), language)
         case .verifyEmail, .verifyAndChangeEmail, .recoverEmail:
-            let (record, user) = try await actions.apply(code: code)
+            let (record, user) = try await actions.redemption.apply(code: code)
             switch record.kind {
             case .verifyEmail: return render(.emailVerified(continueURL: continueURL), language)
             case .verifyAndChangeEmail: return render(.emailChanged(newEmail: user.email ?? "", continueURL: continueURL), language)

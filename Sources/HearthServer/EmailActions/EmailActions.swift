@@ -12,7 +12,7 @@ import Synchronization
 /// out, so of two parallel uses one wins), expire after `email.linkLifetimeSeconds`, and are bound to the
 /// address they were sent for: a code whose account has another address now is refused. A new password voids
 /// outstanding reset links; an e-mail change voids every link sent for the old address.
-struct EmailActions: Sendable {
+struct EmailActions: AccountMailing {
     let services: HearthServices
 
     private var configuration: ServerConfiguration { services.configuration }
@@ -104,88 +104,9 @@ struct EmailActions: Sendable {
 
     // MARK: Using codes
 
-    /// The code's record without using it up (``ActionCodes/peek(_:)``).
-    func peek(_ code: String) async throws -> ActionCodeRecord {
-        try await ActionCodes(store: store, clock: services.clock).peek(code)
-    }
-
-    /// Uses the code up (``ActionCodes/redeem(_:kinds:)``).
-    func redeem(_ code: String, kinds: Set<ActionCodeKind>) async throws -> ActionCodeRecord {
-        try await ActionCodes(store: store, clock: services.clock).redeem(code, kinds: kinds)
-    }
-
-    /// Sets a new password with a reset code: the password must be acceptable before the code is used up.
-    /// The user's sessions end (`validSince` moves), the address counts as verified (the mail reached it),
-    /// other reset links are voided and the account's password lockout is forgotten.
-    func resetPassword(code: String, newPassword: String) async throws -> ActionCodeRecord {
-        let record = try await peek(code)
-        guard record.kind == .passwordReset else { throw HearthError(.invalidOOBCode, reason: "not a reset code") }
-        try PasswordPolicy.check(newPassword)
-        let hash = try await services.hashPassword(newPassword)
-        let used = try await redeem(code, kinds: [.passwordReset])
-        guard let uid = used.uid else { throw HearthError(.invalidOOBCode, reason: "reset code without account") }
-        let now = services.clock.now
-        try await updateUser(uid) { user in
-            guard user.email == used.email else { throw HearthError(.invalidOOBCode, reason: "address changed since the mail") }
-            user.passwordHash = hash
-            user.passwordUpdatedAt = now
-            user.emailVerified = true
-            user.validSince = now
-            user.scheduledDeletionAt = nil
-        }
-        try await store.deleteActionCodes(uid: uid, kinds: [.passwordReset])
-        try await store.deleteLoginFailures([PasswordLockout.accountSubject(email: used.email)])
-        return used
-    }
-
-    /// Applies a verification, e-mail change or recovery code. An e-mail change ends the user's sessions,
-    /// voids links sent for the old address, and mails the old address a recovery link; a recovery ends the
-    /// sessions too.
-    func apply(code: String) async throws -> (record: ActionCodeRecord, user: UserRecord) {
-        let kinds: Set<ActionCodeKind> = [.verifyEmail, .verifyAndChangeEmail, .recoverEmail]
-        let record = try await peek(code)
-        guard kinds.contains(record.kind), let uid = record.uid else { throw HearthError(.invalidOOBCode, reason: "not an apply code") }
-        // The address the account moves to must be free; checked before the code is spent (the write checks again).
-        let target: String? =
-            switch record.kind {
-            case .verifyAndChangeEmail: record.newEmail
-            case .recoverEmail: record.email
-            default: nil
-            }
-        if let target, let owner = try await store.user(email: target), owner.uid != uid { throw HearthError(.emailExists) }
-        let used = try await redeem(code, kinds: kinds)
-        let now = services.clock.now
-        let user = try await updateUser(uid) { user in
-            switch used.kind {
-            case .verifyEmail:
-                guard user.email == used.email else { throw HearthError(.invalidOOBCode, reason: "address changed since the mail") }
-                user.emailVerified = true
-            case .verifyAndChangeEmail:
-                guard user.email == used.email, let newEmail = used.newEmail else {
-                    throw HearthError(.invalidOOBCode, reason: "address changed since the mail")
-                }
-                user.email = newEmail
-                user.emailVerified = true
-                user.validSince = now
-            case .recoverEmail:
-                guard user.email == used.newEmail else { throw HearthError(.invalidOOBCode, reason: "address changed again since the mail") }
-                user.email = used.email
-                user.emailVerified = true
-                user.validSince = now
-            case .passwordReset, .emailSignIn:
-                throw HearthError(.invalidOOBCode)
-            }
-        }
-        switch used.kind {
-        case .verifyAndChangeEmail:
-            try await store.deleteActionCodes(uid: uid, kinds: [.passwordReset, .verifyEmail, .verifyAndChangeEmail, .emailSignIn])
-            try await mailRecoveryLink(uid: uid, oldEmail: used.email, newEmail: user.email ?? "", languageCode: used.languageCode)
-        case .recoverEmail:
-            try await store.deleteActionCodes(uid: uid, kinds: [.passwordReset, .verifyEmail, .verifyAndChangeEmail, .emailSignIn])
-        default:
-            break
-        }
-        return (used, user)
+    /// What using a code does to the account (``ActionCodeRedemption``), with the recovery mails sent from here.
+    var redemption: ActionCodeRedemption {
+        ActionCodeRedemption(store: store, clock: services.clock, passwords: ServerPasswords(services: services), mail: self)
     }
 
     /// After an e-mail change: a `RECOVER_EMAIL` link to the old address, which restores it. Not counted
@@ -202,14 +123,6 @@ struct EmailActions: Sendable {
     // MARK: Helpers
 
     @discardableResult
-    private func updateUser(_ uid: String, _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void) async throws -> UserRecord {
-        do {
-            return try await StoreConflict.mapped { try await store.updateUser(uid: uid, session: nil, mutate) }
-        } catch let error as HearthError where error.code == .userNotFound {
-            throw HearthError(.invalidOOBCode, reason: "the code's account is gone")
-        }
-    }
-
     /// A client's language as a tag (`hi`, `pt-br`): letters, digits and dashes only, at most 35 characters.
     static func languageTag(_ raw: String) -> String {
         let cleaned = raw.replacingOccurrences(of: "_", with: "-").lowercased()

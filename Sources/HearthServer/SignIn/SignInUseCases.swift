@@ -72,3 +72,21 @@ struct ServerCustomTokens: CustomTokenChecking {
         return (verified.uid, verified.claims)
     }
 }
+
+/// The use cases of a person's own account (and its e-mail lookup), given this server's parts.
+struct AccountUseCases: Sendable {
+    let update: OwnAccountUpdate
+    let deletion: OwnAccountDeletion
+    let signInMethods: SignInMethodsLookup
+
+    init(services: HearthServices) {
+        let tokens = ServerIDTokens(services: services)
+        let audit = AuditTrail(services: services)
+        let window = services.configuration.recentLoginWindow
+        update = OwnAccountUpdate(
+            settings: services, store: services.store, passwords: ServerPasswords(services: services), idTokens: tokens, tokens: tokens,
+            audit: audit, mail: EmailActions(services: services), clock: services.clock, recentLoginWindow: window)
+        deletion = OwnAccountDeletion(store: services.store, idTokens: tokens, audit: audit, clock: services.clock, recentLoginWindow: window)
+        signInMethods = SignInMethodsLookup(settings: services, store: services.store, abuse: services.abuseCounter)
+    }
+}
