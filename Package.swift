@@ -179,6 +179,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The server's settings: the configuration file, HEARTH_* variables and defaults read into ServerConfiguration,
+        // unknown and renamed keys found, every value checked with its key named. No HTTP.
+        .target(
+            name: "HearthConfiguration",
+            dependencies: [
+                "HearthCore", "HearthProviders", "HearthMail", "HearthTokens",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // What the server says to people, in every language it speaks: the e-mail actions' mails (built-in texts and
         // the operator's Mustache templates) and the hosted action pages, rendered to strings. No HTTP.
         .target(
@@ -197,7 +209,7 @@ let package = Package(
             name: "HearthTesting",
             dependencies: [
                 "HearthServer", "HearthDevelopment", "HearthCore", "HearthSandbox", "HearthProviders", "HearthPostgresLauncher",
-                "HearthMail",
+                "HearthMail", "HearthConfiguration",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -209,12 +221,10 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
-                "HearthProviders", "HearthMail", "HearthMessages", "HearthTelemetry",
+                "HearthProviders", "HearthMail", "HearthMessages", "HearthTelemetry", "HearthConfiguration",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -233,7 +243,7 @@ let package = Package(
         .target(
             name: "HearthDevelopment",
             dependencies: [
-                "HearthServer", "HearthCore", "HearthProviders", "HearthSandbox",
+                "HearthServer", "HearthConfiguration", "HearthCore", "HearthProviders", "HearthSandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -243,7 +253,7 @@ let package = Package(
             name: "hearth",
             dependencies: [
                 "HearthServer", "HearthDevelopment", "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
-                "HearthTokens", "HearthWire", "HearthAdmin",
+                "HearthTokens", "HearthWire", "HearthAdmin", "HearthConfiguration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -393,7 +403,7 @@ let package = Package(
             dependencies: [
                 "HearthServer", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
                 "HearthStoragePostgres", "HearthTesting", "HearthSandbox", "HearthDevelopment", "HearthProviders", "HearthPostgresLauncher",
-                "HearthBase64URL", "HearthTelemetry",
+                "HearthBase64URL", "HearthTelemetry", "HearthConfiguration", "HearthMessages",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),

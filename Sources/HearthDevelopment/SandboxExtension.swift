@@ -1,3 +1,4 @@
+import HearthConfiguration
 import HearthCore
 import HearthProviders
 import HearthSandbox

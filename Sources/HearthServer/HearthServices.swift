@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HearthConfiguration
 import HearthCore
 import HearthMessages
 import HearthProviders

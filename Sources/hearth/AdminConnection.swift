@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthAdmin
+import HearthConfiguration
 import HearthCore
 import HearthServer
 import Hummingbird

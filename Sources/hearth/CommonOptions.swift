@@ -1,6 +1,7 @@
 import ArgumentParser
 import Configuration
 import Foundation
+import HearthConfiguration
 import HearthServer
 import SystemPackage
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HearthConfiguration
 import HearthServer
 import HearthStorage
 import HearthStorageSQLite

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HearthConfiguration
 import HearthCore
 import HearthServer
 import HearthStorage

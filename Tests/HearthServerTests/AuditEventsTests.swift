@@ -2,6 +2,7 @@ import Configuration
 import Crypto
 import Foundation
 import HTTPTypes
+import HearthConfiguration
 import HearthCore
 import HearthServer
 import HearthTesting

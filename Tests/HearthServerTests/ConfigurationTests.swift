@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import HearthConfiguration
 import HearthCore
 import HearthServer
 import SystemPackage

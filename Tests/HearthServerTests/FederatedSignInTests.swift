@@ -1,4 +1,5 @@
 import Foundation
+import HearthConfiguration
 import HearthCore
 import HearthProviders
 import HearthSandbox

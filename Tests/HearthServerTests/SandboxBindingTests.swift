@@ -1,4 +1,5 @@
 import Foundation
+import HearthConfiguration
 import HearthDevelopment
 import HearthServer
 import Logging

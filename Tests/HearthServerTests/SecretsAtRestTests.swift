@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import HTTPTypes
+import HearthConfiguration
 import HearthCore
 import HearthServer
 import HearthStoragePostgres

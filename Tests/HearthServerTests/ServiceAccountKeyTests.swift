@@ -2,6 +2,7 @@ import Configuration
 import CryptoExtras
 import Foundation
 import HTTPTypes
+import HearthConfiguration
 import HearthCore
 import HearthServer
 import HearthTesting

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
+import HearthConfiguration
 import HearthCore
 import HearthTesting
 import HearthWire

@@ -1,4 +1,5 @@
 import HTTPTypes
+import HearthCore
 import Hummingbird
 
 /// Finds the client's address: the connected peer, or — when the peer is a trusted proxy — the

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HearthConfiguration
 import HearthCore
 import HearthTokens
 import HearthWire

@@ -1,4 +1,5 @@
 import Foundation
+import HearthConfiguration
 import HearthCore
 import HearthProviders
 import HearthWire
@@ -30,11 +31,5 @@ enum ContinueURL {
             throw HearthError(.unauthorizedDomain, detail: WireErrorMessage.domainNotAuthorized, reason: "continue URL host \(host.prefix(100))")
         }
         return text
-    }
-
-    /// Whether `text` is a bare host name, as `email.authorizedDomains` lists them.
-    static func isHostName(_ text: String) -> Bool {
-        guard let url = ReturnURL("https://\(text)/"), url.host != nil, url.port == 443, url.path == "/" else { return false }
-        return !text.contains(":") && !text.contains("/")
     }
 }

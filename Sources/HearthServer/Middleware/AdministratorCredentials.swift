@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import HearthConfiguration
 import HearthTokens
 import Hummingbird
 

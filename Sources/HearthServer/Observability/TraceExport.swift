@@ -1,4 +1,5 @@
 import Foundation
+import HearthConfiguration
 import Logging
 import OTel
 import ServiceLifecycle

@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import HearthCore
 import HearthMail
+import HearthProviders
 
 extension ServerConfiguration {
     /// E-mail actions (password reset, verification, e-mail change, e-mail-link sign-in) and their delivery:
@@ -98,7 +99,7 @@ extension ServerConfiguration {
             email.actionURL = text
         }
         email.authorizedDomains = try r.stringArray("email.authorizedDomains") ?? []
-        for domain in email.authorizedDomains where !ContinueURL.isHostName(domain) {
+        for domain in email.authorizedDomains where !Self.isHostName(domain) {
             throw ConfigurationError(key: "email.authorizedDomains", problem: "\(domain) is not a host name (no scheme, port or path)")
         }
         email.perMinute.limit = try r.int("email.limits.perMinute", in: 0...100_000) ?? email.perMinute.limit
@@ -109,9 +110,9 @@ extension ServerConfiguration {
 }
 
 /// `Name <address>` or `address`, as the settings give a mailbox.
-enum MailboxText {
+public enum MailboxText {
     /// The address and the name, or `nil` when the text is not one mailbox (no control characters, one `@`).
-    static func parse(_ text: String) -> (address: String, name: String?)? {
+    public static func parse(_ text: String) -> (address: String, name: String?)? {
         guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
         var address = text
         var name: String?
@@ -126,5 +127,13 @@ enum MailboxText {
             !address.contains(where: { $0 == " " || $0 == "<" || $0 == ">" || $0 == "\"" || $0 == "," })
         else { return nil }
         return (address, name)
+    }
+}
+
+extension ServerConfiguration {
+    /// Whether `text` is a bare host name, as `email.authorizedDomains` lists them.
+    static func isHostName(_ text: String) -> Bool {
+        guard let url = ReturnURL("https://\(text)/"), url.host != nil, url.port == 443, url.path == "/" else { return false }
+        return !text.contains(":") && !text.contains("/")
     }
 }

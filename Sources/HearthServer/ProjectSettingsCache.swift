@@ -1,16 +1,6 @@
 import Foundation
+import HearthConfiguration
 import HearthCore
-
-extension ProjectSettings {
-    /// The configuration's values.
-    public init(_ configuration: ServerConfiguration) {
-        self.init(
-            anonymousEnabled: configuration.signIn.anonymousEnabled, passwordEnabled: configuration.signIn.passwordEnabled,
-            emailEnumerationProtection: configuration.signIn.emailEnumerationProtection,
-            oneAccountPerEmail: configuration.signIn.oneAccountPerEmail, anonymousCleanupEnabled: configuration.anonymousCleanup.enabled,
-            emailLinkEnabled: configuration.signIn.emailLinkEnabled)
-    }
-}
 
 /// The last ``ProjectSettings`` read from the database, kept for ``lifetime``: a sign-in reads no setting
 /// row, and a change made on another replica is seen within that time.

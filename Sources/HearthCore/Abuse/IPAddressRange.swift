@@ -7,12 +7,12 @@ import Darwin
 #endif
 
 /// An IPv4 or IPv6 address as its bytes (4 or 16), with a canonical text form.
-struct IPAddress: Sendable, Hashable, CustomStringConvertible {
-    let bytes: [UInt8]
+public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
+    public let bytes: [UInt8]
 
     /// Parses `192.0.2.1`, `2001:db8::1` or `[2001:db8::1]`. An IPv4-mapped IPv6 address
     /// (`::ffff:192.0.2.1`) becomes the IPv4 address, so that one client has one form.
-    init?(_ text: some StringProtocol) {
+    public init?(_ text: some StringProtocol) {
         var text = String(text).trimmingCharacters(in: .whitespaces)
         if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         // Hex digits, dots and colons only: no zone index, and nothing a C string would cut short (NUL).
@@ -37,15 +37,15 @@ struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// What the limits count under: an IPv4 address itself; for IPv6 its /64 network (written
     /// `2001:db8:1:2::/64`), since one subscriber usually holds a whole /64 and could otherwise take a
     /// fresh address for every request.
-    var limitKey: String {
+    public var limitKey: String {
         guard bytes.count == 16 else { return description }
         return "\(IPAddress(bytes: Array(bytes[0..<8]) + Array(repeating: 0, count: 8)))/64"
     }
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    public init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// The canonical text form (`inet_ntop`).
-    var description: String {
+    public var description: String {
         var buffer = [CChar](repeating: 0, count: 64)
         var raw = bytes
         let family = bytes.count == 4 ? AF_INET : AF_INET6
@@ -58,11 +58,11 @@ struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A CIDR block such as `10.0.0.0/8` or `fd00::/8`; a bare address is a block of one.
-struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
-    let network: IPAddress
-    let prefixLength: Int
+public struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
+    public let network: IPAddress
+    public let prefixLength: Int
 
-    init?(_ text: String) {
+    public init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let address = IPAddress(parts[0]) else { return nil }
         let maximum = address.bytes.count * 8
@@ -75,7 +75,7 @@ struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
         network = address
     }
 
-    func contains(_ address: IPAddress) -> Bool {
+    public func contains(_ address: IPAddress) -> Bool {
         guard address.bytes.count == network.bytes.count else { return false }
         var remaining = prefixLength
         for index in 0..<address.bytes.count where remaining > 0 {
@@ -87,5 +87,5 @@ struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
         return true
     }
 
-    var description: String { "\(network)/\(prefixLength)" }
+    public var description: String { "\(network)/\(prefixLength)" }
 }

@@ -14,9 +14,3 @@ extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvert
         Mirror(self, children: ["mode": mode.rawValue, "projectID": projectID, "baseURL": baseURL], displayStyle: .struct)
     }
 }
-
-extension HearthServices: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String { "HearthServices(\(configuration))" }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: ["configuration": configuration], displayStyle: .struct) }
-}

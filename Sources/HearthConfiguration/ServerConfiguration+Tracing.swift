@@ -45,7 +45,7 @@ extension ServerConfiguration {
         }
 
         /// `Basic …` for the endpoint's `user:password@`, `nil` without one.
-        var authorization: String? {
+        public var authorization: String? {
             guard let otlpEndpoint, let components = URLComponents(string: otlpEndpoint), let user = components.user else { return nil }
             let credentials = "\(user):\(components.password ?? "")"
             return "Basic " + Data(credentials.utf8).base64EncodedString()

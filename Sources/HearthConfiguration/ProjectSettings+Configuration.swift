@@ -1,0 +1,12 @@
+import HearthCore
+
+extension ProjectSettings {
+    /// The configuration's values.
+    public init(_ configuration: ServerConfiguration) {
+        self.init(
+            anonymousEnabled: configuration.signIn.anonymousEnabled, passwordEnabled: configuration.signIn.passwordEnabled,
+            emailEnumerationProtection: configuration.signIn.emailEnumerationProtection,
+            oneAccountPerEmail: configuration.signIn.oneAccountPerEmail, anonymousCleanupEnabled: configuration.anonymousCleanup.enabled,
+            emailLinkEnabled: configuration.signIn.emailLinkEnabled)
+    }
+}
