@@ -194,7 +194,7 @@ public struct PasswordHashImport: Sendable, Equatable {
             return "$scrypt$ln=\(n.trailingZeroBitCount),r=\(r),p=\(p)$\(b64(salt))$\(b64(passwordHash))"
         case .bcrypt:
             let text = String(decoding: passwordHash, as: UTF8.self)
-            guard Bcrypt.parse(text) != nil else { throw invalidHash }
+            guard Bcrypt.cost(of: text) != nil else { throw invalidHash }
             return text
         case .pbkdfSHA1, .pbkdf2SHA256:
             guard Self.derivedKeyLengths.contains(passwordHash.count), let rounds else { throw invalidHash }
