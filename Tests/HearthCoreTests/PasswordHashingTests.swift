@@ -1,15 +1,26 @@
-import Dispatch
 import Foundation
 import HearthCore
 import Testing
 
-/// The hashing threads of these tests: Dispatch's global queue (the server passes NIO's blocking pool).
-struct DispatchHashingThreads: HashingThreads {
+/// The hashing threads of these tests: a thread of its own for each work (the server passes NIO's blocking
+/// pool). Not Dispatch's global queue: on Linux it runs as many works at a time as there are cores, so tests
+/// running side by side would queue behind each other's hashes.
+struct OwnThreads: HashingThreads {
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
         }
     }
+}
+
+/// Waits until `condition` holds, for at most 60 seconds; whether it does.
+func eventually(_ condition: () -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try await Task.sleep(for: .milliseconds(2))
+    }
+    return true
 }
 
 @Suite("Password hashing: the budget of imported hashes and the two lanes")
@@ -68,7 +79,7 @@ struct PasswordHashingTests {
 
     @Test("the rates measured on this machine put bcrypt 16 and scrypt at 1 GiB far beyond the default budget, bcrypt 10 within it")
     func measuredRates() async throws {
-        let hashing = try await PasswordHashing.measured(hasher: .fastForTesting, threads: DispatchHashingThreads())
+        let hashing = try await PasswordHashing.measured(hasher: .fastForTesting, threads: OwnThreads())
         let budget = hashing.budget
         #expect(budget.nativeSeconds > 0 && budget.nativeSeconds.isFinite)
         #expect(!budget.admits("$2b$16$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"))
@@ -80,7 +91,7 @@ struct PasswordHashingTests {
     @Test("a stored hash beyond the budget never matches and is never computed")
     func overBudgetAtVerify() async throws {
         let strict = PasswordHashBudget(cost: Self.cost, hasher: .fastForTesting, multiple: 1)
-        let hashing = PasswordHashing(hasher: .fastForTesting, budget: strict, threads: DispatchHashingThreads())
+        let hashing = PasswordHashing(hasher: .fastForTesting, budget: strict, threads: OwnThreads())
         let cheap = try Bcrypt.hash("right", cost: 4)
         #expect(try await hashing.verify("right", against: cheap))
         let dear = try Bcrypt.hash("right", cost: 11)  // 3 native checks at these rates
@@ -93,24 +104,28 @@ struct PasswordHashingTests {
         #expect(hashing.overBudget == 1)
     }
 
+    /// A budget that admits anything, a bcrypt string at cost 14 that keeps a hashing thread busy for seconds
+    /// (the check the others queue behind, for as long as the test needs to look, whatever the load) and a
+    /// quick one (the openwall vector of "U*U").
+    static let generous = PasswordHashBudget(cost: cost, hasher: .fastForTesting, multiple: 10_000)
+    static let slow = "$2b$14$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"
+    static let quick = "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"
+
     @Test("imported checks run one at a time and the rest wait; a native check meanwhile is not queued behind them")
     func lanes() async throws {
-        let hashing = PasswordHashing(hasher: .fastForTesting, budget: Self.budget, importedConcurrency: 1, threads: DispatchHashingThreads())
-        let imported = try Bcrypt.hash("right", cost: 11)
-        let native = try await hashing.hash("right")
+        let hashing = PasswordHashing(
+            hasher: .fastForTesting, budget: Self.generous, importedConcurrency: 1, threads: OwnThreads())
+        let (slow, quick) = (Self.slow, Self.quick)
+        let native = try PasswordHasher.fastForTesting.hash("right")
         try await withThrowingTaskGroup(of: Bool.self) { group in
-            for _ in 0..<4 { group.addTask { try await hashing.verify("wrong", against: imported) } }
-            // Wait until the attack is under way: one imported check running, three waiting their turn.
-            let deadline = ContinuousClock.now + .seconds(60)
-            while hashing.counts(.imported) != PasswordHashing.LaneCounts(waiting: 3, running: 1) {
-                #expect(ContinuousClock.now < deadline)
-                if ContinuousClock.now >= deadline { break }
-                try await Task.sleep(for: .milliseconds(1))
-            }
+            group.addTask { try await hashing.verify("wrong", against: slow) }
+            #expect(try await eventually { hashing.counts(.imported).running == 1 })
+            for _ in 0..<3 { group.addTask { try await hashing.verify("wrong", against: quick) } }
+            // The attack is under way: one imported check running, three waiting their turn.
+            #expect(try await eventually { hashing.counts(.imported) == PasswordHashing.LaneCounts(waiting: 3, running: 1) })
             #expect(try await hashing.verify("right", against: native))
-            // The native check is done while imported ones still wait: it did not queue behind them.
+            // The native check is done while the imported ones still wait: it did not queue behind them.
             #expect(hashing.counts(.imported).waiting >= 1)
-            #expect(hashing.counts(.imported).running <= 1)
             for try await matched in group { #expect(!matched) }
         }
         #expect(hashing.counts(.imported) == PasswordHashing.LaneCounts())
@@ -119,15 +134,19 @@ struct PasswordHashingTests {
 
     @Test("a check cancelled while waiting for its turn leaves the queue and the counts")
     func cancelledWhileWaiting() async throws {
-        let hashing = PasswordHashing(hasher: .fastForTesting, budget: Self.budget, importedConcurrency: 1, threads: DispatchHashingThreads())
-        let imported = try Bcrypt.hash("right", cost: 10)
-        let first = Task { try await hashing.verify("wrong", against: imported) }
-        while hashing.counts(.imported).running == 0 { try await Task.sleep(for: .milliseconds(1)) }
-        let second = Task { try await hashing.verify("wrong", against: imported) }
-        while hashing.counts(.imported).waiting == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let hashing = PasswordHashing(
+            hasher: .fastForTesting, budget: Self.generous, importedConcurrency: 1, threads: OwnThreads())
+        let (slow, quick) = (Self.slow, Self.quick)
+        let first = Task { try await hashing.verify("wrong", against: slow) }
+        #expect(try await eventually { hashing.counts(.imported).running == 1 })
+        let second = Task { try await hashing.verify("U*U", against: quick) }
+        #expect(try await eventually { hashing.counts(.imported).waiting == 1 })
         second.cancel()
         await #expect(throws: CancellationError.self) { try await second.value }
+        #expect(hashing.counts(.imported).waiting == 0)
         #expect(try await !first.value)
         #expect(hashing.counts(.imported) == PasswordHashing.LaneCounts())
+        // The place the cancelled check left is free again.
+        #expect(try await hashing.verify("U*U", against: quick))
     }
 }
