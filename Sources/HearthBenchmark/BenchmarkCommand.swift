@@ -44,6 +44,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(name: .customLong("password-users"), help: "E-mail accounts made for the password sign-in scenario.")
     var passwordUsers: Int = 200
 
+    @Option(
+        name: .customLong("attack-bcrypt-cost"),
+        help: "bcrypt cost of the accounts the signinUnderAttack scenario attacks (imported; within the server's budget).")
+    var attackBcryptCost: Int = 12
+
     @Option(name: .customLong("request-timeout"), help: "Seconds a single response may take before the run fails.")
     var requestTimeout: Double = 30
 
@@ -443,15 +448,64 @@ struct BenchmarkCommand: AsyncParsableCommand {
     func measure(
         _ plan: RequestPlan, driver: LoadDriver, connections: Int, fleet: ServerFleet, databases: BenchmarkDatabase
     ) async throws -> (LoadReport, ResourceMonitor.Usage) {
+        let (report, usage, _) = try await measure(plan, driver: driver, connections: connections, fleet: fleet, databases: databases, alongside: nil)
+        return (report, usage)
+    }
+
+    /// Measures `plan`, with `alongside` (another plan and its connections) driven over the same window.
+    func measure(
+        _ plan: RequestPlan, driver: LoadDriver, connections: Int, fleet: ServerFleet, databases: BenchmarkDatabase,
+        alongside: (plan: RequestPlan, connections: Int)?
+    ) async throws -> (LoadReport, ResourceMonitor.Usage, LoadReport?) {
         let measureStart = NIODeadline.now() + Self.timeAmount(warmupSeconds)
         let measureEnd = measureStart + Self.timeAmount(seconds)
         var monitor = ResourceMonitor(serverPIDs: fleet.pids)
         if let root = databases.clusterPID {
             monitor.databasePIDs = { ProcessTree.descendants(of: root, includingRoot: true) }
         }
-        return try await monitor.watch(measureStart: measureStart, measureEnd: measureEnd) {
-            try await driver.runTimed(plan, connections: connections, measureStart: measureStart, measureEnd: measureEnd)
+        let side = alongside.map { alongside in
+            Task { try await driver.runTimed(alongside.plan, connections: alongside.connections, measureStart: measureStart, measureEnd: measureEnd) }
         }
+        do {
+            let (report, usage) = try await monitor.watch(measureStart: measureStart, measureEnd: measureEnd) {
+                try await driver.runTimed(plan, connections: connections, measureStart: measureStart, measureEnd: measureEnd)
+            }
+            return (report, usage, try await side?.value)
+        } catch {
+            side?.cancel()
+            throw error
+        }
+    }
+
+    /// The attack of the signinUnderAttack scenario: accounts imported with a bcrypt hash of `--attack-bcrypt-cost`
+    /// (one hash, made here), asked in turn with a wrong password over six connections. 600 accounts, so that no
+    /// account reaches the lockout's ten failures in a run of a minute or two.
+    private func importedHashAttack(driver: LoadDriver) async throws -> (plan: RequestPlan, connections: Int) {
+        let started = ContinuousClock.now
+        let runID = String(UUID().uuidString.prefix(8)).lowercased()
+        let hash = Data(try Bcrypt.hash("imported-password", cost: attackBcryptCost).utf8).base64EncodedString()
+        let uids = (0..<600).map { "atk-\(runID)-\($0)" }
+        let users = uids.map { #"{"localId":"\#($0)","email":"\#($0)@example.com","passwordHash":"\#(hash)"}"# }
+        let importPlan = RequestPlan(
+            name: "importing attacked accounts",
+            requests: [
+                PreparedRequest(
+                    path: "/v1/projects/\(AdminBenchmark.projectID)/accounts:batchCreate",
+                    json: #"{"hashAlgorithm":"BCRYPT","users":[\#(users.joined(separator: ","))]}"#, hostHeader: driver.hostHeader,
+                    authorization: AdminBenchmark.authorization)
+            ], capturesBodies: true)
+        let imported = try await driver.runOnce(importPlan, connections: 1)
+        guard let answer = imported.captured.first, answer.status == 200, !answer.body.contains(#""error""#) else {
+            let detail = imported.captured.first.map { "HTTP \($0.status): \($0.body.prefix(300))" } ?? "no answer"
+            throw BenchmarkError("importing attacked accounts: \(detail)")
+        }
+        Self.emit("prepared \(uids.count) accounts imported with bcrypt cost \(attackBcryptCost) in \(Self.elapsed(since: started))")
+        let requests = uids.map {
+            PreparedRequest(
+                path: Scenario.signinUnderAttack.path, json: #"{"email":"\#($0)@example.com","password":"wrong-password"}"#,
+                hostHeader: driver.hostHeader)
+        }
+        return (RequestPlan(name: "imported-hash attack", requests: requests), 6)
     }
 
     /// The ceiling the table uses: the mean of both measurements, or the undisturbed one when only one
@@ -536,7 +590,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
                         path: scenario.path, json: #"{"requestType":"PASSWORD_RESET","email":"\#($0.email.jsonEscaped)"}"#,
                         hostHeader: driver.hostHeader)
                 }
-            case .signin:
+            case .signin, .signinUnderAttack:
                 let started = ContinuousClock.now
                 let accounts = try await fixtures.passwordAccounts(count: passwordUsers, runID: String(UUID().uuidString.prefix(8)).lowercased())
                 Self.emit("prepared \(accounts.count) e-mail accounts in \(Self.elapsed(since: started))")
@@ -548,9 +602,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 }
             }
             let plan = RequestPlan(name: scenario.title, requests: requests)
+            let attack = scenario == .signinUnderAttack ? try await importedHashAttack(driver: driver) : nil
             var ceilingBefore: CeilingMeter.Measurement?
             if let kind = scenario.ceiling { ceilingBefore = try await measureCeiling(kind, meter: meter) }
-            let (report, usage) = try await measure(plan, driver: driver, connections: connections, fleet: fleet, databases: databases)
+            let (report, usage, attackReport) = try await measure(
+                plan, driver: driver, connections: connections, fleet: fleet, databases: databases, alongside: attack)
             var ceiling: CeilingMeter.Measurement?
             var bracket = ""
             if let kind = scenario.ceiling, let ceilingBefore {
@@ -564,6 +620,15 @@ struct BenchmarkCommand: AsyncParsableCommand {
             Self.emit(
                 "\(scenario.title): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(p50) ms, \(report.errors) errors, CPU server+db+client+other \(ResultTable.cpu(usage)) cores\(bracket)"
             )
+            if let attackReport {
+                let fraction = ceiling.map { String(format: "%.1f%%", report.successesPerSecond / max($0.operationsPerSecond, 1e-9) * 100) } ?? "-"
+                let attempts = ResultTable.decimal(Double(attackReport.requests) / max(attackReport.seconds, 1e-9))
+                let attackP50 = attackReport.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-"
+                let p99 = report.latencyMilliseconds(percentile: 0.99).map(ResultTable.decimal) ?? "-"
+                Self.emit(
+                    "  attack beside it: \(attempts) wrong-password answers/s (bcrypt cost \(attackBcryptCost), 6 in flight, p50 \(attackP50) ms); normal sign-ins \(fraction) of the scrypt ceiling, p99 \(p99) ms"
+                )
+            }
         }
         return results
     }

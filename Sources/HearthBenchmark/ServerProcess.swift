@@ -1,24 +1,26 @@
 import Foundation
+import HearthPostgresLauncher
 
 /// A `hearth serve` child process on a fresh temporary data directory and an ephemeral port.
 ///
 /// Its stdout and stderr go to files in the temporary directory; the port is read from the banner on
 /// stdout. ``stop()`` ends it with SIGTERM, then SIGKILL, and deletes the directory. The database is
 /// whatever `HEARTH_DATABASE_URL` in `environment` says (by default SQLite in the temporary directory).
+/// Started with `posix_spawn` (``ChildProcess``), not Foundation's `Process`, which crashed a test process.
 final class ServerProcess {
     let executable: String
     let port: Int
     let pid: Int32
-    private let process: Process
+    private let process: ChildProcess
     private let directory: URL
     private let stdoutFile: URL
     private let stderrFile: URL
 
-    private init(executable: String, port: Int, process: Process, directory: URL) {
+    private init(executable: String, port: Int, process: ChildProcess, directory: URL) {
         self.executable = executable
         self.port = port
         self.process = process
-        self.pid = process.processIdentifier
+        self.pid = process.pid
         self.directory = directory
         self.stdoutFile = directory.appendingPathComponent("stdout.log")
         self.stderrFile = directory.appendingPathComponent("stderr.log")
@@ -44,15 +46,12 @@ final class ServerProcess {
         _ = FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve", "--mode", "development", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
-        process.standardError = try FileHandle(forWritingTo: stderrFile)
+        let process: ChildProcess
         do {
-            try process.run()
+            process = try ChildProcess.start(
+                [executable, "serve", "--mode", "development", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path],
+                environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new }, output: stdoutFile,
+                errorOutput: stderrFile)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw BenchmarkError("cannot start \(executable): \(error)")
@@ -66,7 +65,7 @@ final class ServerProcess {
             if !process.isRunning {
                 let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
                 try? FileManager.default.removeItem(at: directory)
-                throw BenchmarkError("the server exited (status \(process.terminationStatus)) before listening:\n\(stderr.suffix(2_000))")
+                throw BenchmarkError("the server exited (\(Self.describe(try? process.exitStatus()))) before listening:\n\(stderr.suffix(2_000))")
             }
             if ContinuousClock.now >= deadline {
                 let server = ServerProcess(executable: executable, port: 0, process: process, directory: directory)
@@ -93,7 +92,13 @@ final class ServerProcess {
     /// How the process ended ("exit status 1", "signal 9"); nil while it runs.
     var exitDescription: String? {
         guard !process.isRunning else { return nil }
-        return process.terminationReason == .uncaughtSignal ? "signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
+        return Self.describe(try? process.exitStatus())
+    }
+
+    /// "exit status 1", "signal 9" for ``ChildProcess/exitStatus()`` (128 + the signal when one ended it).
+    static func describe(_ status: Int32?) -> String {
+        guard let status else { return "still running" }
+        return status > 128 ? "signal \(status - 128)" : "exit status \(status)"
     }
 
     /// The temporary directory holding the database and the server's output.
@@ -110,14 +115,14 @@ final class ServerProcess {
     /// SIGTERM, SIGKILL after `gracePeriod`; then removes the temporary directory. Safe to call twice.
     func stop(gracePeriod: Duration = .seconds(10)) async {
         if process.isRunning {
-            kill(pid, SIGTERM)
+            process.send(SIGTERM)
             let deadline = ContinuousClock.now + gracePeriod
             while process.isRunning, ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(50))
             }
             if process.isRunning {
                 FileHandle.standardError.write(Data("hearth-benchmark: the server ignored SIGTERM for \(gracePeriod); sending SIGKILL\n".utf8))
-                kill(pid, SIGKILL)
+                process.send(SIGKILL)
                 let killDeadline = ContinuousClock.now + .seconds(5)
                 while process.isRunning, ContinuousClock.now < killDeadline {
                     try? await Task.sleep(for: .milliseconds(50))

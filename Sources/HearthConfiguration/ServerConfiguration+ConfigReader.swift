@@ -92,6 +92,8 @@ extension ServerConfiguration {
         keyRotationPeriod = TimeInterval(try r.int("tokens.rotationPeriodSeconds", in: 3_600...(366 * 86_400)) ?? Int(keyRotationPeriod))
         keyPublishLead = TimeInterval(try r.int("tokens.publishLeadSeconds", in: 0...86_400) ?? Int(keyPublishLead))
         scryptLogN = try r.int("passwords.scryptLogN", in: 1...20) ?? scryptLogN
+        importedHashes.costLimit = Double(try r.int("passwords.importedCostLimit", in: 1...1_000) ?? Int(importedHashes.costLimit))
+        importedHashes.concurrency = try r.int("passwords.importedConcurrency", in: 1...256) ?? importedHashes.concurrency
         signIn.anonymousEnabled = try r.bool("signIn.anonymous.enabled") ?? signIn.anonymousEnabled
         signIn.passwordEnabled = try r.bool("signIn.password.enabled") ?? signIn.passwordEnabled
         // On by default for production (as for Firebase projects created since September 2023).

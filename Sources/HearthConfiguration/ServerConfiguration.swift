@@ -28,6 +28,16 @@ public struct ServerConfiguration: Sendable {
         public init() {}
     }
 
+    /// Checks against imported password hashes (``PasswordHashing``): `passwords.importedCostLimit` and
+    /// `passwords.importedConcurrency`.
+    public struct ImportedHashes: Sendable {
+        /// The longest one check may take, in checks of the server's own hash (N = 2^14 at least).
+        public var costLimit = PasswordHashBudget.defaultMultiple
+        /// How many run at a time; `nil`: half the cores, at least one.
+        public var concurrency: Int?
+        public init() {}
+    }
+
     public struct AnonymousCleanup: Sendable {
         public var enabled = false
         public var maxAge: TimeInterval = 30 * 86_400
@@ -84,6 +94,7 @@ public struct ServerConfiguration: Sendable {
     public var keyRotationPeriod: TimeInterval = 7 * 86_400
     public var keyPublishLead: TimeInterval = 3_600
     public var scryptLogN = 14
+    public var importedHashes = ImportedHashes()
     public var signIn = SignIn()
     public var anonymousCleanup = AnonymousCleanup()
     /// `audit.retentionDays`: how many days audit events are kept before they are deleted; 0 keeps them forever.

@@ -22,6 +22,9 @@ public struct HearthServices: Sendable {
     /// Checks the custom tokens of `accounts:signInWithCustomToken`.
     public let customTokens: CustomTokenVerifier
     public let passwords: PasswordHasher
+    /// Where every password hash and check runs: native and imported checks in separate lanes, imported hashes
+    /// within a time budget (``PasswordHashing``).
+    public let hashing: PasswordHashing
     /// Verifies identity-provider credentials for `signInWithIdp`.
     public let identityVerifier: any IdentityVerifier
     /// Routes and providers given from outside (development mode's provider sandbox).
@@ -179,9 +182,14 @@ public struct HearthServices: Sendable {
         let customTokens = CustomTokenVerifier(signers: signers, acceptsUnsigned: configuration.mode == .development)
         let mailTemplates = try MailTemplates(overrideDirectory: configuration.email.templatesDirectory.map { URL(fileURLWithPath: $0) })
         let mailTransport = try configuration.email.smtpURL.map { _ in try SMTPMailTransport(configuration: configuration, logger: logger) }
+        let passwords = PasswordHasher(logN: configuration.scryptLogN)
+        let hashing = try await PasswordHashing.measured(
+            hasher: passwords, importedCostLimit: configuration.importedHashes.costLimit,
+            importedConcurrency: configuration.importedHashes.concurrency ?? PasswordHashing.defaultImportedConcurrency,
+            threads: BlockingPoolThreads(pool: .singleton))
         return HearthServices(
             configuration: configuration, store: store, keyRing: keyRing, tokens: tokens, customTokens: customTokens,
-            passwords: PasswordHasher(logN: configuration.scryptLogN), identityVerifier: identityVerifier, extensions: extensions,
+            passwords: passwords, hashing: hashing, identityVerifier: identityVerifier, extensions: extensions,
             clock: clock, logger: logger,
             metrics: ServerMetrics(telemetry: telemetry ?? defaultTelemetry(configuration), startedAt: clock.now, clock: clock),
             mailTemplates: mailTemplates, mailTransport: mailTransport)
@@ -199,15 +207,22 @@ public struct HearthServices: Sendable {
 
     /// Hashes a password on the blocking thread pool, never on an event loop.
     func hashPassword(_ password: String) async throws -> String {
-        let hasher = passwords
-        return try await NIOThreadPool.singleton.runIfActive { try hasher.hash(password) }
+        try await hashing.hash(password)
     }
 
-    /// Verifies a password on the blocking thread pool.
+    /// Verifies a password on the blocking thread pool, in the lane of its hash (``PasswordHashing``).
     func verifyPassword(_ password: String, against hash: String) async throws -> Bool {
-        let hasher = passwords
         passwordChecks.count(decoy: false)
-        return try await NIOThreadPool.singleton.runIfActive { hasher.verify(password, against: hash) }
+        return try await hashing.verify(password, against: hash)
+    }
+}
+
+/// NIO's blocking pool as the threads password hashing runs on.
+struct BlockingPoolThreads: HashingThreads {
+    let pool: NIOThreadPool
+
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await pool.runIfActive(work)
     }
 }
 

@@ -72,6 +72,15 @@ public struct MetricDescriptor: Sendable {
         "hearth_anonymous_cleanup_deleted_total", .counter,
         help: "Old anonymous accounts deleted by the clean-up.")
 
+    // MARK: Password checks
+
+    public static let passwordChecksRunning = MetricDescriptor(
+        "hearth_password_checks_running", .gauge, labels: ["lane"],
+        help: "Password hashes and checks running on a hashing thread, by lane (native: the server's own hash; imported).")
+    public static let passwordChecksWaiting = MetricDescriptor(
+        "hearth_password_checks_waiting", .gauge, labels: ["lane"],
+        help: "Password hashes and checks waiting for their lane's turn or a hashing thread, by lane.")
+
     // MARK: Identity providers
 
     public static let providerRequests = MetricDescriptor(
@@ -124,6 +133,7 @@ public struct MetricDescriptor: Sendable {
     /// Every metric, in the order docs/observability.md lists them.
     public static let catalogue: [MetricDescriptor] = [
         httpRequests, httpRequestDuration, signUps, signIns, tokenRefreshes, idTokenChecks, anonymousCleanupDeletions,
+        passwordChecksRunning, passwordChecksWaiting,
         providerRequests, providerRequestDuration, jwksFetches, mailsQueued, mailsSent, mailsFailed,
         databaseConnectionsInUse, databaseConnectionsWaiting, databaseTransactionDuration, sqliteGroupCommitBatchSize,
         signingKeyAge, startTime, buildInfo,

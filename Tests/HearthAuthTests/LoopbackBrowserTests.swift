@@ -30,6 +30,28 @@ import FoundationNetworking
         }
     }
 
+    @Test("the system browser is $BROWSER, started with posix_spawn, given the URL")
+    func systemBrowser() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-browser-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent("browser.sh")
+        let opened = directory.appendingPathComponent("opened.txt")
+        try "#!/bin/sh\nprintf '%s' \"$1\" > '\(opened.path).part' && mv '\(opened.path).part' '\(opened.path)'\n".write(
+            to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        // Only this test reads or sets BROWSER.
+        setenv("BROWSER", script.path, 1)
+        defer { unsetenv("BROWSER") }
+        let url = URL(string: "https://example.com/sign-in?state=a%20b&x=1")!
+        try LoopbackBrowser.openSystemBrowser(url)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !FileManager.default.fileExists(atPath: opened.path), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(try String(contentsOf: opened, encoding: .utf8) == url.absoluteString)
+    }
+
     @Test("Google through the system-browser pattern: loopback return URL, signed in; cancel and timeout")
     func loopbackSignIn() async throws {
         try await withLiveHearth { live in

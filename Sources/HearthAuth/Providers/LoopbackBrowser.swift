@@ -39,29 +39,72 @@ public enum LoopbackBrowser {
     /// it throws: pass an `openBrowser` that presents the page.
     public static func openSystemBrowser(_ url: URL) throws {
         #if os(macOS) || os(Linux)
-        let process = Process()
+        let arguments: [String]
         if let browser = ProcessInfo.processInfo.environment["BROWSER"], !browser.isEmpty {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [browser, url.absoluteString]
+            arguments = ["/usr/bin/env", browser, url.absoluteString]
         } else {
             #if os(macOS)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/open")
+            arguments = ["/usr/bin/open", url.absoluteString]
             #else
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            arguments = ["/usr/bin/env", "xdg-open", url.absoluteString]
             #endif
-            process.arguments = [openCommand, url.absoluteString].compactMap { $0 }
         }
-        try process.run()
+        try spawn(arguments)
         #else
         throw AuthErrorFactory.error(
             .webSignInUserInteractionFailure, message: "No system browser to start on this platform: pass openBrowser to LoopbackBrowser.delegate.")
         #endif
     }
 
-    #if os(macOS)
-    private static let openCommand: String? = nil
-    #else
-    private static let openCommand: String? = "xdg-open"
+    #if os(macOS) || os(Linux)
+    /// Starts `arguments[0]` (an absolute path) with `posix_spawn`, not Foundation's `Process` (whose start on
+    /// Linux reads `/proc/self/fd` in a way that crashed a test process), and reaps it on a thread of its own
+    /// once it ends. It shares this process's standard input and output; no other descriptor reaches it where
+    /// the system can say so (Darwin's `POSIX_SPAWN_CLOEXEC_DEFAULT`, glibc 2.34's `addclosefrom_np`).
+    private static func spawn(_ arguments: [String]) throws {
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+        var attributes: posix_spawnattr_t? = nil
+        #else
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        #if canImport(Darwin)
+        for descriptor: Int32 in 0...2 { posix_spawn_file_actions_addinherit_np(&actions, descriptor) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #else
+        _ = addCloseFrom?(&actions, 3)
+        #endif
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        guard status == 0 else {
+            throw AuthErrorFactory.error(
+                .webSignInUserInteractionFailure, message: "Cannot start \(arguments[0]) to open the browser: errno \(status).")
+        }
+        let child = pid
+        Thread.detachNewThread {
+            var ended: Int32 = 0
+            while waitpid(child, &ended, 0) == -1 && errno == EINTR {}
+        }
+    }
+
+    #if !canImport(Darwin)
+    /// glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`, looked up at run time because the `Glibc`
+    /// module does not export it; `nil` on an older C library (the child then inherits what is not close-on-exec).
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let addCloseFrom: AddCloseFrom? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            return nil
+        }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)
+    }()
+    #endif
     #endif
 }
 

@@ -36,7 +36,9 @@ import Foundation
 ///
 /// Hearth's own limits, beyond Firebase's ranges, so that one verification stays bounded: bcrypt cost at most
 /// 16 (``Bcrypt/costs``); STANDARD_SCRYPT N a power of two up to 2^20, r ≤ 32, p ≤ 16, 128·r·N ≤ 1 GiB,
-/// N·r·p ≤ 2^24; scrypt and PBKDF2 outputs of 16–64 bytes; keys, separators and salts up to 1024 bytes.
+/// N·r·p ≤ 2^24; scrypt and PBKDF2 outputs of 16–64 bytes; keys, separators and salts up to 1024 bytes. A
+/// server narrows these by time: with its ``PasswordHashBudget`` (``validate(within:)``) it refuses any
+/// parameters whose check would take longer than a multiple of its own.
 public struct PasswordHashImport: Sendable, Equatable {
     /// Identity Toolkit's `hashAlgorithm` values.
     public enum Algorithm: String, Sendable, CaseIterable {
@@ -117,8 +119,26 @@ public struct PasswordHashImport: Sendable, Equatable {
     ///
     /// Throws ``HearthError/Code/invalidHashParameter``; `reason` is the backend's error name (`INVALID_HASH_ROUNDS`,
     /// `INVALID_HASH_MEMORY_COST`, `INVALID_HASH_KEY`, `INVALID_HASH_PARALLELIZATION`, `INVALID_HASH_BLOCK_SIZE`,
-    /// `INVALID_HASH_DERIVED_KEY_LENGTH`).
-    public func validate() throws {
+    /// `INVALID_HASH_DERIVED_KEY_LENGTH`). With a `budget`, parameters whose checks would take longer than it
+    /// allows are refused with the error of the parameter that sets the cost (`INVALID_HASH_MEMORY_COST` for
+    /// the scrypts, `INVALID_HASH_ROUNDS` for PBKDF2).
+    public func validate(within budget: PasswordHashBudget? = nil) throws {
+        try validateRanges()
+        guard let budget, !budget.admits(self) else { return }
+        let name = algorithm.rawValue
+        switch algorithm {
+        case .scrypt:
+            throw Algorithm.invalid(
+                "INVALID_HASH_MEMORY_COST", "A valid \"hash.memoryCost\" number between 1 and 14 must be provided for hash algorithm \(name).")
+        case .pbkdfSHA1, .pbkdf2SHA256:
+            throw Algorithm.invalid(
+                "INVALID_HASH_ROUNDS", "A valid \"hash.rounds\" number between 0 and 120000 must be provided for hash algorithm \(name).")
+        default:
+            throw Algorithm.invalid("INVALID_HASH_MEMORY_COST", "A valid \"hash.memoryCost\" number must be provided for hash algorithm \(name).")
+        }
+    }
+
+    private func validateRanges() throws {
         let name = algorithm.rawValue
         func invalid(_ reason: String, _ message: String) -> HearthError { Algorithm.invalid(reason, message) }
         switch algorithm {
@@ -177,9 +197,10 @@ public struct PasswordHashImport: Sendable, Equatable {
     ///
     /// Validates the options first (see ``validate()``). Throws ``HearthError/Code/invalidHashParameter`` with reason
     /// `INVALID_PASSWORD_HASH` when `passwordHash` cannot be a hash of this algorithm (wrong length, not a
-    /// bcrypt string, a bcrypt cost outside ``Bcrypt/costs``), so an import never stores a hash that can't match.
-    public func storedHash(passwordHash: [UInt8], salt: [UInt8]) throws -> String {
-        try validate()
+    /// bcrypt string, a bcrypt cost outside ``Bcrypt/costs``, or with a `budget` a bcrypt hash whose check would
+    /// take longer than it allows), so an import never stores a hash that can't match.
+    public func storedHash(passwordHash: [UInt8], salt: [UInt8], within budget: PasswordHashBudget? = nil) throws -> String {
+        try validate(within: budget)
         let invalidHash = Algorithm.invalid("INVALID_PASSWORD_HASH", "Invalid password hash for hash algorithm \(algorithm.rawValue).")
         func b64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
         guard salt.count <= Self.maximumKeyLength else {
@@ -194,7 +215,7 @@ public struct PasswordHashImport: Sendable, Equatable {
             return "$scrypt$ln=\(n.trailingZeroBitCount),r=\(r),p=\(p)$\(b64(salt))$\(b64(passwordHash))"
         case .bcrypt:
             let text = String(decoding: passwordHash, as: UTF8.self)
-            guard Bcrypt.parse(text) != nil else { throw invalidHash }
+            guard Bcrypt.cost(of: text) != nil, budget?.admits(text) ?? true else { throw invalidHash }
             return text
         case .pbkdfSHA1, .pbkdf2SHA256:
             guard Self.derivedKeyLengths.contains(passwordHash.count), let rounds else { throw invalidHash }

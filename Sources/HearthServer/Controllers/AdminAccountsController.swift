@@ -337,7 +337,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         try Self.requireAdministrator(context)
         let input = try await body(BatchCreateRequest.self, request)
         try Self.checkTarget(input.targetProjectId, context, projectID: configuration.projectID)
-        let importer = try UserImport(input, now: services.clock.now)
+        let importer = try UserImport(input, now: services.clock.now, budget: services.hashing.budget)
         let errors = try await importer.run(into: store)
         let submitted = input.users?.count ?? 0
         await audit.record(

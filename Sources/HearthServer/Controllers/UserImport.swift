@@ -17,7 +17,8 @@ struct UserImport: Sendable {
     private(set) var failures: [Failure] = []
     let allowOverwrite: Bool
 
-    init(_ input: BatchCreateRequest, now: Date) throws {
+    /// `budget`: imported hashes whose checks would take longer are refused (``PasswordHashBudget``).
+    init(_ input: BatchCreateRequest, now: Date, budget: PasswordHashBudget? = nil) throws {
         let users = input.users ?? []
         guard !users.isEmpty else { throw HearthError(.missingUserAccount) }
         guard users.count <= AdminInput.maxBatch else {
@@ -31,7 +32,7 @@ struct UserImport: Sendable {
             }
         }
         if input.sanityCheck == true { try Self.sanityCheck(users) }
-        let hashing = try ImportedHashing(input)
+        let hashing = try ImportedHashing(input, budget: budget)
         for (index, info) in users.enumerated() {
             do {
                 records.append((index, try Self.record(info, hashing: hashing, now: now)))
@@ -160,10 +161,12 @@ extension UserImport.Failure: Error {}
 /// applied to each user's `passwordHash` and `salt`.
 struct ImportedHashing: Sendable {
     let options: PasswordHashImport?
+    let budget: PasswordHashBudget?
 
     /// Throws for the whole batch: an unknown algorithm, parameters out of range, a key that is not base64,
     /// or hashes without an algorithm.
-    init(_ input: BatchCreateRequest) throws {
+    init(_ input: BatchCreateRequest, budget: PasswordHashBudget? = nil) throws {
+        self.budget = budget
         guard let name = input.hashAlgorithm else {
             if (input.users ?? []).contains(where: { $0.passwordHash != nil }) {
                 throw HearthError(.invalidHashParameter, detail: "INVALID_HASH_ALGORITHM : A hash algorithm must be given with password hashes.")
@@ -183,7 +186,7 @@ struct ImportedHashing: Sendable {
             rounds: number(input.rounds), memoryCost: number(input.memoryCost), cpuMemCost: number(input.cpuMemCost),
             parallelization: number(input.parallelization), blockSize: number(input.blockSize), dkLen: number(input.dkLen),
             passwordHashOrder: input.passwordHashOrder.flatMap { PasswordHashImport.Order(rawValue: $0.name) })
-        try options.validate()
+        try options.validate(within: budget)
         self.options = options
     }
 
@@ -194,7 +197,7 @@ struct ImportedHashing: Sendable {
         guard let hashBytes = Self.bytes(hash) else { return failure("Invalid password hash for hash algorithm \(options.algorithm.rawValue).") }
         guard let saltBytes = salt.map(Self.bytes) ?? [] else { return failure("Invalid password salt.") }
         do {
-            return .success(try options.storedHash(passwordHash: hashBytes, salt: saltBytes))
+            return .success(try options.storedHash(passwordHash: hashBytes, salt: saltBytes, within: budget))
         } catch let error as HearthError {
             // "NAME : message": the message alone, as per-user errors read.
             let message = error.detail.map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? $0 }

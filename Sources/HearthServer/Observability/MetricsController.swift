@@ -27,12 +27,17 @@ struct MetricsController<Context: RequestContext>: Sendable {
 }
 
 extension HearthServices {
-    /// Reads the gauges of state (pools, signing key, start time, version) and returns the registry as text.
+    /// Reads the gauges of state (pools, password lanes, signing key, start time, version) and returns the registry as text.
     func scrapeMetrics() async -> [UInt8] {
         let now = clock.now
         for pool in (store as? SQLStore)?.poolUsage() ?? [] {
             metrics.set(.databaseConnectionsInUse, pool.pool, to: Double(pool.inUse))
             metrics.set(.databaseConnectionsWaiting, pool.pool, to: Double(pool.waiting))
+        }
+        for lane in PasswordHashing.Lane.allCases {
+            let counts = hashing.counts(lane)
+            metrics.set(.passwordChecksRunning, lane.rawValue, to: Double(counts.running))
+            metrics.set(.passwordChecksWaiting, lane.rawValue, to: Double(counts.waiting))
         }
         if let created = await keyRing.signingKeyCreatedAt(at: now) {
             metrics.set(.signingKeyAge, to: max(0, now.timeIntervalSince(created)))
