@@ -454,6 +454,44 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // The wire types against golden JSON: requests, answers, the error envelope.
+        .testTarget(
+            name: "HearthWireTests",
+            dependencies: ["HearthWire"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // The metrics catalogue and a server's own Prometheus registry, read back in the text format.
+        .testTarget(
+            name: "HearthTelemetryTests",
+            dependencies: [
+                "HearthTelemetry",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // Development mode's composition: the sandbox under /sandbox in place of the providers left off, the outbox.
+        .testTarget(
+            name: "HearthDevelopmentTests",
+            dependencies: [
+                "HearthDevelopment", "HearthTesting", "HearthCore", "HearthProviders",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // A throwaway cluster started, reached by a real client, stopped and removed; the child processes under it.
+        .testTarget(
+            name: "HearthPostgresLauncherTests",
+            dependencies: [
+                "HearthPostgresLauncher",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .testTarget(
             name: "HearthBase64URLTests",
             dependencies: ["HearthBase64URL"],
