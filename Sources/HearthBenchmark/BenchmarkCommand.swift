@@ -75,6 +75,13 @@ struct BenchmarkCommand: AsyncParsableCommand {
     var userCounts: String?
 
     @Option(
+        name: .customLong("query-pages"),
+        help:
+            "With --user-counts: after the lookups, this many pages of 500 of accounts:query sorted by createdAt, at offsets spread from the first user to the last, ascending and descending, one at a time (0: none)."
+    )
+    var queryPages: Int = 0
+
+    @Option(
         name: .customLong("latency-connections"),
         help: "Connections of the second lookup run at each user count, which measures latency without queueing.")
     var latencyConnections: Int = 1
@@ -115,6 +122,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
         guard postgresURL == nil || database == .postgres else { throw ValidationError("--postgres-url needs --database postgres") }
         guard (1...10_000).contains(latencyConnections) else { throw ValidationError("--latency-connections must be 1...10000") }
         guard adminUsers.map({ (1...10_000_000).contains($0) }) ?? true else { throw ValidationError("--admin-users must be 1...10000000") }
+        guard (0...1_000).contains(queryPages) else { throw ValidationError("--query-pages must be 0...1000") }
+        guard queryPages == 0 || userCounts != nil else { throw ValidationError("--query-pages needs --user-counts") }
         guard (1...64).contains(adminConnections) else { throw ValidationError("--admin-connections must be 1...64") }
         guard (1...1_000_000).contains(verifyTokens) else { throw ValidationError("--verify-tokens must be 1...1000000") }
         guard (1...10_000).contains(verifyTasks) else { throw ValidationError("--verify-tasks must be 1...10000") }
@@ -196,6 +205,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
         var results: [ScenarioResult] = []
         var userCountResults: [UserCountResult] = []
+        var queryRows: [QueryBenchmark.Row] = []
         var adminRows: [AdminBenchmark.Row] = []
         var costRows: [MetricsCostRow] = []
         var peak: Int?
@@ -219,8 +229,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
             }
             if failure == nil {
                 for count in counts {
-                    let (rows, fleetPeak) = try await runUserCount(count, executable: executable, databases: databases, group: group)
+                    let (rows, queries, fleetPeak) = try await runUserCount(count, executable: executable, databases: databases, group: group)
                     userCountResults += rows
+                    queryRows += queries
                     peak = max(peak ?? 0, fleetPeak ?? 0)
                 }
                 if let adminUsers {
@@ -271,6 +282,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
             )
             Self.emit("")
             Self.emit(UserCountTable(rows: userCountResults).render())
+        }
+        if !queryRows.isEmpty {
+            Self.emit("")
+            Self.emit(
+                "accounts:query sorted by createdAt, pages of 500 at offsets spread over the table, one at a time (\(setup); server RSS before the pages, and its peak during them after a reset):"
+            )
+            Self.emit("")
+            Self.emit(QueryTable(rows: queryRows).render())
         }
         if !adminRows.isEmpty {
             if !results.isEmpty || !userCountResults.isEmpty { Self.emit("") }
@@ -336,7 +355,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     /// accounts:lookup at `--connections` and at `--latency-connections`.
     private func runUserCount(
         _ count: Int, executable: String, databases: BenchmarkDatabase, group: MultiThreadedEventLoopGroup
-    ) async throws -> ([UserCountResult], Int?) {
+    ) async throws -> ([UserCountResult], [QueryBenchmark.Row], Int?) {
         Self.emit("")
         let url = try await databases.makeDatabase()
         SignalTrap.guardDatabase(pid: databases.clusterPID, paths: databases.cleanupPaths)
@@ -357,6 +376,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
 
         let fleet = try await launchFleet(executable: executable, databaseURL: url)
         var rows: [UserCountResult] = []
+        var queries: [QueryBenchmark.Row] = []
+        var lookupPeak: Int?
         do {
             let driver = LoadDriver(group: group, host: "127.0.0.1", ports: fleet.ports, requestTimeout: Self.timeAmount(requestTimeout))
             let started = ContinuousClock.now
@@ -375,6 +396,16 @@ struct BenchmarkCommand: AsyncParsableCommand {
                     "lookup, \(ResultTable.grouped(Double(outcome.totalUsers))) users, \(load) connection(s): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(report.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-") ms, p99 \(report.latencyMilliseconds(percentile: 0.99).map(ResultTable.decimal) ?? "-") ms, \(report.errors) errors, CPU \(ResultTable.cpu(usage))"
                 )
             }
+            if queryPages > 0 {
+                // The query rows reset the peak RSS: the lookups' peak is kept for the run's.
+                lookupPeak = fleet.peakResidentBytes()
+                queries = try await QueryBenchmark(driver: driver, fleet: fleet).run(users: outcome.totalUsers, pages: queryPages)
+                for row in queries {
+                    Self.emit(
+                        "\(row.title), \(ResultTable.grouped(Double(row.users))) users: \(row.pages) pages, \(ResultTable.decimal(row.report.successesPerSecond)) pages/s, p50 \(row.report.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-") ms, max \(row.report.latencyMilliseconds(percentile: 1).map(ResultTable.decimal) ?? "-") ms, server RSS \(row.residentBytesBefore.map(ResultTable.megabytes) ?? "-") MB before, peak \(row.peakResidentBytes.map(ResultTable.megabytes) ?? "-") MB"
+                    )
+                }
+            }
         } catch {
             if !fleet.exitDescriptions.isEmpty {
                 FileHandle.standardError.write(
@@ -383,9 +414,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
             await fleet.stop()
             throw error
         }
-        let peak = fleet.peakResidentBytes()
+        let peak = ([lookupPeak, fleet.peakResidentBytes()] + queries.map(\.peakResidentBytes)).compactMap { $0 }.max()
         await fleet.stop()
-        return (rows, peak)
+        return (rows, queries, peak)
     }
 
     /// The admin phase: for each hash kind a fresh database and servers, `count` users imported through

@@ -43,6 +43,12 @@ final class ServerFleet {
         return ServerFleet(replicas: started)
     }
 
+    /// Sets every replica's peak RSS (`VmHWM`) back to its RSS now (`5` into `/proc/<pid>/clear_refs`), so that a
+    /// later ``peakResidentBytes()`` is the peak of what ran in between. Nothing where there is no procfs.
+    func resetPeakResidentBytes() {
+        for pid in pids { try? "5".write(toFile: "/proc/\(pid)/clear_refs", atomically: false, encoding: .utf8) }
+    }
+
     /// The highest peak RSS (`VmHWM`) of the replicas.
     func peakResidentBytes() -> Int? {
         replicas.compactMap { $0.memory()?.peakResidentBytes }.max()

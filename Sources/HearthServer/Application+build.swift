@@ -118,6 +118,9 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
         scoped.post("accounts", use: accounts.signUp)
         adminAccounts.addRoutes(to: scoped)
         AuditEventsController<HearthRequestContext>(services: services).addRoutes(to: scoped)
+        // `projects.queryAccounts`: accounts:query by its other name.
+        router.group(RouterPath(prefix + "/projects")).add(middleware: admin).add(middleware: project)
+            .post("{project}:queryAccounts", use: adminAccounts.query)
     }
     for prefix in ["/identitytoolkit/v3/relyingparty", "/www.googleapis.com/identitytoolkit/v3/relyingparty"] {
         let group = router.group(RouterPath(prefix)).add(middleware: apiKeys)

@@ -259,5 +259,36 @@ enum HearthSchema {
                 "CREATE INDEX audit_events_occurred_at ON audit_events (occurred_at, id)",
                 "CREATE INDEX audit_events_uid ON audit_events (uid, occurred_at, id)",
             ]),
+        SchemaMigration(
+            "2026-11-26-index-user-queries",
+            [
+                // accounts:query sorts by one key, then by uid, both in byte order with a missing value
+                // smallest, and pages with OFFSET: one index per key, declared exactly as the ORDER BY is
+                // written (SQLStore.ordering), so a page is read from the index in either direction and
+                // skipped rows cost index entries, not table rows. PostgreSQL needs COLLATE "C" and NULLS
+                // FIRST spelled out; SQLite compares bytes and puts NULL first already. By uid alone SQLite
+                // reads its primary key; PostgreSQL's follows the database's locale, hence users_uid_bytes.
+                "\(DialectStatement(sqlite: "SELECT 1", postgreSQL: #"CREATE INDEX users_uid_bytes ON users (uid COLLATE "C")"#))",
+                """
+                \(DialectStatement(
+                    sqlite: "CREATE INDEX users_display_name_uid ON users (display_name, uid)",
+                    postgreSQL: #"CREATE INDEX users_display_name_uid ON users (display_name COLLATE "C" NULLS FIRST, uid COLLATE "C")"#))
+                """,
+                """
+                \(DialectStatement(
+                    sqlite: "CREATE INDEX users_created_at_uid ON users (created_at, uid)",
+                    postgreSQL: #"CREATE INDEX users_created_at_uid ON users (created_at, uid COLLATE "C")"#))
+                """,
+                """
+                \(DialectStatement(
+                    sqlite: "CREATE INDEX users_last_login_at_uid ON users (last_login_at, uid)",
+                    postgreSQL: #"CREATE INDEX users_last_login_at_uid ON users (last_login_at NULLS FIRST, uid COLLATE "C")"#))
+                """,
+                """
+                \(DialectStatement(
+                    sqlite: "CREATE INDEX users_email_uid ON users (email, uid)",
+                    postgreSQL: #"CREATE INDEX users_email_uid ON users (email COLLATE "C" NULLS FIRST, uid COLLATE "C")"#))
+                """,
+            ]),
     ]
 }

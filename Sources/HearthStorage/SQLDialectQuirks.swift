@@ -108,3 +108,14 @@ enum SQLDialectQuirks {
         return nil
     }
 }
+
+/// A statement written once per dialect, for DDL whose collations or NULL orders differ (an index must
+/// be declared as the `ORDER BY` it serves is written, see ``SQLStore/ordering(_:table:on:)``).
+struct DialectStatement: SQLExpression {
+    let sqlite: String
+    let postgreSQL: String
+
+    func serialize(to serializer: inout SQLSerializer) {
+        serializer.write(serializer.dialect.name == "postgresql" ? postgreSQL : sqlite)
+    }
+}

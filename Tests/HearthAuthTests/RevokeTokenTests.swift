@@ -55,6 +55,13 @@ import Testing
             let code = try live.sandbox.appleAuthorizationCode(for: .appleAlice, clientID: bundleID)
             try await auth.revokeToken(withAuthorizationCode: code)
             #expect(live.sandbox.appleRevocations().isEmpty)
+            #expect(auth.currentUser == nil)
+            // The code was good and is still unused: signed in, the same call redeems it and revokes.
+            let raw = AuthNonce.random()
+            let idToken = try live.sandbox.appleIDToken(for: .appleAlice, nonce: .raw(raw))
+            _ = try await auth.signIn(with: OAuthProvider.appleCredential(withIDToken: idToken, rawNonce: raw, fullName: nil))
+            try await auth.revokeToken(withAuthorizationCode: code)
+            #expect(live.sandbox.appleRevocations().map(\.subject) == [SandboxIdentity.appleAlice.subject])
         }
     }
 }

@@ -32,6 +32,11 @@ public protocol AccountStore: Sendable {
     func user(phoneNumber: String) async throws -> UserRecord?
     /// Up to `limit` users in uid order (byte order), those after `uid` when given: one page of a listing.
     func users(after uid: String?, limit: Int) async throws -> [UserRecord]
+    /// The page of users `query` asks for, in its order, with their links: sorted and paged by the
+    /// database (an index per sort key), so a page never holds more than `query.limit` users in memory.
+    func users(matching query: UserQuery) async throws -> [UserRecord]
+    /// How many users `filter` matches; all users without one.
+    func countUsers(matching filter: UserQuery.Filter?) async throws -> Int
 
     func insertSession(_ session: RefreshSessionRecord) async throws
     func session(tokenHash: String) async throws -> RefreshSessionRecord?

@@ -228,80 +228,48 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
 
     // MARK: accounts:query
 
-    /// Users matching any expression (all users without one), sorted, then `offset` and `limit` (≤ 500).
+    /// One page of users, sorted and paged by the store: the users the first expression matches (all
+    /// users without one), `offset` skipped, at most `limit` (≤ 500). `recordsCount` is the page's size,
+    /// or with `returnUserInfo: false` the number of users matching (as Firebase answers).
     @Sendable func query(_ request: Request, context: Context) async throws -> Response {
         try Self.requireAdministrator(context)
         let input = try await body(QueryRequest.self, request)
         try Self.checkTarget(input.targetProjectId, context, projectID: configuration.projectID)
-        let limit = Int(input.limit?.value ?? 500)
-        let offset = Int(input.offset?.value ?? 0)
-        guard (0...500).contains(limit) else { throw HearthError(.invalidArgument, detail: "limit must be between 0 and 500") }
-        guard offset >= 0 else { throw HearthError(.invalidArgument, detail: "offset must not be negative") }
-        let sortBy = input.sortBy?.name ?? "USER_ID"
-        let descending = input.order?.name == "DESC"
-
-        var matched: [UserRecord]
-        if let expressions = input.expression, !expressions.isEmpty {
-            guard expressions.count <= AdminInput.maxBatch else {
-                throw HearthError(.invalidArgument, detail: "At most \(AdminInput.maxBatch) expressions.")
-            }
-            var seen: Set<String> = []
-            matched = []
-            for expression in expressions {
-                var candidates: [UserRecord?] = []
-                if let uid = expression.userId, UserText.isStorable(uid) { candidates.append(try await store.user(uid: uid)) }
-                if let email = expression.email.flatMap(EmailAddress.normalize) { candidates.append(try await store.user(email: email)) }
-                if let phone = expression.phoneNumber.flatMap(PhoneNumber.validated) { candidates.append(try await store.user(phoneNumber: phone)) }
-                for case let user? in candidates where seen.insert(user.uid).inserted { matched.append(user) }
-            }
-        } else if input.returnUserInfo == false {
-            return WireCoding.response(QueryResponse(recordsCount: WireInt64(Int64(try await store.countUsers())), userInfo: nil))
-        } else if sortBy == "USER_ID", !descending {
-            // The common case reads only the pages it needs.
-            let count = try await store.countUsers()
-            var page: [UserRecord] = []
-            var after: String?
-            var skipped = 0
-            while page.count < limit {
-                let batch = try await store.users(after: after, limit: AdminInput.maxBatch)
-                guard let last = batch.last else { break }
-                after = last.uid
-                for user in batch {
-                    if skipped < offset { skipped += 1 } else if page.count < limit { page.append(user) }
-                }
-            }
-            return WireCoding.response(QueryResponse(recordsCount: WireInt64(Int64(count)), userInfo: page.map(UserInfo.init)))
-        } else {
-            matched = try await allUsers()
+        let query = try Self.userQuery(input)
+        guard input.returnUserInfo != false else {
+            let count = try await store.countUsers(matching: query.filter)
+            return WireCoding.response(QueryResponse(recordsCount: WireInt64(Int64(count)), userInfo: nil))
         }
-        matched.sort(by: Self.order(sortBy))
-        if descending { matched.reverse() }
-        let total = matched.count
-        guard input.returnUserInfo != false else { return WireCoding.response(QueryResponse(recordsCount: WireInt64(Int64(total)), userInfo: nil)) }
-        let page = matched.dropFirst(offset).prefix(limit)
-        return WireCoding.response(QueryResponse(recordsCount: WireInt64(Int64(total)), userInfo: page.map(UserInfo.init)))
+        let users = try await store.users(matching: query)
+        // No user: `userInfo` absent, not empty.
+        return WireCoding.response(
+            QueryResponse(recordsCount: WireInt64(Int64(users.count)), userInfo: users.isEmpty ? nil : users.map(UserInfo.init)))
     }
 
-    private func allUsers() async throws -> [UserRecord] {
-        var users: [UserRecord] = []
-        var after: String?
-        while true {
-            let batch = try await store.users(after: after, limit: AdminInput.maxBatch)
-            users.append(contentsOf: batch)
-            guard batch.count == AdminInput.maxBatch, let last = batch.last else { return users }
-            after = last.uid
+    /// The store's query for `input`. Only the first expression counts, and in it the first of `email`
+    /// (matched without regard to case), `phoneNumber`, `userId` (Firebase's `SqlExpression`).
+    static func userQuery(_ input: QueryRequest) throws -> UserQuery {
+        var filter: UserQuery.Filter?
+        if let expression = input.expression?.first {
+            if let email = expression.email {
+                filter = .email(EmailAddress.normalize(email) ?? email.lowercased())
+            } else if let phone = expression.phoneNumber {
+                filter = .phoneNumber(PhoneNumber.validated(phone) ?? phone)
+            } else if let uid = expression.userId {
+                filter = .uid(uid)
+            }
         }
-    }
-
-    private static func order(_ sortBy: String) -> (UserRecord, UserRecord) -> Bool {
-        func byUID(_ a: UserRecord, _ b: UserRecord) -> Bool { a.uid.utf8.lexicographicallyPrecedes(b.uid.utf8) }
-        switch sortBy {
-        case "NAME": return { ($0.displayName ?? "", $0.uid) < ($1.displayName ?? "", $1.uid) }
-        case "CREATED_AT": return { ($0.createdAt, $0.uid) < ($1.createdAt, $1.uid) }
-        case "LAST_LOGIN_AT": return { ($0.lastLoginAt ?? .distantPast, $0.uid) < ($1.lastLoginAt ?? .distantPast, $1.uid) }
-        case "USER_EMAIL": return { ($0.email ?? "", $0.uid) < ($1.email ?? "", $1.uid) }
-        default: return byUID
-        }
+        let sortKey: UserQuery.SortKey =
+            switch input.sortBy?.name {
+            case "NAME": .displayName
+            case "CREATED_AT": .createdAt
+            case "LAST_LOGIN_AT": .lastLoginAt
+            case "USER_EMAIL": .email
+            default: .uid
+            }
+        return try UserQuery(
+            filter: filter, sortKey: sortKey, descending: input.order?.name == "DESC", offset: input.offset?.value ?? 0,
+            limit: input.limit?.value ?? 0)
     }
 
     // MARK: accounts:batchDelete

@@ -67,6 +67,31 @@ final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, A
     func users(after uid: String?, limit: Int) async throws -> [UserRecord] {
         state.withLock { Array($0.users.values.filter { uid == nil || $0.uid > uid! }.sorted { $0.uid < $1.uid }.prefix(limit)) }
     }
+    func users(matching query: UserQuery) async throws -> [UserRecord] {
+        let matching = state.withLock { state in state.users.values.filter { Self.matches($0, query.filter) } }
+        func key(_ user: UserRecord) -> String {
+            switch query.sortKey {
+            case .uid: user.uid
+            case .displayName: user.displayName ?? ""
+            case .email: user.email ?? ""
+            case .createdAt: String(format: "%020.3f", user.createdAt.timeIntervalSince1970)
+            case .lastLoginAt: String(format: "%020.3f", user.lastLoginAt?.timeIntervalSince1970 ?? 0)
+            }
+        }
+        let sorted = matching.sorted { (key($0), $0.uid) < (key($1), $1.uid) }
+        return Array((query.descending ? sorted.reversed() : sorted).dropFirst(query.offset).prefix(query.limit))
+    }
+    func countUsers(matching filter: UserQuery.Filter?) async throws -> Int {
+        state.withLock { state in state.users.values.filter { Self.matches($0, filter) }.count }
+    }
+    private static func matches(_ user: UserRecord, _ filter: UserQuery.Filter?) -> Bool {
+        switch filter {
+        case nil: true
+        case .uid(let uid): user.uid == uid
+        case .email(let email): user.email == email
+        case .phoneNumber(let phone): user.phoneNumber == phone
+        }
+    }
     func insertSession(_ session: RefreshSessionRecord) async throws { state.withLock { $0.sessions[session.tokenHash] = session } }
     func session(tokenHash: String) async throws -> RefreshSessionRecord? { state.withLock { $0.sessions[tokenHash] } }
     func scheduleAnonymousDeletion(olderThan age: TimeInterval, notBefore: Date) async throws -> Int { 0 }

@@ -1,0 +1,74 @@
+import HearthCore
+import SQLKit
+
+// MARK: - User queries (accounts:query)
+
+extension SQLStore {
+    public func users(matching query: UserQuery) async throws -> [UserRecord] {
+        if let filter = query.filter {
+            // An equality on a unique column: at most one user, whatever the order.
+            guard query.offset == 0, let predicate = Self.predicate(filter) else { return [] }
+            return try await work.readSingleStatement { database in
+                try await Self.selectUsers(where: predicate, on: database)
+            }
+        }
+        // One statement: the page's uids from the sort key's index (LIMIT and OFFSET count users, not
+        // joined link rows, and skipped rows are stepped over in the index, never read whole), then their
+        // users and links, in the same order again (≤ 500 users).
+        return try await work.readSingleStatement { database in
+            let inner = Self.ordering(query, table: "page", on: database)
+            let outer = Self.ordering(query, table: "users", on: database)
+            let rows = try await Self.rows(
+                database,
+                """
+                SELECT \(Self.userWithLinkColumns)
+                FROM (SELECT page.uid FROM users AS page ORDER BY \(inner)
+                      LIMIT \(bind: Int64(query.limit)) OFFSET \(bind: Int64(query.offset))) AS chosen
+                JOIN users ON users.uid = chosen.uid
+                LEFT JOIN provider_links ON provider_links.uid = users.uid
+                ORDER BY \(outer)
+                """)
+            return try Self.groupUsers(rows)
+        }
+    }
+
+    public func countUsers(matching filter: UserQuery.Filter?) async throws -> Int {
+        guard let filter else { return try await countUsers() }
+        guard let predicate = Self.predicate(filter) else { return 0 }
+        return try await work.readSingleStatement { database in
+            let rows = try await Self.rows(database, "SELECT COUNT(*) AS user_count FROM users WHERE \(predicate)")
+            return Int(try rows.first?.int64("user_count") ?? 0)
+        }
+    }
+
+    /// The `WHERE` of `filter` over the unaliased `users` table; `nil` when it can match nobody (a NUL,
+    /// which no stored text holds and PostgreSQL refuses to bind).
+    static func predicate(_ filter: UserQuery.Filter) -> SQLQueryString? {
+        switch filter {
+        case .uid(let uid): UserText.isStorable(uid) ? "users.uid = \(bind: uid)" : nil
+        case .email(let email): UserText.isStorable(email) ? "users.email = \(bind: email)" : nil
+        case .phoneNumber(let phone): UserText.isStorable(phone) ? "users.phone_number = \(bind: phone)" : nil
+        }
+    }
+
+    /// `ORDER BY` of `query` over `table`: the key, then the uid, both in byte order, a missing value
+    /// smallest. It is written exactly as the indexes of `2026-11-26-index-user-queries` are, so that
+    /// both databases read a page from the index: SQLite already sorts NULL first and text by bytes;
+    /// PostgreSQL is told (`COLLATE "C"`, `NULLS FIRST`, or `NULLS LAST` when descending).
+    static func ordering(_ query: UserQuery, table: String, on database: any SQLDatabase) -> SQLQueryString {
+        let direction = query.descending ? "DESC" : "ASC"
+        let postgres = SQLDialectQuirks.isPostgreSQL(database)
+        let bytes = postgres ? #" COLLATE "C""# : ""
+        let nulls = postgres ? (query.descending ? " NULLS LAST" : " NULLS FIRST") : ""
+        let uid = "\(table).uid\(bytes) \(direction)"
+        let key: String? =
+            switch query.sortKey {
+            case .uid: nil
+            case .displayName: "\(table).display_name\(bytes) \(direction)\(nulls)"
+            case .createdAt: "\(table).created_at \(direction)"
+            case .lastLoginAt: "\(table).last_login_at \(direction)\(nulls)"
+            case .email: "\(table).email\(bytes) \(direction)\(nulls)"
+            }
+        return SQLQueryString([key, uid].compactMap { $0 }.joined(separator: ", "))
+    }
+}
