@@ -200,6 +200,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The operator's console, rendered to strings: the status page (version, database, keys, recent requests and
+        // errors) and what it reads (RecentRequests, StatusReport). No HTTP; HearthServer serves it.
+        .target(
+            name: "HearthConsole",
+            dependencies: ["HearthCore", "HearthConfiguration", "HearthMessages", "HearthStorage"],
+            swiftSettings: swiftSettings
+        ),
         // What the server says to people, in every language it speaks: the e-mail actions' mails (built-in texts and
         // the operator's Mustache templates) and the hosted action pages, rendered to strings. No HTTP.
         .target(
@@ -230,7 +237,7 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
-                "HearthProviders", "HearthMail", "HearthMessages", "HearthTelemetry", "HearthConfiguration",
+                "HearthProviders", "HearthMail", "HearthMessages", "HearthTelemetry", "HearthConfiguration", "HearthConsole",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -419,7 +426,7 @@ let package = Package(
             dependencies: [
                 "HearthServer", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
                 "HearthStoragePostgres", "HearthTesting", "HearthSandbox", "HearthDevelopment", "HearthProviders", "HearthPostgresLauncher",
-                "HearthBase64URL", "HearthTelemetry", "HearthConfiguration", "HearthMessages",
+                "HearthBase64URL", "HearthTelemetry", "HearthConfiguration", "HearthMessages", "HearthConsole",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -17,8 +17,10 @@ struct ModuleBoundaryTests {
     ]
 
     /// HTTP: the server's and the clients' modules.
+    /// (HummingbirdBcrypt, OpenBSD's bcrypt in C, comes with Hummingbird's packages but has nothing of HTTP.)
     static func isHTTP(_ module: String) -> Bool {
-        module.hasPrefix("Hummingbird") || module.hasPrefix("NIOHTTP") || module.hasPrefix("HTTPTypes") || module == "AsyncHTTPClient"
+        (module.hasPrefix("Hummingbird") && module != "HummingbirdBcrypt") || module.hasPrefix("NIOHTTP") || module.hasPrefix("HTTPTypes")
+            || module == "AsyncHTTPClient"
     }
 
     /// SQL: SQLKit and the drivers.
@@ -62,6 +64,16 @@ struct ModuleBoundaryTests {
             ["HearthCore", "HearthServer", "HearthStorage", "HearthTokens", "HearthTesting"].contains($0) || isSQL($0)
         },
         Rule(module: "HearthTelemetry", says: "nothing of Hearth") { $0.hasPrefix("Hearth") },
+        // Settings, texts and pages are plain values and strings: the server's HTTP translates them.
+        Rule(module: "HearthConfiguration", says: "no HTTP, no SQL, nothing of the server") {
+            isHTTP($0) || isSQL($0) || $0.hasPrefix("NIO") || ["HearthServer", "HearthStorage", "HearthSandbox"].contains($0)
+        },
+        Rule(module: "HearthMessages", says: "no HTTP, no SQL: texts and pages as strings") {
+            isHTTP($0) || isSQL($0) || $0.hasPrefix("NIO") || ($0.hasPrefix("Hearth") && $0 != "HearthCore")
+        },
+        Rule(module: "HearthConsole", says: "no HTTP, no SQL driver, never the server") {
+            isHTTP($0) || isSQL($0) || $0.hasPrefix("NIO") || ["HearthServer", "HearthSandbox", "HearthDevelopment"].contains($0)
+        },
         Rule(module: "HearthMail", says: "nothing of Hearth") { $0.hasPrefix("Hearth") },
         Rule(module: "HearthPostgresLauncher", says: "nothing of Hearth") { $0.hasPrefix("Hearth") },
     ]

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import HearthConfiguration
+import HearthConsole
 import HearthCore
 import HearthTesting
 import HearthWire

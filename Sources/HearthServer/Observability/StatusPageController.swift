@@ -1,4 +1,5 @@
 import HTTPTypes
+import HearthConsole
 import HearthCore
 import Hummingbird
 import NIOCore

@@ -1,24 +1,21 @@
 import Foundation
-import HTTPTypes
 import HearthConfiguration
 import HearthMessages
 import HearthStorage
 
-/// The HTML of `/console/status` (see ``StatusPageController``): one document without script or external
+/// The HTML of `/console/status` (served by HearthServer's `StatusPageController`): one document without script or external
 /// resources — inline styles and an inline SVG chart — that reloads itself every ``refreshInterval`` seconds
 /// and works as well saved to a file. Every value is escaped.
-enum StatusPage {
+public enum StatusPage {
     /// Seconds between reloads (`<meta http-equiv="refresh">`).
-    static let refreshInterval = 30
+    public static let refreshInterval = 30
 
-    /// The headers the page goes out with: HTML, never cached, no script, styles only inline, never framed,
-    /// no `Referer`.
-    static let headers = PageHeaders.html(contentSecurityPolicy: contentSecurityPolicy)
+    /// The page's `Content-Security-Policy` (the server sends it with the rest of its page headers): nothing but
+    /// inline styles.
+    public static let contentSecurityPolicy =
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
 
-    /// The `Content-Security-Policy` of ``headers``: nothing but inline styles.
-    static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
-
-    static func render(_ report: StatusReport) -> String {
+    public static func render(_ report: StatusReport) -> String {
         let mode = report.mode == .development ? "development" : "production"
         var html = """
             <!doctype html>
