@@ -69,6 +69,8 @@ let package = Package(
         .target(name: "HearthWire", swiftSettings: swiftSettings),
         // Base64url (RFC 4648 §5), the one implementation of server, sandbox and SDK: no dependencies, no Foundation.
         .target(name: "HearthBase64URL", swiftSettings: swiftSettings),
+        // The one application/x-www-form-urlencoded codec of the server, the providers and the sandbox; no dependencies.
+        .target(name: "HearthFormEncoding", swiftSettings: swiftSettings),
         // Domain: users, provider links, sessions, policies, password hashing, store protocols.
         .target(
             name: "HearthCore",
@@ -155,7 +157,7 @@ let package = Package(
         .target(
             name: "HearthProviders",
             dependencies: [
-                "HearthCore", "HearthBase64URL", "HearthTelemetry",
+                "HearthCore", "HearthBase64URL", "HearthFormEncoding", "HearthTelemetry",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -199,7 +201,7 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
-                "HearthProviders", "HearthMail", "HearthTelemetry",
+                "HearthProviders", "HearthMail", "HearthTelemetry", "HearthFormEncoding",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -266,7 +268,7 @@ let package = Package(
         .target(
             name: "HearthSandbox",
             dependencies: [
-                "HearthBase64URL",
+                "HearthBase64URL", "HearthFormEncoding",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -433,6 +435,11 @@ let package = Package(
         .testTarget(
             name: "HearthBase64URLTests",
             dependencies: ["HearthBase64URL"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .testTarget(
+            name: "HearthFormEncodingTests",
+            dependencies: ["HearthFormEncoding"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         // The client SDK against a live Hearth server on loopback (HearthTesting), seeds' snippets included.
