@@ -75,6 +75,8 @@ let package = Package(
         .target(name: "HearthWire", swiftSettings: swiftSettings),
         // Base64url (RFC 4648 §5), the one implementation of server, sandbox and SDK: no dependencies, no Foundation.
         .target(name: "HearthBase64URL", swiftSettings: swiftSettings),
+        // The one application/x-www-form-urlencoded codec of the server, the providers and the sandbox; no dependencies.
+        .target(name: "HearthFormEncoding", swiftSettings: swiftSettings),
         // Domain: users, provider links, sessions, policies, password hashing, store protocols.
         .target(
             name: "HearthCore",
@@ -164,7 +166,7 @@ let package = Package(
         .target(
             name: "HearthProviders",
             dependencies: [
-                "HearthCore", "HearthBase64URL", "HearthTelemetry",
+                "HearthCore", "HearthBase64URL", "HearthFormEncoding", "HearthTelemetry",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -238,6 +240,7 @@ let package = Package(
             dependencies: [
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
                 "HearthProviders", "HearthMail", "HearthMessages", "HearthTelemetry", "HearthConfiguration", "HearthConsole",
+                "HearthFormEncoding",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -306,7 +309,7 @@ let package = Package(
         .target(
             name: "HearthSandbox",
             dependencies: [
-                "HearthBase64URL",
+                "HearthBase64URL", "HearthFormEncoding",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -530,6 +533,11 @@ let package = Package(
         .testTarget(
             name: "HearthBase64URLTests",
             dependencies: ["HearthBase64URL"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .testTarget(
+            name: "HearthFormEncodingTests",
+            dependencies: ["HearthFormEncoding"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         // The client SDK against a live Hearth server on loopback (HearthTesting), seeds' snippets included.

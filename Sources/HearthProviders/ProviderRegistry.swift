@@ -39,15 +39,17 @@ public final class ProviderRegistry: IdentityVerifier {
     ///   - telemetry: counts, times and traces every call to a provider.
     ///   - replayGuard: when set, an ID token carrying a nonce is accepted only once
     ///     (`MISSING_OR_INVALID_NONCE : Duplicate credential received…` the second time).
+    ///   - discovery: the OpenID discovery documents, shared with the browser sign-in's ``AuthorizationFlows``
+    ///     and with the registries built after this one; a cache of its own by default.
     public init(
         configuration: ProvidersConfiguration, httpClient: HTTPClient, clock: WallClock = .system, logger: Logger,
-        replayGuard: (any CredentialReplayGuard)? = nil, telemetry: Telemetry = .off
+        replayGuard: (any CredentialReplayGuard)? = nil, telemetry: Telemetry = .off, discovery: DiscoveryCache = DiscoveryCache()
     ) {
         self.configuration = configuration
         self.logger = logger
         let http = ProviderHTTP(client: httpClient, network: configuration.network, logger: logger, telemetry: telemetry)
         let keys = JWKSCache(http: http, clock: clock, policy: configuration.keyCaching, logger: logger)
-        let discovery = DiscoveryCache(http: http, clock: clock, policy: configuration.keyCaching, logger: logger)
+        let discovery = DiscoveryReader(cache: discovery, http: http, clock: clock, policy: configuration.keyCaching, logger: logger)
         let validator = IDTokenValidator(keys: keys, clock: clock, clockSkew: configuration.clockSkew, replayGuard: replayGuard)
 
         let tools = ProviderTools(http: http, validator: validator, discovery: discovery, clock: clock, clockSkew: configuration.clockSkew)

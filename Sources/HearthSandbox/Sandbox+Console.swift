@@ -1,4 +1,5 @@
 import Foundation
+import HearthFormEncoding
 import Hummingbird
 
 /// What an app would hold after a provider's native sign-in: the tokens, and the `postBody` to send to
@@ -18,24 +19,6 @@ public struct SandboxSignInCredential: Sendable, Hashable, Codable {
     public var postBody: String
 }
 
-extension SandboxProvider {
-    /// The provider with this Firebase provider id (`apple.com`, …, `yahoo.com`, `oidc.<name>`).
-    public init?(firebaseProviderID: String) {
-        switch firebaseProviderID {
-        case "apple.com": self = .apple
-        case "microsoft.com": self = .microsoft
-        case "google.com": self = .google
-        case "facebook.com": self = .facebook
-        case "github.com": self = .github
-        case "twitter.com": self = .twitter
-        case "yahoo.com": self = .yahoo
-        default:
-            guard firebaseProviderID.hasPrefix("oidc."), firebaseProviderID.count > 5 else { return nil }
-            self = .oidc(String(firebaseProviderID.dropFirst(5)))
-        }
-    }
-}
-
 extension Sandbox {
     /// The credential the provider's own SDK would hand an app for `identity`: an ID token (Apple, Microsoft,
     /// Google, Yahoo, OIDC), an access token (Facebook, GitHub) or an OAuth 1.0a token and secret (Twitter).
@@ -45,29 +28,11 @@ extension Sandbox {
     public func signInCredential(for identity: SandboxIdentity, rawNonce: String? = nil) throws -> SandboxSignInCredential {
         var credential = SandboxSignInCredential(
             providerId: identity.provider.firebaseProviderID, subject: identity.subject, rawNonce: rawNonce, postBody: "")
-        let nonce = rawNonce.map(SandboxNonce.raw)
-        switch identity.provider {
-        case .apple:
-            let raw = rawNonce ?? SandboxRandom.alphanumeric(32)
-            credential.rawNonce = raw
-            credential.idToken = try appleIDToken(for: identity, nonce: .raw(raw))
-        case .microsoft:
-            credential.idToken = try microsoftIDToken(for: identity, nonce: nonce)
-        case .google:
-            credential.idToken = try googleIDToken(for: identity, nonce: nonce)
-        case .yahoo:
-            credential.idToken = try yahooIDToken(for: identity, nonce: nonce)
-        case .oidc:
-            credential.idToken = try oidcIDToken(for: identity, nonce: nonce)
-        case .facebook:
-            credential.accessToken = try facebookAccessToken(for: identity)
-        case .github:
-            credential.accessToken = try githubAccessToken(for: identity)
-        case .twitter:
-            let token = try twitterAccessToken(for: identity)
-            credential.accessToken = token.token
-            credential.oauthTokenSecret = token.secret
-        }
+        let native = try identity.provider.definition.nativeCredential(self, identity, rawNonce)
+        credential.idToken = native.idToken
+        credential.accessToken = native.accessToken
+        credential.oauthTokenSecret = native.tokenSecret
+        if let raw = native.rawNonce { credential.rawNonce = raw }
         let fields: [(String, String?)] = [
             ("providerId", credential.providerId), ("id_token", credential.idToken), ("access_token", credential.accessToken),
             ("oauth_token_secret", credential.oauthTokenSecret), ("nonce", credential.rawNonce),
@@ -97,7 +62,8 @@ struct ConsoleRoutes: Sendable {
             return SandboxHTTP.json(
                 [
                     "error": .string(
-                        "unknown provider \(providerID); use apple.com, microsoft.com, google.com, facebook.com, github.com, twitter.com, yahoo.com or oidc.<name>"
+                        "unknown provider \(providerID); use "
+                            + SandboxRegistry.all.map { $0.isFamily ? "\($0.id)<name>" : $0.id }.joined(separator: ", ")
                     )
                 ], status: .notFound)
         }
@@ -128,7 +94,8 @@ struct ConsoleRoutes: Sendable {
     func index() -> Response {
         let base = sandbox.baseURL
         var rows = ""
-        for provider in [SandboxProvider.apple, .microsoft, .twitter, .google, .facebook, .github, .yahoo] + oidcProviders() {
+        let builtIn = SandboxRegistry.all.filter { !$0.isFamily }.map { SandboxProvider(id: $0.id) }
+        for provider in builtIn + oidcProviders() {
             for identity in sandbox.identities(for: provider) {
                 let link = "\(base)/credentials/\(provider.firebaseProviderID)?subject=\(FormEncoding.percentEncode(identity.subject))"
                 rows += "<tr><td>\(Self.escape(provider.firebaseProviderID))</td><td>\(Self.escape(identity.displayName ?? "—"))</td>"

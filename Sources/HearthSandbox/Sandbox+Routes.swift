@@ -15,20 +15,14 @@ extension Sandbox {
     /// Besides the endpoints that verify credentials, every provider's authorization (consent) page and code
     /// exchange are served, and Twitter's OAuth 1.0a request-token, authenticate and access-token endpoints.
     public func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
-        AppleRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.apple.pathPrefix)))
-        MicrosoftRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.microsoft.pathPrefix)))
-        GoogleRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.google.pathPrefix)))
-        FacebookRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.facebook.pathPrefix)))
-        GitHubRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.github.pathPrefix)))
-        TwitterRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.twitter.pathPrefix)))
-        YahooRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.yahoo.pathPrefix)))
-        OIDCRoutes(sandbox: self).add(to: group.group("oidc"))
-        // The browser flows: authorization/consent pages and code exchanges (Twitter: OAuth 1.0a).
-        for provider in [SandboxProvider.apple, .microsoft, .google, .facebook, .github, .yahoo] {
-            AuthorizationRoutes(sandbox: self, provider: provider).add(to: group.group(RouterPath(provider.pathPrefix)))
+        for definition in SandboxRegistry.all {
+            let prefix = group.group(RouterPath(definition.pathPrefix))
+            for routes in definition.routes(self) { routes.add(to: prefix) }
+            // The browser flow: the consent page and code exchange (a family's: one route for every member).
+            if definition.authorization != nil {
+                AuthorizationRoutes(sandbox: self, provider: SandboxProvider(id: definition.id)).add(to: prefix)
+            }
         }
-        AuthorizationRoutes(sandbox: self, provider: .oidc("")).add(to: group.group("oidc"))
-        TwitterOAuthRoutes(sandbox: self).add(to: group.group(RouterPath(SandboxProvider.twitter.pathPrefix)))
         ConsoleRoutes(sandbox: self).add(to: group)
     }
 }

@@ -39,6 +39,8 @@ public struct HearthServices: Sendable {
     public let passwordChecks = PasswordCheckCounter()
     /// The project's sign-in settings as last read (see ``projectSettings()``).
     public let projectSettingsCache = ProjectSettingsCache()
+    /// The OpenID discovery documents, shared by the provider registry and the browser sign-in.
+    public internal(set) var providerDiscovery = DiscoveryCache()
     /// The mails of the e-mail actions, built in or from `email.templatesDirectory`.
     let mailTemplates: MailTemplates
     /// Where queued mails go: the mail server of `email.smtp.url`; `nil` without one (development mode's
@@ -105,12 +107,13 @@ public struct HearthServices: Sendable {
             try? await store.close()
             throw error
         }
+        let discovery = DiscoveryCache()
         let verifier =
             identityVerifier
             ?? AdministeredIdentityVerifier(base: configuration.providers, store: store) { providers in
                 ProviderRegistry(
                     configuration: providers, httpClient: HTTPClient.shared, clock: clock, logger: logger,
-                    replayGuard: StoreReplayGuard(store: store), telemetry: telemetry)
+                    replayGuard: store, telemetry: telemetry, discovery: discovery)
             }
         do {
             try await verifier.refresh()
@@ -118,6 +121,7 @@ public struct HearthServices: Sendable {
                 configuration: configuration, store: store, clock: clock, logger: logger, identityVerifier: verifier,
                 extensions: extensions, telemetry: telemetry)
             services.providersAtBaseURL = providersAtBaseURL
+            services.providerDiscovery = discovery
             services.traceExporter = traceExport?.service
             return services
         } catch {

@@ -174,7 +174,7 @@ public protocol TransferStore: Sendable {
 }
 
 /// Everything the server keeps, behind one value.
-public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCounterStore, LeaderLockStore,
+public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCounterStore, CredentialReplayGuard, LeaderLockStore,
     TransferStore, AuthSessionStore, LoginFailureStore, ActionCodeStore, MailQueueStore, AuditStore
 {
     func close() async throws

@@ -6,41 +6,30 @@ extension ProviderDescription {
     /// Sign in with Apple (`apple.com`): ID tokens for the bundle and services IDs; browser sign-in with a
     /// client secret Hearth signs with the `.p8` key (`form_post`, the `user` JSON the first time).
     static let apple = ProviderDescription(
-        id: "apple.com", name: "Apple", isFamily: false, settingsKey: "apple", adminCollection: .defaultSupported,
-        read: { source, p in
-            p.apple.enabled = try source.bool("providers.apple.enabled") ?? p.apple.enabled
-            p.apple.bundleIDs = try source.stringArray("providers.apple.bundleIds") ?? p.apple.bundleIDs
-            p.apple.serviceIDs = try source.stringArray("providers.apple.clientIds") ?? p.apple.serviceIDs
-            p.apple.jwksURL = try source.url("providers.apple.jwksURL") ?? p.apple.jwksURL
-            if p.apple.enabled, p.apple.audiences.isEmpty {
-                throw source.problem(
-                    "providers.apple.bundleIds", "Sign in with Apple needs at least one bundle ID (bundleIds) or services ID (clientIds)")
-            }
-            p.apple.teamID = try source.string("providers.apple.teamId") ?? p.apple.teamID
-            p.apple.keyID = try source.string("providers.apple.keyId") ?? p.apple.keyID
-            if let pem = try source.secret("providers.apple.privateKey") { p.apple.privateKey = pem }
+        id: "apple.com", name: "Apple", settings: ProvidersConfiguration.Apple.self, settingsKey: "apple",
+        keys: [
+            .bool("enabled", \.enabled), .strings("bundleIds", \.bundleIDs), .strings("clientIds", \.serviceIDs), .url("jwksURL", \.jwksURL),
+            .string("teamId", \.teamID), .string("keyId", \.keyID), .secret("privateKey", \.privateKey),
             // The .p8 key is checked now: a key that is not one would otherwise fail only at the first sign-in.
-            let notAppleKey = "not the .p8 key Apple gives (a PEM P-256 private key, BEGIN PRIVATE KEY)"
-            if let path = try source.string("providers.apple.privateKeyFile") {
-                p.apple.privateKey = ProviderSecret(try source.fileText("providers.apple.privateKeyFile", path: path))
-                guard (try? P256.Signing.PrivateKey(pemRepresentation: p.apple.privateKey.value)) != nil else {
-                    throw source.problem("providers.apple.privateKeyFile", "\(path) is \(notAppleKey)")
-                }
-            } else if !p.apple.privateKey.isEmpty, (try? P256.Signing.PrivateKey(pemRepresentation: p.apple.privateKey.value)) == nil {
-                throw source.problem("providers.apple.privateKey", notAppleKey)
+            SettingKey("privateKeyFile") { source, key, apple in
+                guard let path = try source.string(key) else { return }
+                apple.privateKey = ProviderSecret(try source.fileText(key, path: path))
+                guard isAppleKey(apple.privateKey) else { throw source.problem(key, "\(path) is \(notAppleKey)") }
+            },
+            SettingKey("clientSecretLifetimeSeconds") { source, key, apple in
+                if let seconds = try source.int(key, in: 3_600...15_777_000) { apple.clientSecretLifetime = TimeInterval(seconds) }
+            },
+            .url("authorizationURL", \.authorizationURL), .url("tokenURL", \.tokenURL), .url("revokeURL", \.revokeURL),
+        ],
+        check: { apple, source, key in
+            if apple.enabled, apple.audiences.isEmpty {
+                throw source.problem(key("bundleIds"), "Sign in with Apple needs at least one bundle ID (bundleIds) or services ID (clientIds)")
             }
-            if let seconds = try source.int("providers.apple.clientSecretLifetimeSeconds", in: 3_600...15_777_000) {
-                p.apple.clientSecretLifetime = TimeInterval(seconds)
-            }
-            p.apple.authorizationURL = try source.url("providers.apple.authorizationURL") ?? p.apple.authorizationURL
-            p.apple.tokenURL = try source.url("providers.apple.tokenURL") ?? p.apple.tokenURL
-            p.apple.revokeURL = try source.url("providers.apple.revokeURL") ?? p.apple.revokeURL
-            if !p.apple.privateKey.isEmpty, p.apple.teamID.isEmpty || p.apple.keyID.isEmpty {
-                throw source.problem("providers.apple.keyId", "the .p8 key needs the team ID and key ID that go with it")
+            if !apple.privateKey.isEmpty, !isAppleKey(apple.privateKey) { throw source.problem(key("privateKey"), notAppleKey) }
+            if !apple.privateKey.isEmpty, apple.teamID.isEmpty || apple.keyID.isEmpty {
+                throw source.problem(key("keyId"), "the .p8 key needs the team ID and key ID that go with it")
             }
         },
-        isSwitchedOn: { $0.apple.enabled },
-        adopt: { p, other in p.apple = other.apple },
         adapters: { p, tools in
             guard p.apple.isUsable else { return [:] }
             return ["apple.com": ProviderAdapters(idToken: AppleIDTokenVerifier(configuration: p.apple, validator: tools.validator))]
@@ -73,21 +62,29 @@ extension ProviderDescription {
                 credential.appleUser = callback.fields["user"].flatMap { $0.isEmpty ? nil : $0 }
                 return credential
             }),
-        apply: { setting, p in
-            p.apple.enabled = setting.enabled
-            p.apple.bundleIDs = setting.appleBundleIDs ?? []
-            p.apple.serviceIDs = setting.clientIDs
-            p.apple.teamID = setting.appleTeamID ?? ""
-            p.apple.keyID = setting.appleKeyID ?? ""
-            p.apple.privateKey = ProviderSecret(setting.applePrivateKey ?? "")
+        apply: { setting, apple in
+            apple.enabled = setting.enabled
+            apple.bundleIDs = setting.appleBundleIDs ?? []
+            apple.serviceIDs = setting.clientIDs
+            apple.teamID = setting.appleTeamID ?? ""
+            apple.keyID = setting.appleKeyID ?? ""
+            apple.privateKey = ProviderSecret(setting.applePrivateKey ?? "")
         },
         validate: { setting in
-            try refuseMicrosoftSettings(setting)
             try checkAudiences(setting)
             guard setting.enabled else { return }
             guard present(setting.clientID) || !(setting.appleBundleIDs ?? []).isEmpty else {
                 throw HearthError(.invalidConfig, detail: "Sign in with Apple needs a services ID (clientId) or appleSignInConfig.bundleIds")
             }
         },
-        formerNames: ["clientIds": "serviceIDs", "bundleIds": "bundleIDs", "teamId": "teamID", "keyId": "keyID"])
+        formerNames: ["clientIds": "serviceIDs", "bundleIds": "bundleIDs", "teamId": "teamID", "keyId": "keyID"],
+        acceptsAdditionalClientIDs: true, adminSections: [IdentityProviderSetting.appleSection], revokesTokens: true)
+}
+
+extension ProviderDescription {
+    /// What a `.p8` key that is not one is, in a configuration error.
+    fileprivate static let notAppleKey = "not the .p8 key Apple gives (a PEM P-256 private key, BEGIN PRIVATE KEY)"
+
+    /// Whether `key` is a PEM P-256 private key.
+    fileprivate static func isAppleKey(_ key: ProviderSecret) -> Bool { (try? P256.Signing.PrivateKey(pemRepresentation: key.value)) != nil }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HearthCore
+import HearthFormEncoding
 import HearthTelemetry
 import Logging
 import NIOHTTP1
@@ -109,10 +110,5 @@ public struct AppleTokenRevoker: Sendable {
     }
 
     /// `application/x-www-form-urlencoded`, every byte but the unreserved ones escaped.
-    static func formBody(_ pairs: [(String, String)]) -> String {
-        var unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        unreserved.insert(charactersIn: "-._~")
-        func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "" }
-        return pairs.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
-    }
+    static func formBody(_ pairs: [(String, String)]) -> String { FormEncoding.encode(pairs) }
 }

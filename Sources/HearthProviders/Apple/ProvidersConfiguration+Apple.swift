@@ -83,3 +83,16 @@ extension ProvidersConfiguration {
         }
     }
 }
+
+extension ProvidersConfiguration.Apple: ProviderSettings {
+    public static var providerID: String { "apple.com" }
+    public static var defaults: Self { Self() }
+}
+
+extension ProvidersConfiguration {
+    /// Sign in with Apple (`apple.com`).
+    public var apple: Apple {
+        get { self[Apple.self] }
+        set { self[Apple.self] = newValue }
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthFormEncoding
 import NIOHTTP1
 
 /// Twitter's three-legged OAuth 1.0a (providers.md §4.1): a request token signed with the consumer secret,
@@ -59,17 +60,10 @@ extension AuthorizationFlows {
         return FederatedCredential(providerID: "twitter.com", accessToken: accessToken, tokenSecret: secret)
     }
 
-    static func formBody(_ pairs: [(String, String)]) -> String {
-        pairs.map { OAuth1Signer.percentEncode($0.0) + "=" + OAuth1Signer.percentEncode($0.1) }.joined(separator: "&")
-    }
+    static func formBody(_ pairs: [(String, String)]) -> String { FormEncoding.encode(pairs) }
 
+    /// A provider's form-encoded answer, read leniently (the first value of a name wins).
     static func formFields(_ body: Data) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard kv.count == 2 else { continue }
-            fields[kv[0]] = kv[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? kv[1]
-        }
-        return fields
+        FormEncoding.firstValues(FormEncoding.lenientPairs(String(decoding: body, as: UTF8.self)))
     }
 }

@@ -21,8 +21,9 @@ import NIOHTTP1
 ///
 /// Custom parameters pass through to the provider, except the names Hearth sets itself
 /// (``reservedParameters``), which an app can never override. Scopes are added to each provider's defaults.
-/// A value type: cheap to make per request. The Apple client secret is cached process-wide
-/// (``AppleClientSecretSigner``).
+/// A value type: cheap to make per request. The discovery documents come from the ``DiscoveryCache`` it is
+/// given (a server gives the one its ``ProviderRegistry`` uses); the Apple client secret is cached
+/// process-wide (``AppleClientSecretSigner``).
 public struct AuthorizationFlows: Sendable {
     /// Parameters only Hearth sets: OAuth 2.0's own plus PKCE, nonce and OAuth 1.0a's.
     public static let reservedParameters: Set<String> = [
@@ -34,19 +35,25 @@ public struct AuthorizationFlows: Sendable {
     let http: ProviderHTTP
     let clock: WallClock
     let logger: Logger
+    let discovery: DiscoveryReader
 
     /// - Parameters:
     ///   - configuration: the providers, their secrets and endpoints.
     ///   - httpClient: for the calls to the providers; owned by the caller.
     ///   - logger: receives provider calls (scheme, host and path only); never tokens, codes or secrets.
     ///   - telemetry: counts, times and traces the calls.
+    ///   - discovery: the OpenID discovery documents (OIDC providers' and Yahoo's endpoints); pass the server's
+    ///     one cache, else each value reads them anew.
     public init(
-        configuration: ProvidersConfiguration, httpClient: HTTPClient, clock: WallClock, logger: Logger, telemetry: Telemetry = .off
+        configuration: ProvidersConfiguration, httpClient: HTTPClient, clock: WallClock, logger: Logger, telemetry: Telemetry = .off,
+        discovery: DiscoveryCache = DiscoveryCache()
     ) {
         self.configuration = configuration
-        self.http = ProviderHTTP(client: httpClient, network: configuration.network, logger: logger, telemetry: telemetry)
+        let http = ProviderHTTP(client: httpClient, network: configuration.network, logger: logger, telemetry: telemetry)
+        self.http = http
         self.clock = clock
         self.logger = logger
+        self.discovery = DiscoveryReader(cache: discovery, http: http, clock: clock, policy: configuration.keyCaching, logger: logger)
     }
 
     /// Whether `providerID` can be signed in with through the browser (switched on, with the secrets the
@@ -194,10 +201,7 @@ public struct AuthorizationFlows: Sendable {
                 }
             }
         } else {
-            for pair in String(decoding: response.body, as: UTF8.self).split(separator: "&") {
-                let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                if kv.count == 2 { fields[kv[0]] = kv[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? kv[1] }
-            }
+            fields = formFields(response.body)
         }
         if let error = fields["error"] {
             let detail = [error, fields["error_description"]].compactMap { $0 }.joined(separator: ": ")

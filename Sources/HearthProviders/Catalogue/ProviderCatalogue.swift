@@ -18,6 +18,11 @@ public enum ProviderCatalogue {
     /// is `OPERATION_NOT_ALLOWED`, to an unknown one an error about the id.
     public static func isKnown(_ providerID: String) -> Bool { description(of: providerID) != nil }
 
+    /// Whether `accounts:revokeToken` can revoke `providerID`'s tokens.
+    public static func revokesTokens(_ providerID: String?) -> Bool {
+        providerID.flatMap(description(of:))?.revokesTokens ?? false
+    }
+
     /// The ids of the built-in providers (every description that is not a family), in catalogue order.
     public static var builtInProviderIDs: [String] { all.filter { !$0.isFamily }.map(\.id) }
 
@@ -31,6 +36,7 @@ public enum ProviderCatalogue {
         guard let description = description(of: setting.providerID) else {
             throw HearthError(.invalidProviderID, detail: "Provider Id is not supported.")
         }
+        try refuseOtherProvidersSections(setting)
         try description.validate(setting)
     }
 }

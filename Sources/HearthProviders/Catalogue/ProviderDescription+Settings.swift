@@ -11,15 +11,17 @@ extension ProviderDescription {
     static func present(_ value: String?) -> Bool { !(value ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
 
     /// An enabled setting needs a client id (`INVALID_OAUTH_CLIENT_ID`) and, with `secret`, a client secret
-    /// (`INVALID_CONFIG`); Microsoft's tenant settings belong to Microsoft alone, and `whitelistedAudiences`
-    /// to the providers that accept more than one client id (`audiences`).
-    static func checkCredentials(_ setting: IdentityProviderSetting, secret: Bool = false, audiences: Bool = false) throws {
-        try refuseMicrosoftSettings(setting)
-        if audiences {
+    /// (`INVALID_CONFIG`); `whitelistedAudiences` belongs to the providers that accept more than one client id
+    /// (``acceptsAdditionalClientIDs``). (A section of another provider was refused before:
+    /// ``ProviderCatalogue/validate(_:)``.)
+    static func checkCredentials(_ setting: IdentityProviderSetting, secret: Bool = false) throws {
+        if ProviderCatalogue.description(of: setting.providerID)?.acceptsAdditionalClientIDs == true {
             try checkAudiences(setting)
         } else if setting.additionalClientIDs != nil {
-            throw HearthError(
-                .invalidConfig, detail: "whitelistedAudiences is only for apple.com, google.com, microsoft.com, yahoo.com and oidc. providers")
+            let ids = ProviderCatalogue.all.filter(\.acceptsAdditionalClientIDs)
+            let named = ids.filter { !$0.isFamily }.map(\.id).sorted() + ids.filter(\.isFamily).map(\.id)
+            let list = named.count > 1 ? named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1] : named.joined()
+            throw HearthError(.invalidConfig, detail: "whitelistedAudiences is only for \(list) providers")
         }
         guard setting.enabled else { return }
         guard present(setting.clientID) else { throw HearthError(.invalidOAuthClientID, detail: "clientId is required") }
@@ -40,13 +42,6 @@ extension ProviderDescription {
                 .invalidConfig,
                 detail: "whitelistedAudiences must be at most \(maxAdditionalClientIDs) client IDs of 1 to \(maxClientIDLength) characters, "
                     + "without spaces or control characters")
-        }
-    }
-
-    /// `microsoftSignInConfig` on any provider but Microsoft is `INVALID_CONFIG`.
-    static func refuseMicrosoftSettings(_ setting: IdentityProviderSetting) throws {
-        if setting.microsoftTenant != nil || setting.microsoftAllowedTenantIDs != nil {
-            throw HearthError(.invalidConfig, detail: "microsoftSignInConfig is only for microsoft.com")
         }
     }
 }

@@ -51,6 +51,14 @@ public struct ProviderDescription: Sendable {
     /// name (`appID`) it replaces. A former name is still read when the name is absent (the name wins when
     /// both are set); the command line warns about every use.
     public var formerNames: [String: String] = [:]
+    /// The provider's own sections of its admin settings (``AdminSection``), if it has any.
+    public var adminSections: [AdminSection] = []
+    /// Whether the provider accepts client ids besides the first (the admin API's `whitelistedAudiences`).
+    public var acceptsAdditionalClientIDs = false
+    /// Whether `accounts:revokeToken` can revoke the provider's tokens (``AppleTokenRevoker``).
+    public var revokesTokens = false
+    /// The provider's settings in ``ProvidersConfiguration/description`` (secrets redacted).
+    var settingsText: @Sendable (ProvidersConfiguration) -> String = { _ in "" }
 
     /// `signInWithIdp`'s `federatedId` of the user `rawID` of `providerID`, as Firebase answers it.
     public static func federatedID(providerID: String, rawID: String) -> String {
@@ -67,7 +75,7 @@ public struct ProviderDescription: Sendable {
 struct ProviderTools: Sendable {
     let http: ProviderHTTP
     let validator: IDTokenValidator
-    let discovery: DiscoveryCache
+    let discovery: DiscoveryReader
     let clock: WallClock
     let clockSkew: TimeInterval
 }

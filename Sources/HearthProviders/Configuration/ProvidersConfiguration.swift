@@ -7,20 +7,9 @@ import Foundation
 ///
 /// Secrets are ``ProviderSecret`` values; ``description`` and ``debugDescription`` never show them.
 public struct ProvidersConfiguration: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
-    /// Sign in with Apple (`apple.com`).
-    public var apple: Apple
-    /// Microsoft identity platform v2.0 (`microsoft.com`).
-    public var microsoft: Microsoft
-    /// Twitter / X, OAuth 1.0a (`twitter.com`).
-    public var twitter: Twitter
-    /// Google (`google.com`).
-    public var google: Google
-    /// Facebook classic login and Limited Login (`facebook.com`).
-    public var facebook: Facebook
-    /// GitHub OAuth apps (`github.com`).
-    public var gitHub: GitHub
-    /// Yahoo, OpenID Connect (`yahoo.com`).
-    public var yahoo = Yahoo()
+    /// Each built-in provider's settings, by provider id; read and written through the typed accessor of its
+    /// folder (`apple`, `yahoo`, …) or ``subscript(_:)``.
+    var providerSettings: [String: any ProviderSettings] = [:]
     /// Generic OpenID Connect providers, keyed by the name after `oidc.` in the provider id.
     public var oidc: [String: OIDC]
     /// Timeouts and limits of every outbound call.
@@ -38,26 +27,43 @@ public struct ProvidersConfiguration: Sendable, Equatable, CustomStringConvertib
         facebook: Facebook = Facebook(), gitHub: GitHub = GitHub(), oidc: [String: OIDC] = [:], network: Network = Network(),
         keyCaching: KeyCaching = KeyCaching(), clockSkew: TimeInterval = 60
     ) {
+        self.oidc = oidc
+        self.network = network
+        self.keyCaching = keyCaching
+        self.clockSkew = clockSkew
         self.apple = apple
         self.microsoft = microsoft
         self.twitter = twitter
         self.google = google
         self.facebook = facebook
         self.gitHub = gitHub
-        self.oidc = oidc
-        self.network = network
-        self.keyCaching = keyCaching
-        self.clockSkew = clockSkew
+    }
+
+    public static func == (left: ProvidersConfiguration, right: ProvidersConfiguration) -> Bool {
+        let ids = Set(left.providerSettings.keys).union(right.providerSettings.keys)
+        let sameProviders = ids.allSatisfy { id in
+            switch (left.providerSettings[id], right.providerSettings[id]) {
+            case (let l?, let r?): l.isEqual(to: r)
+            case (let l?, nil): l.isEqual(to: type(of: l).defaults)
+            case (nil, let r?): r.isEqual(to: type(of: r).defaults)
+            case (nil, nil): true
+            }
+        }
+        return sameProviders && left.oidc == right.oidc && left.network == right.network && left.keyCaching == right.keyCaching
+            && left.clockSkew == right.clockSkew && left.browserSignIn == right.browserSignIn
     }
 
     /// The settings, with secrets shown as `<redacted>` (or `<unset>`).
     public var description: String {
+        let builtIn = ProviderCatalogue.all.compactMap { description -> String? in
+            guard !description.isFamily else { return nil }
+            return "\(description.settingsKey): \(description.settingsText(self))"
+        }
         let oidcText = oidc.keys.sorted().map { "oidc.\($0): \(oidc[$0].map(String.init(describing:)) ?? "")" }
         return "ProvidersConfiguration("
-            + ([
-                "apple: \(apple)", "microsoft: \(microsoft)", "twitter: \(twitter)", "google: \(google)",
-                "facebook: \(facebook)", "gitHub: \(gitHub)", "yahoo: \(yahoo)",
-            ] + oidcText + ["network: \(network)", "keyCaching: \(keyCaching)", "clockSkew: \(clockSkew)s", "browserSignIn: \(browserSignIn)"])
+            + (builtIn + oidcText + [
+                "network: \(network)", "keyCaching: \(keyCaching)", "clockSkew: \(clockSkew)s", "browserSignIn: \(browserSignIn)",
+            ])
             .joined(separator: ", ") + ")"
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HearthFormEncoding
 
 extension URL {
     /// A URL written in the source as a provider's documented default. Only ever called with literals.
@@ -20,7 +21,7 @@ extension URL {
     func appendingQuery(_ pairs: [(String, String)]) -> URL? {
         if pairs.isEmpty { return self }
         guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return nil }
-        let added = pairs.map { OAuth1Signer.percentEncode($0.0) + "=" + OAuth1Signer.percentEncode($0.1) }.joined(separator: "&")
+        let added = FormEncoding.encode(pairs)
         if let existing = components.percentEncodedQuery, !existing.isEmpty {
             components.percentEncodedQuery = existing + "&" + added
         } else {

@@ -5,21 +5,16 @@ extension ProviderDescription {
     /// Facebook (`facebook.com`): Limited Login ID tokens, or classic access tokens checked with
     /// `debug_token`; browser sign-in with the app secret (code, no PKCE; the exchange is a GET).
     static let facebook = ProviderDescription(
-        id: "facebook.com", name: "Facebook", isFamily: false, settingsKey: "facebook", adminCollection: .defaultSupported,
-        read: { source, p in
-            p.facebook.enabled = try source.bool("providers.facebook.enabled") ?? p.facebook.enabled
-            p.facebook.appID = try source.string("providers.facebook.clientId") ?? p.facebook.appID
-            if let secret = try source.secret("providers.facebook.clientSecret") { p.facebook.appSecret = secret }
-            p.facebook.graphBaseURL = try source.url("providers.facebook.graphBaseURL") ?? p.facebook.graphBaseURL
-            p.facebook.limitedLoginJWKSURL = try source.url("providers.facebook.limitedLoginJWKSURL") ?? p.facebook.limitedLoginJWKSURL
-            if p.facebook.enabled, p.facebook.appID.isEmpty {
-                throw source.problem(
-                    "providers.facebook.clientId", "Facebook sign-in needs the app ID (and the app secret, clientSecret, for access tokens)")
+        id: "facebook.com", name: "Facebook", settings: ProvidersConfiguration.Facebook.self, settingsKey: "facebook",
+        keys: [
+            .bool("enabled", \.enabled), .string("clientId", \.appID), .secret("clientSecret", \.appSecret), .url("graphBaseURL", \.graphBaseURL),
+            .url("limitedLoginJWKSURL", \.limitedLoginJWKSURL), .url("dialogURL", \.dialogURL),
+        ],
+        check: { facebook, source, key in
+            if facebook.enabled, facebook.appID.isEmpty {
+                throw source.problem(key("clientId"), "Facebook sign-in needs the app ID (and the app secret, clientSecret, for access tokens)")
             }
-            p.facebook.dialogURL = try source.url("providers.facebook.dialogURL") ?? p.facebook.dialogURL
         },
-        isSwitchedOn: { $0.facebook.enabled },
-        adopt: { p, other in p.facebook = other.facebook },
         adapters: { p, tools in
             guard p.facebook.isUsable else { return [:] }
             return [
@@ -48,10 +43,10 @@ extension ProviderDescription {
                     return try AuthorizationFlows.tokens(from: response, provider: "Facebook")
                 }
             }),
-        apply: { setting, p in
-            p.facebook.enabled = setting.enabled
-            p.facebook.appID = setting.clientID ?? ""
-            p.facebook.appSecret = ProviderSecret(setting.clientSecret ?? "")
+        apply: { setting, facebook in
+            facebook.enabled = setting.enabled
+            facebook.appID = setting.clientID ?? ""
+            facebook.appSecret = ProviderSecret(setting.clientSecret ?? "")
         },
         validate: { try checkCredentials($0, secret: true) },
         formerNames: ["clientId": "appID", "clientSecret": "appSecret"])

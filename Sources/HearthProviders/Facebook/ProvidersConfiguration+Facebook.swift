@@ -72,3 +72,16 @@ extension ProvidersConfiguration {
         }
     }
 }
+
+extension ProvidersConfiguration.Facebook: ProviderSettings {
+    public static var providerID: String { "facebook.com" }
+    public static var defaults: Self { Self() }
+}
+
+extension ProvidersConfiguration {
+    /// Facebook classic login and Limited Login (`facebook.com`).
+    public var facebook: Facebook {
+        get { self[Facebook.self] }
+        set { self[Facebook.self] = newValue }
+    }
+}

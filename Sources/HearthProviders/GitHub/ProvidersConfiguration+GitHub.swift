@@ -49,3 +49,16 @@ extension ProvidersConfiguration {
         }
     }
 }
+
+extension ProvidersConfiguration.GitHub: ProviderSettings {
+    public static var providerID: String { "github.com" }
+    public static var defaults: Self { Self() }
+}
+
+extension ProvidersConfiguration {
+    /// GitHub OAuth apps (`github.com`).
+    public var gitHub: GitHub {
+        get { self[GitHub.self] }
+        set { self[GitHub.self] = newValue }
+    }
+}

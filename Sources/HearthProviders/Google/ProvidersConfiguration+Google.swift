@@ -67,3 +67,16 @@ extension ProvidersConfiguration {
         }
     }
 }
+
+extension ProvidersConfiguration.Google: ProviderSettings {
+    public static var providerID: String { "google.com" }
+    public static var defaults: Self { Self() }
+}
+
+extension ProvidersConfiguration {
+    /// Google (`google.com`).
+    public var google: Google {
+        get { self[Google.self] }
+        set { self[Google.self] = newValue }
+    }
+}

@@ -10,7 +10,7 @@ struct MicrosoftIDTokenVerifier: IDTokenVerifier {
 
     let configuration: ProvidersConfiguration.Microsoft
     let validator: IDTokenValidator
-    let discovery: DiscoveryCache
+    let discovery: DiscoveryReader
 
     var rule: MicrosoftTenantRule { MicrosoftTenantRule(configuration.tenant) }
 

@@ -5,26 +5,18 @@ extension ProviderDescription {
     /// Microsoft identity platform v2.0 (`microsoft.com`): ID tokens checked against the tenant rule;
     /// browser sign-in with the client secret (code + PKCE + nonce, tenant from the `tenant` parameter).
     static let microsoft = ProviderDescription(
-        id: "microsoft.com", name: "Microsoft", isFamily: false, settingsKey: "microsoft", adminCollection: .defaultSupported,
-        read: { source, p in
-            p.microsoft.enabled = try source.bool("providers.microsoft.enabled") ?? p.microsoft.enabled
-            p.microsoft.clientIDs = try source.stringArray("providers.microsoft.clientIds") ?? p.microsoft.clientIDs
-            p.microsoft.tenant = try source.string("providers.microsoft.tenant") ?? p.microsoft.tenant
-            p.microsoft.allowedTenantIDs = try source.stringArray("providers.microsoft.allowedTenantIds") ?? p.microsoft.allowedTenantIDs
-            p.microsoft.jwksURLTemplate =
-                try source.tenantTemplate("providers.microsoft.jwksURLTemplate", placeholderRequired: false) ?? p.microsoft.jwksURLTemplate
-            p.microsoft.discoveryURLTemplate =
-                try source.tenantTemplate("providers.microsoft.discoveryURLTemplate", placeholderRequired: false) ?? p.microsoft.discoveryURLTemplate
-            if p.microsoft.enabled, p.microsoft.clientIDs.isEmpty {
-                throw source.problem("providers.microsoft.clientIds", "Microsoft sign-in needs the application (client) ID")
+        id: "microsoft.com", name: "Microsoft", settings: ProvidersConfiguration.Microsoft.self, settingsKey: "microsoft",
+        keys: [
+            .bool("enabled", \.enabled), .strings("clientIds", \.clientIDs), .string("tenant", \.tenant),
+            .strings("allowedTenantIds", \.allowedTenantIDs), .tenantTemplate("jwksURLTemplate", \.jwksURLTemplate, placeholderRequired: false),
+            .tenantTemplate("discoveryURLTemplate", \.discoveryURLTemplate, placeholderRequired: false), .secret("clientSecret", \.clientSecret),
+            .tenantTemplate("authorizationURLTemplate", \.authorizationURLTemplate), .tenantTemplate("tokenURLTemplate", \.tokenURLTemplate),
+        ],
+        check: { microsoft, source, key in
+            if microsoft.enabled, microsoft.clientIDs.isEmpty {
+                throw source.problem(key("clientIds"), "Microsoft sign-in needs the application (client) ID")
             }
-            if let value = try source.secret("providers.microsoft.clientSecret") { p.microsoft.clientSecret = value }
-            p.microsoft.authorizationURLTemplate =
-                try source.tenantTemplate("providers.microsoft.authorizationURLTemplate") ?? p.microsoft.authorizationURLTemplate
-            p.microsoft.tokenURLTemplate = try source.tenantTemplate("providers.microsoft.tokenURLTemplate") ?? p.microsoft.tokenURLTemplate
         },
-        isSwitchedOn: { $0.microsoft.enabled },
-        adopt: { p, other in p.microsoft = other.microsoft },
         adapters: { p, tools in
             guard p.microsoft.isUsable else { return [:] }
             return [
@@ -55,13 +47,13 @@ extension ProviderDescription {
                         credentials: [("client_id", microsoft.clientIDs.first ?? ""), ("client_secret", microsoft.clientSecret.value)])
                 }
             }),
-        apply: { setting, p in
-            p.microsoft.enabled = setting.enabled
-            p.microsoft.clientIDs = setting.clientIDs
-            p.microsoft.clientSecret = ProviderSecret(setting.clientSecret ?? "")
+        apply: { setting, microsoft in
+            microsoft.enabled = setting.enabled
+            microsoft.clientIDs = setting.clientIDs
+            microsoft.clientSecret = ProviderSecret(setting.clientSecret ?? "")
             // Replaced only by a setting that has one: storing a client id never widens the tenants allowed.
-            if let tenant = setting.microsoftTenant { p.microsoft.tenant = tenant }
-            if let allowed = setting.microsoftAllowedTenantIDs { p.microsoft.allowedTenantIDs = allowed }
+            if let tenant = setting.microsoftTenant { microsoft.tenant = tenant }
+            if let allowed = setting.microsoftAllowedTenantIDs { microsoft.allowedTenantIDs = allowed }
         },
         validate: { setting in
             if let tenant = setting.microsoftTenant, !MicrosoftTenantRule.isValid(tenant) {
@@ -71,10 +63,8 @@ extension ProviderDescription {
             if let allowed = setting.microsoftAllowedTenantIDs, !allowed.allSatisfy(MicrosoftTenantRule.isGUID) {
                 throw HearthError(.invalidConfig, detail: "microsoftSignInConfig.allowedTenantIds must be tenant IDs (GUIDs)")
             }
-            var withoutTenant = setting
-            withoutTenant.microsoftTenant = nil
-            withoutTenant.microsoftAllowedTenantIDs = nil
-            try checkCredentials(withoutTenant, audiences: true)
+            try checkCredentials(setting)
         },
-        formerNames: ["clientIds": "clientIDs", "allowedTenantIds": "allowedTenantIDs"])
+        formerNames: ["clientIds": "clientIDs", "allowedTenantIds": "allowedTenantIDs"], acceptsAdditionalClientIDs: true,
+        adminSections: [IdentityProviderSetting.microsoftSection])
 }

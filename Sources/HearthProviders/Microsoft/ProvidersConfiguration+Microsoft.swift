@@ -68,3 +68,16 @@ extension ProvidersConfiguration {
         }
     }
 }
+
+extension ProvidersConfiguration.Microsoft: ProviderSettings {
+    public static var providerID: String { "microsoft.com" }
+    public static var defaults: Self { Self() }
+}
+
+extension ProvidersConfiguration {
+    /// Microsoft identity platform v2.0 (`microsoft.com`).
+    public var microsoft: Microsoft {
+        get { self[Microsoft.self] }
+        set { self[Microsoft.self] = newValue }
+    }
+}

@@ -25,15 +25,14 @@ extension AuthorizationFlows {
         }
     }
 
-    /// `authorization_endpoint` and `token_endpoint` from the issuer's discovery document.
+    /// `authorization_endpoint` and `token_endpoint` from the issuer's discovery document (the shared cache's).
     func oidcEndpoints(_ oidc: ProvidersConfiguration.OIDC, providerID: String) async throws -> (authorization: URL, token: URL) {
-        guard let discovery = oidc.resolvedDiscoveryURL else { throw ProviderFailure.invalid("The \(providerID) discovery URL is invalid.") }
-        let response = try await http.get(discovery, provider: providerID)
-        guard response.isSuccess, let object = try? response.jsonObject(),
-            case .string(let authorization)? = object["authorization_endpoint"], let authorizationURL = URL(string: authorization),
-            case .string(let token)? = object["token_endpoint"], let tokenURL = URL(string: token)
-        else { throw ProviderFailure.invalid("The \(providerID) discovery document names no authorization and token endpoints.") }
-        return (authorizationURL, tokenURL)
+        guard let url = oidc.resolvedDiscoveryURL else { throw ProviderFailure.invalid("The \(providerID) discovery URL is invalid.") }
+        let document = try await discovery.document(at: url, provider: providerID)
+        guard let authorization = document.authorizationEndpoint, let token = document.tokenEndpoint else {
+            throw ProviderFailure.invalid("The \(providerID) discovery document names no authorization and token endpoints.")
+        }
+        return (authorization, token)
     }
 
 }

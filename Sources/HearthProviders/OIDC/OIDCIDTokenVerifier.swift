@@ -8,7 +8,7 @@ struct OIDCIDTokenVerifier: IDTokenVerifier {
     let providerID: String
     let configuration: ProvidersConfiguration.OIDC
     let validator: IDTokenValidator
-    let discovery: DiscoveryCache
+    let discovery: DiscoveryReader
 
     func verify(idToken: String, credential: FederatedCredential) async throws -> FederatedProfile {
         guard let discoveryURL = configuration.resolvedDiscoveryURL else {

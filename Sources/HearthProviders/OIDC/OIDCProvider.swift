@@ -68,5 +68,5 @@ extension ProviderDescription {
             guard let issuer = setting.issuer, let url = URL(string: issuer), ["https", "http"].contains(url.scheme ?? ""), url.host != nil
             else { throw HearthError(.invalidConfig, detail: "issuer must be an absolute http(s) URL") }
         },
-        formerNames: ["clientIds": "clientIDs"])
+        formerNames: ["clientIds": "clientIDs"], acceptsAdditionalClientIDs: true)
 }

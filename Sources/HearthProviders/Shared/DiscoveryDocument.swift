@@ -7,11 +7,16 @@ struct DiscoveryDocument: Sendable, Equatable {
     var jwksURI: URL
     /// `id_token_signing_alg_values_supported`, if the document lists it.
     var signingAlgorithms: [String]?
+    /// `authorization_endpoint` and `token_endpoint`, for the browser sign-in, if the document names them.
+    var authorizationEndpoint: URL?
+    var tokenEndpoint: URL?
 
-    init(issuer: String, jwksURI: URL, signingAlgorithms: [String]?) {
+    init(issuer: String, jwksURI: URL, signingAlgorithms: [String]?, authorizationEndpoint: URL? = nil, tokenEndpoint: URL? = nil) {
         self.issuer = issuer
         self.jwksURI = jwksURI
         self.signingAlgorithms = signingAlgorithms
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
     }
 
     /// Reads the document; `nil` when `issuer` or `jwks_uri` is missing or malformed.
@@ -23,6 +28,12 @@ struct DiscoveryDocument: Sendable, Equatable {
         if case .array(let values)? = object["id_token_signing_alg_values_supported"] {
             algorithms = values.compactMap { if case .string(let s) = $0 { s } else { nil } }
         }
-        self.init(issuer: issuer, jwksURI: jwksURI, signingAlgorithms: algorithms)
+        func url(_ name: String) -> URL? {
+            guard case .string(let text)? = object[name], let url = URL(string: text), url.scheme != nil else { return nil }
+            return url
+        }
+        self.init(
+            issuer: issuer, jwksURI: jwksURI, signingAlgorithms: algorithms, authorizationEndpoint: url("authorization_endpoint"),
+            tokenEndpoint: url("token_endpoint"))
     }
 }

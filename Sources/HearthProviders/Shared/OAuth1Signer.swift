@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HearthFormEncoding
 
 /// Signs requests with OAuth 1.0a HMAC-SHA1 (RFC 5849 §3.4–3.5), as Twitter requires.
 ///
@@ -40,30 +41,7 @@ struct OAuth1Signer: Sendable {
     }
 
     /// RFC 3986 percent-encoding of the UTF-8 bytes, leaving only unreserved characters, upper-case hex.
-    static func percentEncode(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        let hex: [Character] = Array("0123456789ABCDEF")
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                result.append(Character(Unicode.Scalar(byte)))
-            } else {
-                result.append("%")
-                result.append(hex[Int(byte >> 4)])
-                result.append(hex[Int(byte & 0x0f)])
-            }
-        }
-        return result
-    }
-
-    /// `A–Z a–z 0–9 - . _ ~`.
-    static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: true  // A-Z a-z 0-9
-        case 0x2D, 0x2E, 0x5F, 0x7E: true  // - . _ ~
-        default: false
-        }
-    }
+    static func percentEncode(_ text: String) -> String { FormEncoding.percentEncode(text) }
 
     /// `METHOD&enc(base URI)&enc(normalized parameters)`.
     static func signatureBaseString(method: String, url: URL, parameters: [(String, String)]) -> String {

@@ -46,3 +46,16 @@ extension ProvidersConfiguration {
         }
     }
 }
+
+extension ProvidersConfiguration.Twitter: ProviderSettings {
+    public static var providerID: String { "twitter.com" }
+    public static var defaults: Self { Self() }
+}
+
+extension ProvidersConfiguration {
+    /// Twitter / X, OAuth 1.0a (`twitter.com`).
+    public var twitter: Twitter {
+        get { self[Twitter.self] }
+        set { self[Twitter.self] = newValue }
+    }
+}

@@ -5,18 +5,16 @@ extension ProviderDescription {
     /// Twitter / X (`twitter.com`): OAuth 1.0a access token and secret checked with `verify_credentials`;
     /// browser sign-in with the three-legged OAuth 1.0a flow.
     static let twitter = ProviderDescription(
-        id: "twitter.com", name: "Twitter", isFamily: false, settingsKey: "twitter", adminCollection: .defaultSupported,
-        read: { source, p in
-            p.twitter.enabled = try source.bool("providers.twitter.enabled") ?? p.twitter.enabled
-            p.twitter.consumerKey = try source.string("providers.twitter.clientId") ?? p.twitter.consumerKey
-            if let secret = try source.secret("providers.twitter.clientSecret") { p.twitter.consumerSecret = secret }
-            p.twitter.apiBaseURL = try source.url("providers.twitter.apiBaseURL") ?? p.twitter.apiBaseURL
-            if p.twitter.enabled, p.twitter.consumerKey.isEmpty || p.twitter.consumerSecret.isEmpty {
-                throw source.problem("providers.twitter.clientSecret", "Twitter sign-in needs the API key (clientId) and API secret (clientSecret)")
+        id: "twitter.com", name: "Twitter", settings: ProvidersConfiguration.Twitter.self, settingsKey: "twitter",
+        keys: [
+            .bool("enabled", \.enabled), .string("clientId", \.consumerKey), .secret("clientSecret", \.consumerSecret),
+            .url("apiBaseURL", \.apiBaseURL),
+        ],
+        check: { twitter, source, key in
+            if twitter.enabled, twitter.consumerKey.isEmpty || twitter.consumerSecret.isEmpty {
+                throw source.problem(key("clientSecret"), "Twitter sign-in needs the API key (clientId) and API secret (clientSecret)")
             }
         },
-        isSwitchedOn: { $0.twitter.enabled },
-        adopt: { p, other in p.twitter = other.twitter },
         adapters: { p, tools in
             guard p.twitter.isUsable else { return [:] }
             return [
@@ -28,10 +26,10 @@ extension ProviderDescription {
             supports: { p, _ in p.twitter.isUsable },
             start: { flows, request, custom in try await flows.startTwitter(request, custom: custom) },
             finish: { flows, callback in try await flows.finishTwitter(callback: callback.fields, pending: callback.pending) }),
-        apply: { setting, p in
-            p.twitter.enabled = setting.enabled
-            p.twitter.consumerKey = setting.clientID ?? ""
-            p.twitter.consumerSecret = ProviderSecret(setting.clientSecret ?? "")
+        apply: { setting, twitter in
+            twitter.enabled = setting.enabled
+            twitter.consumerKey = setting.clientID ?? ""
+            twitter.consumerSecret = ProviderSecret(setting.clientSecret ?? "")
         },
         validate: { try checkCredentials($0, secret: true) },
         formerNames: ["clientId": "consumerKey", "clientSecret": "consumerSecret"])

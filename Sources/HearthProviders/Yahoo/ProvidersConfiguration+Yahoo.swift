@@ -51,3 +51,16 @@ extension ProvidersConfiguration {
         }
     }
 }
+
+extension ProvidersConfiguration.Yahoo: ProviderSettings {
+    public static var providerID: String { "yahoo.com" }
+    public static var defaults: Self { Self() }
+}
+
+extension ProvidersConfiguration {
+    /// Yahoo, OpenID Connect (`yahoo.com`).
+    public var yahoo: Yahoo {
+        get { self[Yahoo.self] }
+        set { self[Yahoo.self] = newValue }
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HearthFormEncoding
 import Hummingbird
 import Logging
 

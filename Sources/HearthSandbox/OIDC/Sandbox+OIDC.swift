@@ -14,7 +14,7 @@ extension Sandbox {
         expiresIn: TimeInterval = 3600, defect: SandboxTokenDefect? = nil, extraClaims: [String: SandboxJSON] = [:],
         omittedClaims: Set<String> = []
     ) throws -> String {
-        guard case .oidc(let identityIssuer) = identity.provider else {
+        guard let identityIssuer = identity.provider.oidcName else {
             throw SandboxError.wrongProvider(expected: .oidc(issuerName ?? SandboxCredentials.defaultOIDCIssuerName), got: identity.provider)
         }
         let name = issuerName ?? identityIssuer

@@ -30,15 +30,8 @@ struct SandboxState: Sendable {
 
     mutating func keySet(for provider: SandboxProvider) throws -> SandboxKeySet {
         if let set = keySets[provider] { return set }
-        let style: SandboxSigningKey.KeyIDStyle =
-            switch provider {
-            case .apple: .short
-            case .microsoft: .thumbprint
-            case .google, .facebook: .hex40
-            case .yahoo: .hex32
-            case .github, .twitter, .oidc: .uuid
-            }
-        let set = try SandboxKeySet(style: style, algorithm: provider == .yahoo ? .es256 : .rs256)
+        let definition = provider.definition
+        let set = try SandboxKeySet(style: definition.keyIDStyle, algorithm: definition.algorithm)
         keySets[provider] = set
         return set
     }

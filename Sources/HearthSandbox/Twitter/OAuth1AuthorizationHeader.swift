@@ -1,4 +1,5 @@
 import Foundation
+import HearthFormEncoding
 
 /// The protocol parameters of an `Authorization: OAuth …` header (RFC 5849 §3.5.1).
 struct OAuth1AuthorizationHeader: Sendable {

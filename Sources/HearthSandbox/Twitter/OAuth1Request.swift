@@ -1,4 +1,5 @@
 import Foundation
+import HearthFormEncoding
 import Hummingbird
 
 /// The OAuth 1.0a parameters of a signed request (RFC 5849 §3.4.1.3 and §3.5): the protocol parameters, taken

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HearthFormEncoding
 
 /// OAuth 1.0a HMAC-SHA1 signatures exactly as RFC 5849 §3.4 and providers.md §4.2 define them.
 enum OAuth1Signature {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import HearthConfiguration
 import HearthCore
+import HearthFormEncoding
 import HearthProviders
 import HearthWire
 import Hummingbird
@@ -38,7 +39,7 @@ struct BrowserSignIn: Sendable {
     func flows(_ providers: ProvidersConfiguration) -> AuthorizationFlows {
         AuthorizationFlows(
             configuration: providers, httpClient: HTTPClient.shared, clock: services.clock, logger: services.logger,
-            telemetry: services.metrics.telemetry)
+            telemetry: services.metrics.telemetry, discovery: services.providerDiscovery)
     }
 
     /// Hearth's redirect handler as the providers reach it (the `redirect_uri` Hearth registers):
@@ -161,7 +162,7 @@ struct BrowserSignIn: Sendable {
         values["access_token"] = credential.accessToken
         values["oauth_token_secret"] = credential.tokenSecret
         values["nonce"] = credential.rawNonce
-        values["user"] = credential.appleUser
+        values.merge(credential.providerFields) { common, _ in common }
         let resultID = AuthSessionRecord.makeID()
         try await services.store.insertAuthSession(
             AuthSessionRecord(
@@ -193,7 +194,7 @@ struct BrowserSignIn: Sendable {
         let values = completed.values
         return FederatedCredential(
             providerID: completed.providerID, idToken: values["id_token"], accessToken: values["access_token"],
-            tokenSecret: values["oauth_token_secret"], rawNonce: values["nonce"], appleUser: values["user"])
+            tokenSecret: values["oauth_token_secret"], rawNonce: values["nonce"], providerFields: FederatedCredential.providerFields(of: values))
     }
 
     // MARK: signInWithIdp with the provider's callback
@@ -278,14 +279,7 @@ struct BrowserSignIn: Sendable {
 
     /// Form-decoded pairs, the first value of a name winning.
     static func formFields(_ text: String) -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            let name = WireCoding.decodeFormComponent(kv[0])
-            guard !name.isEmpty, result[name] == nil else { continue }
-            result[name] = kv.count > 1 ? WireCoding.decodeFormComponent(kv[1]) : ""
-        }
-        return result
+        FormEncoding.firstValues(FormEncoding.lenientPairs(text))
     }
 
     /// The authority (`host[:port]`) the client addressed, from the request target or the `Host` header.

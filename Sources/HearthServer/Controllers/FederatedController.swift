@@ -1,6 +1,7 @@
 import Foundation
 import HearthConfiguration
 import HearthCore
+import HearthFormEncoding
 import HearthProviders
 import HearthTokens
 import HearthWire
@@ -116,22 +117,14 @@ struct FederatedController<Context: RequestContext>: Sendable {
 
     /// The `providerId` field of a `postBody`, if any.
     static func postBodyProviderID(_ postBody: String?) -> String? {
-        for pair in (postBody ?? "").split(separator: "&") {
-            let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            if kv.count == 2, WireCoding.decodeFormComponent(kv[0]) == "providerId" { return WireCoding.decodeFormComponent(kv[1]) }
-        }
-        return nil
+        FormEncoding.lenientPairs(postBody ?? "").first { $0.name == "providerId" && !$0.value.isEmpty }?.value
     }
 
     /// Reads `postBody` (and the request URI's query, which it overrides) into a credential.
     static func credential(postBody: String, requestURI: URL) throws -> FederatedCredential {
         var fields: [String: String] = [:]
         for source in [requestURI.query ?? "", postBody] {
-            for pair in source.split(separator: "&") {
-                let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                guard let key = kv.first, !key.isEmpty else { continue }
-                fields[WireCoding.decodeFormComponent(key)] = kv.count > 1 ? WireCoding.decodeFormComponent(kv[1]) : ""
-            }
+            for (name, value) in FormEncoding.lenientPairs(source) { fields[name] = value }
         }
         guard let providerID = fields["providerId"]?.lowercased(), !providerID.isEmpty else {
             throw HearthError(.invalidCredentialOrProviderID, detail: "Invalid IdP response/credential: \(requestURI.absoluteString)")
@@ -142,7 +135,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
             accessToken: fields["access_token"].flatMap { $0.isEmpty ? nil : $0 },
             tokenSecret: fields["oauth_token_secret"].flatMap { $0.isEmpty ? nil : $0 },
             rawNonce: fields["nonce"].flatMap { $0.isEmpty ? nil : $0 },
-            appleUser: fields["user"].flatMap { $0.isEmpty ? nil : $0 })
+            providerFields: FederatedCredential.providerFields(of: fields))
         guard credential.idToken != nil || credential.accessToken != nil else {
             throw HearthError(.invalidIDPResponse, detail: "The credential has neither id_token nor access_token.")
         }

@@ -183,17 +183,8 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
             if take("clientId", body.clientId) { setting.clientID = body.clientId }
             if take("clientSecret", body.clientSecret) { setting.clientSecret = body.clientSecret }
             if take("whitelistedAudiences", body.whitelistedAudiences) { setting.additionalClientIDs = body.whitelistedAudiences }
-            let apple = body.appleSignInConfig
-            if take("appleSignInConfig.bundleIds", apple?.bundleIds) { setting.appleBundleIDs = apple?.bundleIds }
-            let flow = apple?.codeFlowConfig
-            if take("appleSignInConfig.codeFlowConfig.teamId", flow?.teamId) { setting.appleTeamID = flow?.teamId }
-            if take("appleSignInConfig.codeFlowConfig.keyId", flow?.keyId) { setting.appleKeyID = flow?.keyId }
-            if take("appleSignInConfig.codeFlowConfig.privateKey", flow?.privateKey) { setting.applePrivateKey = flow?.privateKey }
-            let microsoft = body.microsoftSignInConfig
-            if take("microsoftSignInConfig.tenant", microsoft?.tenant) { setting.microsoftTenant = microsoft?.tenant }
-            if take("microsoftSignInConfig.allowedTenantIds", microsoft?.allowedTenantIds) {
-                setting.microsoftAllowedTenantIDs = microsoft?.allowedTenantIds
-            }
+            // The providers' own sections (`appleSignInConfig`, …), field by field, as their folders declare them.
+            ProviderCatalogue.applyAdminSections(Self.jsonObject(body) ?? [:], to: &setting, masked: masked)
         case .oauth:
             let body = try await WireCoding.decode(OAuthIdpConfig.self, from: request, limit: services.configuration.maxBodyBytes)
             if take("enabled", body.enabled) { setting.enabled = body.enabled ?? false }
@@ -219,16 +210,21 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         var config = DefaultSupportedIdpConfig(
             name: "projects/\(project)/defaultSupportedIdpConfigs/\(setting.providerID)", enabled: setting.enabled, clientId: setting.clientID,
             whitelistedAudiences: setting.additionalClientIDs)
-        if setting.providerID == "apple.com" {
-            let flow =
-                setting.appleTeamID == nil && setting.appleKeyID == nil
-                ? nil : AppleSignInConfig.CodeFlowConfig(teamId: setting.appleTeamID, keyId: setting.appleKeyID)
-            config.appleSignInConfig = AppleSignInConfig(bundleIds: setting.appleBundleIDs, codeFlowConfig: flow)
-        }
-        if setting.microsoftTenant != nil || setting.microsoftAllowedTenantIDs != nil {
-            config.microsoftSignInConfig = MicrosoftSignInConfig(tenant: setting.microsoftTenant, allowedTenantIds: setting.microsoftAllowedTenantIDs)
+        // The provider's own sections, without their secrets, as its folder answers them.
+        let sections = ProviderCatalogue.adminSectionAnswers(for: setting)
+        if !sections.isEmpty, var object = jsonObject(config) {
+            object.merge(sections) { _, section in section }
+            config = (try? JSONDecoder().decode(DefaultSupportedIdpConfig.self, from: Data(JSONValue.object(object).jsonText.utf8))) ?? config
         }
         return config
+    }
+
+    /// A wire value as a JSON object.
+    static func jsonObject(_ value: some Encodable) -> [String: JSONValue]? {
+        guard let data = try? JSONEncoder().encode(value), case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+            return nil
+        }
+        return object
     }
 
     /// The wire form, without secrets.

@@ -28,7 +28,9 @@ struct RevokeTokenController<Context: RequestContext>: Sendable {
     @Sendable func revokeToken(_ request: Request, context: Context) async throws -> Response {
         let input = try await WireCoding.decode(RevokeTokenRequest.self, from: request, limit: services.configuration.maxBodyBytes)
         guard let idToken = input.idToken, !idToken.isEmpty else { throw HearthError(.missingIDToken) }
-        guard input.providerId == "apple.com" else { throw HearthError(.invalidProviderID, detail: "Provider Id is not supported.") }
+        guard ProviderCatalogue.revokesTokens(input.providerId) else {
+            throw HearthError(.invalidProviderID, detail: "Provider Id is not supported.")
+        }
         guard let tokenType = input.tokenType, tokenType.name != RevokeTokenTypeNames.names[0] else {
             throw HearthError(.invalidArgument, detail: "tokenType is required.")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HearthCore
+import HearthFormEncoding
 import HearthTokens
 import Hummingbird
 import Logging
@@ -57,21 +58,10 @@ struct ServiceAccountTokenController<Context: RequestContext>: Sendable {
     /// The parameters of a form body; `nil` for bad percent-encoding, a repeated parameter (RFC 6749 §3.2)
     /// or a value holding a control character.
     static func parseForm(_ data: Data) -> [String: String]? {
-        guard let text = String(data: data, encoding: .utf8) else { return nil }
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0]), let value = decode(parts.count == 2 ? parts[1] : ""), fields[name] == nil else { return nil }
-            fields[name] = value
-        }
-        return fields
-    }
-
-    private static func decode(_ component: Substring) -> String? {
-        guard let decoded = component.replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
-            !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard let text = String(data: data, encoding: .utf8), let pairs = FormEncoding.pairs(text),
+            !pairs.contains(where: { ($0.name + $0.value).unicodeScalars.contains { $0.properties.generalCategory == .control } })
         else { return nil }
-        return decoded
+        return FormEncoding.uniqueValues(pairs)
     }
 
     /// RFC 6749 §5.1.

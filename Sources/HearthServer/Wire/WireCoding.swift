@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HearthCore
+import HearthFormEncoding
 import HearthWire
 import Hummingbird
 import NIOCore
@@ -96,18 +97,10 @@ enum WireCoding {
     /// A name given twice is refused, as duplicate JSON keys are: servers and proxies disagree on which wins.
     private static func formToJSON(_ data: Data) throws -> Data {
         var object: [String: JSONValue] = [:]
-        for pair in String(decoding: data, as: UTF8.self).split(separator: "&") {
-            let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard let rawKey = kv.first else { continue }
-            let key = decodeFormComponent(rawKey)
+        for (key, value) in FormEncoding.lenientPairs(String(decoding: data, as: UTF8.self)) {
             if object[key] != nil { throw HearthError(.invalidArgument, detail: "Duplicate key \"\(key.prefix(64))\".") }
-            let value = kv.count > 1 ? decodeFormComponent(kv[1]) : ""
             object[key] = (value == "true" || value == "false") ? .bool(value == "true") : .string(value)
         }
         return Data(JSONValue.object(object).jsonText.utf8)
-    }
-
-    static func decodeFormComponent(_ text: String) -> String {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text
     }
 }
