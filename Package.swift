@@ -105,7 +105,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // What a server measures and traces: the catalogue of its metrics, one Prometheus registry per server,
-        // and the tracer its spans go to. No Hearth dependencies.
+        // the tracer its spans go to and the OTLP/HTTP exporter that sends them. No Hearth dependencies.
         .target(
             name: "HearthTelemetry",
             dependencies: [
@@ -113,6 +113,9 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -195,7 +198,7 @@ let package = Package(
         .target(
             name: "HearthConfiguration",
             dependencies: [
-                "HearthCore", "HearthProviders", "HearthMail", "HearthTokens",
+                "HearthCore", "HearthProviders", "HearthMail", "HearthTokens", "HearthTelemetry",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -254,7 +257,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "OTel", package: "swift-otel"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import HearthTelemetry
 
 extension ServerConfiguration {
     /// Where the server's spans go (`tracing.*`): an OpenTelemetry collector over OTLP/HTTP, or nowhere.
@@ -103,5 +104,16 @@ extension ConfigValues {
             throw ConfigurationError(key: key, problem: "\(value) is outside 0...1")
         }
         return value
+    }
+}
+
+extension ServerConfiguration.Tracing {
+    /// What the trace exporter needs; `nil` when tracing is off.
+    public var exportSettings: TraceExport.Settings? {
+        tracesURL.map {
+            TraceExport.Settings(
+                tracesURL: $0, serviceName: serviceName, protobuf: wireProtocol == .httpProtobuf, authorization: authorization,
+                sampleRatio: sampleRatio)
+        }
     }
 }

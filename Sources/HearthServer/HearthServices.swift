@@ -82,7 +82,7 @@ public struct HearthServices: Sendable {
         telemetry: Telemetry? = nil,
         adjustProviders: @escaping @Sendable (inout ProvidersConfiguration) -> Void = { _ in }
     ) async throws -> HearthServices {
-        let traceExport = try telemetry == nil ? TraceExport.make(configuration.tracing, logger: logger) : nil
+        let traceExport = try telemetry == nil ? TraceExport.make(configuration.tracing.exportSettings, logger: logger) : nil
         let measured = telemetry ?? Self.defaultTelemetry(configuration)
         let telemetry = traceExport.map { measured.tracing(to: $0.tracer) } ?? measured
         var configuration = configuration

@@ -12,6 +12,7 @@ import Testing
 import Tracing
 
 @testable import HearthServer
+@testable import HearthTelemetry
 
 /// Traces over OTLP/HTTP to a collector on loopback: a live server with the provider sandbox signs a user in with
 /// Apple and stops gracefully (which sends the last batch); the test reads what the collector received.
@@ -187,9 +188,11 @@ struct TracingTests {
         #expect(configuration.tracing.wireProtocol == .httpProtobuf)
         #expect(configuration.tracing.sampleRatio == 1)
         #expect(!"\(configuration)".contains("p%40ss"))
-        let export = try #require(try TraceExport.make(configuration.tracing, logger: .init(label: "test")))
+        let export = try #require(try TraceExport.make(configuration.tracing.exportSettings, logger: .init(label: "test")))
         #expect(!(export.tracer is NoOpTracer))
-        #expect(try TraceExport.make(configuration.tracing, logger: .init(label: "test"), environment: ["OTEL_SDK_DISABLED": "TRUE"]) == nil)
+        #expect(
+            try TraceExport.make(configuration.tracing.exportSettings, logger: .init(label: "test"), environment: ["OTEL_SDK_DISABLED": "TRUE"])
+                == nil)
 
         let full = try read([
             "tracing.otlpEndpoint": "http://127.0.0.1:4318", "tracing.serviceName": "auth-eu", "tracing.protocol": "http/json",

@@ -16,6 +16,9 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
     private var configuration: ServerConfiguration { services.configuration }
     private var store: any HearthStore { services.store }
     private var audit: AuditTrail { AuditTrail(services: services) }
+    private var accounts: AdministeredAccounts {
+        AdministeredAccounts(store: store, passwords: ServerPasswords(services: services), audit: audit, clock: services.clock)
+    }
 
     /// The routes only an administrator may call, under `group` (which already names the version).
     func addRoutes(to group: RouterGroup<Context>) {
@@ -55,33 +58,15 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
     /// `origin`: where the administrator's request came from, for the audit event.
     func create(_ input: SignUpRequest, origin: AuditOrigin) async throws -> Response {
         let now = services.clock.now
-        let uid = try input.localId.map(AdminInput.checkedUID) ?? UserRecord.makeUID()
-        let email = try input.email.map(AdminInput.normalizedEmail)
-        let phone = try input.phoneNumber.map(AdminInput.checkedPhoneNumber)
-        try input.password.map(PasswordPolicy.check)
-        var user = UserRecord(
-            uid: uid, email: email, emailVerified: input.emailVerified ?? false,
-            displayName: try input.displayName.map(UserText.displayName), photoURL: try input.photoUrl.map(UserText.photoURL),
-            phoneNumber: phone, disabled: input.disabled ?? false, createdAt: now, validSince: now)
-        if try await store.user(uid: uid) != nil { throw HearthError(.duplicateLocalID) }
-        if let email, try await store.user(email: email) != nil { throw HearthError(.emailExists) }
-        if let phone, try await store.user(phoneNumber: phone) != nil { throw HearthError(.phoneNumberExists) }
-        if let password = input.password {
-            user.passwordHash = try await services.hashPassword(password)
-            user.passwordUpdatedAt = now
-        }
-        // Not an anonymous sign-in, although it may have no credential yet: the clean-up leaves it alone.
-        if user.isAnonymous { user.scheduledDeletionAt = UserRecord.neverDeleted }
-        do {
-            try await store.createUser(user, session: nil)
-        } catch StoreConflict.uid {
-            throw HearthError(.duplicateLocalID, reason: "uid taken in the write")
-        } catch let conflict as StoreConflict {
-            throw conflict.error
-        }
-        await audit.record(.adminUserCreated, uid: uid, actor: .administrator, origin: origin)
+        let user = UserRecord(
+            uid: try input.localId.map(AdminInput.checkedUID) ?? UserRecord.makeUID(), email: try input.email.map(AdminInput.normalizedEmail),
+            emailVerified: input.emailVerified ?? false, displayName: try input.displayName.map(UserText.displayName),
+            photoURL: try input.photoUrl.map(UserText.photoURL), phoneNumber: try input.phoneNumber.map(AdminInput.checkedPhoneNumber),
+            disabled: input.disabled ?? false, createdAt: now, validSince: now)
+        let created = try await accounts.create(user, password: input.password, from: origin)
         return WireCoding.response(
-            SignUpResponse(localId: uid, email: email, displayName: user.displayName, idToken: nil, refreshToken: nil, expiresIn: nil))
+            SignUpResponse(
+                localId: created.uid, email: created.email, displayName: created.displayName, idToken: nil, refreshToken: nil, expiresIn: nil))
     }
 
     // MARK: accounts:lookup
@@ -89,31 +74,11 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
     /// Every user matching any of the ids, e-mails, phone numbers and provider identities, each once;
     /// `users` is absent when none matched.
     func lookup(_ input: LookupRequest) async throws -> Response {
-        let count = [input.localId?.count, input.email?.count, input.phoneNumber?.count, input.federatedUserId?.count].compactMap { $0 }.reduce(0, +)
-        guard count <= AdminInput.maxBatch else { throw HearthError(.invalidArgument, detail: "At most \(AdminInput.maxBatch) identifiers at once.") }
-        var found: [UserRecord] = []
-        var seen: Set<String> = []
-        func add(_ user: UserRecord?) {
-            guard let user, seen.insert(user.uid).inserted else { return }
-            found.append(user)
-        }
-        // Text with a NUL is never stored (PostgreSQL cannot hold it): such an identifier matches nobody.
-        for uid in input.localId ?? [] where UserText.isStorable(uid) { add(try await store.user(uid: uid)) }
-        for email in input.email ?? [] {
-            if let email = EmailAddress.normalize(email) { add(try await store.user(email: email)) }
-        }
-        for phone in input.phoneNumber ?? [] {
-            if let phone = PhoneNumber.validated(phone) { add(try await store.user(phoneNumber: phone)) }
-        }
-        for identity in input.federatedUserId ?? [] {
-            guard let providerID = identity.providerId, let rawID = identity.rawId, UserText.isStorable(providerID + rawID) else { continue }
-            switch providerID {
-            case "password":
-                if let email = EmailAddress.normalize(rawID) { add(try await store.user(email: email)) }
-            case "phone": add(try await store.user(phoneNumber: rawID))
-            default: add(try await store.user(providerID: providerID, rawID: rawID))
-            }
-        }
+        let found = try await accounts.lookup(
+            uids: input.localId ?? [], emails: input.email ?? [], phoneNumbers: input.phoneNumber ?? [],
+            identities: (input.federatedUserId ?? []).compactMap { identity in
+                identity.providerId.flatMap { providerID in identity.rawId.map { .init(providerID: providerID, rawID: $0) } }
+            })
         return WireCoding.response(LookupResponse(users: found.isEmpty ? nil : found.map(UserInfo.init)))
     }
 
@@ -122,29 +87,8 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
     /// Changes any part of a user, disabled or not, with no recent sign-in and no last-provider rule.
     func update(_ input: UpdateRequest, origin: AuditOrigin) async throws -> Response {
         guard let uid = input.localId else { throw HearthError(.missingLocalID) }
-        guard UserText.isStorable(uid) else { throw HearthError(.userNotFound) }
-        let now = services.clock.now
-        let change = try Self.change(input)
-        if let email = change.profile.email, let owner = try await store.user(email: email), owner.uid != uid { throw HearthError(.emailExists) }
-        if let phone = change.phoneNumber, let owner = try await store.user(phoneNumber: phone), owner.uid != uid {
-            throw HearthError(.phoneNumberExists)
-        }
-        if let link = change.link, let owner = try await store.user(providerID: link.providerID, rawID: link.rawID), owner.uid != uid {
-            throw HearthError(.federatedUserIDAlreadyLinked)
-        }
-        guard let before = try await store.user(uid: uid) else { throw HearthError(.userNotFound) }
-        let hash = try await input.password.asyncMap { try await services.hashPassword($0) }
-        let user = try await StoreConflict.mapped {
-            try await store.updateUser(uid: uid, session: nil) { user in change.apply(to: &user, passwordHash: hash, now: now) }
-        }
-        // A new password voids reset links; a new address voids every link sent for the old one.
-        if before.email != user.email {
-            try await store.deleteActionCodes(uid: uid, kinds: Set(ActionCodeKind.allCases))
-        } else if hash != nil {
-            try await store.deleteActionCodes(uid: uid, kinds: [.passwordReset])
-        }
-        await audit.record(
-            .adminUserUpdated, uid: uid, actor: .administrator, origin: origin, details: ["fields": Self.fieldNames(input).joined(separator: ",")])
+        let user = try await accounts.update(
+            uid: uid, try Self.change(input), password: input.password, fields: Self.fieldNames(input), from: origin)
         return WireCoding.response(AccountsController<Context>.updateResponse(user))
     }
 
@@ -189,8 +133,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
 
     func delete(_ input: DeleteAccountRequest, origin: AuditOrigin) async throws -> Response {
         guard let uid = input.localId else { throw HearthError(.missingLocalID) }
-        guard UserText.isStorable(uid), try await store.deleteUser(uid: uid) else { throw HearthError(.userNotFound) }
-        await audit.record(.adminUserDeleted, uid: uid, actor: .administrator, origin: origin)
+        try await accounts.delete(uid: uid, from: origin)
         return WireCoding.response(DeleteAccountResponse())
     }
 
@@ -318,7 +261,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
 
 /// The checks and limits of administrators' input, shared by the admin routes and imports.
 enum AdminInput {
-    static let maxBatch = 1_000
+    static let maxBatch = AdministeredAccounts.maxBatch
     static let defaultPage = 20
 
     /// A user as a listing shows it: with the hash and salt (base64url, as Google writes bytes) when the

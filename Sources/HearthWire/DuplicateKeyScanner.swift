@@ -4,9 +4,9 @@ import Foundation
 /// proxies and other parsers may keep the other, so a body with duplicate keys could mean one thing to a
 /// filter in front of Hearth and another to Hearth: such bodies are refused. Keys are compared after
 /// unescaping (`"a"` and `"\u0061"` are the same key). Malformed JSON is left to the decoder.
-enum DuplicateKeyScanner {
+public enum DuplicateKeyScanner {
     /// The first key that appears twice in the same object, or `nil`.
-    static func firstDuplicate(in data: Data) -> String? {
+    public static func firstDuplicate(in data: Data) -> String? {
         data.withUnsafeBytes { raw in firstDuplicate(in: raw.bindMemory(to: UInt8.self)) }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import HearthConfiguration
 import Logging
 import OTel
 import ServiceLifecycle
@@ -19,11 +18,29 @@ public struct TraceExport: Sendable {
 
     /// The exporter `tracing` asks for; `nil` when tracing is off (or `OTEL_SDK_DISABLED=true`, OpenTelemetry's
     /// switch for every SDK). Its diagnostics go to `logger`.
+    /// Where and how spans go (the server's `tracing.*` settings, read by HearthConfiguration).
+    public struct Settings: Sendable, Equatable {
+        /// The OTLP/HTTP traces URL, without credentials.
+        public var tracesURL: String
+        public var serviceName: String
+        /// Protobuf (`true`) or JSON bodies.
+        public var protobuf: Bool
+        /// HTTP Basic credentials from the endpoint's URL, sent as `Authorization`.
+        public var authorization: String?
+        public var sampleRatio: Double
+
+        public init(tracesURL: String, serviceName: String, protobuf: Bool, authorization: String?, sampleRatio: Double) {
+            (self.tracesURL, self.serviceName, self.protobuf, self.authorization, self.sampleRatio) =
+                (tracesURL, serviceName, protobuf, authorization, sampleRatio)
+        }
+    }
+
     public static func make(
-        _ tracing: ServerConfiguration.Tracing, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment
+        _ tracing: Settings?, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> TraceExport? {
-        guard let url = tracing.tracesURL, environment["OTEL_SDK_DISABLED"]?.trimmingCharacters(in: .whitespaces).lowercased() != "true"
+        guard let tracing, environment["OTEL_SDK_DISABLED"]?.trimmingCharacters(in: .whitespaces).lowercased() != "true"
         else { return nil }
+        let url = tracing.tracesURL
         var configuration = OTel.Configuration.default
         configuration.serviceName = tracing.serviceName
         configuration.diagnosticLogger = .custom(OTelDiagnosticsHandler.logger(over: logger))
@@ -34,11 +51,7 @@ public struct TraceExport: Sendable {
         configuration.traces.enabled = true
         configuration.traces.exporter = .otlp
         configuration.traces.otlpExporter.endpoint = url
-        configuration.traces.otlpExporter.protocol =
-            switch tracing.wireProtocol {
-            case .httpProtobuf: .httpProtobuf
-            case .httpJSON: .httpJSON
-            }
+        configuration.traces.otlpExporter.protocol = tracing.protobuf ? .httpProtobuf : .httpJSON
         if let authorization = tracing.authorization {
             configuration.traces.otlpExporter.headers = [("Authorization", authorization)]
         }
