@@ -77,7 +77,8 @@ let package = Package(
         .target(name: "HearthBase64URL", swiftSettings: swiftSettings),
         // The one application/x-www-form-urlencoded codec of the server, the providers and the sandbox; no dependencies.
         .target(name: "HearthFormEncoding", swiftSettings: swiftSettings),
-        // Domain: users, provider links, sessions, policies, password hashing, store protocols.
+        // Domain: users, provider links, sessions, policies, password hashing, store protocols, and the sign-in and
+        // account use cases, all ending in one SignInCompletion. No HTTP, no SQL.
         .target(
             name: "HearthCore",
             dependencies: [
@@ -237,7 +238,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The Hummingbird application, built by a library function.
+        // The Hummingbird application, built by a library function: controllers that decode, call a use case, encode.
         .target(
             name: "HearthServer",
             dependencies: [

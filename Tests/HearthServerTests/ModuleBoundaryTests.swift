@@ -41,8 +41,9 @@ struct ModuleBoundaryTests {
         Rule(module: "HearthServer", says: "never the sandbox, development mode or the test kit") {
             ["HearthSandbox", "HearthDevelopment", "HearthTesting"].contains($0)
         },
-        Rule(module: "HearthSandbox", says: "nothing of Hearth but base64url") {
-            $0.hasPrefix("Hearth") && $0 != "HearthBase64URL"
+        // The two dependency-free codecs are shared; nothing that verifies or signs is.
+        Rule(module: "HearthSandbox", says: "nothing of Hearth but the base64url and form codecs") {
+            $0.hasPrefix("Hearth") && !["HearthBase64URL", "HearthFormEncoding"].contains($0)
         },
         Rule(module: "HearthProviders", says: "never the sandbox, the server or the tokens") {
             ["HearthSandbox", "HearthServer", "HearthTokens", "HearthDevelopment"].contains($0)
