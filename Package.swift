@@ -232,6 +232,7 @@ let package = Package(
             dependencies: [
                 "HearthServer", "HearthDevelopment", "HearthCore", "HearthSandbox", "HearthProviders", "HearthPostgresLauncher",
                 "HearthMail", "HearthConfiguration",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -281,6 +282,7 @@ let package = Package(
             dependencies: [
                 "HearthServer", "HearthDevelopment", "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
                 "HearthTokens", "HearthWire", "HearthAdmin", "HearthConfiguration",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Configuration", package: "swift-configuration"),

@@ -33,6 +33,8 @@ public struct HearthServices: Sendable {
     private var providersAtBaseURL: (@Sendable (String) -> ProvidersConfiguration)?
     public let clock: WallClock
     public let logger: Logger
+    /// The HTTP client of every call to an identity provider: the composition root's (`hearth serve`, the test kit).
+    public let httpClient: HTTPClient
     /// What the server measures (and the tracer its spans go to), and the status page's recent requests.
     public let metrics: ServerMetrics
     /// How many password checks ran, and how many of them against the decoy hash.
@@ -77,7 +79,7 @@ public struct HearthServices: Sendable {
     ///   - telemetry: where metrics and spans go; by default a Prometheus registry of the server's own when
     ///     `metrics.enabled`, else nothing, and spans to `tracing.otlpEndpoint` when it is set (``TraceExport``).
     public static func open(
-        configuration: ServerConfiguration, clock: WallClock = .system, logger: Logger,
+        configuration: ServerConfiguration, httpClient: HTTPClient, clock: WallClock = .system, logger: Logger,
         identityVerifier: (any IdentityVerifier)? = nil, extensions: [any ServerExtension] = [],
         telemetry: Telemetry? = nil,
         adjustProviders: @escaping @Sendable (inout ProvidersConfiguration) -> Void = { _ in }
@@ -112,13 +114,13 @@ public struct HearthServices: Sendable {
             identityVerifier
             ?? AdministeredIdentityVerifier(base: configuration.providers, store: store) { providers in
                 ProviderRegistry(
-                    configuration: providers, httpClient: HTTPClient.shared, clock: clock, logger: logger,
+                    configuration: providers, httpClient: httpClient, clock: clock, logger: logger,
                     replayGuard: store, telemetry: telemetry, discovery: discovery)
             }
         do {
             try await verifier.refresh()
             var services = try await open(
-                configuration: configuration, store: store, clock: clock, logger: logger, identityVerifier: verifier,
+                configuration: configuration, store: store, httpClient: httpClient, clock: clock, logger: logger, identityVerifier: verifier,
                 extensions: extensions, telemetry: telemetry)
             services.providersAtBaseURL = providersAtBaseURL
             services.providerDiscovery = discovery
@@ -161,7 +163,7 @@ public struct HearthServices: Sendable {
     /// Builds the services on a store that is already open and migrated.
     /// `telemetry` defaults to ``defaultTelemetry(_:)``.
     public static func open(
-        configuration: ServerConfiguration, store: any HearthStore, clock: WallClock, logger: Logger,
+        configuration: ServerConfiguration, store: any HearthStore, httpClient: HTTPClient, clock: WallClock, logger: Logger,
         identityVerifier: any IdentityVerifier = NoIdentityProviders(), extensions: [any ServerExtension] = [],
         telemetry: Telemetry? = nil
     ) async throws -> HearthServices {
@@ -194,7 +196,7 @@ public struct HearthServices: Sendable {
         return HearthServices(
             configuration: configuration, store: store, keyRing: keyRing, tokens: tokens, customTokens: customTokens,
             passwords: passwords, hashing: hashing, identityVerifier: identityVerifier, extensions: extensions,
-            clock: clock, logger: logger,
+            clock: clock, logger: logger, httpClient: httpClient,
             metrics: ServerMetrics(telemetry: telemetry ?? defaultTelemetry(configuration), startedAt: clock.now, clock: clock),
             mailTemplates: mailTemplates, mailTransport: mailTransport)
     }

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HearthConfiguration
 import HearthCore
@@ -53,6 +54,10 @@ public final class LiveHearth: Sendable {
         self.running = running
     }
 
+    /// The HTTP client the test servers' providers call through: one for the test process, so no server's end
+    /// shuts it down under another's requests.
+    public static let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+
     /// Starts a server and returns once it accepts connections.
     /// - Parameters:
     ///   - providers: changes to the providers once they point at the sandbox (e.g. Microsoft's allowed tenants).
@@ -86,7 +91,7 @@ public final class LiveHearth: Sendable {
                 configuration.databaseURL = try await TestDatabase.url(forDataDirectory: configuration.dataDirectory)
             }
             services = try await HearthServices.open(
-                configuration: configuration, clock: clock.wallClock, logger: logger, extensions: [sandbox],
+                configuration: configuration, httpClient: Self.httpClient, clock: clock.wallClock, logger: logger, extensions: [sandbox],
                 adjustProviders: providers)
         } catch {
             try? FileManager.default.removeItem(at: directory)

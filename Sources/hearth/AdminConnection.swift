@@ -77,7 +77,7 @@ struct AdminConnectionOptions: ParsableArguments {
         logger.logLevel = .warning
         let opened = configuration
         let services = try await StartupFailure.opening(configuration) {
-            try await HearthServices.open(configuration: opened, logger: logger)
+            try await HearthServices.open(configuration: opened, httpClient: Composition.httpClient, logger: logger)
         }
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let app = Application(

@@ -16,7 +16,7 @@ struct KeysListCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try await options.configurationOrExit()
         let services = try await StartupFailure.opening(configuration) {
-            try await HearthServices.open(configuration: configuration, logger: Logger(label: "hearth.keys"))
+            try await HearthServices.open(configuration: configuration, httpClient: Composition.httpClient, logger: Logger(label: "hearth.keys"))
         }
         defer { Task { try? await services.store.close() } }
         let now = Date()
@@ -55,7 +55,7 @@ struct KeysRotateCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try await options.configurationOrExit()
         let services = try await StartupFailure.opening(configuration) {
-            try await HearthServices.open(configuration: configuration, logger: Logger(label: "hearth.keys"))
+            try await HearthServices.open(configuration: configuration, httpClient: Composition.httpClient, logger: Logger(label: "hearth.keys"))
         }
         do {
             if let kid = try await services.keyRing.rotateNow() {

@@ -52,7 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
             // Development mode composes the provider sandbox here; the server itself knows nothing of it.
             let extensions: [any ServerExtension] =
                 configuration.servesSandbox ? [SandboxExtension(clock: .system, logger: Logger(label: "hearth.sandbox"))] : []
-            services = try await HearthServices.open(configuration: configuration, logger: logger, extensions: extensions)
+            services = try await HearthServices.open(
+                configuration: configuration, httpClient: Composition.httpClient, logger: logger, extensions: extensions)
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
             throw ExitCode(2)

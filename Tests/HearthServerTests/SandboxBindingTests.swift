@@ -2,6 +2,7 @@ import Foundation
 import HearthConfiguration
 import HearthDevelopment
 import HearthServer
+import HearthTesting
 import Logging
 import Testing
 
@@ -21,7 +22,7 @@ struct SandboxBindingTests {
         configuration.sandboxEnabled = true
         let sandbox = SandboxExtension(clock: .system, logger: Logger(label: "hearth.tests.bind"))
         let services = try await HearthServices.open(
-            configuration: configuration, logger: Logger(label: "hearth.tests.bind"), extensions: [sandbox])
+            configuration: configuration, httpClient: LiveHearth.httpClient, logger: Logger(label: "hearth.tests.bind"), extensions: [sandbox])
         // The database goes away before the server has bound (as a PostgreSQL pool that cannot hand out a
         // connection in time does): binding still succeeds.
         try await services.store.close()

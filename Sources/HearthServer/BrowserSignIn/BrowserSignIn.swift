@@ -38,7 +38,7 @@ struct BrowserSignIn: Sendable {
     /// The flows over ``providers``.
     func flows(_ providers: ProvidersConfiguration) -> AuthorizationFlows {
         AuthorizationFlows(
-            configuration: providers, httpClient: HTTPClient.shared, clock: services.clock, logger: services.logger,
+            configuration: providers, httpClient: services.httpClient, clock: services.clock, logger: services.logger,
             telemetry: services.metrics.telemetry, discovery: services.providerDiscovery)
     }
 

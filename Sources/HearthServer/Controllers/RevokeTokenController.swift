@@ -50,7 +50,7 @@ struct RevokeTokenController<Context: RequestContext>: Sendable {
         try await services.identityVerifier.refresh()
         let providers = (services.identityVerifier as? AdministeredIdentityVerifier)?.providers ?? services.configuration.providers
         let revoker = AppleTokenRevoker(
-            configuration: providers, httpClient: HTTPClient.shared, clock: services.clock, logger: services.logger,
+            configuration: providers, httpClient: services.httpClient, clock: services.clock, logger: services.logger,
             telemetry: services.metrics.telemetry)
         let bundleID = request.headers[HTTPField.Name("X-Ios-Bundle-Identifier")!]
         guard revoker.isAvailable, let clientID = revoker.clientID(bundleID: bundleID, hasRedirectURI: redirectURI != nil) else {

@@ -47,7 +47,8 @@ struct TestHearth: Sendable {
         if configuration.databaseURL == nil, configuration.sqlitePath == nil {
             configuration.databaseURL = try await TestDatabase.url(forDataDirectory: configuration.dataDirectory)
         }
-        let services = try await HearthServices.open(configuration: configuration, clock: clock.wallClock, logger: logger)
+        let services = try await HearthServices.open(
+            configuration: configuration, httpClient: LiveHearth.httpClient, clock: clock.wallClock, logger: logger)
         return TestHearth(services: services, clock: clock, directory: directory, configuration: configuration)
     }
 
