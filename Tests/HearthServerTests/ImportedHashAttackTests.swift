@@ -36,13 +36,13 @@ struct ImportedHashAttackTests {
         }
     }
 
-    @Test("six wrong passwords in parallel for imported accounts: a native account's correct sign-in does not queue behind them")
+    @Test("ten wrong passwords in parallel for imported accounts: a native account's correct sign-in does not queue behind them")
     func attack() async throws {
         try await withLiveHearth({ $0.importedHashes.concurrency = 1 }) { live in
-            // Six accounts imported with bcrypt at cost 12 (within the budget: about 6 native checks each at
+            // Ten accounts imported with bcrypt at cost 12 (within the budget: about 6 native checks each at
             // Hearth's default cost), one wrong password each, so that no lockout stops a check before it runs.
             let hash = Data(try Bcrypt.hash("imported password", cost: 12).utf8).base64EncodedString()
-            let users = (0..<6).map { #"{"localId":"imp-\#($0)","email":"imp\#($0)@example.com","passwordHash":"\#(hash)"}"# }
+            let users = (0..<10).map { #"{"localId":"imp-\#($0)","email":"imp\#($0)@example.com","passwordHash":"\#(hash)"}"# }
             let imported = try await Self.post(
                 live, "/v1/projects/\(live.projectID)/accounts:batchCreate",
                 #"{"hashAlgorithm":"BCRYPT","users":[\#(users.joined(separator: ","))]}"#)
@@ -52,7 +52,7 @@ struct ImportedHashAttackTests {
             #expect(signUp.status == 200, "\(signUp.json)")
 
             try await withThrowingTaskGroup(of: Int.self) { attack in
-                for index in 0..<6 {
+                for index in 0..<10 {
                     attack.addTask {
                         try await Self.post(
                             live, "/v1/accounts:signInWithPassword?key=\(live.apiKey)",
@@ -74,9 +74,10 @@ struct ImportedHashAttackTests {
                     live, "/v1/accounts:signInWithPassword?key=\(live.apiKey)", #"{"email":"normal@example.com","password":"normal password"}"#)
                 let took = ContinuousClock.now - started
                 #expect(normal.status == 200, "\(normal.json)")
-                // The native check did not wait for the imported ones: they are still queued when it is done.
+                // The native check did not wait for the imported ones: they are not all done when it is (on a loaded
+                // machine the sign-in's own writes may take as long as a few imported checks, so the last may run).
                 let after = try await Self.lanes(live)
-                #expect(after.importedWaiting >= 1, "\(after)")
+                #expect(after.importedWaiting + after.importedRunning >= 1, "\(after)")
                 #expect(after.importedRunning <= 1)
                 #expect(took < .seconds(30))
                 for try await status in attack { #expect(status == 400) }
