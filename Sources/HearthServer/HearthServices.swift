@@ -16,7 +16,10 @@ import ServiceLifecycle
 /// The parts a running server is made of, opened once and shared by controllers and background services.
 public struct HearthServices: Sendable {
     public let configuration: ServerConfiguration
-    public let store: any HearthStore
+    public var store: any HearthStore { database }
+    /// The same store as the SQL store it is (SQLite or PostgreSQL): its pools are reported by `/metrics` and the status
+    /// page.
+    public let database: SQLStore
     public let keyRing: KeyRing
     public let tokens: TokenService
     /// Checks the custom tokens of `accounts:signInWithCustomToken`.
@@ -27,6 +30,9 @@ public struct HearthServices: Sendable {
     public let hashing: PasswordHashing
     /// Verifies identity-provider credentials for `signInWithIdp`.
     public let identityVerifier: any IdentityVerifier
+    /// The configured providers with the settings stored through the admin API laid over them; `nil` when the
+    /// verifier was given (a server with no providers).
+    let administeredProviders: AdministeredProviders?
     /// Routes and providers given from outside (development mode's provider sandbox).
     public let extensions: [any ServerExtension]
     /// The providers at the server's final base URL (see ``serverDidBind(port:)``).
@@ -110,17 +116,16 @@ public struct HearthServices: Sendable {
             throw error
         }
         let discovery = DiscoveryCache()
-        let verifier =
-            identityVerifier
-            ?? AdministeredIdentityVerifier(base: configuration.providers, store: store) { providers in
-                ProviderRegistry(
-                    configuration: providers, httpClient: httpClient, clock: clock, logger: logger,
-                    replayGuard: store, telemetry: telemetry, discovery: discovery)
-            }
+        let administered = AdministeredProviders(base: configuration.providers, store: store) { providers in
+            ProviderRegistry(
+                configuration: providers, httpClient: httpClient, clock: clock, logger: logger,
+                replayGuard: store, telemetry: telemetry, discovery: discovery)
+        }
         do {
-            try await verifier.refresh()
+            try await administered.refresh()
             var services = try await open(
-                configuration: configuration, store: store, httpClient: httpClient, clock: clock, logger: logger, identityVerifier: verifier,
+                configuration: configuration, store: store, httpClient: httpClient, clock: clock, logger: logger,
+                identityVerifier: identityVerifier ?? administered, administeredProviders: administered,
                 extensions: extensions, telemetry: telemetry)
             services.providersAtBaseURL = providersAtBaseURL
             services.providerDiscovery = discovery
@@ -163,9 +168,9 @@ public struct HearthServices: Sendable {
     /// Builds the services on a store that is already open and migrated.
     /// `telemetry` defaults to ``defaultTelemetry(_:)``.
     public static func open(
-        configuration: ServerConfiguration, store: any HearthStore, httpClient: HTTPClient, clock: WallClock, logger: Logger,
-        identityVerifier: any IdentityVerifier = NoIdentityProviders(), extensions: [any ServerExtension] = [],
-        telemetry: Telemetry? = nil
+        configuration: ServerConfiguration, store: SQLStore, httpClient: HTTPClient, clock: WallClock, logger: Logger,
+        identityVerifier: any IdentityVerifier = NoIdentityProviders(), administeredProviders: AdministeredProviders? = nil,
+        extensions: [any ServerExtension] = [], telemetry: Telemetry? = nil
     ) async throws -> HearthServices {
         let keyRing = KeyRing(
             store: store, clock: clock,
@@ -194,8 +199,9 @@ public struct HearthServices: Sendable {
             importedConcurrency: configuration.importedHashes.concurrency ?? PasswordHashing.defaultImportedConcurrency,
             threads: BlockingPoolThreads(pool: .singleton))
         return HearthServices(
-            configuration: configuration, store: store, keyRing: keyRing, tokens: tokens, customTokens: customTokens,
-            passwords: passwords, hashing: hashing, identityVerifier: identityVerifier, extensions: extensions,
+            configuration: configuration, database: store, keyRing: keyRing, tokens: tokens, customTokens: customTokens,
+            passwords: passwords, hashing: hashing, identityVerifier: identityVerifier, administeredProviders: administeredProviders,
+            extensions: extensions,
             clock: clock, logger: logger, httpClient: httpClient,
             metrics: ServerMetrics(telemetry: telemetry ?? defaultTelemetry(configuration), startedAt: clock.now, clock: clock),
             mailTemplates: mailTemplates, mailTransport: mailTransport)
@@ -208,7 +214,13 @@ public struct HearthServices: Sendable {
         guard configuration.port == 0, !extensions.isEmpty, let providersAtBaseURL else { return }
         var bound = configuration
         bound.port = port
-        (identityVerifier as? AdministeredIdentityVerifier)?.rebase(providersAtBaseURL(bound.baseURL))
+        administeredProviders?.rebase(providersAtBaseURL(bound.baseURL))
+    }
+
+    /// The providers in effect: the configuration's (with the sandbox's in development, at its final URL), with the
+    /// settings stored through the admin API laid over them.
+    var providersInEffect: ProvidersConfiguration {
+        administeredProviders?.providers ?? configuration.providers
     }
 
     /// Hashes a password on the blocking thread pool, never on an event loop.

@@ -31,9 +31,7 @@ struct BrowserSignIn: Sendable {
 
     /// The providers in effect: the configuration's (with the sandbox's in development, at its final URL),
     /// with the settings stored through the admin API laid over them.
-    var providers: ProvidersConfiguration {
-        (services.identityVerifier as? AdministeredIdentityVerifier)?.providers ?? services.configuration.providers
-    }
+    var providers: ProvidersConfiguration { services.providersInEffect }
 
     /// The flows over ``providers``.
     func flows(_ providers: ProvidersConfiguration) -> AuthorizationFlows {

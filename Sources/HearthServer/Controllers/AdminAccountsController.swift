@@ -248,7 +248,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         try Self.requireAdministrator(context)
         let input = try await body(BatchCreateRequest.self, request)
         try Self.checkTarget(input.targetProjectId, context, projectID: configuration.projectID)
-        let importer = try UserImport(input, now: services.clock.now, budget: services.hashing.budget)
+        let importer = try AccountImport(AccountImport.Batch(input), now: services.clock.now, budget: services.hashing.budget)
         let errors = try await importer.run(into: store)
         let submitted = input.users?.count ?? 0
         await audit.record(
@@ -304,7 +304,9 @@ enum AdminInput {
     }
 
     static func milliseconds(_ value: Int64) throws -> Date {
-        guard (0...253_402_300_799_999).contains(value) else { throw HearthError(.invalidArgument, detail: "a time must be between 1970 and 9999") }
-        return Date(timeIntervalSince1970: TimeInterval(value) / 1000)
+        guard let time = AccountImport.time(milliseconds: value) else {
+            throw HearthError(.invalidArgument, detail: "a time must be between 1970 and 9999")
+        }
+        return time
     }
 }

@@ -48,7 +48,7 @@ struct RevokeTokenController<Context: RequestContext>: Sendable {
         _ = try await services.authenticate(idToken)
 
         try await services.identityVerifier.refresh()
-        let providers = (services.identityVerifier as? AdministeredIdentityVerifier)?.providers ?? services.configuration.providers
+        let providers = services.providersInEffect
         let revoker = AppleTokenRevoker(
             configuration: providers, httpClient: services.httpClient, clock: services.clock, logger: services.logger,
             telemetry: services.metrics.telemetry)

@@ -29,7 +29,7 @@ extension HearthServices {
             startedAt: metrics.startedAt, now: now,
             database: .init(
                 kind: configuration.usesPostgres ? "PostgreSQL" : "SQLite", location: configuration.storageDescription,
-                reachable: users != nil, users: users, pools: (store as? SQLStore)?.poolUsage() ?? []),
+                reachable: users != nil, users: users, pools: database.poolUsage()),
             keys: keys, minutes: metrics.recent.lastHour, errors: metrics.recent.lastErrors)
     }
 }

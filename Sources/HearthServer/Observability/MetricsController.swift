@@ -30,7 +30,7 @@ extension HearthServices {
     /// Reads the gauges of state (pools, password lanes, signing key, start time, version) and returns the registry as text.
     func scrapeMetrics() async -> [UInt8] {
         let now = clock.now
-        for pool in (store as? SQLStore)?.poolUsage() ?? [] {
+        for pool in database.poolUsage() {
             metrics.set(.databaseConnectionsInUse, pool.pool, to: Double(pool.inUse))
             metrics.set(.databaseConnectionsWaiting, pool.pool, to: Double(pool.waiting))
         }

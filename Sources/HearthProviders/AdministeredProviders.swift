@@ -1,6 +1,5 @@
 import Foundation
 import HearthCore
-import HearthProviders
 import Synchronization
 
 /// The identity providers of a running server: the configuration's (in development, the sandbox's for
@@ -9,7 +8,7 @@ import Synchronization
 ///
 /// ``refresh()`` re-reads the stored settings (one small query) and rebuilds the verifiers only when they
 /// changed, so a change made through any replica takes effect on every replica's next federated sign-in.
-final class AdministeredIdentityVerifier: IdentityVerifier {
+public final class AdministeredProviders: IdentityVerifier {
     private struct State {
         var base: ProvidersConfiguration
         var stored: [String: String]
@@ -20,7 +19,7 @@ final class AdministeredIdentityVerifier: IdentityVerifier {
     private let makeVerifier: @Sendable (ProvidersConfiguration) -> any IdentityVerifier
     private let state: Mutex<State>
 
-    init(
+    public init(
         base: ProvidersConfiguration, store: any SettingStore,
         makeVerifier: @escaping @Sendable (ProvidersConfiguration) -> any IdentityVerifier
     ) {
@@ -33,17 +32,17 @@ final class AdministeredIdentityVerifier: IdentityVerifier {
 
     /// The providers in effect: the base configuration with the stored settings laid over it (what the
     /// browser sign-in flows use).
-    var providers: ProvidersConfiguration {
+    public var providers: ProvidersConfiguration {
         state.withLock { $0.base.applying(Self.settings($0.stored)) }
     }
 
-    func isEnabled(_ providerID: String) -> Bool { verifier.isEnabled(providerID) }
+    public func isEnabled(_ providerID: String) -> Bool { verifier.isEnabled(providerID) }
 
-    func verify(_ credential: FederatedCredential) async throws -> FederatedProfile {
+    public func verify(_ credential: FederatedCredential) async throws -> FederatedProfile {
         try await verifier.verify(credential)
     }
 
-    func refresh() async throws {
+    public func refresh() async throws {
         let stored = try await store.settings(withPrefix: IdentityProviderSetting.storagePrefix)
         // Built under the lock from the base in effect then: a rebase meanwhile is never undone.
         state.withLock { state in
@@ -56,7 +55,7 @@ final class AdministeredIdentityVerifier: IdentityVerifier {
     /// Replaces the configuration the stored settings are laid over (the sandbox's URLs once the port is
     /// known), keeping the settings last read: it reads nothing, so it cannot fail (a failure here once
     /// left a development server pointing at port 0 when its database was slow to answer at start).
-    func rebase(_ base: ProvidersConfiguration) {
+    public func rebase(_ base: ProvidersConfiguration) {
         state.withLock { state in
             state.base = base
             state.verifier = makeVerifier(base.applying(Self.settings(state.stored)))
