@@ -13,7 +13,7 @@ import Synchronization
 
 /// SQLite behind the ``SQLTransactor`` discipline: one writer, a few readers, WAL.
 ///
-/// - Writes go through ONE connection whose use is serialized by an ``AsyncMutex``, held from
+/// - Writes go through ONE connection whose use is serialized by an ``ConcurrencyLimit`` of one, held from
 ///   `BEGIN IMMEDIATE` to `COMMIT`, so writers never meet `SQLITE_BUSY` inside the process.
 /// - Writes that queue while the writer is busy are committed together (``WriteQueue``): one
 ///   transaction, a savepoint per unit of work, callers answered after the `COMMIT`. A lone write
@@ -22,7 +22,7 @@ import Synchronization
 ///   runs in autocommit mode, without `BEGIN`/`COMMIT`, when it is alone: a single statement is
 ///   atomic and reads one snapshot by itself.
 /// - Reads go to a reader connection (two by default; an idle one when there is one, else the next
-///   in turn), each also serialized by its own ``AsyncMutex``: a read transaction (``read(_:)``)
+///   in turn), each also serialized by its own ``ConcurrencyLimit`` of one: a read transaction (``read(_:)``)
 ///   inside a deferred transaction, which WAL gives a consistent snapshot of committed data while
 ///   the writer works; a single-statement read in autocommit mode. Readers are `query_only`.
 /// - Each connection has its own thread (``LaneThread``), which runs its statements and, as the
@@ -43,13 +43,13 @@ public final class SQLiteTransactor: SQLTransactor {
     struct Lane: Sendable {
         let connection: SQLiteConnection
         let database: any SQLDatabase
-        let mutex: AsyncMutex
+        let mutex: ConcurrencyLimit
         let thread: LaneThread
 
         /// Waits for the work in flight, closes the connection and stops its thread.
         func close() async throws {
             do {
-                try await mutex.withLock { try await connection.close() }
+                try await mutex.run { try await connection.close() }
             } catch {
                 await thread.shutdown()
                 throw error
@@ -171,7 +171,7 @@ public final class SQLiteTransactor: SQLTransactor {
         }
         // queryLogLevel nil: SQLKit would otherwise log bound values at debug level.
         let lane = Lane(
-            connection: connection, database: connection.sql(queryLogLevel: nil), mutex: AsyncMutex(), thread: thread)
+            connection: connection, database: connection.sql(queryLogLevel: nil), mutex: ConcurrencyLimit(capacity: 1), thread: thread)
         do {
             try await configure(lane.database, storage: storage, readOnly: readOnly, logger: logger)
         } catch {
@@ -283,7 +283,7 @@ public final class SQLiteTransactor: SQLTransactor {
     }
 
     /// The writer connection's lock (for tests that hold the writer to make writes queue).
-    var writerMutex: AsyncMutex {
+    var writerMutex: ConcurrencyLimit {
         writer.mutex
     }
 
@@ -325,7 +325,7 @@ public final class SQLiteTransactor: SQLTransactor {
     /// the writer lock, answers the other callers and hands the turn on. Returns `own`'s outcome.
     private func lead(_ own: WriteJob) async -> Result<Void, any Error> {
         do {
-            try await writer.mutex.lock()
+            try await writer.mutex.enter()
         } catch {
             // Cancelled while waiting for the lock (held only by in-memory reads or close()).
             writeQueue.withdraw(own)?.signal(.lead)
@@ -337,7 +337,7 @@ public final class SQLiteTransactor: SQLTransactor {
         let (results, unrun) = await runBatch(batch)
         writing.store(0, ordering: .relaxed)
         batchSizes.record(batch.count - unrun.count)
-        writer.mutex.unlock()
+        writer.mutex.leave()
         writeQueue.endTurn(returning: unrun)?.signal(.lead)
         for (job, result) in zip(batch, results).dropFirst() {
             job.signal(.finished(result))
@@ -413,7 +413,7 @@ public final class SQLiteTransactor: SQLTransactor {
         on lane: Lane, _ body: @Sendable (Lane) async throws -> T
     ) async throws -> T {
         try await withTaskExecutorPreference(lane.thread) {
-            try await lane.mutex.withLock { try await body(lane) }
+            try await lane.mutex.run { try await body(lane) }
         }
     }
 
@@ -426,9 +426,9 @@ public final class SQLiteTransactor: SQLTransactor {
         let turn = (nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % count + count) % count
         for offset in 0..<count {
             let lane = readers[(turn + offset) % count]
-            if lane.mutex.tryLock() {
+            if lane.mutex.tryEnter() {
                 return try await withTaskExecutorPreference(lane.thread) {
-                    defer { lane.mutex.unlock() }
+                    defer { lane.mutex.leave() }
                     return try await counted(lane, body)
                 }
             }

@@ -34,34 +34,6 @@ struct SQLiteStorageTests {
         await #expect(throws: HearthError(.storageUnavailable)) { try await store.countUsers() }
     }
 
-    @Test("the writer lock admits waiters first come, first served, and drops cancelled ones")
-    func asyncMutexOrder() async throws {
-        let mutex = AsyncMutex()
-        let order = LockedBox<[String]>([])
-        func waitUntil(_ count: Int) async throws {
-            for _ in 0..<2_000 where mutex.waitingCount != count {
-                try await Task.sleep(for: .milliseconds(1))
-            }
-            try #require(mutex.waitingCount == count)
-        }
-
-        try await mutex.lock()
-        let first = Task { try await mutex.withLock { order.withLock { $0.append("first") } } }
-        try await waitUntil(1)
-        let cancelled = Task { try await mutex.withLock { order.withLock { $0.append("cancelled") } } }
-        try await waitUntil(2)
-        let second = Task { try await mutex.withLock { order.withLock { $0.append("second") } } }
-        try await waitUntil(3)
-        cancelled.cancel()
-        await #expect(throws: CancellationError.self) { try await cancelled.value }
-        #expect(mutex.waitingCount == 2)
-        mutex.unlock()
-        try await first.value
-        try await second.value
-        #expect(order.withLock { $0 } == ["first", "second"])
-        #expect(mutex.waitingCount == 0)
-    }
-
     // MARK: Group commit
 
     /// Runs `writes` while the writer is held, so that they all queue, then lets them go: they run
@@ -69,7 +41,7 @@ struct SQLiteStorageTests {
     private func queuedTogether(
         _ transactor: SQLiteTransactor, _ writes: [@Sendable (any SQLDatabase) async throws -> String]
     ) async throws -> [Result<String, any Error>] {
-        try await transactor.writerMutex.lock()
+        try await transactor.writerMutex.enter()
         let tasks = writes.map { write in
             Task { () -> Result<String, any Error> in
                 do { return .success(try await transactor.write(write)) } catch { return .failure(error) }
@@ -78,7 +50,7 @@ struct SQLiteStorageTests {
         for _ in 0..<5_000 where transactor.queuedWriteCount != writes.count {
             try await Task.sleep(for: .milliseconds(1))
         }
-        transactor.writerMutex.unlock()
+        transactor.writerMutex.leave()
         try #require(transactor.queuedWriteCount <= writes.count)
         var outcomes: [Result<String, any Error>] = []
         for task in tasks { outcomes.append(await task.value) }
