@@ -81,13 +81,26 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     router.add(middleware: FirebaseCORSMiddleware())
     router.add(middleware: WireErrorMiddleware())
 
-    WellKnownController(services: services, baseURL: configuration.baseURL).addRoutes(to: router)
-    let sessionCookies = SessionCookieController<HearthRequestContext>(services: services)
+    // The parts the controllers are given: each controller holds the few it uses.
+    let audit = AuditTrail(services: services)
+    let idTokens = ServerIDTokens(services: services)
+    let signIn = SignInUseCases(services: services)
+    let accountUseCases = AccountUseCases(services: services)
+    let emailActions = EmailActions(services: services)
+    let browserSignIn = BrowserSignIn(services: services)
+
+    WellKnownController<HearthRequestContext>(
+        keyRing: services.keyRing, store: services.store, clock: services.clock, logger: services.logger, configuration: configuration,
+        baseURL: configuration.baseURL
+    ).addRoutes(to: router)
+    let sessionCookies = SessionCookieController<HearthRequestContext>(
+        keyRing: services.keyRing, tokens: services.tokens, idTokens: idTokens, clock: services.clock, configuration: configuration)
     sessionCookies.addPublicRoutes(to: router)
     // Routes given from outside: development mode's identity-provider stand-ins.
     for serverExtension in services.extensions { serverExtension.addRoutes(to: router, services: services) }
-    BrowserSignInController<HearthRequestContext>(services: services).addRoutes(to: router)
-    ActionPageController<HearthRequestContext>(services: services).addRoutes(to: router)
+    BrowserSignInController<HearthRequestContext>(browserSignIn: browserSignIn).addRoutes(to: router)
+    ActionPageController<HearthRequestContext>(actions: emailActions, store: services.store, configuration: configuration)
+        .addRoutes(to: router)
 
     let accessTokens = AdminAccessTokens(
         keyRing: services.keyRing, keys: ServiceAccountKeys(store: services.store), projectID: configuration.projectID,
@@ -96,16 +109,29 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     let administrators = AdministratorCredentials(configuration: configuration, accessTokens: accessTokens)
     let apiKeys = APIKeyMiddleware<HearthRequestContext>(
         acceptsAnyKey: configuration.mode == .development, keys: Set(configuration.apiKeys), administrators: administrators)
-    let accounts = AccountsController<HearthRequestContext>(services: services)
-    let secureToken = SecureTokenController<HearthRequestContext>(services: services)
+    let secureToken = SecureTokenController<HearthRequestContext>(
+        store: services.store, idTokens: ServerIDTokens(services: services), configuration: configuration)
     // The bare paths, then the host-prefixed paths Firebase SDKs use in emulator mode, then the legacy v3 names.
-    let adminAccounts = AdminAccountsController<HearthRequestContext>(services: services)
+    let adminAccounts = AdminAccountsController<HearthRequestContext>(
+        accounts: AdministeredAccounts(
+            store: services.store, passwords: ServerPasswords(services: services), audit: audit, clock: services.clock),
+        store: services.store, hashing: services.hashing, audit: audit, configuration: configuration, clock: services.clock)
+    let accounts = AccountsController<HearthRequestContext>(
+        signIn: signIn, accountUseCases: accountUseCases, idTokens: idTokens, admin: adminAccounts,
+        emailActions: EmailActionsController(
+            actions: emailActions, addressing: accountUseCases.addressing, emailLinkSignIn: signIn.emailLinkSignIn,
+            settings: services.projectSettings, audit: audit, configuration: configuration),
+        federated: FederatedController(
+            signIn: signIn.federatedSignIn, browserSignIn: browserSignIn, identityVerifier: services.identityVerifier,
+            tokens: services.tokens, audit: audit, configuration: configuration),
+        customToken: CustomTokenController(signIn: signIn.customTokenSignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes),
+        browserSignIn: browserSignIn, audit: audit, configuration: configuration)
     let admin = AdminAuthMiddleware<HearthRequestContext>(credentials: administrators)
     let project = ProjectMiddleware<HearthRequestContext>(projectID: configuration.projectID)
     if configuration.metrics.enabled {
-        MetricsController<HearthRequestContext>(services: services).addRoutes(to: router.group("/metrics").add(middleware: admin))
+        MetricsController<HearthRequestContext>(scrape: services.scrapeMetrics).addRoutes(to: router.group("/metrics").add(middleware: admin))
     }
-    StatusPageController<HearthRequestContext>(services: services).addRoutes(
+    StatusPageController<HearthRequestContext>(report: services.statusReport).addRoutes(
         to: router.group(RouterPath(StatusPageController<HearthRequestContext>.path))
             .add(middleware: StatusPageAccessMiddleware(admin: admin, opensToLocalBrowsers: configuration.mode == .development)))
     for prefix in ["/v1", "/identitytoolkit.googleapis.com/v1"] {
@@ -117,7 +143,7 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
         accounts.addRoutes(to: scoped, names: .v1)
         scoped.post("accounts", use: accounts.signUp)
         adminAccounts.addRoutes(to: scoped)
-        AuditEventsController<HearthRequestContext>(services: services).addRoutes(to: scoped)
+        AuditEventsController<HearthRequestContext>(store: services.store).addRoutes(to: scoped)
         // `projects.queryAccounts`: accounts:query by its other name.
         router.group(RouterPath(prefix + "/projects")).add(middleware: admin).add(middleware: project)
             .post("{project}:queryAccounts", use: adminAccounts.query)
@@ -129,13 +155,21 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     }
     // Identity Toolkit v2's client call (the iOS SDKs use v2 for it).
     for prefix in ["/v2", "/identitytoolkit.googleapis.com/v2"] {
-        RevokeTokenController<HearthRequestContext>(services: services).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys))
+        RevokeTokenController<HearthRequestContext>(
+            idTokens: idTokens, identityVerifier: services.identityVerifier, providers: { services.providersInEffect },
+            httpClient: services.httpClient, clock: services.clock, logger: services.logger, telemetry: services.metrics.telemetry,
+            configuration: configuration
+        ).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys))
     }
     // The admin API: an administrator's bearer token, no API key.
     for prefix in ["/v2/projects/:project", "/identitytoolkit.googleapis.com/v2/projects/:project"] {
         let group = router.group(RouterPath(prefix)).add(middleware: admin)
-        IdpConfigController<HearthRequestContext>(services: services).addRoutes(to: group)
-        ProjectConfigController<HearthRequestContext>(services: services).addRoutes(to: group)
+        IdpConfigController<HearthRequestContext>(
+            store: services.store, identityVerifier: services.identityVerifier, audit: audit, configuration: configuration
+        ).addRoutes(to: group)
+        ProjectConfigController<HearthRequestContext>(
+            settings: services.projectSettings, passwords: services.passwords, audit: audit, configuration: configuration
+        ).addRoutes(to: group)
     }
     for prefix in ["/v1/projects", "/identitytoolkit.googleapis.com/v1/projects"] {
         sessionCookies.addAdminRoutes(to: router.group(RouterPath(prefix)).add(middleware: admin))
@@ -143,7 +177,7 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     // The token_uri of service-account files: an assertion buys an admin access token (no API key).
     router.post(
         RouterPath(ServiceAccountKeys.tokenPath),
-        use: ServiceAccountTokenController<HearthRequestContext>(services: services, accessTokens: accessTokens).token)
+        use: ServiceAccountTokenController<HearthRequestContext>(logger: services.logger, accessTokens: accessTokens).token)
     for path in ["/v1/token", "/securetoken.googleapis.com/v1/token"] {
         router.group(RouterPath(path)).add(middleware: apiKeys).post(use: secureToken.token)
     }

@@ -45,8 +45,8 @@ public struct HearthServices: Sendable {
     public let metrics: ServerMetrics
     /// How many password checks ran, and how many of them against the decoy hash.
     public let passwordChecks = PasswordCheckCounter()
-    /// The project's sign-in settings as last read (see ``projectSettings()``).
-    public let projectSettingsCache = ProjectSettingsCache()
+    /// The project's sign-in settings: the configuration's with an administrator's overrides, cached briefly.
+    public let projectSettings: ProjectSettingsSource
     /// The OpenID discovery documents, shared by the provider registry and the browser sign-in.
     public internal(set) var providerDiscovery = DiscoveryCache()
     /// The mails of the e-mail actions, built in or from `email.templatesDirectory`.
@@ -204,6 +204,7 @@ public struct HearthServices: Sendable {
             extensions: extensions,
             clock: clock, logger: logger, httpClient: httpClient,
             metrics: ServerMetrics(telemetry: telemetry ?? defaultTelemetry(configuration), startedAt: clock.now, clock: clock),
+            projectSettings: ProjectSettingsSource(configuration: configuration, store: store),
             mailTemplates: mailTemplates, mailTransport: mailTransport)
     }
 

@@ -7,7 +7,7 @@ import NIOCore
 /// `GET|POST /__/auth/handler`: where every provider sends the browser back (Apple with
 /// `response_mode=form_post`). See ``BrowserSignIn/handle(_:)`` and docs/browser-sign-in.md.
 struct BrowserSignInController<Context: RequestContext>: Sendable {
-    let services: HearthServices
+    let browserSignIn: BrowserSignIn
 
     /// The largest form body the handler reads (Apple posts a code, a state and a small JSON).
     static var maximumBodySize: Int { 64 * 1024 }
@@ -24,7 +24,7 @@ struct BrowserSignInController<Context: RequestContext>: Sendable {
             // Form fields win over the query, as the provider posted them.
             parameters.merge(BrowserSignIn.formFields(String(buffer: buffer))) { _, posted in posted }
         }
-        switch try await BrowserSignIn(services: services).handle(parameters) {
+        switch try await browserSignIn.handle(parameters) {
         case .page(let page):
             return page.response
         case .redirect(let url):

@@ -10,19 +10,21 @@ import Hummingbird
 /// `accounts:*` of Identity Toolkit v1 (and their legacy v3 names): sign-up, password sign-in, lookup,
 /// update, delete, and the sign-in methods of an e-mail.
 struct AccountsController<Context: CallerRequestContext>: Sendable {
-    let services: HearthServices
-
-    private var configuration: ServerConfiguration { services.configuration }
-    private var store: any HearthStore { services.store }
-    private var admin: AdminAccountsController<Context> { AdminAccountsController(services: services) }
-    private var emailActions: EmailActionsController<Context> { EmailActionsController(services: services) }
-    private var audit: AuditTrail { AuditTrail(services: services) }
-    private var accountUseCases: AccountUseCases { AccountUseCases(services: services) }
+    let signIn: SignInUseCases
+    let accountUseCases: AccountUseCases
+    let idTokens: ServerIDTokens
+    /// Where an administrator's calls of the same routes go.
+    let admin: AdminAccountsController<Context>
+    let emailActions: EmailActionsController<Context>
+    let federated: FederatedController<Context>
+    let customToken: CustomTokenController<Context>
+    let browserSignIn: BrowserSignIn
+    let audit: AuditTrail
+    let configuration: ServerConfiguration
 
     enum RouteNames { case v1, legacyV3 }
 
     func addRoutes(to group: RouterGroup<Context>, names: RouteNames) {
-        let federated = FederatedController<Context>(services: services)
         let routes: [(v1: String, v3: String, handler: @Sendable (Request, Context) async throws -> Response)] = [
             ("accounts:signUp", "signupNewUser", signUp),
             ("accounts:signInWithPassword", "verifyPassword", signInWithPassword),
@@ -31,7 +33,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             ("accounts:delete", "deleteAccount", delete),
             ("accounts:createAuthUri", "createAuthUri", createAuthUri),
             ("accounts:signInWithIdp", "verifyAssertion", federated.signInWithIdp),
-            ("accounts:signInWithCustomToken", "verifyCustomToken", CustomTokenController<Context>(services: services).signInWithCustomToken),
+            ("accounts:signInWithCustomToken", "verifyCustomToken", customToken.signInWithCustomToken),
             ("accounts:sendOobCode", "getOobConfirmationCode", emailActions.sendOobCode),
             ("accounts:resetPassword", "resetPassword", emailActions.resetPassword),
             ("accounts:signInWithEmailLink", "emailLinkSignin", emailActions.signInWithEmailLink),
@@ -55,7 +57,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         }
         RequestRecord.noteSignInAttempt(provider: input.email != nil || input.password != nil ? "password" : "anonymous", signUp: true)
         if input.localId != nil { throw HearthError(.unexpectedLocalID) }
-        let signedIn = try await SignInUseCases(services: services).signUp(
+        let signedIn = try await signIn.signUp(
             .init(email: input.email, password: input.password, displayName: input.displayName, idToken: input.idToken),
             from: audit.clientOrigin(request, context: context))
         let user = signedIn.user
@@ -70,7 +72,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     @Sendable func signInWithPassword(_ request: Request, context: Context) async throws -> Response {
         RequestRecord.noteSignInAttempt(provider: "password", signUp: false)
         let input = try await body(SignInWithPasswordRequest.self, request)
-        let (email, signedIn) = try await SignInUseCases(services: services).passwordSignIn(
+        let (email, signedIn) = try await signIn.passwordSignIn(
             email: input.email, password: input.password, from: audit.clientOrigin(request, context: context))
         let user = signedIn.user
         return WireCoding.response(
@@ -91,7 +93,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             return try await admin.lookup(input)
         }
         guard let idToken = input.idToken else { throw HearthError(.missingIDToken) }
-        let (_, user) = try await services.authenticate(idToken)
+        let user = try await idTokens.authenticate(idToken).user
         return WireCoding.response(LookupResponse(users: [UserInfo(user)]))
     }
 
@@ -153,7 +155,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         // With a provider: the start of a browser sign-in.
         if input.providerId != nil {
             let authority = BrowserSignIn.authority(of: request)
-            return WireCoding.response(try await BrowserSignIn(services: services).createAuthUri(input, authority: authority))
+            return WireCoding.response(try await browserSignIn.createAuthUri(input, authority: authority))
         }
         let sessionID = input.sessionId ?? Self.randomSessionID()
         let found = try await accountUseCases.signInMethods(

@@ -11,14 +11,14 @@ import Hummingbird
 /// ``AccountsController`` hands its requests here when ``Caller/administrator`` is calling; the admin-only
 /// routes (`batchGet`, `query`, `batchDelete`, `batchCreate`) come here directly.
 struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
-    let services: HearthServices
-
-    private var configuration: ServerConfiguration { services.configuration }
-    private var store: any HearthStore { services.store }
-    private var audit: AuditTrail { AuditTrail(services: services) }
-    private var accounts: AdministeredAccounts {
-        AdministeredAccounts(store: store, passwords: ServerPasswords(services: services), audit: audit, clock: services.clock)
-    }
+    let accounts: AdministeredAccounts
+    /// Listings, queries and batches read and write the store directly.
+    let store: any HearthStore
+    /// Listings export Hearth's own hashes with its parameters; imports refuse hashes costlier than the budget allows.
+    let hashing: PasswordHashing
+    let audit: AuditTrail
+    let configuration: ServerConfiguration
+    let clock: WallClock
 
     /// The routes only an administrator may call, under `group` (which already names the version).
     func addRoutes(to group: RouterGroup<Context>) {
@@ -57,7 +57,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
     /// Creates a user as given: any uid, e-mail, password, phone number, names, verified and disabled flags.
     /// `origin`: where the administrator's request came from, for the audit event.
     func create(_ input: SignUpRequest, origin: AuditOrigin) async throws -> Response {
-        let now = services.clock.now
+        let now = clock.now
         let user = UserRecord(
             uid: try input.localId.map(AdminInput.checkedUID) ?? UserRecord.makeUID(), email: try input.email.map(AdminInput.normalizedEmail),
             emailVerified: input.emailVerified ?? false, displayName: try input.displayName.map(UserText.displayName),
@@ -166,7 +166,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         // A full page always names the next one, even when nothing follows (as production does).
         let next = users.count == limit ? users.last?.uid : nil
         return WireCoding.response(
-            BatchGetResponse(users: users.isEmpty ? nil : users.map { AdminInput.exported($0, hasher: services.passwords) }, nextPageToken: next))
+            BatchGetResponse(users: users.isEmpty ? nil : users.map { AdminInput.exported($0, hasher: hashing.hasher) }, nextPageToken: next))
     }
 
     // MARK: accounts:query
@@ -248,7 +248,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         try Self.requireAdministrator(context)
         let input = try await body(BatchCreateRequest.self, request)
         try Self.checkTarget(input.targetProjectId, context, projectID: configuration.projectID)
-        let importer = try AccountImport(AccountImport.Batch(input), now: services.clock.now, budget: services.hashing.budget)
+        let importer = try AccountImport(AccountImport.Batch(input), now: clock.now, budget: hashing.budget)
         let errors = try await importer.run(into: store)
         let submitted = input.users?.count ?? 0
         await audit.record(

@@ -9,7 +9,7 @@ import Hummingbird
 /// Query parameters: `pageSize` (1-1000, default 100), `pageToken` (a previous answer's `nextPageToken`),
 /// `uid` (one account's events) and `kind` (one kind, e.g. `user.sign_in_failed`).
 struct AuditEventsController<Context: CallerRequestContext>: Sendable {
-    let services: HearthServices
+    let store: any AuditStore
 
     static var defaultPageSize: Int { 100 }
     static var maximumPageSize: Int { 1_000 }
@@ -48,7 +48,7 @@ struct AuditEventsController<Context: CallerRequestContext>: Sendable {
             return kind
         }
         // One more than asked for tells whether another page follows.
-        let events = try await services.store.auditEvents(uid: uid, kind: kind, after: cursor, limit: pageSize + 1)
+        let events = try await store.auditEvents(uid: uid, kind: kind, after: cursor, limit: pageSize + 1)
         let page = events.prefix(pageSize)
         let next = events.count > pageSize ? page.last.map { AuditCursor(after: $0).token } : nil
         return WireCoding.response(ListAuditEventsResponse(events: page.isEmpty ? nil : page.map(Self.info), nextPageToken: next))

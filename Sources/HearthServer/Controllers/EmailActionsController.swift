@@ -10,12 +10,12 @@ import Hummingbird
 /// `accounts:resetPassword`, `accounts:signInWithEmailLink` (legacy `emailLinkSignin`), and the `oobCode` form of
 /// `accounts:update` (verify an address, change it, recover it).
 struct EmailActionsController<Context: CallerRequestContext>: Sendable {
-    let services: HearthServices
-
-    private var configuration: ServerConfiguration { services.configuration }
-    private var store: any HearthStore { services.store }
-    private var actions: EmailActions { EmailActions(services: services) }
-    private var audit: AuditTrail { AuditTrail(services: services) }
+    let actions: EmailActions
+    let addressing: ActionCodeAddressing
+    let emailLinkSignIn: EmailLinkSignIn
+    let settings: any ProjectSettingsReading
+    let audit: AuditTrail
+    let configuration: ServerConfiguration
 
     private func body<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
         try await WireCoding.decode(type, from: request, limit: configuration.maxBodyBytes)
@@ -36,9 +36,6 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
         let continueURL = try input.continueUrl.map { try ContinueURL.check($0, configuration: configuration) }
         if input.androidInstallApp == true, (input.androidPackageName ?? "").isEmpty { throw HearthError(.missingAndroidPackageName) }
         let languageCode = request.headers[HTTPField.Name("X-Firebase-Locale")!]
-        let addressing = ActionCodeAddressing(
-            settings: services, store: store, idTokens: ServerIDTokens(services: services), abuse: services.abuseCounter, clock: services.clock,
-            recentLoginWindow: configuration.recentLoginWindow)
         let decision = try await addressing.decide(
             .init(
                 requestType: requestType.name, email: input.email, newEmail: input.newEmail, idToken: input.idToken,
@@ -72,7 +69,7 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
 
     @Sendable func resetPassword(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(ResetPasswordRequest.self, request)
-        guard try await services.projectSettings().passwordEnabled else { throw HearthError(.passwordLoginDisabled) }
+        guard try await settings.projectSettings().passwordEnabled else { throw HearthError(.passwordLoginDisabled) }
         guard let code = input.oobCode, !code.isEmpty else { throw HearthError(.missingOOBCode) }
         guard let newPassword = input.newPassword else {
             // Only a look: what the code is for, without using it up (checkActionCode, verifyPasswordResetCode).
@@ -107,7 +104,7 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
     @Sendable func signInWithEmailLink(_ request: Request, context: Context) async throws -> Response {
         RequestRecord.noteSignInAttempt(provider: "emailLink", signUp: false)
         let input = try await body(SignInWithEmailLinkRequest.self, request)
-        let signedIn = try await SignInUseCases(services: services).emailLinkSignIn(
+        let signedIn = try await emailLinkSignIn(
             email: input.email, code: input.oobCode, linkTo: input.idToken, from: audit.clientOrigin(request, context: context))
         return WireCoding.response(
             SignInWithEmailLinkResponse(

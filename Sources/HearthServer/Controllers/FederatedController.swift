@@ -10,10 +10,13 @@ import Hummingbird
 /// `accounts:signInWithIdp` (legacy `verifyAssertion`): sign in, sign up, link or re-authenticate with an
 /// identity provider's credential, under the one-account-per-e-mail rules.
 struct FederatedController<Context: RequestContext>: Sendable {
-    let services: HearthServices
-
-    private var configuration: ServerConfiguration { services.configuration }
-    private var store: any HearthStore { services.store }
+    let signIn: FederatedSignIn
+    let browserSignIn: BrowserSignIn
+    let identityVerifier: any IdentityVerifier
+    /// Signs and checks the pending credentials of `needConfirmation` answers.
+    let tokens: TokenService
+    let audit: AuditTrail
+    let configuration: ServerConfiguration
 
     @Sendable func signInWithIdp(_ request: Request, context: Context) async throws -> Response {
         // The provider is known once the credential is read; until then (a malformed request) it counts as `other`.
@@ -21,20 +24,19 @@ struct FederatedController<Context: RequestContext>: Sendable {
         let input = try await WireCoding.decode(SignInWithIdpRequest.self, from: request, limit: configuration.maxBodyBytes)
         guard let requestURI = input.requestUri else { throw HearthError(.missingRequestURI) }
         guard let url = URL(string: requestURI), url.scheme != nil else { throw HearthError(.invalidRequestURI) }
-        try await services.identityVerifier.refresh()
+        try await identityVerifier.refresh()
 
         // The identity: from a pending credential Hearth issued, or verified now from the provider's credential.
         let profile: FederatedProfile
         var credential: FederatedCredential?
         var fromBrowser = false
         if let pendingToken = input.pendingToken, input.postBody == nil {
-            profile = try await services.tokens.verifyPendingToken(pendingToken).storable()
-            guard services.identityVerifier.isEnabled(profile.providerID) else { throw HearthError(.operationNotAllowed) }
+            profile = try await tokens.verifyPendingToken(pendingToken).storable()
+            guard identityVerifier.isEnabled(profile.providerID) else { throw HearthError(.operationNotAllowed) }
             RequestRecord.noteSignInAttempt(provider: profile.providerID.lowercased(), signUp: false)
         } else {
             // A browser sign-in (requestUri from the redirect handler, or the provider's callback at the app's own
             // redirect URI, with the sessionId of createAuthUri), else the credential the app sends itself.
-            let browserSignIn = BrowserSignIn(services: services)
             var browser = try await browserSignIn.completedCredential(
                 requestURI: url, sessionID: input.sessionId, postBodyProviderID: Self.postBodyProviderID(input.postBody))
             if browser == nil {
@@ -42,12 +44,12 @@ struct FederatedController<Context: RequestContext>: Sendable {
             }
             let parsed = try browser ?? Self.credential(postBody: input.postBody ?? "", requestURI: url)
             fromBrowser = browser != nil
-            guard services.identityVerifier.isEnabled(parsed.providerID) else {
+            guard identityVerifier.isEnabled(parsed.providerID) else {
                 if ProviderCatalogue.isKnown(parsed.providerID) { throw HearthError(.operationNotAllowed) }
                 throw HearthError(.invalidCredentialOrProviderID, detail: "Invalid IdP response/credential: \(requestURI)")
             }
             RequestRecord.noteSignInAttempt(provider: parsed.providerID.lowercased(), signUp: false)
-            profile = try await services.identityVerifier.verify(parsed).storable()
+            profile = try await identityVerifier.verify(parsed).storable()
             credential = parsed
         }
 
@@ -61,16 +63,15 @@ struct FederatedController<Context: RequestContext>: Sendable {
         }
 
         do {
-            let outcome = try await SignInUseCases(services: services).federatedSignIn(
-                profile, linkTo: input.idToken, autoCreate: input.autoCreate ?? true,
-                from: AuditTrail(services: services).clientOrigin(request, context: context))
+            let outcome = try await signIn(
+                profile, linkTo: input.idToken, autoCreate: input.autoCreate ?? true, from: audit.clientOrigin(request, context: context))
             try await describe(outcome, of: profile, into: &response)
         } catch let error as HearthError
             where [.federatedUserIDAlreadyLinked, .emailExists].contains(error.code) && input.returnIdpCredential == true
         {
             // In-band, with a credential the client can sign in with without asking the provider again.
             response.errorMessage = error.wire.message
-            response.pendingToken = try await services.tokens.mintPendingToken(for: profile)
+            response.pendingToken = try await tokens.mintPendingToken(for: profile)
             return WireCoding.response(response)
         }
         return WireCoding.response(response)
@@ -86,7 +87,7 @@ struct FederatedController<Context: RequestContext>: Sendable {
             // The providers the person can prove the account is theirs with; not password or phone.
             let verified = owner.providers.map(\.providerID)
             response.verifiedProvider = verified.isEmpty ? nil : verified
-            response.pendingToken = try await services.tokens.mintPendingToken(for: profile)
+            response.pendingToken = try await tokens.mintPendingToken(for: profile)
         case .signedIn(let signedIn):
             let user = signedIn.user
             response.localId = user.uid

@@ -11,7 +11,11 @@ import Hummingbird
 /// delete. Settings live in the database and take effect on every replica's next federated sign-in.
 /// Secrets are accepted and never returned.
 struct IdpConfigController<Context: RequestContext>: Sendable {
-    let services: HearthServices
+    let store: any SettingStore
+    /// Re-read after each change, so the change applies to this replica's next sign-in at once.
+    let identityVerifier: any IdentityVerifier
+    let audit: AuditTrail
+    let configuration: ServerConfiguration
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("defaultSupportedIdpConfigs") { request, context in try await self.list(request, context, kind: .defaultSupported) }
@@ -102,11 +106,11 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         try await apply(request, to: &setting, kind: kind, mask: nil)
         try ProviderCatalogue.validate(setting)
         // Created only if absent: an existing row makes this write a no-op and the answer CONFIGURATION_EXISTS.
-        guard try await services.store.insertSetting(IdentityProviderSetting.storageName(for: id), value: Self.encode(setting)) else {
+        guard try await store.insertSetting(IdentityProviderSetting.storageName(for: id), value: Self.encode(setting)) else {
             throw HearthError(.configurationExists)
         }
         await recordChange(id, "created", request, context)
-        try await services.identityVerifier.refresh()
+        try await identityVerifier.refresh()
         return respond(setting, kind: kind, project: project)
     }
 
@@ -119,9 +123,9 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         }
         try await apply(request, to: &setting, kind: kind, mask: mask)
         try ProviderCatalogue.validate(setting)
-        try await services.store.setSetting(IdentityProviderSetting.storageName(for: id), to: Self.encode(setting))
+        try await store.setSetting(IdentityProviderSetting.storageName(for: id), to: Self.encode(setting))
         await recordChange(id, "updated", request, context)
-        try await services.identityVerifier.refresh()
+        try await identityVerifier.refresh()
         return respond(setting, kind: kind, project: project)
     }
 
@@ -129,9 +133,9 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         _ = try checkedProject(context)
         let id = try checkedID(context, kind: kind)
         guard try await storedSetting(id) != nil else { throw HearthError(.configurationNotFound) }
-        try await services.store.setSetting(IdentityProviderSetting.storageName(for: id), to: nil)
+        try await store.setSetting(IdentityProviderSetting.storageName(for: id), to: nil)
         await recordChange(id, "deleted", request, context)
-        try await services.identityVerifier.refresh()
+        try await identityVerifier.refresh()
         return WireCoding.response(EmptyObject())
     }
 
@@ -139,7 +143,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
 
     /// The audit event of a provider's settings created, updated or deleted (which provider, never the values).
     private func recordChange(_ providerID: String, _ operation: String, _ request: Request, _ context: Context) async {
-        await AuditTrail(services: services).record(
+        await audit.record(
             .adminProviderSettingsChanged, uid: nil, actor: .administrator, request: request, context: context,
             details: ["provider": providerID, "operation": operation])
     }
@@ -148,7 +152,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
 
     private func checkedProject(_ context: Context) throws -> String {
         let project = context.parameters.get("project") ?? ""
-        guard project == services.configuration.projectID else { throw HearthError(.projectNotFound) }
+        guard project == configuration.projectID else { throw HearthError(.projectNotFound) }
         return project
     }
 
@@ -159,11 +163,11 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
     }
 
     private func storedSettings() async throws -> [IdentityProviderSetting] {
-        try await services.store.settings(withPrefix: IdentityProviderSetting.storagePrefix).values.compactMap(Self.decode)
+        try await store.settings(withPrefix: IdentityProviderSetting.storagePrefix).values.compactMap(Self.decode)
     }
 
     private func storedSetting(_ id: String) async throws -> IdentityProviderSetting? {
-        try await services.store.setting(IdentityProviderSetting.storageName(for: id)).flatMap(Self.decode)
+        try await store.setting(IdentityProviderSetting.storageName(for: id)).flatMap(Self.decode)
     }
 
     /// Copies the body's fields into `setting`: all present fields, or with an `updateMask` exactly the
@@ -178,7 +182,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
 
         switch kind {
         case .defaultSupported:
-            let body = try await WireCoding.decode(DefaultSupportedIdpConfig.self, from: request, limit: services.configuration.maxBodyBytes)
+            let body = try await WireCoding.decode(DefaultSupportedIdpConfig.self, from: request, limit: configuration.maxBodyBytes)
             if take("enabled", body.enabled) { setting.enabled = body.enabled ?? false }
             if take("clientId", body.clientId) { setting.clientID = body.clientId }
             if take("clientSecret", body.clientSecret) { setting.clientSecret = body.clientSecret }
@@ -186,7 +190,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
             // The providers' own sections (`appleSignInConfig`, …), field by field, as their folders declare them.
             ProviderCatalogue.applyAdminSections(Self.jsonObject(body) ?? [:], to: &setting, masked: masked)
         case .oauth:
-            let body = try await WireCoding.decode(OAuthIdpConfig.self, from: request, limit: services.configuration.maxBodyBytes)
+            let body = try await WireCoding.decode(OAuthIdpConfig.self, from: request, limit: configuration.maxBodyBytes)
             if take("enabled", body.enabled) { setting.enabled = body.enabled ?? false }
             if take("clientId", body.clientId) { setting.clientID = body.clientId }
             if take("clientSecret", body.clientSecret) { setting.clientSecret = body.clientSecret }

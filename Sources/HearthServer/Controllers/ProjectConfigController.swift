@@ -8,7 +8,11 @@ import Hummingbird
 /// Toolkit's `Config` names them. PATCH changes the fields `updateMask` names (every field the body has
 /// when it names none); fields Hearth does not keep are refused rather than silently dropped.
 struct ProjectConfigController<Context: RequestContext>: Sendable {
-    let services: HearthServices
+    let settings: ProjectSettingsSource
+    /// Hearth's own hash parameters, shown as the project's `hashConfig`.
+    let passwords: PasswordHasher
+    let audit: AuditTrail
+    let configuration: ServerConfiguration
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("config", use: get)
@@ -17,14 +21,14 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
 
     @Sendable func get(_ request: Request, context: Context) async throws -> Response {
         try checkProject(context)
-        return WireCoding.response(config(try await services.projectSettings()))
+        return WireCoding.response(config(try await settings.projectSettings()))
     }
 
     @Sendable func patch(_ request: Request, context: Context) async throws -> Response {
         try checkProject(context)
-        let input = try await WireCoding.decode(ProjectConfig.self, from: request, limit: services.configuration.maxBodyBytes)
+        let input = try await WireCoding.decode(ProjectConfig.self, from: request, limit: configuration.maxBodyBytes)
         let mask = try Self.paths(request.uri.queryParameters.get("updateMask"), body: input)
-        var overrides = try await services.storedProjectOverrides()
+        var overrides = try await settings.storedOverrides()
         for path in mask {
             switch path {
             case "signIn.allowDuplicateEmails": overrides.oneAccountPerEmail = input.signIn?.allowDuplicateEmails.map { !$0 }
@@ -37,8 +41,8 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
             default: throw HearthError(.invalidConfig, detail: "Hearth does not keep \(path.prefix(100)).")
             }
         }
-        let stored = try await services.storeProjectOverrides(overrides)
-        await AuditTrail(services: services).record(
+        let stored = try await settings.store(overrides)
+        await audit.record(
             .adminProjectSettingsChanged, uid: nil, actor: .administrator, request: request, context: context,
             details: ["fields": mask.joined(separator: ",")])
         return WireCoding.response(config(stored))
@@ -74,16 +78,16 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
 
     private func config(_ settings: ProjectSettings) -> ProjectConfig {
         ProjectConfig(
-            name: "projects/\(services.configuration.projectID)/config",
+            name: "projects/\(configuration.projectID)/config",
             signIn: SignInConfig(
                 allowDuplicateEmails: !settings.oneAccountPerEmail, anonymous: EnabledConfig(enabled: settings.anonymousEnabled),
                 email: EmailSignInConfig(enabled: settings.passwordEnabled, passwordRequired: !settings.emailLinkEnabled),
-                hashConfig: HashConfig(algorithm: "STANDARD_SCRYPT", rounds: services.passwords.blockSize, memoryCost: services.passwords.logN)),
+                hashConfig: HashConfig(algorithm: "STANDARD_SCRYPT", rounds: passwords.blockSize, memoryCost: passwords.logN)),
             emailPrivacyConfig: EmailPrivacyConfig(enableImprovedEmailPrivacy: settings.emailEnumerationProtection),
             autodeleteAnonymousUsers: settings.anonymousCleanupEnabled)
     }
 
     private func checkProject(_ context: Context) throws {
-        guard context.parameters.get("project") == services.configuration.projectID else { throw HearthError(.projectNotFound) }
+        guard context.parameters.get("project") == configuration.projectID else { throw HearthError(.projectNotFound) }
     }
 }

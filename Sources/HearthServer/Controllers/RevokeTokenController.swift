@@ -4,15 +4,25 @@ import HTTPTypes
 import HearthConfiguration
 import HearthCore
 import HearthProviders
+import HearthTelemetry
 import HearthWire
 import Hummingbird
+import Logging
 
 /// `POST /v2/accounts:revokeToken`: a signed-in user has Hearth revoke their Sign in with Apple tokens, as
 /// apps must when they delete an account (App Store Review Guideline 5.1.1(v)). With `tokenType` `CODE` Hearth
 /// redeems the authorization code at Apple's token endpoint first, then revokes the refresh token it got;
 /// `REFRESH_TOKEN` and `ACCESS_TOKEN` go to Apple's revoke endpoint as they are.
 struct RevokeTokenController<Context: RequestContext>: Sendable {
-    let services: HearthServices
+    let idTokens: ServerIDTokens
+    let identityVerifier: any IdentityVerifier
+    /// The providers in effect, read after ``identityVerifier`` refreshed them.
+    let providers: @Sendable () -> ProvidersConfiguration
+    let httpClient: HTTPClient
+    let clock: WallClock
+    let logger: Logger
+    let telemetry: Telemetry
+    let configuration: ServerConfiguration
 
     /// The longest token or code accepted (Apple's are about 70 characters).
     static var maximumTokenLength: Int { 4096 }
@@ -26,7 +36,7 @@ struct RevokeTokenController<Context: RequestContext>: Sendable {
     /// `INVALID_ARGUMENT` (no `tokenType` or `token`, an oversized or unprintable one, a bad `redirectUri`),
     /// `OPERATION_NOT_ALLOWED` (Apple off or without its key), `INVALID_IDP_RESPONSE : …` (Apple refused).
     @Sendable func revokeToken(_ request: Request, context: Context) async throws -> Response {
-        let input = try await WireCoding.decode(RevokeTokenRequest.self, from: request, limit: services.configuration.maxBodyBytes)
+        let input = try await WireCoding.decode(RevokeTokenRequest.self, from: request, limit: configuration.maxBodyBytes)
         guard let idToken = input.idToken, !idToken.isEmpty else { throw HearthError(.missingIDToken) }
         guard ProviderCatalogue.revokesTokens(input.providerId) else {
             throw HearthError(.invalidProviderID, detail: "Provider Id is not supported.")
@@ -45,13 +55,11 @@ struct RevokeTokenController<Context: RequestContext>: Sendable {
             case "ACCESS_TOKEN": .accessToken(value)
             default: .authorizationCode(value, redirectURI: redirectURI)
             }
-        _ = try await services.authenticate(idToken)
+        _ = try await idTokens.verify(idToken)
 
-        try await services.identityVerifier.refresh()
-        let providers = services.providersInEffect
-        let revoker = AppleTokenRevoker(
-            configuration: providers, httpClient: services.httpClient, clock: services.clock, logger: services.logger,
-            telemetry: services.metrics.telemetry)
+        try await identityVerifier.refresh()
+                let revoker = AppleTokenRevoker(
+            configuration: providers(), httpClient: httpClient, clock: clock, logger: logger, telemetry: telemetry)
         let bundleID = request.headers[HTTPField.Name("X-Ios-Bundle-Identifier")!]
         guard revoker.isAvailable, let clientID = revoker.clientID(bundleID: bundleID, hasRedirectURI: redirectURI != nil) else {
             throw HearthError(.operationNotAllowed, reason: "apple.com is off or has no team ID, key ID and .p8 key")

@@ -7,17 +7,19 @@ import Hummingbird
 
 /// `securetoken.googleapis.com/v1/token`: a refresh token buys a fresh ID token.
 struct SecureTokenController<Context: RequestContext>: Sendable {
-    let services: HearthServices
+    let store: any AccountStore
+    let idTokens: ServerIDTokens
+    let configuration: ServerConfiguration
 
     @Sendable func token(_ request: Request, context: Context) async throws -> Response {
-        let input = try await WireCoding.decode(TokenRequest.self, from: request, limit: services.configuration.maxBodyBytes)
+        let input = try await WireCoding.decode(TokenRequest.self, from: request, limit: configuration.maxBodyBytes)
         guard let grantType = input.grantType else { throw HearthError(.missingGrantType) }
         guard grantType == "refresh_token" else { throw HearthError(.invalidGrantType) }
         guard let refreshToken = input.refreshToken, !refreshToken.isEmpty else { throw HearthError(.missingRefreshToken) }
 
         // The session and its user in one read.
         guard refreshToken.utf8.count <= 512,
-            let found = try await services.store.sessionWithUser(tokenHash: RefreshSessionRecord.hash(refreshToken)),
+            let found = try await store.sessionWithUser(tokenHash: RefreshSessionRecord.hash(refreshToken)),
             let user = found.user
         else { throw HearthError(.invalidRefreshToken) }
         let session = found.session
@@ -26,11 +28,11 @@ struct SecureTokenController<Context: RequestContext>: Sendable {
         if session.createdAt < user.validSince { throw HearthError(.tokenExpired, reason: "session older than validSince") }
 
         let sessionClaims = session.extraClaims.flatMap(JSONValue.object(fromJSON:)) ?? [:]
-        let idToken = try await services.mintIDToken(
+        let idToken = try await idTokens.mintIDToken(
             for: user, signInProvider: session.signInProvider, authTime: session.authTime, sessionClaims: sessionClaims)
         return WireCoding.response(
             TokenResponse(
-                idToken: idToken, expiresIn: String(Int(services.configuration.idTokenLifetime)),
-                refreshToken: refreshToken, userId: user.uid, projectId: services.configuration.projectID))
+                idToken: idToken, expiresIn: String(Int(configuration.idTokenLifetime)),
+                refreshToken: refreshToken, userId: user.uid, projectId: configuration.projectID))
     }
 }

@@ -16,7 +16,7 @@ struct ServiceAccountTokenController<Context: RequestContext>: Sendable {
     /// Form bodies longer than this are refused unread.
     static var maximumBodyBytes: Int { 16_384 }
 
-    let services: HearthServices
+    let logger: Logger
     let accessTokens: AdminAccessTokens
 
     @Sendable func token(_ request: Request, context: Context) async throws -> Response {
@@ -50,7 +50,7 @@ struct ServiceAccountTokenController<Context: RequestContext>: Sendable {
         // same assertion in the same second, and refusing the second would break one of them.
 
         let token = try await accessTokens.mint(for: checked)
-        services.logger.info(
+        logger.info(
             "Granted an admin access token", metadata: ["clientEmail": "\(checked.key.clientEmail)", "keyID": "\(checked.key.keyID)"])
         return Self.json(Granted(accessToken: token, expiresIn: Int(accessTokens.lifetime)), status: .ok)
     }

@@ -11,7 +11,11 @@ import Hummingbird
 /// signing keys; `GET /identitytoolkit/v3/relyingparty/publicKeys` publishes their certificates, the place
 /// the Admin SDKs fetch session-cookie keys from.
 struct SessionCookieController<Context: RequestContext>: Sendable {
-    let services: HearthServices
+    let keyRing: KeyRing
+    let tokens: TokenService
+    let idTokens: ServerIDTokens
+    let clock: WallClock
+    let configuration: ServerConfiguration
 
     static var publicKeysPaths: [String] {
         ["/identitytoolkit/v3/relyingparty/publicKeys", "/www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys"]
@@ -28,20 +32,20 @@ struct SessionCookieController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func publicKeys(_ request: Request, context: Context) async throws -> Response {
-        let set = try await services.keyRing.publicKeySet(at: services.clock.now)
-        let maxAge = max(0, min(Int(services.configuration.keyPublishLead), 3_600))
+        let set = try await keyRing.publicKeySet(at: clock.now)
+        let maxAge = max(0, min(Int(configuration.keyPublishLead), 3_600))
         return WireCoding.response(set.certificates, headers: [.cacheControl: "public, max-age=\(maxAge), must-revalidate, no-transform"])
     }
 
     /// Errors: `PROJECT_NOT_FOUND`, `MISSING_ID_TOKEN`, `INVALID_DURATION` (outside 300…1209600 seconds),
     /// and those of the ID token: `INVALID_ID_TOKEN`, `TOKEN_EXPIRED` (revoked too), `USER_NOT_FOUND`, `USER_DISABLED`.
     @Sendable func createSessionCookie(_ request: Request, context: Context) async throws -> Response {
-        guard context.parameters.get("project") == services.configuration.projectID else { throw HearthError(.projectNotFound) }
-        let input = try await WireCoding.decode(CreateSessionCookieRequest.self, from: request, limit: services.configuration.maxBodyBytes)
+        guard context.parameters.get("project") == configuration.projectID else { throw HearthError(.projectNotFound) }
+        let input = try await WireCoding.decode(CreateSessionCookieRequest.self, from: request, limit: configuration.maxBodyBytes)
         guard let idToken = input.idToken, !idToken.isEmpty else { throw HearthError(.missingIDToken) }
         let lifetime = try Self.lifetime(input.validDuration)
-        let (claims, _) = try await services.authenticate(idToken)
-        let cookie = try await services.tokens.mintSessionCookie(from: claims, lifetime: lifetime)
+        let (claims, _) = try await idTokens.verify(idToken)
+        let cookie = try await tokens.mintSessionCookie(from: claims, lifetime: lifetime)
         return WireCoding.response(CreateSessionCookieResponse(sessionCookie: cookie))
     }
 

@@ -9,7 +9,11 @@ import Logging
 
 /// Public keys and discovery: what a backend needs to verify Hearth's ID tokens.
 struct WellKnownController<Context: RequestContext>: Sendable {
-    let services: HearthServices
+    let keyRing: KeyRing
+    let store: any SettingStore
+    let clock: WallClock
+    let logger: Logger
+    let configuration: ServerConfiguration
     /// Where clients reach this server, for absolute URLs in the discovery document.
     let baseURL: String
 
@@ -22,40 +26,40 @@ struct WellKnownController<Context: RequestContext>: Sendable {
         for path in Self.jwksPaths { router.get(RouterPath(path), use: jwks) }
         router.get(RouterPath(Self.x509Path), use: x509)
         router.get("/.well-known/openid-configuration", use: discovery)
-        router.get("/securetoken.google.com/\(services.configuration.projectID)/.well-known/openid-configuration", use: discovery)
+        router.get("/securetoken.google.com/\(configuration.projectID)/.well-known/openid-configuration", use: discovery)
         router.get("/", use: root)
         router.get("/healthz", use: health)
         router.get("/readyz", use: readiness)
     }
 
     private var cacheHeaders: HTTPFields {
-        let maxAge = max(0, min(Int(services.configuration.keyPublishLead), 3_600))
+        let maxAge = max(0, min(Int(configuration.keyPublishLead), 3_600))
         return [.cacheControl: "public, max-age=\(maxAge), must-revalidate, no-transform"]
     }
 
     @Sendable func jwks(_ request: Request, context: Context) async throws -> Response {
-        let set = try await services.keyRing.publicKeySet(at: services.clock.now)
+        let set = try await keyRing.publicKeySet(at: clock.now)
         return WireCoding.response(JWKSDocument(keys: set.keys), headers: cacheHeaders)
     }
 
     @Sendable func x509(_ request: Request, context: Context) async throws -> Response {
-        let set = try await services.keyRing.publicKeySet(at: services.clock.now)
+        let set = try await keyRing.publicKeySet(at: clock.now)
         return WireCoding.response(set.certificates, headers: cacheHeaders)
     }
 
     @Sendable func discovery(_ request: Request, context: Context) async throws -> Response {
         return WireCoding.response(
-            DiscoveryDocument(issuer: services.configuration.resolvedIssuer, jwks_uri: baseURL + Self.jwksPaths[1]),
+            DiscoveryDocument(issuer: configuration.resolvedIssuer, jwks_uri: baseURL + Self.jwksPaths[1]),
             headers: cacheHeaders)
     }
 
     @Sendable func root(_ request: Request, context: Context) async throws -> Response {
-        let ready = ServerStatus.Ready(projectId: services.configuration.projectID, mode: services.configuration.mode.rawValue)
+        let ready = ServerStatus.Ready(projectId: configuration.projectID, mode: configuration.mode.rawValue)
         return WireCoding.response(ServerStatus(authEmulator: ready, hearth: ready))
     }
 
     @Sendable func health(_ request: Request, context: Context) async throws -> Response {
-        _ = try await services.store.setting("health")
+        _ = try await store.setting("health")
         return WireCoding.response(["status": "ok", "version": HearthVersion.current])
     }
 
@@ -65,12 +69,12 @@ struct WellKnownController<Context: RequestContext>: Sendable {
     @Sendable func readiness(_ request: Request, context: Context) async throws -> Response {
         var failures: [String] = []
         do {
-            _ = try await services.store.setting("health")
+            _ = try await store.setting("health")
         } catch {
-            services.logger.warning("Readiness check: the database does not answer", metadata: ["error": "\(error)"])
+            logger.warning("Readiness check: the database does not answer", metadata: ["error": "\(error)"])
             failures.append("database: not reachable")
         }
-        if services.keyRing.signer(at: services.clock.now) == nil {
+        if keyRing.signer(at: clock.now) == nil {
             failures.append("signing keys: no current signing key")
         }
         guard !failures.isEmpty else {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HearthConfiguration
 import HearthCore
 import HearthMessages
 import Hummingbird
@@ -12,13 +13,14 @@ import NIOCore
 /// on to the app's `continueUrl` with the link's parameters, where the app calls `signInWithEmailLink`.
 /// Pages carry no script, a strict Content-Security-Policy, and are never framed or cached.
 struct ActionPageController<Context: RequestContext>: Sendable {
-    let services: HearthServices
+    let actions: EmailActions
+    let store: any AccountStore
+    let configuration: ServerConfiguration
 
     static var path: String { ActionPage.path }
     /// The largest form the page posts (a code, two passwords and a continue URL).
     static var maximumBodySize: Int { 16 * 1024 }
 
-    private var actions: EmailActions { EmailActions(services: services) }
 
     func addRoutes(to router: Router<Context>) {
         router.get(RouterPath(Self.path), use: page)
@@ -33,7 +35,7 @@ struct ActionPageController<Context: RequestContext>: Sendable {
         }
         let language = fields["lang"].map(EmailActions.languageTag)
         // A continue URL that is not authorized is dropped, not followed.
-        let continueURL = fields["continueUrl"].flatMap { try? ContinueURL.check($0, configuration: services.configuration) }
+        let continueURL = fields["continueUrl"].flatMap { try? ContinueURL.check($0, configuration: configuration) }
         if request.method == .post, fields[ActionPage.Field.mode] == ActionPage.sendPasswordResetMode {
             do {
                 return try await sendReset(email: fields[ActionPage.Field.email], continueURL: continueURL, language: language)
@@ -110,7 +112,7 @@ struct ActionPageController<Context: RequestContext>: Sendable {
     private func sendReset(email rawEmail: String?, continueURL: String?, language: String?) async throws -> Response {
         guard let email = rawEmail.flatMap(EmailAddress.normalize) else { return render(.failed(reason: .invalid), language, status: .badRequest) }
         try await actions.countMail(to: email, kind: .passwordReset)
-        if let user = try await services.store.user(email: email), !user.disabled {
+        if let user = try await store.user(email: email), !user.disabled {
             let issued = try await actions.issue(.passwordReset, uid: user.uid, email: email, continueURL: continueURL, languageCode: language)
             try await actions.send(.passwordReset, to: email, link: issued.link, languageCode: language)
         }

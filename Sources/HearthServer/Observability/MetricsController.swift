@@ -13,7 +13,8 @@ import NIOCore
 /// address without one (see ``buildMetricsApplication(services:)``). Gauges of state rather than events (the
 /// pools, the signing key's age) are read at each scrape.
 struct MetricsController<Context: RequestContext>: Sendable {
-    let services: HearthServices
+    /// The registry as text, its gauges of state read first.
+    let scrape: @Sendable () async -> [UInt8]
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get(use: metrics)
@@ -22,7 +23,7 @@ struct MetricsController<Context: RequestContext>: Sendable {
     @Sendable func metrics(_ request: Request, context: Context) async throws -> Response {
         Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: await services.scrapeMetrics())))
+            body: .init(byteBuffer: ByteBuffer(bytes: await scrape())))
     }
 }
 
@@ -53,7 +54,7 @@ extension HearthServices {
 public func buildMetricsApplication(services: HearthServices, address: ServerConfiguration.ListenAddress) -> some ApplicationProtocol {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: WireErrorMiddleware())
-    MetricsController<BasicRequestContext>(services: services).addRoutes(to: router.group("/metrics"))
+    MetricsController<BasicRequestContext>(scrape: services.scrapeMetrics).addRoutes(to: router.group("/metrics"))
     return Application(
         router: router, configuration: .init(address: .hostname(address.host, port: address.port), serverName: "Hearth"),
         logger: services.logger)

@@ -11,14 +11,15 @@ import NIOCore
 struct StatusPageController<Context: RequestContext>: Sendable {
     static var path: String { "/console/status" }
 
-    let services: HearthServices
+    /// What the page shows, read anew for each visit.
+    let report: @Sendable () async -> StatusReport
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get(use: page)
     }
 
     @Sendable func page(_ request: Request, context: Context) async throws -> Response {
-        let html = StatusPage.render(await services.statusReport())
+        let html = StatusPage.render(await report())
         return Response(status: .ok, headers: StatusPage.headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 }

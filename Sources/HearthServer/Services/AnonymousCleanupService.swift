@@ -41,7 +41,7 @@ public struct AnonymousCleanupService: Service {
     public func runOnce() async throws -> [String] {
         let now = clock.now
         // Switched on and off in the configuration or, later, through the admin API (`autodeleteAnonymousUsers`).
-        if try await services.projectSettings().anonymousCleanupEnabled {
+        if try await services.projectSettings.projectSettings().anonymousCleanupEnabled {
             let enabledAt: Date
             if let text = try await store.setting(Self.enabledAtSetting), let seconds = Double(text) {
                 enabledAt = Date(timeIntervalSince1970: seconds)

@@ -20,19 +20,17 @@ struct SignInUseCases: Sendable {
         let abuse = services.abuseCounter
         completion = SignInCompletion(store: services.store, tokens: tokens, audit: audit, clock: services.clock)
         signUp = SignUp(
-            settings: services, store: services.store, passwords: passwords, abuse: abuse, idTokens: tokens, completion: completion,
+            settings: services.projectSettings, store: services.store, passwords: passwords, abuse: abuse, idTokens: tokens, completion: completion,
             anonymousMaxAge: services.configuration.anonymousCleanup.maxAge, recentLoginWindow: services.configuration.recentLoginWindow)
         passwordSignIn = PasswordSignIn(
-            settings: services, store: services.store, passwords: passwords, abuse: abuse, audit: audit, completion: completion)
-        federatedSignIn = FederatedSignIn(settings: services, store: services.store, abuse: abuse, idTokens: tokens, completion: completion)
+            settings: services.projectSettings, store: services.store, passwords: passwords, abuse: abuse, audit: audit, completion: completion)
+        federatedSignIn = FederatedSignIn(settings: services.projectSettings, store: services.store, abuse: abuse, idTokens: tokens, completion: completion)
         customTokenSignIn = CustomTokenSignIn(customTokens: ServerCustomTokens(services: services), completion: completion)
         emailLinkSignIn = EmailLinkSignIn(
-            settings: services, store: services.store, codes: ActionCodes(store: services.store, clock: services.clock), abuse: abuse,
+            settings: services.projectSettings, store: services.store, codes: ActionCodes(store: services.store, clock: services.clock), abuse: abuse,
             idTokens: tokens, completion: completion)
     }
 }
-
-extension HearthServices: ProjectSettingsReading {}
 
 /// ID tokens as the token service signs and checks them; each signed or checked token notes its user for the access log.
 struct ServerIDTokens: IDTokenMinting, IDTokenAuthenticating {
@@ -49,6 +47,11 @@ struct ServerIDTokens: IDTokenMinting, IDTokenAuthenticating {
     func authenticate(_ idToken: String) async throws -> AuthenticatedUser {
         let (claims, user) = try await services.authenticate(idToken)
         return AuthenticatedUser(user: user, authTime: claims.authTime, signInProvider: claims.firebase.signInProvider)
+    }
+
+    /// The token's claims and its user (``HearthServices/authenticate(_:)``).
+    func verify(_ idToken: String) async throws -> (IDTokenClaims, UserRecord) {
+        try await services.authenticate(idToken)
     }
 }
 
@@ -79,15 +82,20 @@ struct AccountUseCases: Sendable {
     let update: OwnAccountUpdate
     let deletion: OwnAccountDeletion
     let signInMethods: SignInMethodsLookup
+    /// Which account an e-mail action's code is for (`accounts:sendOobCode`).
+    let addressing: ActionCodeAddressing
 
     init(services: HearthServices) {
         let tokens = ServerIDTokens(services: services)
         let audit = AuditTrail(services: services)
         let window = services.configuration.recentLoginWindow
         update = OwnAccountUpdate(
-            settings: services, store: services.store, passwords: ServerPasswords(services: services), idTokens: tokens, tokens: tokens,
+            settings: services.projectSettings, store: services.store, passwords: ServerPasswords(services: services), idTokens: tokens, tokens: tokens,
             audit: audit, mail: EmailActions(services: services), clock: services.clock, recentLoginWindow: window)
         deletion = OwnAccountDeletion(store: services.store, idTokens: tokens, audit: audit, clock: services.clock, recentLoginWindow: window)
-        signInMethods = SignInMethodsLookup(settings: services, store: services.store, abuse: services.abuseCounter)
+        signInMethods = SignInMethodsLookup(settings: services.projectSettings, store: services.store, abuse: services.abuseCounter)
+        addressing = ActionCodeAddressing(
+            settings: services.projectSettings, store: services.store, idTokens: tokens, abuse: services.abuseCounter, clock: services.clock,
+            recentLoginWindow: window)
     }
 }
