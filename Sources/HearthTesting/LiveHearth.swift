@@ -54,8 +54,8 @@ public final class LiveHearth: Sendable {
         self.running = running
     }
 
-    /// The HTTP client the test servers' providers call through: one for the test process, so no server's end
-    /// shuts it down under another's requests.
+    /// The HTTP client of in-process test servers (which have no service group): one for the test process, so no
+    /// server's end shuts it down under another's requests. A live server makes its own.
     public static let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
 
     /// Starts a server and returns once it accepts connections.
@@ -85,15 +85,18 @@ public final class LiveHearth: Sendable {
         configuration.sandboxEnabled = true
         let sandbox = SandboxExtension(clock: clock.wallClock, logger: logger)
 
+        // The server's own HTTP client, shut down by its group once the server stopped (as `hearth serve` composes it).
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
         let services: HearthServices
         do {
             if configuration.databaseURL == nil, configuration.sqlitePath == nil {
                 configuration.databaseURL = try await TestDatabase.url(forDataDirectory: configuration.dataDirectory)
             }
             services = try await HearthServices.open(
-                configuration: configuration, httpClient: Self.httpClient, clock: clock.wallClock, logger: logger, extensions: [sandbox],
+                configuration: configuration, httpClient: httpClient, clock: clock.wallClock, logger: logger, extensions: [sandbox],
                 adjustProviders: providers)
         } catch {
+            try? await httpClient.shutdown()
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
@@ -102,7 +105,10 @@ public final class LiveHearth: Sendable {
             listeningContinuation.yield(port)
             listeningContinuation.finish()
         }
-        var groupConfiguration = ServiceGroupConfiguration(services: [app], logger: logger)
+        // Stopped in reverse order: the server, then its database and its HTTP client.
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: ServiceGroupConfiguration.ServiceConfiguration.server(app, store: services.database, httpClient: httpClient),
+            logger: logger)
         // A connection that never finishes must not hold a test forever: after 60 s the server is cancelled. (A
         // graceful stop also flushes the trace exporter, whose export may take 10 s; the whole suite running at once on
         // two cores stretches both.)
@@ -122,7 +128,6 @@ public final class LiveHearth: Sendable {
             } catch {
                 failure = error
             }
-            try? await services.store.close()
             try? FileManager.default.removeItem(at: directory)
             throw failure
         }
@@ -130,11 +135,10 @@ public final class LiveHearth: Sendable {
             services: services, sandbox: sandbox.sandbox, clock: clock, directory: directory, group: group, running: running, port: port)
     }
 
-    /// Stops the server, closes the database and removes the directory.
+    /// Stops the server (its group closes the database and the HTTP client) and removes the directory.
     public func stop() async throws {
         await group.triggerGracefulShutdown()
         let outcome = await running.result
-        try? await services.store.close()
         try? FileManager.default.removeItem(at: directory)
         try outcome.get()
     }

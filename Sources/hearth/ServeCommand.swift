@@ -4,8 +4,11 @@ import HearthConfiguration
 import HearthCore
 import HearthDevelopment
 import HearthServer
+import AsyncHTTPClient
 import Hummingbird
 import Logging
+import ServiceLifecycle
+import UnixSignals
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the server.")
@@ -47,32 +50,39 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
             throw ExitCode(2)
         }
+        // The server's own HTTP client: a service of the group below, shut down after the server stopped.
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
         let services: HearthServices
         do {
             // Development mode composes the provider sandbox here; the server itself knows nothing of it.
             let extensions: [any ServerExtension] =
                 configuration.servesSandbox ? [SandboxExtension(clock: .system, logger: Logger(label: "hearth.sandbox"))] : []
-            services = try await HearthServices.open(
-                configuration: configuration, httpClient: Composition.httpClient, logger: logger, extensions: extensions)
+            services = try await HearthServices.open(configuration: configuration, httpClient: httpClient, logger: logger, extensions: extensions)
         } catch let error as ConfigurationError {
+            try? await httpClient.shutdown()
             FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
             throw ExitCode(2)
         } catch {
+            try? await httpClient.shutdown()
             FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
             throw ExitCode(1)
         }
         let app = buildApplication(services: services, tls: tls, reloadsOnHangup: true) { port in
             Banner.print(configuration: services.configuration, port: port, servesSandbox: !services.extensions.isEmpty)
         }
+        // The application stops first, then the database is closed and the HTTP client shut down, on every way out (a
+        // port that is taken included).
+        let group = ServiceGroup(
+            configuration: .init(
+                services: ServiceGroupConfiguration.ServiceConfiguration.server(app, store: services.database, httpClient: httpClient),
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         do {
-            try await app.runService()
+            try await group.run()
         } catch {
-            // The database is closed on every way out: a port that is taken must not leave it open.
-            try? await services.store.close()
             FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
             throw ExitCode(1)
         }
-        try await services.store.close()
     }
 }
 

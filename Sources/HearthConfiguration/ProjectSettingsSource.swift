@@ -1,5 +1,4 @@
 import Foundation
-import HearthConfiguration
 import HearthCore
 
 /// The project's sign-in settings as they stand: the configuration's, overridden by an administrator's (stored
@@ -12,7 +11,7 @@ public struct ProjectSettingsSource: ProjectSettingsReading {
     let store: any SettingStore
     private let cache = LockedBox<(settings: ProjectSettings, readAt: ContinuousClock.Instant)?>(nil)
 
-    init(configuration: ServerConfiguration, store: any SettingStore) {
+    public init(configuration: ServerConfiguration, store: any SettingStore) {
         self.configuration = configuration
         self.store = store
     }
@@ -28,7 +27,7 @@ public struct ProjectSettingsSource: ProjectSettingsReading {
         return settings
     }
 
-    func storedOverrides() async throws -> ProjectSettings.Overrides {
+    public func storedOverrides() async throws -> ProjectSettings.Overrides {
         guard let text = try await store.setting(ProjectSettings.settingName),
             let overrides = try? JSONDecoder().decode(ProjectSettings.Overrides.self, from: Data(text.utf8))
         else { return ProjectSettings.Overrides() }
@@ -36,7 +35,7 @@ public struct ProjectSettingsSource: ProjectSettingsReading {
     }
 
     /// Stores `overrides` for every replica and returns the settings they make.
-    func store(_ overrides: ProjectSettings.Overrides) async throws -> ProjectSettings {
+    public func store(_ overrides: ProjectSettings.Overrides) async throws -> ProjectSettings {
         let text = String(decoding: try JSONEncoder().encode(overrides), as: UTF8.self)
         try await store.setSetting(ProjectSettings.settingName, to: text)
         let settings = ProjectSettings(configuration).applying(overrides)
