@@ -160,6 +160,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -230,8 +231,8 @@ let package = Package(
         .target(
             name: "HearthTesting",
             dependencies: [
-                "HearthServer", "HearthDevelopment", "HearthCore", "HearthSandbox", "HearthProviders", "HearthPostgresLauncher",
-                "HearthMail", "HearthConfiguration",
+                "HearthServer", "HearthComposition", "HearthDevelopment", "HearthCore", "HearthSandbox", "HearthProviders",
+                "HearthPostgresLauncher", "HearthMail", "HearthConfiguration", "HearthStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -243,7 +244,7 @@ let package = Package(
         .target(
             name: "HearthServer",
             dependencies: [
-                "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
+                "HearthWire", "HearthCore", "HearthTokens", "HearthStorage",
                 "HearthProviders", "HearthMail", "HearthMessages", "HearthTelemetry", "HearthConfiguration", "HearthConsole",
                 "HearthFormEncoding",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -264,6 +265,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What a running server is composed of outside the server itself: the store chosen by the configuration
+        // (SQLite or PostgreSQL), the PostgreSQL pool, the HTTP client and the database as ServiceLifecycle services,
+        // and the server opened once its group runs. Used by the `hearth` command and the test kits.
+        .target(
+            name: "HearthComposition",
+            dependencies: [
+                "HearthServer", "HearthConfiguration", "HearthCore", "HearthProviders", "HearthStorage", "HearthStorageSQLite",
+                "HearthStoragePostgres", "HearthTelemetry",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Development mode's composition: HearthSandbox given to the server as an extension, every provider the
         // configuration leaves off pointed at it. Used by the `hearth` command and the test harness only.
         .target(
@@ -280,8 +295,8 @@ let package = Package(
         .executableTarget(
             name: "hearth",
             dependencies: [
-                "HearthServer", "HearthDevelopment", "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres",
-                "HearthTokens", "HearthWire", "HearthAdmin", "HearthConfiguration",
+                "HearthServer", "HearthComposition", "HearthDevelopment", "HearthCore", "HearthStorage", "HearthStorageSQLite",
+                "HearthStoragePostgres", "HearthTokens", "HearthWire", "HearthAdmin", "HearthConfiguration",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -433,7 +448,7 @@ let package = Package(
         .testTarget(
             name: "HearthServerTests",
             dependencies: [
-                "HearthServer", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
+                "HearthServer", "HearthComposition", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
                 "HearthStoragePostgres", "HearthTesting", "HearthSandbox", "HearthDevelopment", "HearthProviders", "HearthPostgresLauncher",
                 "HearthBase64URL", "HearthTelemetry", "HearthConfiguration", "HearthMessages", "HearthConsole",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -464,6 +479,7 @@ let package = Package(
                 "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres", "HearthTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

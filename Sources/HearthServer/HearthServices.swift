@@ -5,8 +5,6 @@ import HearthCore
 import HearthMessages
 import HearthProviders
 import HearthStorage
-import HearthStoragePostgres
-import HearthStorageSQLite
 import HearthTelemetry
 import HearthTokens
 import Logging
@@ -57,7 +55,7 @@ public struct HearthServices: Sendable {
     /// Wakes the delivery service when a mail is queued.
     let mailSignal = MailSignal()
     /// Sends the spans to the collector of `tracing.otlpEndpoint`; `buildApplication` runs it. `nil` when tracing
-    /// is off or the telemetry was given.
+    /// is off or the composition runs no exporter.
     public private(set) var traceExporter: (any Service)?
     /// The port the server listens on once it does (``serverDidBind(port:)``): with port 0 the configuration's is 0.
     private let boundPort = LockedBox<Int?>(nil)
@@ -72,9 +70,26 @@ public struct HearthServices: Sendable {
         return bound.baseURL
     }
 
-    /// Opens the database (PostgreSQL when `database.url` says so, else the embedded SQLite file),
-    /// applies pending migrations, checks that the key-encryption key opens the stored secrets (sealing
-    /// those an earlier version left in plain text), and loads or creates the signing keys.
+    /// What a server is built on, chosen and made by its composition (`hearth serve`, the test kits: see
+    /// HearthComposition): the store and where metrics and spans go.
+    public struct Base: Sendable {
+        /// Open, perhaps not migrated yet (``open(configuration:base:httpClient:clock:logger:identityVerifier:extensions:adjustProviders:)``
+        /// migrates it).
+        public var store: SQLStore
+        public var telemetry: Telemetry
+        /// Sends the spans to the collector of `tracing.otlpEndpoint` (``TraceExport``); `buildApplication` runs it.
+        public var traceExporter: (any Service)?
+
+        public init(store: SQLStore, telemetry: Telemetry, traceExporter: (any Service)? = nil) {
+            self.store = store
+            self.telemetry = telemetry
+            self.traceExporter = traceExporter
+        }
+    }
+
+    /// Builds the server on `base`: applies pending migrations, checks that the key-encryption key opens the stored
+    /// secrets (sealing those an earlier version left in plain text), reads the providers' stored settings, and
+    /// loads or creates the signing keys. Closes the store when it fails.
     ///
     /// - Parameters:
     ///   - extensions: routes and providers from outside (development mode's sandbox); each replaces the
@@ -82,17 +97,11 @@ public struct HearthServices: Sendable {
     ///     ``serverDidBind(port:)`` asks them again then.
     ///   - adjustProviders: a last change to the providers once the extensions' are known (tests use it to
     ///     set, say, Microsoft's allowed tenants on the sandbox's Microsoft).
-    ///   - telemetry: where metrics and spans go; by default a Prometheus registry of the server's own when
-    ///     `metrics.enabled`, else nothing, and spans to `tracing.otlpEndpoint` when it is set (``TraceExport``).
     public static func open(
-        configuration: ServerConfiguration, httpClient: HTTPClient, clock: WallClock = .system, logger: Logger,
+        configuration: ServerConfiguration, base: Base, httpClient: HTTPClient, clock: WallClock = .system, logger: Logger,
         identityVerifier: (any IdentityVerifier)? = nil, extensions: [any ServerExtension] = [],
-        telemetry: Telemetry? = nil,
         adjustProviders: @escaping @Sendable (inout ProvidersConfiguration) -> Void = { _ in }
     ) async throws -> HearthServices {
-        let traceExport = try telemetry == nil ? TraceExport.make(configuration.tracing.exportSettings, logger: logger) : nil
-        let measured = telemetry ?? Self.defaultTelemetry(configuration)
-        let telemetry = traceExport.map { measured.tracing(to: $0.tracer) } ?? measured
         var configuration = configuration
         let configured = configuration.providers
         let providersAtBaseURL: @Sendable (String) -> ProvidersConfiguration = { baseURL in
@@ -101,27 +110,22 @@ public struct HearthServices: Sendable {
             return providers
         }
         configuration.providers = providersAtBaseURL(configuration.baseURL)
-        let sealer = try configuration.keyEncryptionKey(logger: logger).map(SecretSealer.init(key:))
-        let store = try await openStore(
-            configuration: configuration, logger: logger, servesRequests: true, sealer: sealer, telemetry: telemetry)
+        let store = base.store
+        let telemetry = base.telemetry
         do {
+            try await store.migrate()
             let sealed = try await store.sealStoredSecrets()
             if sealed.total > 0 {
                 logger.notice(
                     "Sealed secrets an earlier version stored in plain text",
                     metadata: ["signingKeys": "\(sealed.signingKeys)", "settings": "\(sealed.settings)"])
             }
-        } catch {
-            try? await store.close()
-            throw error
-        }
-        let discovery = DiscoveryCache()
-        let administered = AdministeredProviders(base: configuration.providers, store: store) { providers in
-            ProviderRegistry(
-                configuration: providers, httpClient: httpClient, clock: clock, logger: logger,
-                replayGuard: store, telemetry: telemetry, discovery: discovery)
-        }
-        do {
+            let discovery = DiscoveryCache()
+            let administered = AdministeredProviders(base: configuration.providers, store: store) { providers in
+                ProviderRegistry(
+                    configuration: providers, httpClient: httpClient, clock: clock, logger: logger,
+                    replayGuard: store, telemetry: telemetry, discovery: discovery)
+            }
             try await administered.refresh()
             var services = try await open(
                 configuration: configuration, store: store, httpClient: httpClient, clock: clock, logger: logger,
@@ -129,35 +133,12 @@ public struct HearthServices: Sendable {
                 extensions: extensions, telemetry: telemetry)
             services.providersAtBaseURL = providersAtBaseURL
             services.providerDiscovery = discovery
-            services.traceExporter = traceExport?.service
+            services.traceExporter = base.traceExporter
             return services
         } catch {
             try? await store.close()
             throw error
         }
-    }
-
-    /// The configured store, migrated unless `migrate` is false.
-    ///
-    /// With `servesRequests`, a SQLite store keeps up to `storage.userCacheSize` users in memory and so
-    /// holds the file exclusively (a second server on it fails to start); tools such as
-    /// `hearth migrate` open it without either. PostgreSQL stores never keep users: other replicas
-    /// write the same rows.
-    /// With a `sealer` the store seals secrets at rest (``ServerConfiguration/keyEncryptionKey(logger:createInDevelopment:)``).
-    /// `telemetry` times and traces the store's transactions.
-    public static func openStore(
-        configuration: ServerConfiguration, logger: Logger, migrate: Bool = true, servesRequests: Bool = false,
-        sealer: SecretSealer? = nil, telemetry: Telemetry = .off
-    ) async throws -> SQLStore {
-        if configuration.usesPostgres, let url = configuration.databaseURL {
-            var options = PostgresStorageOptions()
-            options.maximumConnections = configuration.databaseMaxConnections
-            return try await PostgresStorage.open(
-                url: url, options: options, logger: logger, migrate: migrate, sealer: sealer, telemetry: telemetry)
-        }
-        return try await SQLiteStorage.open(
-            path: configuration.resolvedSQLitePath, logger: logger, migrate: migrate,
-            userCacheCapacity: servesRequests ? configuration.userCacheSize : 0, sealer: sealer, telemetry: telemetry)
     }
 
     /// A Prometheus registry of the server's own when `metrics.enabled`, else nothing; no spans.

@@ -2,6 +2,7 @@ import HearthCore
 import HearthStorage
 import HearthTelemetry
 import Logging
+import ServiceLifecycle
 
 /// Opens Hearth stores backed by PostgreSQL, for one or several replicas sharing the database.
 ///
@@ -11,8 +12,9 @@ import Logging
 /// defer { try? await store.close() }
 /// ```
 ///
-/// The store runs its connection pool itself (see ``PostgresTransactor``): nothing has to be added
-/// to a `ServiceGroup`, but ``SQLStore/close()`` must be called to stop it.
+/// A store from ``open(url:logger:migrate:sealer:telemetry:)`` runs its connection pool itself: nothing has to
+/// be added to a `ServiceGroup`, but ``SQLStore/close()`` must be called to stop it. A server's store comes from
+/// ``prepare(url:options:logger:sealer:telemetry:)`` instead, with its pool to run in the server's group.
 public enum PostgresStorage {
     /// Connects to the database at `url` (see ``PostgresTransactor/open(url:options:logger:)`` for
     /// the URL form) with default ``PostgresStorageOptions`` and — unless `migrate` is `false` —
@@ -44,5 +46,16 @@ public enum PostgresStorage {
             throw error
         }
         return store
+    }
+
+    /// The store of a server, whose `ServiceGroup` runs the connection pool: checks that the database at `url`
+    /// accepts a connection, and returns the store (not migrated yet: migrations need the pool running) and the
+    /// pool, to list in the group before the store's own service.
+    public static func prepare(
+        url: String, options: PostgresStorageOptions, logger: Logger, sealer: SecretSealer? = nil, telemetry: Telemetry = .off
+    ) async throws -> (store: SQLStore, pool: any Service) {
+        let transactor = try await PostgresTransactor.open(url: url, options: options, logger: logger, runsPool: false)
+        let store = SQLStore(transactor: transactor, logger: logger, sealer: sealer, telemetry: telemetry, system: "postgresql")
+        return (store, transactor.pool)
     }
 }

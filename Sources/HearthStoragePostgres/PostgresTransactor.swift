@@ -4,13 +4,15 @@ import Logging
 import PostgresKit
 import PostgresNIO
 import SQLKit
+import ServiceLifecycle
 import Synchronization
 
 /// PostgreSQL behind the ``SQLTransactor`` discipline, for several replicas sharing one database.
 ///
-/// - Connections come from one `PostgresClient` pool. The pool needs its `run()` method running:
-///   the transactor owns that task itself (started by ``open(url:options:logger:)``, cancelled and
-///   awaited by ``close()``), so callers never have to add anything to a `ServiceGroup`.
+/// - Connections come from one `PostgresClient` pool. The pool needs its `run()` method running: a server
+///   runs it as a service of its `ServiceGroup` (``pool``, from ``open(url:options:logger:runsPool:)`` with
+///   `runsPool: false`), so the group stops it after everything that uses it; a short-lived tool lets the
+///   transactor run it in a task of its own, cancelled and awaited by ``close()``.
 /// - `write` runs `BEGIN ISOLATION LEVEL READ COMMITTED … COMMIT` on one connection (`ROLLBACK`
 ///   when the body throws); `read` runs `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`, so a
 ///   unit of several statements reads one snapshot; `readSingleStatement` runs its one statement
@@ -36,8 +38,9 @@ public final class PostgresTransactor: SQLTransactor {
     static let maximumAttempts = 3
 
     private let client: PostgresClient
-    /// The task running `client.run()`: the pool works only while it runs.
-    private let runner: Task<Void, Never>
+    /// The task running `client.run()` when the transactor runs its own pool (the pool works only while it runs);
+    /// `nil` when a service group runs ``pool``.
+    private let runner: Task<Void, Never>?
     private let options: PostgresStorageOptions
     private let logger: Logger
     private let work = WorkTracker()
@@ -54,25 +57,33 @@ public final class PostgresTransactor: SQLTransactor {
         max(options.statementWatchdog, (options.statementTimeout ?? .zero) + .seconds(5))
     }
 
-    private init(client: PostgresClient, options: PostgresStorageOptions, logger: Logger) {
+    private init(client: PostgresClient, options: PostgresStorageOptions, logger: Logger, runsPool: Bool) {
         self.client = client
         self.options = options
         self.logger = logger
         // Owned, not fire-and-forget: close() cancels it and waits for it; deinit cancels it.
-        runner = Task { await client.run() }
+        runner = runsPool ? Task { await client.run() } : nil
     }
 
     deinit {
-        runner.cancel()
+        runner?.cancel()
     }
+
+    /// The connection pool as a ServiceLifecycle service, for a transactor opened with `runsPool: false`: run it
+    /// once, in the group of the server that uses the store, listed before the store's own service so that it
+    /// stops last (a graceful shutdown closes its connections). Work waits for a connection until it runs.
+    public var pool: some Service { client }
 
     /// Checks that the database at `url` accepts a connection (so a wrong password, a missing
     /// database or a server that is down is reported precisely, at once), then starts the pool.
     ///
     /// See ``PostgresEndpoint`` for the URL form. Throws `HearthError(.storageUnavailable)` with a
     /// reason that never contains the password.
+    ///
+    /// - Parameter runsPool: whether the transactor runs its connection pool itself, until ``close()``; `false`
+    ///   when a service group runs ``pool``.
     public static func open(
-        url: String, options: PostgresStorageOptions = PostgresStorageOptions(), logger: Logger
+        url: String, options: PostgresStorageOptions = PostgresStorageOptions(), logger: Logger, runsPool: Bool = true
     ) async throws -> PostgresTransactor {
         let endpoint = try PostgresEndpoint(url: url)
         var options = options
@@ -88,7 +99,7 @@ public final class PostgresTransactor: SQLTransactor {
         logger.debug(
             "Opened PostgreSQL connection pool",
             metadata: ["database": "\(endpoint)", "max_connections": "\(max(2, options.maximumConnections))"])
-        return PostgresTransactor(client: client, options: options, logger: logger)
+        return PostgresTransactor(client: client, options: options, logger: logger, runsPool: runsPool)
     }
 
     // MARK: - SQLTransactor
@@ -174,6 +185,8 @@ public final class PostgresTransactor: SQLTransactor {
         while work.active > 0, ContinuousClock.now < deadline, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(10))
         }
+        // A pool run by a service group stops with the group.
+        guard let runner else { return }
         runner.cancel()
         // The pool closes its connections when cancelled; a connection whose close never completes must
         // not hold up the process that is shutting down.

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HearthComposition
 import HearthConfiguration
 import HearthCore
 import HearthDevelopment
@@ -85,29 +86,32 @@ public final class LiveHearth: Sendable {
         configuration.sandboxEnabled = true
         let sandbox = SandboxExtension(clock: clock.wallClock, logger: logger)
 
-        // The server's own HTTP client, shut down by its group once the server stopped (as `hearth serve` composes it).
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-        let services: HearthServices
+        // Composed as `hearth serve` composes it: the store (and PostgreSQL's pool), the HTTP client and the server run
+        // by one group, which stops them in reverse order.
+        let prepared: PreparedServer
         do {
             if configuration.databaseURL == nil, configuration.sqlitePath == nil {
                 configuration.databaseURL = try await TestDatabase.url(forDataDirectory: configuration.dataDirectory)
             }
-            services = try await HearthServices.open(
-                configuration: configuration, httpClient: httpClient, clock: clock.wallClock, logger: logger, extensions: [sandbox],
-                adjustProviders: providers)
+            prepared = try await PreparedServer.prepare(configuration: configuration, logger: logger)
         } catch {
-            try? await httpClient.shutdown()
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
-        let (listening, listeningContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = buildApplication(services: services) { port in
-            listeningContinuation.yield(port)
-            listeningContinuation.finish()
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+        let (listening, listeningContinuation) = AsyncStream.makeStream(of: (services: HearthServices, port: Int).self)
+        let server = HearthServerService { [configuration] in
+            try await HearthServices.open(
+                configuration: configuration, base: prepared.base, httpClient: httpClient, clock: clock.wallClock, logger: logger,
+                extensions: [sandbox], adjustProviders: providers)
+        } application: { services in
+            buildApplication(services: services) { port in
+                listeningContinuation.yield((services, port))
+                listeningContinuation.finish()
+            }
         }
-        // Stopped in reverse order: the server, then its database and its HTTP client.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: ServiceGroupConfiguration.ServiceConfiguration.server(app, store: services.database, httpClient: httpClient),
+            services: ServiceGroupConfiguration.ServiceConfiguration.server(server, prepared: prepared, httpClient: httpClient),
             logger: logger)
         // A connection that never finishes must not hold a test forever: after 60 s the server is cancelled. (A
         // graceful stop also flushes the trace exporter, whose export may take 10 s; the whole suite running at once on
@@ -119,7 +123,7 @@ public final class LiveHearth: Sendable {
             try await group.run()
         }
         var iterator = listening.makeAsyncIterator()
-        guard let port = await iterator.next() else {
+        guard let (services, port) = await iterator.next() else {
             // The server stopped before it listened: report why.
             let failure: any Error
             do {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HearthComposition
 import HearthConfiguration
 import HearthCore
 import HearthServer

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthAdmin
+import HearthComposition
 import HearthConfiguration
 import HearthCore
 import HearthServer

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HearthComposition
 import HearthCore
 import HearthServer
 import HearthTokens

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HearthComposition
 import HearthConfiguration
 import HearthCore
 import HearthDevelopment
@@ -50,39 +51,46 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
             throw ExitCode(2)
         }
-        // The server's own HTTP client: a service of the group below, shut down after the server stopped.
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-        let services: HearthServices
+        // Chosen and made here, run by the group below: the store (and PostgreSQL's pool), the HTTP client, the server.
+        let prepared: PreparedServer
         do {
-            // Development mode composes the provider sandbox here; the server itself knows nothing of it.
-            let extensions: [any ServerExtension] =
-                configuration.servesSandbox ? [SandboxExtension(clock: .system, logger: Logger(label: "hearth.sandbox"))] : []
-            services = try await HearthServices.open(configuration: configuration, httpClient: httpClient, logger: logger, extensions: extensions)
-        } catch let error as ConfigurationError {
-            try? await httpClient.shutdown()
-            FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
-            throw ExitCode(2)
+            prepared = try await PreparedServer.prepare(configuration: configuration, logger: logger)
         } catch {
-            try? await httpClient.shutdown()
-            FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
-            throw ExitCode(1)
+            throw Self.failure(error, configuration: configuration)
         }
-        let app = buildApplication(services: services, tls: tls, reloadsOnHangup: true) { port in
-            Banner.print(configuration: services.configuration, port: port, servesSandbox: !services.extensions.isEmpty)
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+        // Development mode composes the provider sandbox here; the server itself knows nothing of it.
+        let extensions: [any ServerExtension] =
+            configuration.servesSandbox ? [SandboxExtension(clock: .system, logger: Logger(label: "hearth.sandbox"))] : []
+        let server = HearthServerService {
+            try await HearthServices.open(
+                configuration: configuration, base: prepared.base, httpClient: httpClient, logger: logger, extensions: extensions)
+        } application: { services in
+            buildApplication(services: services, tls: tls, reloadsOnHangup: true) { port in
+                Banner.print(configuration: services.configuration, port: port, servesSandbox: !services.extensions.isEmpty)
+            }
         }
-        // The application stops first, then the database is closed and the HTTP client shut down, on every way out (a
-        // port that is taken included).
+        // The server stops first, then the database is closed, the HTTP client shut down and the pool stopped, on every
+        // way out (a port that is taken included).
         let group = ServiceGroup(
             configuration: .init(
-                services: ServiceGroupConfiguration.ServiceConfiguration.server(app, store: services.database, httpClient: httpClient),
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
+                services: ServiceGroupConfiguration.ServiceConfiguration.server(server, prepared: prepared, httpClient: httpClient),
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()
         } catch {
-            FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
-            throw ExitCode(1)
+            throw Self.failure(error, configuration: configuration)
         }
+    }
+
+    /// Says why the server could not start or stopped; its exit code is 2 for a configuration that is wrong, else 1.
+    private static func failure(_ error: any Error, configuration: ServerConfiguration) -> ExitCode {
+        if let error = error as? ConfigurationError {
+            FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+            return ExitCode(2)
+        }
+        FileHandle.standardError.write(Data("hearth: \(StartupFailure.message(error, configuration: configuration))\n".utf8))
+        return ExitCode(1)
     }
 }
 

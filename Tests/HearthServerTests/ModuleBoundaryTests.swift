@@ -38,7 +38,12 @@ struct ModuleBoundaryTests {
     }
 
     static let rules: [Rule] = [
-        Rule(module: "HearthServer", says: "never the sandbox, development mode or the test kit") {
+        // The store is chosen, and the PostgreSQL pool run, by the composition: the server knows only the SQL store.
+        Rule(module: "HearthServer", says: "never the sandbox, development mode, the test kit, the composition or a storage backend") {
+            ["HearthSandbox", "HearthDevelopment", "HearthTesting", "HearthComposition", "HearthStorageSQLite", "HearthStoragePostgres"]
+                .contains($0) || isSQL($0)
+        },
+        Rule(module: "HearthComposition", says: "never the sandbox, development mode or the test kit") {
             ["HearthSandbox", "HearthDevelopment", "HearthTesting"].contains($0)
         },
         // The two dependency-free codecs are shared; nothing that verifies or signs is.

@@ -4,6 +4,7 @@ import HearthStorageSQLite
 import HearthTesting
 import Logging
 import SQLKit
+import ServiceLifecycle
 import Testing
 
 @testable import HearthStorage
@@ -80,6 +81,41 @@ private struct CapturingLogHandler: LogHandler {
 
 @Suite("PostgreSQL storage")
 struct PostgresStorageTests {
+    // MARK: - The pool as a service
+
+    @Test("a server's store waits for its pool to run in the group; the group's shutdown stops the pool after the store closed")
+    func poolAsService() async throws {
+        let url = try await PostgresTestCluster.shared().createDatabase()
+        let (store, pool) = try await PostgresStorage.prepare(url: url, options: PostgresStorageOptions(), logger: testLogger)
+        // Not running yet: work waits for a connection (then gives up within the acquire time-out).
+        let early = Task { try await store.migrate() }
+        try await Task.sleep(for: .milliseconds(300))
+        final class Worker: Service {
+            let store: SQLStore
+            let early: Task<Void, any Error>
+            init(store: SQLStore, early: Task<Void, any Error>) {
+                self.store = store
+                self.early = early
+            }
+            func run() async throws {
+                // The migration that waited goes through once the pool runs, and so does new work.
+                try await early.value
+                #expect(try await store.countUsers() == 0)
+                try await store.close()
+            }
+        }
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: pool),
+                    .init(service: Worker(store: store, early: early), successTerminationBehavior: .gracefullyShutdownGroup),
+                ],
+                logger: testLogger))
+        // The worker's end shuts the group down, the pool included: run() returns.
+        try await group.run()
+        await #expect(throws: HearthError(.storageUnavailable)) { try await store.countUsers() }
+    }
+
     // MARK: - Several replicas on one database
 
     @Test("two replicas racing to create the first signing key insert exactly one")
