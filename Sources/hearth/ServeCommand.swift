@@ -1,11 +1,11 @@
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
 import HearthComposition
 import HearthConfiguration
 import HearthCore
 import HearthDevelopment
 import HearthServer
-import AsyncHTTPClient
 import Hummingbird
 import Logging
 import ServiceLifecycle

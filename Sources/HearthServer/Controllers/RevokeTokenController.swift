@@ -58,7 +58,7 @@ struct RevokeTokenController<Context: RequestContext>: Sendable {
         _ = try await idTokens.verify(idToken)
 
         try await identityVerifier.refresh()
-                let revoker = AppleTokenRevoker(
+        let revoker = AppleTokenRevoker(
             configuration: providers(), httpClient: httpClient, clock: clock, logger: logger, telemetry: telemetry)
         let bundleID = request.headers[HTTPField.Name("X-Ios-Bundle-Identifier")!]
         guard revoker.isAvailable, let clientID = revoker.clientID(bundleID: bundleID, hasRedirectURI: redirectURI != nil) else {

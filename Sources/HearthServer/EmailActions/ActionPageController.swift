@@ -21,7 +21,6 @@ struct ActionPageController<Context: RequestContext>: Sendable {
     /// The largest form the page posts (a code, two passwords and a continue URL).
     static var maximumBodySize: Int { 16 * 1024 }
 
-
     func addRoutes(to router: Router<Context>) {
         router.get(RouterPath(Self.path), use: page)
         router.post(RouterPath(Self.path), use: page)

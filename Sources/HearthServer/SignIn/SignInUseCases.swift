@@ -24,7 +24,8 @@ struct SignInUseCases: Sendable {
             anonymousMaxAge: services.configuration.anonymousCleanup.maxAge, recentLoginWindow: services.configuration.recentLoginWindow)
         passwordSignIn = PasswordSignIn(
             settings: services.projectSettings, store: services.store, passwords: passwords, abuse: abuse, audit: audit, completion: completion)
-        federatedSignIn = FederatedSignIn(settings: services.projectSettings, store: services.store, abuse: abuse, idTokens: tokens, completion: completion)
+        federatedSignIn = FederatedSignIn(
+            settings: services.projectSettings, store: services.store, abuse: abuse, idTokens: tokens, completion: completion)
         customTokenSignIn = CustomTokenSignIn(customTokens: ServerCustomTokens(services: services), completion: completion)
         emailLinkSignIn = EmailLinkSignIn(
             settings: services.projectSettings, store: services.store, codes: ActionCodes(store: services.store, clock: services.clock), abuse: abuse,
@@ -90,7 +91,8 @@ struct AccountUseCases: Sendable {
         let audit = AuditTrail(services: services)
         let window = services.configuration.recentLoginWindow
         update = OwnAccountUpdate(
-            settings: services.projectSettings, store: services.store, passwords: ServerPasswords(services: services), idTokens: tokens, tokens: tokens,
+            settings: services.projectSettings, store: services.store, passwords: ServerPasswords(services: services), idTokens: tokens,
+            tokens: tokens,
             audit: audit, mail: EmailActions(services: services), clock: services.clock, recentLoginWindow: window)
         deletion = OwnAccountDeletion(store: services.store, idTokens: tokens, audit: audit, clock: services.clock, recentLoginWindow: window)
         signInMethods = SignInMethodsLookup(settings: services.projectSettings, store: services.store, abuse: services.abuseCounter)
