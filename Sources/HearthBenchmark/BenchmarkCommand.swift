@@ -344,7 +344,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 environment: [
                     "HEARTH_PASSWORDS_SCRYPT_LOG_N": String(scryptLogN), "HEARTH_EMAIL_LIMITS_PER_ADDRESS_PER_HOUR": "0",
                     "HEARTH_EMAIL_LIMITS_PER_MINUTE": "0", "HEARTH_SIGN_IN_PHONE_NUMBER_ENABLED": "true",
-                    "HEARTH_SIGN_IN_PHONE_NUMBER_TEST_PHONE_NUMBERS": Scenario.phoneNumbers.map { "\($0)=\(Scenario.phoneCode)" }.joined(separator: ","),
+                    "HEARTH_SIGN_IN_PHONE_NUMBER_TEST_PHONE_NUMBERS": Scenario.phoneTestNumbersSetting,
                 ].merging(environment) { _, given in given },
                 startupTimeout: .milliseconds(Int(startupTimeout * 1_000)))
             let servers = fleet.replicas.map { "pid \($0.pid) port \($0.port)" }.joined(separator: ", ")

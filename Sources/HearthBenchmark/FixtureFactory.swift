@@ -54,7 +54,9 @@ struct FixtureFactory {
         let numbers = (0..<count).map { Scenario.phoneNumbers[$0 % Scenario.phoneNumbers.count] }
         let plan = RequestPlan(
             name: "sending phone codes",
-            requests: numbers.map { PreparedRequest(path: Scenario.phoneSendPath, json: #"{"phoneNumber":"\#($0)"}"#, hostHeader: driver.hostHeader) },
+            requests: numbers.map {
+                PreparedRequest(path: Scenario.phoneSendPath, json: #"{"phoneNumber":"\#($0)"}"#, hostHeader: driver.hostHeader)
+            },
             capturesBodies: true)
         let report = try await driver.runOnce(plan, connections: connections)
         guard report.captured.count == plan.requests.count else {

@@ -98,6 +98,8 @@ enum Scenario: String, CaseIterable, Sendable {
     static let phoneNumbers = (0..<10).map { "+1650555010\($0)" }
     static let phoneCode = "123456"
     static let phoneSendPath = "/v1/accounts:sendVerificationCode?key=bench"
+    /// `signIn.phoneNumber.testPhoneNumbers` as the servers' environment gives it.
+    static var phoneTestNumbersSetting: String { phoneNumbers.map { "\($0)=\(phoneCode)" }.joined(separator: ",") }
 }
 
 extension String {

@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import HTTPTypes
 import HearthConfiguration
@@ -75,7 +76,9 @@ struct PhoneSignInHTTPTests {
             #expect(try await message(send, ["phoneNumber": .string("+1 650 555 1234")]) == "INVALID_PHONE_NUMBER : Invalid format.")
             #expect(try await message(send, ["phoneNumber": .string("+1650\u{0}5551234")]) == "INVALID_PHONE_NUMBER : Invalid format.")
             #expect(try await message(send, ["phoneNumber": .string("+1650\u{1b}5551234")]) == "INVALID_PHONE_NUMBER : Invalid format.")
-            #expect(try await message(send, ["phoneNumber": .string("+" + String(repeating: "1", count: 5_000))]) == "INVALID_PHONE_NUMBER : Invalid format.")
+            #expect(
+                try await message(send, ["phoneNumber": .string("+" + String(repeating: "1", count: 5_000))])
+                    == "INVALID_PHONE_NUMBER : Invalid format.")
             // No SMS gateway: only test numbers get a code.
             #expect(try await message(send, ["phoneNumber": .string("+919876543210")]) == "OPERATION_NOT_ALLOWED : SMS delivery is not configured.")
 
@@ -86,18 +89,26 @@ struct PhoneSignInHTTPTests {
             #expect(try await message(verify, ["sessionInfo": .string(sessionInfo + "\u{0}"), "code": .string("123456")]) == "INVALID_SESSION_INFO")
             #expect(try await message(verify, ["sessionInfo": .string(sessionInfo), "code": .string("654321")]) == "INVALID_CODE")
             #expect(try await message(verify, ["sessionInfo": .string(sessionInfo), "code": .string("12\u{0}456")]) == "INVALID_CODE")
-            #expect(try await message(verify, ["sessionInfo": .string(sessionInfo), "code": .string("123456"), "operation": .string("DELETE")])?.contains("Invalid value at 'operation'") == true)
-            #expect(try await message(verify, ["temporaryProof": .string("forged")]) == "MISSING_PHONE_NUMBER")
-            #expect(try await message(verify, ["temporaryProof": .string("forged"), "phoneNumber": .string(Self.testNumber)]) == "INVALID_TEMPORARY_PROOF")
-            #expect(try await message(verify, ["temporaryProof": .string("forged"), "phoneNumber": .string("1")]) == "INVALID_PHONE_NUMBER : Invalid format.")
             #expect(
-                try await message(verify, ["sessionInfo": .string(sessionInfo), "code": .string("123456"), "operation": .string("REAUTH")]) == "USER_NOT_FOUND")
+                try await message(verify, ["sessionInfo": .string(sessionInfo), "code": .string("123456"), "operation": .string("DELETE")])?.contains(
+                    "Invalid value at 'operation'") == true)
+            #expect(try await message(verify, ["temporaryProof": .string("forged")]) == "MISSING_PHONE_NUMBER")
+            #expect(
+                try await message(verify, ["temporaryProof": .string("forged"), "phoneNumber": .string(Self.testNumber)]) == "INVALID_TEMPORARY_PROOF"
+            )
+            #expect(
+                try await message(verify, ["temporaryProof": .string("forged"), "phoneNumber": .string("1")])
+                    == "INVALID_PHONE_NUMBER : Invalid format.")
+            #expect(
+                try await message(verify, ["sessionInfo": .string(sessionInfo), "code": .string("123456"), "operation": .string("REAUTH")])
+                    == "USER_NOT_FOUND")
             let expiring = try await Self.send(client)
             hearth.clock.advance(by: PhoneSignIn.codeLifetime + 1)
             #expect(try await message(verify, ["sessionInfo": .string(expiring), "code": .string("123456")]) == "SESSION_EXPIRED")
 
             let disabled = try await Self.send(client, "+16505550000")
-            let made = try await Self.verify(client, ["sessionInfo": .string(disabled), "code": .string("000000")]).decode(SignInWithPhoneNumberResponse.self)
+            let made = try await Self.verify(client, ["sessionInfo": .string(disabled), "code": .string("000000")]).decode(
+                SignInWithPhoneNumberResponse.self)
             _ = try await hearth.services.store.updateUser(uid: try #require(made.localId), session: nil) { $0.disabled = true }
             let refused = try await Self.send(client, "+16505550000")
             #expect(try await message(verify, ["sessionInfo": .string(refused), "code": .string("000000")]) == "USER_DISABLED")
@@ -116,9 +127,12 @@ struct PhoneSignInHTTPTests {
         try await withHearth(Self.phoneOn) { _, client in
             let sessionInfo = try await Self.send(client)
             for _ in 0..<5 {
-                #expect(try await Self.verify(client, ["sessionInfo": .string(sessionInfo), "code": .string("999999")]).errorMessage == "INVALID_CODE")
+                #expect(
+                    try await Self.verify(client, ["sessionInfo": .string(sessionInfo), "code": .string("999999")]).errorMessage == "INVALID_CODE")
             }
-            #expect(try await Self.verify(client, ["sessionInfo": .string(sessionInfo), "code": .string(Self.testCode)]).errorMessage == "SESSION_EXPIRED")
+            #expect(
+                try await Self.verify(client, ["sessionInfo": .string(sessionInfo), "code": .string(Self.testCode)]).errorMessage == "SESSION_EXPIRED"
+            )
 
             let fresh = try await Self.send(client)
             #expect(try await Self.verify(client, ["sessionInfo": .string(fresh), "code": .string(Self.testCode)]).status == .ok)
@@ -167,11 +181,16 @@ struct PhoneSignInHTTPTests {
             #expect(replayed.errorMessage == "INVALID_TEMPORARY_PROOF")
 
             let linked = try await Self.verify(
-                client, ["sessionInfo": .string(try await Self.send(client, "+16505550000")), "code": .string("000000"), "idToken": .string(anonymous.idToken!)]
+                client,
+                [
+                    "sessionInfo": .string(try await Self.send(client, "+16505550000")), "code": .string("000000"),
+                    "idToken": .string(anonymous.idToken!),
+                ]
             ).decode(SignInWithPhoneNumberResponse.self)
             #expect(linked.localId == anonymous.localId && linked.isNewUser == false && linked.phoneNumber == "+16505550000")
             let reauthenticated = try await Self.verify(
-                client, ["sessionInfo": .string(try await Self.send(client, "+16505550000")), "code": .string("000000"), "operation": .string("REAUTH")]
+                client,
+                ["sessionInfo": .string(try await Self.send(client, "+16505550000")), "code": .string("000000"), "operation": .string("REAUTH")]
             ).decode(SignInWithPhoneNumberResponse.self)
             #expect(reauthenticated.localId == anonymous.localId)
         }
@@ -186,19 +205,48 @@ struct PhoneSignInHTTPTests {
             let path = "/v2/projects/demo-hearth/config"
             let shown = try await adminClient.raw(path, method: .get, headers: admin).decode(ProjectConfig.self)
             #expect(shown.signIn?.phoneNumber == PhoneNumberSignInConfig(enabled: false, testPhoneNumbers: [:]))
-            #expect(try await client.post("/v1/accounts:sendVerificationCode", ["phoneNumber": .string(Self.testNumber)]).errorMessage == "OPERATION_NOT_ALLOWED")
+            #expect(
+                try await client.post("/v1/accounts:sendVerificationCode", ["phoneNumber": .string(Self.testNumber)]).errorMessage
+                    == "OPERATION_NOT_ALLOWED")
 
             let body = #"{"signIn":{"phoneNumber":{"enabled":true,"testPhoneNumbers":{"+16505551234":"123456"}}}}"#
             let patched = try await adminClient.raw(
-                path + "?updateMask=signIn.phoneNumber", method: .patch, body: Data(body.utf8), headers: admin.merging([.contentType: "application/json"]))
+                path + "?updateMask=signIn.phoneNumber", method: .patch, body: Data(body.utf8),
+                headers: admin.merging([.contentType: "application/json"]))
             #expect(patched.status == .ok)
             #expect(try patched.decode(ProjectConfig.self).signIn?.phoneNumber?.testPhoneNumbers == [Self.testNumber: Self.testCode])
             let sessionInfo = try await Self.send(client)
             #expect(try await Self.verify(client, ["sessionInfo": .string(sessionInfo), "code": .string(Self.testCode)]).status == .ok)
 
             let bad = #"{"signIn":{"phoneNumber":{"testPhoneNumbers":{"16505551234":"123456"}}}}"#
-            let refused = try await adminClient.raw(path, method: .patch, body: Data(bad.utf8), headers: admin.merging([.contentType: "application/json"]))
+            let refused = try await adminClient.raw(
+                path, method: .patch, body: Data(bad.utf8), headers: admin.merging([.contentType: "application/json"]))
             #expect(refused.errorMessage?.hasPrefix("INVALID_CONFIG") == true)
+        }
+    }
+
+    @Test("the configuration: signIn.phoneNumber.enabled on in development only, testPhoneNumbers as number=code, refused with the key named")
+    func configuration() throws {
+        func read(_ values: [AbsoluteConfigKey: ConfigValue], mode: ServerConfiguration.Mode = .development) throws -> ServerConfiguration {
+            var values = values
+            if mode == .production {
+                values["project.id"] = .init(.string("acme"), isSecret: false)
+                values["project.apiKeys"] = .init(.stringArray(["AIzaSyTestKeyForHearth01"]), isSecret: true)
+                values["secrets.key"] = .init(.string(KeyEncryptionKey.generate().base64), isSecret: true)
+            }
+            return try ServerConfiguration(reader: ConfigReader(provider: InMemoryProvider(values: values)), defaultMode: mode)
+        }
+        #expect(try read([:]).signIn.phoneEnabled && !(try read([:], mode: .production).signIn.phoneEnabled))
+        let key: AbsoluteConfigKey = "signIn.phoneNumber.testPhoneNumbers"
+        let configured = try read([key: .init(.stringArray(["+16505551234=123456", "+919876543210=000000"]), isSecret: false)])
+        #expect(configured.signIn.testPhoneNumbers == ["+16505551234": "123456", "+919876543210": "000000"])
+        #expect(ProjectSettings(configured).testPhoneNumbers == configured.signIn.testPhoneNumbers)
+        for bad in [["+16505551234"], ["16505551234=123456"], ["+16505551234=12345"], ["+16505551234=123456", "+16505551234=654321"]] {
+            #expect {
+                try read([key: .init(.stringArray(bad), isSecret: false)])
+            } throws: { error in
+                (error as? ConfigurationError)?.key == "signIn.phoneNumber.testPhoneNumbers"
+            }
         }
     }
 

@@ -25,8 +25,10 @@ struct PhoneVerificationStoreTests {
     func codes(backend: StoreBackend) async throws {
         try await withStore(backend) { store, _ in
             try await store.insertPhoneVerification(Self.session("s1", attempts: 3))
-            #expect(try await store.checkPhoneCode(key: "s1", codeHash: "wrong") == .wrongCode(attemptsLeft: 2, expiresAt: epoch.addingTimeInterval(300)))
-            #expect(try await store.checkPhoneCode(key: "s1", codeHash: "wrong") == .wrongCode(attemptsLeft: 1, expiresAt: epoch.addingTimeInterval(300)))
+            #expect(
+                try await store.checkPhoneCode(key: "s1", codeHash: "wrong") == .wrongCode(attemptsLeft: 2, expiresAt: epoch.addingTimeInterval(300)))
+            #expect(
+                try await store.checkPhoneCode(key: "s1", codeHash: "wrong") == .wrongCode(attemptsLeft: 1, expiresAt: epoch.addingTimeInterval(300)))
             var spent = Self.session("s1", attempts: 0)
             spent.attemptsLeft = 0
             #expect(try await store.checkPhoneCode(key: "s1", codeHash: "h-code") == .verified(spent))
@@ -38,7 +40,8 @@ struct PhoneVerificationStoreTests {
             // Wrong codes until none is left: the session is void, the right code no longer works.
             try await store.insertPhoneVerification(Self.session("s2", attempts: 2))
             _ = try await store.checkPhoneCode(key: "s2", codeHash: "wrong")
-            #expect(try await store.checkPhoneCode(key: "s2", codeHash: "wrong") == .wrongCode(attemptsLeft: 0, expiresAt: epoch.addingTimeInterval(300)))
+            #expect(
+                try await store.checkPhoneCode(key: "s2", codeHash: "wrong") == .wrongCode(attemptsLeft: 0, expiresAt: epoch.addingTimeInterval(300)))
             #expect(try await store.checkPhoneCode(key: "s2", codeHash: "h-code") == .spent)
 
             // A proof is not a session, and a session not a proof.
@@ -71,7 +74,8 @@ struct PhoneVerificationStoreTests {
         }
     }
 
-    @Test("20 parallel checks of the right code: exactly one is verified; 20 parallel wrong ones take 5 attempts, no more", arguments: StoreBackend.all)
+    @Test(
+        "20 parallel checks of the right code: exactly one is verified; 20 parallel wrong ones take 5 attempts, no more", arguments: StoreBackend.all)
     func parallelChecks(backend: StoreBackend) async throws {
         try await withStore(backend) { store, _ in
             try await store.insertPhoneVerification(Self.session("contested"))

@@ -129,7 +129,8 @@ public struct PhoneSignIn: Sendable {
     /// Spends the session's code, or counts a wrong one: the number it verified.
     private func redeem(_ code: String, sessionInfo: String) async throws -> String {
         let now = completion.clock.now
-        switch try await store.checkPhoneCode(key: VerificationCode.key(sessionInfo), codeHash: VerificationCode.hash(code, sessionInfo: sessionInfo)) {
+        switch try await store.checkPhoneCode(key: VerificationCode.key(sessionInfo), codeHash: VerificationCode.hash(code, sessionInfo: sessionInfo))
+        {
         case .verified(let record):
             guard !record.isExpired(at: now) else { throw HearthError(.sessionExpired, reason: "code expired") }
             return record.phoneNumber

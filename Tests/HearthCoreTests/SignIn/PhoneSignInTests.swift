@@ -43,9 +43,10 @@ import Testing
     @Test("sending: OPERATION_NOT_ALLOWED when off or without a sender, MISSING_PHONE_NUMBER, INVALID_PHONE_NUMBER for anything not E.164")
     func sendRefusals() async throws {
         var kit = SignInKit()
-        for bad in ["919876543210", "+91 98765 43210", "+91-9876543210", "+0123456", "+1", "+1234567890123456", "+91987654321a", "+91\u{0}98765",
-            "+91\u{7}98765", "+９１９８７６５４３２１０", String(repeating: "9", count: 10_000)]
-        {
+        for bad in [
+            "919876543210", "+91 98765 43210", "+91-9876543210", "+0123456", "+1", "+1234567890123456", "+91987654321a", "+91\u{0}98765",
+            "+91\u{7}98765", "+９１９８７６５４３２１０", String(repeating: "9", count: 10_000),
+        ] {
             #expect(await errorCode { try await kit.phone.sendCode(to: bad, from: kit.origin) } == .invalidPhoneNumber, "\(bad.prefix(20))")
         }
         #expect(await errorCode { try await kit.phone.sendCode(to: nil, from: kit.origin) } == .missingPhoneNumber)
@@ -133,7 +134,9 @@ import Testing
 
         kit.limits.phoneCodes = RateLimit("phone-codes", limit: 100, window: 3_600)
         kit.limits.phoneCodesPerNumber = RateLimit("phone-codes-per-number", limit: 2, window: 3_600)
-        func from(_ index: Int) -> ClientOrigin { ClientOrigin(counterAddress: "198.51.100.\(index)", audit: AuditOrigin(address: "198.51.100.\(index)")) }
+        func from(_ index: Int) -> ClientOrigin {
+            ClientOrigin(counterAddress: "198.51.100.\(index)", audit: AuditOrigin(address: "198.51.100.\(index)"))
+        }
         for index in 0..<2 { _ = try await kit.phone.sendCode(to: Self.number, from: from(index)) }
         #expect(await errorCode { try await kit.phone.sendCode(to: Self.number, from: from(9)) } == .tooManyAttempts)
         let sentBefore = kit.texts.count
@@ -165,25 +168,38 @@ import Testing
         #expect(try await kit.store.user(uid: other.user.uid)?.phoneNumber == nil)
         // Linking with the proof: PHONE_NUMBER_EXISTS, and the proof still signs in.
         #expect(
-            await errorCode { try await kit.phone.signIn(.temporaryProof(proof, phoneNumber: number), linkTo: other.idToken, reauthenticate: false, from: kit.origin) }
+            await errorCode {
+                try await kit.phone.signIn(
+                    .temporaryProof(proof, phoneNumber: number), linkTo: other.idToken, reauthenticate: false, from: kit.origin)
+            }
                 == .phoneNumberExists)
         #expect(
-            await errorCode { try await kit.phone.signIn(.temporaryProof(proof, phoneNumber: "+919876543219"), linkTo: nil, reauthenticate: false, from: kit.origin) }
+            await errorCode {
+                try await kit.phone.signIn(.temporaryProof(proof, phoneNumber: "+919876543219"), linkTo: nil, reauthenticate: false, from: kit.origin)
+            }
                 == .invalidTemporaryProof)
         #expect(
-            await errorCode { try await kit.phone.signIn(.temporaryProof(proof, phoneNumber: nil), linkTo: nil, reauthenticate: false, from: kit.origin) }
+            await errorCode {
+                try await kit.phone.signIn(.temporaryProof(proof, phoneNumber: nil), linkTo: nil, reauthenticate: false, from: kit.origin)
+            }
                 == .missingPhoneNumber)
         #expect(
-            await errorCode { try await kit.phone.signIn(.temporaryProof(proof, phoneNumber: "12"), linkTo: nil, reauthenticate: false, from: kit.origin) }
+            await errorCode {
+                try await kit.phone.signIn(.temporaryProof(proof, phoneNumber: "12"), linkTo: nil, reauthenticate: false, from: kit.origin)
+            }
                 == .invalidPhoneNumber)
         let viaProof = try Self.signedIn(
             try await kit.phone.signIn(.temporaryProof(proof, phoneNumber: number), linkTo: nil, reauthenticate: false, from: kit.origin))
         #expect(viaProof.user.uid == anonymous.user.uid && viaProof.signInProvider == "phone" && !viaProof.isNewUser)
         #expect(
-            await errorCode { try await kit.phone.signIn(.temporaryProof(proof, phoneNumber: number), linkTo: nil, reauthenticate: false, from: kit.origin) }
+            await errorCode {
+                try await kit.phone.signIn(.temporaryProof(proof, phoneNumber: number), linkTo: nil, reauthenticate: false, from: kit.origin)
+            }
                 == .invalidTemporaryProof, "a proof is used once")
         #expect(
-            await errorCode { try await kit.phone.signIn(.temporaryProof("forged", phoneNumber: number), linkTo: nil, reauthenticate: false, from: kit.origin) }
+            await errorCode {
+                try await kit.phone.signIn(.temporaryProof("forged", phoneNumber: number), linkTo: nil, reauthenticate: false, from: kit.origin)
+            }
                 == .invalidTemporaryProof)
 
         // A proof expires.
@@ -194,7 +210,9 @@ import Testing
         }
         kit.clock.advance(by: PhoneSignIn.proofLifetime)
         #expect(
-            await errorCode { try await kit.phone.signIn(.temporaryProof(late, phoneNumber: Self.number), linkTo: nil, reauthenticate: false, from: kit.origin) }
+            await errorCode {
+                try await kit.phone.signIn(.temporaryProof(late, phoneNumber: Self.number), linkTo: nil, reauthenticate: false, from: kit.origin)
+            }
                 == .invalidTemporaryProof)
     }
 
