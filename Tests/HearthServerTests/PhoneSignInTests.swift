@@ -250,6 +250,26 @@ struct PhoneSignInHTTPTests {
         }
     }
 
+    @Test("sending limits: the project's SMS budget answers QUOTA_EXCEEDED, the client address's TOO_MANY_ATTEMPTS_TRY_LATER, with Retry-After")
+    func limits() async throws {
+        try await withLiveHearth({
+            $0.abuse.limitsEnabled = true
+            $0.signIn.testPhoneNumbers = [Self.testNumber: Self.testCode]
+            $0.abuse.limits.phoneCodes = RateLimit("phone-codes", limit: 3, window: 3_600)
+            $0.abuse.limits.phoneCodesPerProject = RateLimit("phone-codes-per-project", limit: 2, window: 3_600)
+        }) { live in
+            let client = FirebaseTestClient(baseURL: live.baseURL)
+            _ = try await Self.send(client, "+919876543201")
+            _ = try await Self.send(client, "+919876543202")
+            let quota = try await client.post("/v1/accounts:sendVerificationCode", ["phoneNumber": .string("+919876543203")])
+            #expect(quota.status == .badRequest && quota.errorMessage == "QUOTA_EXCEEDED" && quota.headers[.retryAfter] != nil)
+            let address = try await client.post("/v1/accounts:sendVerificationCode", ["phoneNumber": .string("+919876543204")])
+            #expect(address.errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER" && address.headers[.retryAfter] != nil)
+            // Test numbers are not counted.
+            _ = try await Self.send(client)
+        }
+    }
+
     @Test("development mode: the SMS outbox and the emulator's verificationCodes listing; the code never reaches the log")
     func outboxAndLogs() async throws {
         let logs = CapturedLogs()
