@@ -14,7 +14,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         commandName: "hearth-benchmark",
         abstract: "Load-test a hearth server against this machine's RS256 and scrypt ceilings.")
 
-    @Option(help: "Comma-separated scenarios to run: signup, refresh, lookup, signin, passwordReset.")
+    @Option(help: "Comma-separated scenarios to run: signup, refresh, lookup, signin, signinUnderAttack, passwordReset, phone.")
     var scenarios: String = Scenario.allCases.map(\.rawValue).joined(separator: ",")
 
     @Option(help: "Concurrent keep-alive connections per scenario.")
@@ -43,6 +43,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("password-users"), help: "E-mail accounts made for the password sign-in scenario.")
     var passwordUsers: Int = 200
+
+    @Option(
+        name: .customLong("phone-sessions"),
+        help: "Phone sessions prepared for the phone scenario: each is signed in to once, so more than warm-up + measured seconds take.")
+    var phoneSessions: Int = 50_000
 
     @Option(
         name: .customLong("attack-bcrypt-cost"),
@@ -114,7 +119,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         guard seconds > 0, warmupSeconds >= 0, ceilingSeconds > 0 else { throw ValidationError("durations must be positive") }
         guard (1...20).contains(scryptLogN) else { throw ValidationError("--scrypt-log-n must be 1...20") }
         guard (1...64).contains(clientThreads) else { throw ValidationError("--client-threads must be 1...64") }
-        guard refreshUsers > 0, passwordUsers > 0 else { throw ValidationError("fixture counts must be positive") }
+        guard refreshUsers > 0, passwordUsers > 0, phoneSessions > 0 else { throw ValidationError("fixture counts must be positive") }
         guard (1...32).contains(replicas) else { throw ValidationError("--replicas must be 1...32") }
         guard replicas == 1 || database == .postgres else {
             throw ValidationError("--replicas > 1 needs --database postgres: replicas share one database, and an SQLite file belongs to one process")
@@ -338,7 +343,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 // The mail limits would stop the password-reset scenario after five mails per address.
                 environment: [
                     "HEARTH_PASSWORDS_SCRYPT_LOG_N": String(scryptLogN), "HEARTH_EMAIL_LIMITS_PER_ADDRESS_PER_HOUR": "0",
-                    "HEARTH_EMAIL_LIMITS_PER_MINUTE": "0",
+                    "HEARTH_EMAIL_LIMITS_PER_MINUTE": "0", "HEARTH_SIGN_IN_PHONE_NUMBER_ENABLED": "true",
+                    "HEARTH_SIGN_IN_PHONE_NUMBER_TEST_PHONE_NUMBERS": Scenario.phoneTestNumbersSetting,
                 ].merging(environment) { _, given in given },
                 startupTimeout: .milliseconds(Int(startupTimeout * 1_000)))
             let servers = fleet.replicas.map { "pid \($0.pid) port \($0.port)" }.joined(separator: ", ")
@@ -619,6 +625,17 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 requests = accounts.map {
                     PreparedRequest(
                         path: scenario.path, json: #"{"requestType":"PASSWORD_RESET","email":"\#($0.email.jsonEscaped)"}"#,
+                        hostHeader: driver.hostHeader)
+                }
+            case .phone:
+                let started = ContinuousClock.now
+                let (prepared, sendsPerSecond) = try await fixtures.phoneSessions(count: phoneSessions)
+                Self.emit(
+                    "prepared \(prepared.count) phone sessions in \(Self.elapsed(since: started)): \(ResultTable.decimal(sendsPerSecond)) sendVerificationCode/s"
+                )
+                requests = prepared.map {
+                    PreparedRequest(
+                        path: scenario.path, json: #"{"sessionInfo":"\#($0.sessionInfo.jsonEscaped)","code":"\#(Scenario.phoneCode)"}"#,
                         hostHeader: driver.hostHeader)
                 }
             case .signin, .signinUnderAttack:

@@ -44,6 +44,34 @@ struct FixtureFactory {
         return credentials
     }
 
+    private struct SendAnswer: Decodable {
+        let sessionInfo: String
+    }
+
+    /// `count` phone sessions (codes sent to ``Scenario/phoneNumbers`` in turn), and how many sends per second the
+    /// preparation ran at.
+    func phoneSessions(count: Int) async throws -> (sessions: [(number: String, sessionInfo: String)], sendsPerSecond: Double) {
+        let numbers = (0..<count).map { Scenario.phoneNumbers[$0 % Scenario.phoneNumbers.count] }
+        let plan = RequestPlan(
+            name: "sending phone codes",
+            requests: numbers.map {
+                PreparedRequest(path: Scenario.phoneSendPath, json: #"{"phoneNumber":"\#($0)"}"#, hostHeader: driver.hostHeader)
+            },
+            capturesBodies: true)
+        let report = try await driver.runOnce(plan, connections: connections)
+        guard report.captured.count == plan.requests.count else {
+            throw BenchmarkError("\(plan.name): \(report.captured.count) of \(plan.requests.count) answers")
+        }
+        let decoder = JSONDecoder()
+        let sessions = try zip(numbers, report.captured).map { number, response in
+            guard response.status == 200, let answer = try? decoder.decode(SendAnswer.self, from: Data(response.body.utf8)) else {
+                throw BenchmarkError("\(plan.name): HTTP \(response.status): \(response.body.prefix(300))")
+            }
+            return (number, answer.sessionInfo)
+        }
+        return (sessions, report.successesPerSecond)
+    }
+
     private struct RefreshAnswer: Decodable {
         let id_token: String
     }

@@ -8,6 +8,9 @@ enum Scenario: String, CaseIterable, Sendable {
     /// with costly bcrypt hashes (the attack of issue 24): what the imported lane leaves to normal users.
     case signinUnderAttack
     case passwordReset
+    /// Phone sign-in with test phone numbers (no SMS): codes sent to prepare sessions, then each session's code
+    /// entered once (`signInWithPhoneNumber`), the step that mints a session and signs a token.
+    case phone
 
     /// The CPU-bound operation that bounds a scenario's throughput.
     enum Ceiling: Sendable, CaseIterable {
@@ -39,6 +42,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case "signin", "sign-in", "password", "password-signin": self = .signin
         case "signinunderattack", "sign-in-under-attack", "attack", "imported-hash-attack": self = .signinUnderAttack
         case "passwordreset", "password-reset", "reset", "sendoobcode": self = .passwordReset
+        case "phone", "phone-signin", "sms", "signinwithphonenumber": self = .phone
         default: return nil
         }
     }
@@ -51,6 +55,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .signin: "password sign-in"
         case .signinUnderAttack: "password sign-in, imported-hash attack beside"
         case .passwordReset: "password-reset mail"
+        case .phone: "phone sign-in (test numbers)"
         }
     }
 
@@ -61,12 +66,13 @@ enum Scenario: String, CaseIterable, Sendable {
         case .lookup: "/v1/accounts:lookup?key=bench"
         case .signin, .signinUnderAttack: "/v1/accounts:signInWithPassword?key=bench"
         case .passwordReset: "/v1/accounts:sendOobCode?key=bench"
+        case .phone: "/v1/accounts:signInWithPhoneNumber?key=bench"
         }
     }
 
     var ceiling: Ceiling? {
         switch self {
-        case .signup, .refresh: .rs256
+        case .signup, .refresh, .phone: .rs256
         case .lookup, .passwordReset: nil
         case .signin, .signinUnderAttack: .scrypt
         }
@@ -82,8 +88,18 @@ enum Scenario: String, CaseIterable, Sendable {
         case .signinUnderAttack: .fractionOfCeiling(0.35)
         // A code and a mail written, two counters counted, a mail rendered: database writes, no signature.
         case .passwordReset: .requestsPerSecond(1_000)
+        // As a sign-up (a write and a signature), plus the code's conditional write.
+        case .phone: .fractionOfCeiling(0.40)
         }
     }
+
+    /// The test phone numbers the servers are given for ``phone`` (their code: ``phoneCode``), so sign-ins spread
+    /// over ten accounts rather than queue on one.
+    static let phoneNumbers = (0..<10).map { "+1650555010\($0)" }
+    static let phoneCode = "123456"
+    static let phoneSendPath = "/v1/accounts:sendVerificationCode?key=bench"
+    /// `signIn.phoneNumber.testPhoneNumbers` as the servers' environment gives it.
+    static var phoneTestNumbersSetting: String { phoneNumbers.map { "\($0)=\(phoneCode)" }.joined(separator: ",") }
 }
 
 extension String {

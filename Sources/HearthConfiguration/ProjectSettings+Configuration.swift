@@ -7,6 +7,7 @@ extension ProjectSettings {
             anonymousEnabled: configuration.signIn.anonymousEnabled, passwordEnabled: configuration.signIn.passwordEnabled,
             emailEnumerationProtection: configuration.signIn.emailEnumerationProtection,
             oneAccountPerEmail: configuration.signIn.oneAccountPerEmail, anonymousCleanupEnabled: configuration.anonymousCleanup.enabled,
-            emailLinkEnabled: configuration.signIn.emailLinkEnabled)
+            emailLinkEnabled: configuration.signIn.emailLinkEnabled, phoneEnabled: configuration.signIn.phoneEnabled,
+            testPhoneNumbers: configuration.signIn.testPhoneNumbers)
     }
 }

@@ -36,6 +36,9 @@ extension ServerConfiguration {
         abuse.limits.passwordSignIns = try limit("passwordSignIns", abuse.limits.passwordSignIns)
         abuse.limits.createAuthUri = try limit("createAuthUri", abuse.limits.createAuthUri)
         abuse.limits.mailSending = try limit("mailSending", abuse.limits.mailSending)
+        abuse.limits.phoneCodes = try limit("phoneCodes", abuse.limits.phoneCodes)
+        abuse.limits.phoneCodesPerNumber = try limit("phoneCodesPerNumber", abuse.limits.phoneCodesPerNumber)
+        abuse.limits.phoneCodesPerProject = try limit("phoneCodesPerProject", abuse.limits.phoneCodesPerProject)
         abuse.trustedProxies = try r.stringArray("abuse.trustedProxies") ?? []
         for proxy in abuse.trustedProxies where IPAddressRange(proxy) == nil {
             throw ConfigurationError(key: "abuse.trustedProxies", problem: "\(proxy) is not an IP address or CIDR block (e.g. 10.0.0.0/8, fd00::/8)")

@@ -100,6 +100,8 @@ extension ServerConfiguration {
         signIn.emailEnumerationProtection = try r.bool("signIn.emailEnumerationProtection") ?? (mode == .production)
         signIn.oneAccountPerEmail = try r.bool("signIn.oneAccountPerEmail") ?? signIn.oneAccountPerEmail
         signIn.emailLinkEnabled = try r.bool("signIn.emailLink.enabled") ?? (mode == .development)
+        signIn.phoneEnabled = try r.bool("signIn.phoneNumber.enabled") ?? (mode == .development)
+        signIn.testPhoneNumbers = try Self.readTestPhoneNumbers(r)
         anonymousCleanup.enabled = try r.bool("anonymousCleanup.enabled") ?? anonymousCleanup.enabled
         anonymousCleanup.maxAge = TimeInterval(try r.int("anonymousCleanup.maxAgeDays", in: 1...3_650) ?? 30) * 86_400
         anonymousCleanup.checkInterval = TimeInterval(try r.int("anonymousCleanup.checkIntervalSeconds", in: 1...86_400) ?? 3_600)
@@ -114,6 +116,24 @@ extension ServerConfiguration {
         metrics = try Self.readMetrics(r)
         tracing = try Self.readTracing(r)
         try validate()
+    }
+
+    /// `signIn.phoneNumber.testPhoneNumbers`: `number=code` entries, checked as the project config checks them.
+    static func readTestPhoneNumbers(_ r: ConfigValues) throws -> [String: String] {
+        let key = "signIn.phoneNumber.testPhoneNumbers"
+        var numbers: [String: String] = [:]
+        for entry in try r.stringArray(key) ?? [] {
+            let parts = entry.split(separator: "=", omittingEmptySubsequences: false)
+            guard parts.count == 2, numbers[String(parts[0])] == nil else {
+                throw ConfigurationError(key: key, problem: "expected distinct number=code entries, e.g. +16505551234=123456")
+            }
+            numbers[String(parts[0])] = String(parts[1])
+        }
+        do {
+            return try ProjectSettings.checkTestPhoneNumbers(numbers)
+        } catch let error as HearthError {
+            throw ConfigurationError(key: key, problem: error.detail ?? "invalid")
+        }
     }
 
     /// Rules that span keys.

@@ -25,6 +25,11 @@ public struct ServerConfiguration: Sendable {
         /// E-mail link sign-in (`accounts:signInWithEmailLink`; Firebase's "passwordless" switch). The
         /// configuration reader turns it on in development mode unless `signIn.emailLink.enabled` says otherwise.
         public var emailLinkEnabled = false
+        /// Phone sign-in (`accounts:sendVerificationCode`, `accounts:signInWithPhoneNumber`). The configuration reader
+        /// turns it on in development mode unless `signIn.phoneNumber.enabled` says otherwise.
+        public var phoneEnabled = false
+        /// `signIn.phoneNumber.testPhoneNumbers` (`+16505551234=123456` each): numbers that get a fixed code and no SMS.
+        public var testPhoneNumbers: [String: String] = [:]
         public init() {}
     }
 

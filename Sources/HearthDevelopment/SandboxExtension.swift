@@ -16,11 +16,15 @@ public struct SandboxExtension: ServerExtension {
     public static let mountPath = "/sandbox"
 
     public let sandbox: Sandbox
+    /// The verification codes phone sign-in sends, at `/sandbox/sms`.
+    public let smsOutbox = SMSOutbox()
 
     /// - Parameter sandbox: the stand-ins; its ``HearthSandbox/Sandbox/baseURL`` is set from the server's.
     public init(sandbox: Sandbox) {
         self.sandbox = sandbox
     }
+
+    public var verificationCodeSender: (any VerificationCodeSending)? { smsOutbox }
 
     /// A fresh sandbox on the server's clock.
     public init(clock: WallClock, logger: Logger) {
@@ -36,9 +40,11 @@ public struct SandboxExtension: ServerExtension {
         sandbox.addRoutes(to: router.group(RouterPath(Self.mountPath)))
     }
 
-    /// The sandbox, and the mail outbox at `/sandbox/mail` with the emulator's `oobCodes` listing.
+    /// The sandbox, the mail outbox at `/sandbox/mail` with the emulator's `oobCodes` listing, and the SMS outbox at
+    /// `/sandbox/sms` with its `verificationCodes` listing.
     public func addRoutes(to router: Router<HearthRequestContext>, services: HearthServices) {
         addRoutes(to: router)
         MailOutbox(store: services.store, projectID: services.configuration.projectID).addRoutes(to: router)
+        smsOutbox.addRoutes(to: router, projectID: services.configuration.projectID)
     }
 }

@@ -125,6 +125,7 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
             signIn: signIn.federatedSignIn, browserSignIn: browserSignIn, identityVerifier: services.identityVerifier,
             tokens: services.tokens, audit: audit, configuration: configuration),
         customToken: CustomTokenController(signIn: signIn.customTokenSignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes),
+        phone: PhoneSignInController(signIn: signIn.phoneSignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes),
         browserSignIn: browserSignIn, audit: audit, configuration: configuration)
     let admin = AdminAuthMiddleware<HearthRequestContext>(credentials: administrators)
     let project = ProjectMiddleware<HearthRequestContext>(projectID: configuration.projectID)

@@ -33,6 +33,8 @@ public struct HearthServices: Sendable {
     let administeredProviders: AdministeredProviders?
     /// Routes and providers given from outside (development mode's provider sandbox).
     public let extensions: [any ServerExtension]
+    /// Where phone sign-in's codes go: the first extension's sender (development mode's outbox); `nil`: test numbers only.
+    public var verificationCodeSender: (any VerificationCodeSending)? { extensions.lazy.compactMap(\.verificationCodeSender).first }
     /// The providers at the server's final base URL (see ``serverDidBind(port:)``).
     private var providersAtBaseURL: (@Sendable (String) -> ProvidersConfiguration)?
     public let clock: WallClock

@@ -290,5 +290,27 @@ enum HearthSchema {
                     postgreSQL: #"CREATE INDEX users_email_uid ON users (email COLLATE "C" NULLS FIRST, uid COLLATE "C")"#))
                 """,
             ]),
+        SchemaMigration(
+            "2026-11-27-create-phone-verifications",
+            [
+                // phone_verifications: phone sign-in's sessions (`kind` 'code': a code sent, waiting to be entered) and
+                // temporary proofs ('proof': a number verified while another account had it). Keyed by the hex SHA-256
+                // of the sessionInfo or proof the client holds (never stored); `code_hash` is the code's SHA-256
+                // salted with the sessionInfo, NULL for a proof. `attempts_left`: wrong codes still allowed, 0 once
+                // the session is used or void. Instants in ms since 1970; pruned by expiry.
+                """
+                CREATE TABLE phone_verifications (
+                    verification_key TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    phone_number TEXT NOT NULL,
+                    code_hash TEXT,
+                    attempts_left BIGINT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    CONSTRAINT phone_verifications_pkey PRIMARY KEY (verification_key)
+                )
+                """,
+                "CREATE INDEX phone_verifications_expires_at ON phone_verifications (expires_at)",
+            ]),
     ]
 }

@@ -82,6 +82,7 @@ public final class LiveHearth: Sendable {
         configuration.databaseMaxConnections = 4
         // As `hearth serve` in development mode.
         configuration.signIn.emailLinkEnabled = true
+        configuration.signIn.phoneEnabled = true
         configure(&configuration)
         configuration.sandboxEnabled = true
         let sandbox = SandboxExtension(clock: clock.wallClock, logger: logger)

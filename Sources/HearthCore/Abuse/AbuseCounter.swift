@@ -20,16 +20,17 @@ public struct AbuseCounter: Sendable {
         self.lockout = lockout
     }
 
-    /// Counts one hit of `limit` for `address`; throws `TOO_MANY_ATTEMPTS_TRY_LATER` with
+    /// Counts one hit of `limit` for `address`; throws `TOO_MANY_ATTEMPTS_TRY_LATER` (or `refusal`) with
     /// `Retry-After` (the seconds until the window ends) once the window's count passes the limit.
     /// The hit is counted before anything else happens, so parallel requests cannot all slip under it.
-    public func count(_ limit: KeyPath<AbuseLimits, RateLimit>, address: String) async throws {
+    /// `address` is the counter's subject: a client address, or what else the limit counts per (a phone number).
+    public func count(_ limit: KeyPath<AbuseLimits, RateLimit>, address: String, refusal: HearthError.Code = .tooManyAttempts) async throws {
         let limit = limits[keyPath: limit]
         guard limitsEnabled, limit.isEnabled else { return }
         let now = clock.now
         let count = try await store.incrementCounter(limit.counterKey(address: address), window: limit.window, now: now)
         if limit.refuses(count: count) {
-            throw HearthError(.tooManyAttempts, reason: "per-address limit \(limit.name)", retryAfter: limit.secondsUntilWindowEnds(now: now))
+            throw HearthError(refusal, reason: "per-address limit \(limit.name)", retryAfter: limit.secondsUntilWindowEnds(now: now))
         }
     }
 

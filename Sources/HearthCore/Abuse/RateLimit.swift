@@ -51,6 +51,12 @@ public struct AbuseLimits: Sendable, Equatable {
     /// Actions that send an e-mail (password reset, verification, sign-in link). No such action
     /// exists yet; each one will check this limit when it is added.
     public var mailSending = RateLimit("mail-sending", limit: 20, window: 3_600)
+    /// Verification codes sent by SMS, per client address (test phone numbers are not counted).
+    public var phoneCodes = RateLimit("phone-codes", limit: 10, window: 3_600)
+    /// Verification codes sent to one phone number, whoever asks (the counter's key is the number).
+    public var phoneCodesPerNumber = RateLimit("phone-codes-per-number", limit: 5, window: 3_600)
+    /// Verification codes the whole project sends: the SMS budget (`QUOTA_EXCEEDED` once spent).
+    public var phoneCodesPerProject = RateLimit("phone-codes-per-project", limit: 1_000, window: 3_600)
 
     public init() {}
 }

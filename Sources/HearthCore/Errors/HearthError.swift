@@ -21,6 +21,9 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         // E-mail actions
         case missingRequestType, missingOOBCode, invalidOOBCode, expiredOOBCode, missingNewEmail, resetPasswordExceedLimit
         case missingAndroidPackageName
+        // Phone numbers
+        case missingPhoneNumber, missingSessionInfo, invalidSessionInfo, missingCode, invalidCode, sessionExpired
+        case invalidTemporaryProof
         // Federated sign-in
         case invalidIDPResponse, missingOrInvalidNonce, invalidCredentialOrProviderID, federatedUserIDAlreadyLinked
         case invalidPendingToken, missingRequestURI, invalidRequestURI, userCancelled
@@ -31,6 +34,8 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidIDToken, tokenExpired, invalidRefreshToken, missingCustomToken, invalidCustomToken
         // Abuse
         case tooManyAttempts
+        /// The project's SMS budget is spent (`QUOTA_EXCEEDED`).
+        case quotaExceeded
         /// The account's password lockout refuses the attempt (`TOO_MANY_ATTEMPTS_TRY_LATER : Access to this account…`).
         case accountTemporarilyDisabled
         // Infrastructure

@@ -175,7 +175,7 @@ public protocol TransferStore: Sendable {
 
 /// Everything the server keeps, behind one value.
 public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCounterStore, CredentialReplayGuard, LeaderLockStore,
-    TransferStore, AuthSessionStore, LoginFailureStore, ActionCodeStore, MailQueueStore, AuditStore
+    TransferStore, AuthSessionStore, LoginFailureStore, ActionCodeStore, MailQueueStore, AuditStore, PhoneVerificationStore
 {
     func close() async throws
 }

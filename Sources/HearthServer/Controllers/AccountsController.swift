@@ -18,6 +18,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     let emailActions: EmailActionsController<Context>
     let federated: FederatedController<Context>
     let customToken: CustomTokenController<Context>
+    let phone: PhoneSignInController<Context>
     let browserSignIn: BrowserSignIn
     let audit: AuditTrail
     let configuration: ServerConfiguration
@@ -37,6 +38,8 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
             ("accounts:sendOobCode", "getOobConfirmationCode", emailActions.sendOobCode),
             ("accounts:resetPassword", "resetPassword", emailActions.resetPassword),
             ("accounts:signInWithEmailLink", "emailLinkSignin", emailActions.signInWithEmailLink),
+            ("accounts:sendVerificationCode", "sendVerificationCode", phone.sendVerificationCode),
+            ("accounts:signInWithPhoneNumber", "verifyPhoneNumber", phone.signInWithPhoneNumber),
         ]
         for route in routes {
             group.post(RouterPath(names == .v1 ? route.v1 : route.v3), use: route.handler)

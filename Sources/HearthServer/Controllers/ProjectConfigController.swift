@@ -35,6 +35,9 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
             case "signIn.anonymous.enabled": overrides.anonymousEnabled = input.signIn?.anonymous?.enabled
             case "signIn.email.enabled": overrides.passwordEnabled = input.signIn?.email?.enabled
             case "signIn.email.passwordRequired": overrides.emailLinkEnabled = input.signIn?.email?.passwordRequired.map { !$0 }
+            case "signIn.phoneNumber.enabled": overrides.phoneEnabled = input.signIn?.phoneNumber?.enabled
+            case "signIn.phoneNumber.testPhoneNumbers":
+                overrides.testPhoneNumbers = try input.signIn?.phoneNumber?.testPhoneNumbers.map(ProjectSettings.checkTestPhoneNumbers)
             case "emailPrivacyConfig.enableImprovedEmailPrivacy":
                 overrides.emailEnumerationProtection = input.emailPrivacyConfig?.enableImprovedEmailPrivacy
             case "autodeleteAnonymousUsers": overrides.anonymousCleanupEnabled = input.autodeleteAnonymousUsers
@@ -53,7 +56,8 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
     static func paths(_ updateMask: String?, body: ProjectConfig) throws -> [String] {
         let all = [
             "signIn.allowDuplicateEmails", "signIn.anonymous.enabled", "signIn.email.enabled", "signIn.email.passwordRequired",
-            "emailPrivacyConfig.enableImprovedEmailPrivacy", "autodeleteAnonymousUsers",
+            "signIn.phoneNumber.enabled", "signIn.phoneNumber.testPhoneNumbers", "emailPrivacyConfig.enableImprovedEmailPrivacy",
+            "autodeleteAnonymousUsers",
         ]
         guard let updateMask, !updateMask.isEmpty else {
             return all.filter { path in
@@ -62,6 +66,8 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
                 case "signIn.anonymous.enabled": body.signIn?.anonymous?.enabled != nil
                 case "signIn.email.enabled": body.signIn?.email?.enabled != nil
                 case "signIn.email.passwordRequired": body.signIn?.email?.passwordRequired != nil
+                case "signIn.phoneNumber.enabled": body.signIn?.phoneNumber?.enabled != nil
+                case "signIn.phoneNumber.testPhoneNumbers": body.signIn?.phoneNumber?.testPhoneNumbers != nil
                 case "emailPrivacyConfig.enableImprovedEmailPrivacy": body.emailPrivacyConfig?.enableImprovedEmailPrivacy != nil
                 default: body.autodeleteAnonymousUsers != nil
                 }
@@ -82,6 +88,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
             signIn: SignInConfig(
                 allowDuplicateEmails: !settings.oneAccountPerEmail, anonymous: EnabledConfig(enabled: settings.anonymousEnabled),
                 email: EmailSignInConfig(enabled: settings.passwordEnabled, passwordRequired: !settings.emailLinkEnabled),
+                phoneNumber: PhoneNumberSignInConfig(enabled: settings.phoneEnabled, testPhoneNumbers: settings.testPhoneNumbers),
                 hashConfig: HashConfig(algorithm: "STANDARD_SCRYPT", rounds: passwords.blockSize, memoryCost: passwords.logN)),
             emailPrivacyConfig: EmailPrivacyConfig(enableImprovedEmailPrivacy: settings.emailEnumerationProtection),
             autodeleteAnonymousUsers: settings.anonymousCleanupEnabled)

@@ -1,3 +1,4 @@
+import HearthCore
 import HearthProviders
 import Hummingbird
 
@@ -17,9 +18,14 @@ public protocol ServerExtension: Sendable {
     /// Adds the extension's routes, some of which read the server's own state (development mode's mail
     /// outbox). The default adds ``addRoutes(to:)``'s.
     func addRoutes(to router: Router<HearthRequestContext>, services: HearthServices)
+
+    /// Where the extension delivers verification codes (development mode's SMS outbox); `nil` by default.
+    var verificationCodeSender: (any VerificationCodeSending)? { get }
 }
 
 extension ServerExtension {
+    public var verificationCodeSender: (any VerificationCodeSending)? { nil }
+
     public func addRoutes(to router: Router<HearthRequestContext>, services: HearthServices) {
         addRoutes(to: router)
     }

@@ -5,8 +5,8 @@ import Logging
 import ServiceLifecycle
 
 /// Deletes records nobody needs any more, once an hour: per-address counters of windows that ended, lockout
-/// records whose failures are forgotten and whose wait is over, e-mail action codes past their expiry, and
-/// mails sent or given up more than a week ago.
+/// records whose failures are forgotten and whose wait is over, e-mail action codes and phone verifications past
+/// their expiry, and mails sent or given up more than a week ago.
 public struct AbusePruningService: Service {
     private let store: any HearthStore
     private let lockout: PasswordLockout
@@ -34,6 +34,7 @@ public struct AbusePruningService: Service {
         let now = clock.now
         try await store.pruneCounters(before: now)
         try await store.deleteActionCodes(expiredBefore: now)
+        try await store.deletePhoneVerifications(expiredBefore: now)
         try await store.deleteMails(finishedBefore: now.addingTimeInterval(-7 * 86_400))
         let forgetAfter = max(lockout.account.failureReset, lockout.address.failureReset)
         return try await store.pruneLoginFailures(lastFailureBefore: now.addingTimeInterval(-forgetAfter), now: now)

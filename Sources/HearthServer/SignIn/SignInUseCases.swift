@@ -11,6 +11,7 @@ struct SignInUseCases: Sendable {
     let federatedSignIn: FederatedSignIn
     let customTokenSignIn: CustomTokenSignIn
     let emailLinkSignIn: EmailLinkSignIn
+    let phoneSignIn: PhoneSignIn
     let completion: SignInCompletion
 
     init(services: HearthServices) {
@@ -30,6 +31,9 @@ struct SignInUseCases: Sendable {
         emailLinkSignIn = EmailLinkSignIn(
             settings: services.projectSettings, store: services.store, codes: ActionCodes(store: services.store, clock: services.clock), abuse: abuse,
             idTokens: tokens, completion: completion)
+        phoneSignIn = PhoneSignIn(
+            settings: services.projectSettings, store: services.store, sender: services.verificationCodeSender, abuse: abuse, idTokens: tokens,
+            completion: completion)
     }
 }
 

@@ -22,14 +22,31 @@ public struct SignInConfig: Codable, Sendable, Equatable {
     public var allowDuplicateEmails: Bool?
     public var anonymous: EnabledConfig?
     public var email: EmailSignInConfig?
+    public var phoneNumber: PhoneNumberSignInConfig?
     /// How the project hashes passwords (read-only): what an export's hashes need to be imported elsewhere.
     public var hashConfig: HashConfig?
 
-    public init(allowDuplicateEmails: Bool? = nil, anonymous: EnabledConfig? = nil, email: EmailSignInConfig? = nil, hashConfig: HashConfig? = nil) {
+    public init(
+        allowDuplicateEmails: Bool? = nil, anonymous: EnabledConfig? = nil, email: EmailSignInConfig? = nil,
+        phoneNumber: PhoneNumberSignInConfig? = nil, hashConfig: HashConfig? = nil
+    ) {
         self.allowDuplicateEmails = allowDuplicateEmails
         self.anonymous = anonymous
         self.email = email
+        self.phoneNumber = phoneNumber
         self.hashConfig = hashConfig
+    }
+}
+
+/// `signIn.phoneNumber`: phone sign-in on or off, and the test phone numbers with their fixed codes
+/// (`{"+16505551234": "123456"}`).
+public struct PhoneNumberSignInConfig: Codable, Sendable, Equatable {
+    public var enabled: Bool?
+    public var testPhoneNumbers: [String: String]?
+
+    public init(enabled: Bool? = nil, testPhoneNumbers: [String: String]? = nil) {
+        self.enabled = enabled
+        self.testPhoneNumbers = testPhoneNumbers
     }
 }
 

@@ -3,13 +3,14 @@ import HearthCore
 
 /// The accounts, counters and action codes of the use-case tests, kept in memory with the store's rules: one lock
 /// makes each call one transaction, e-mails, phone numbers and provider identities are unique (``StoreConflict``).
-final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, ActionCodeStore, @unchecked Sendable {
+final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, ActionCodeStore, PhoneVerificationStore, @unchecked Sendable {
     private struct State {
         var users: [String: UserRecord] = [:]
         var sessions: [String: RefreshSessionRecord] = [:]
         var counters: [String: Int] = [:]
         var failures: [String: LoginFailureRecord] = [:]
         var codes: [String: ActionCodeRecord] = [:]
+        var phoneVerifications: [String: PhoneVerificationRecord] = [:]
     }
     private let state = LockedBox(State())
     /// Runs inside ``updateUser(uid:session:_:)`` before the change, once: a test's way to change the account between
@@ -135,6 +136,41 @@ final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, A
     func consumeActionCode(hash: String) async throws -> ActionCodeRecord? { state.withLock { $0.codes.removeValue(forKey: hash) } }
     func deleteActionCodes(uid: String, kinds: Set<ActionCodeKind>) async throws -> Int { 0 }
     func deleteActionCodes(expiredBefore date: Date) async throws -> Int { 0 }
+
+    func insertPhoneVerification(_ record: PhoneVerificationRecord) async throws {
+        state.withLock { state in
+            state.phoneVerifications = state.phoneVerifications.filter { $0.value.expiresAt >= record.createdAt }
+            state.phoneVerifications[record.key] = record
+        }
+    }
+    func checkPhoneCode(key: String, codeHash: String) async throws -> PhoneCodeCheck {
+        state.withLock { state in
+            guard var record = state.phoneVerifications[key], record.kind == .code else { return .unknown }
+            guard record.attemptsLeft > 0 else { return .spent }
+            record.attemptsLeft = record.codeHash == codeHash ? 0 : record.attemptsLeft - 1
+            state.phoneVerifications[key] = record
+            return record.codeHash == codeHash ? .verified(record) : .wrongCode(attemptsLeft: record.attemptsLeft, expiresAt: record.expiresAt)
+        }
+    }
+    func phoneProof(key: String) async throws -> PhoneVerificationRecord? {
+        state.withLock { state in state.phoneVerifications[key].flatMap { $0.kind == .proof ? $0 : nil } }
+    }
+    func consumePhoneProof(key: String) async throws -> PhoneVerificationRecord? {
+        state.withLock { state in
+            guard state.phoneVerifications[key]?.kind == .proof else { return nil }
+            return state.phoneVerifications.removeValue(forKey: key)
+        }
+    }
+    func deletePhoneVerifications(expiredBefore date: Date) async throws -> Int { 0 }
+    var phoneVerificationCount: Int { state.withLock { $0.phoneVerifications.count } }
+}
+
+/// The codes a phone sign-in sent, as an SMS gateway would have received them.
+final class RecordedTexts: VerificationCodeSending, @unchecked Sendable {
+    let sent = LockedBox<[VerificationCodeMessage]>([])
+    func send(_ message: VerificationCodeMessage) async throws { sent.withLock { $0.append(message) } }
+    var last: VerificationCodeMessage? { sent.withLock { $0.last } }
+    var count: Int { sent.withLock { $0.count } }
 }
 
 /// Tokens of the use-case tests: an ID token names its user (`token:<uid>:<auth_time>`). Signing is HearthTokens'
@@ -163,7 +199,7 @@ final class TestSettings: ProjectSettingsReading, @unchecked Sendable {
     let box = LockedBox(
         ProjectSettings(
             anonymousEnabled: true, passwordEnabled: true, emailEnumerationProtection: true, oneAccountPerEmail: true,
-            anonymousCleanupEnabled: false, emailLinkEnabled: true))
+            anonymousCleanupEnabled: false, emailLinkEnabled: true, phoneEnabled: true, testPhoneNumbers: ["+16505551234": "123456"]))
     func projectSettings() async throws -> ProjectSettings { box.withLock { $0 } }
     func change(_ body: (inout ProjectSettings) -> Void) { box.withLock(body) }
 }
@@ -198,6 +234,9 @@ struct SignInKit {
     let settings = TestSettings()
     let passwords = CountedPasswords()
     let audit = RecordedAudit()
+    let texts = RecordedTexts()
+    /// Whether the phone sign-in has ``texts`` to send codes with.
+    var sendsTexts = true
     let origin = ClientOrigin(counterAddress: "203.0.113.7", audit: AuditOrigin(address: "203.0.113.7"))
     var limitsEnabled = true
     var limits = AbuseLimits()
@@ -221,6 +260,9 @@ struct SignInKit {
     }
     var federated: FederatedSignIn {
         FederatedSignIn(settings: settings, store: store, abuse: abuse, idTokens: tokens, completion: completion)
+    }
+    var phone: PhoneSignIn {
+        PhoneSignIn(settings: settings, store: store, sender: sendsTexts ? texts : nil, abuse: abuse, idTokens: tokens, completion: completion)
     }
     var emailLink: EmailLinkSignIn {
         EmailLinkSignIn(

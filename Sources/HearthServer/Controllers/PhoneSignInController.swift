@@ -1,0 +1,41 @@
+import HearthCore
+import HearthWire
+import Hummingbird
+
+/// `accounts:sendVerificationCode` and `accounts:signInWithPhoneNumber` (legacy `sendVerificationCode`,
+/// `verifyPhoneNumber`): ``PhoneSignIn``.
+struct PhoneSignInController<Context: RequestContext>: Sendable {
+    let signIn: PhoneSignIn
+    let audit: AuditTrail
+    let maxBodyBytes: Int
+
+    @Sendable func sendVerificationCode(_ request: Request, context: Context) async throws -> Response {
+        let input = try await WireCoding.decode(SendVerificationCodeRequest.self, from: request, limit: maxBodyBytes)
+        let sessionInfo = try await signIn.sendCode(to: input.phoneNumber, from: audit.clientOrigin(request, context: context))
+        return WireCoding.response(SendVerificationCodeResponse(sessionInfo: sessionInfo))
+    }
+
+    @Sendable func signInWithPhoneNumber(_ request: Request, context: Context) async throws -> Response {
+        RequestRecord.noteSignInAttempt(provider: "phone", signUp: false)
+        let input = try await WireCoding.decode(SignInWithPhoneNumberRequest.self, from: request, limit: maxBodyBytes)
+        guard [nil, "SIGN_UP_OR_IN", "REAUTH"].contains(input.operation) else {
+            throw HearthError(.invalidArgument, detail: "Invalid value at 'operation'.")
+        }
+        let credential: PhoneSignIn.Credential =
+            if let proof = input.temporaryProof, !proof.isEmpty { .temporaryProof(proof, phoneNumber: input.phoneNumber) } else {
+                .code(sessionInfo: input.sessionInfo, code: input.code)
+            }
+        let outcome = try await signIn.signIn(
+            credential, linkTo: input.idToken, reauthenticate: input.operation == "REAUTH", from: audit.clientOrigin(request, context: context))
+        switch outcome {
+        case .signedIn(let signedIn):
+            return WireCoding.response(
+                SignInWithPhoneNumberResponse(
+                    idToken: signedIn.idToken, refreshToken: signedIn.refreshToken, expiresIn: String(signedIn.expiresIn),
+                    localId: signedIn.user.uid, isNewUser: signedIn.isNewUser, phoneNumber: signedIn.user.phoneNumber))
+        case .numberInUse(let number, let proof, let expiresIn):
+            return WireCoding.response(
+                SignInWithPhoneNumberResponse(phoneNumber: number, temporaryProof: proof, temporaryProofExpiresIn: String(expiresIn)))
+        }
+    }
+}
