@@ -9,5 +9,6 @@ extension ProjectSettings {
             oneAccountPerEmail: configuration.signIn.oneAccountPerEmail, anonymousCleanupEnabled: configuration.anonymousCleanup.enabled,
             emailLinkEnabled: configuration.signIn.emailLinkEnabled, phoneEnabled: configuration.signIn.phoneEnabled,
             testPhoneNumbers: configuration.signIn.testPhoneNumbers)
+        smsRegionPolicy = configuration.signIn.smsRegionPolicy
     }
 }

@@ -102,6 +102,7 @@ extension ServerConfiguration {
         signIn.emailLinkEnabled = try r.bool("signIn.emailLink.enabled") ?? (mode == .development)
         signIn.phoneEnabled = try r.bool("signIn.phoneNumber.enabled") ?? (mode == .development)
         signIn.testPhoneNumbers = try Self.readTestPhoneNumbers(r)
+        signIn.smsRegionPolicy = try Self.readSMSRegionPolicy(r)
         anonymousCleanup.enabled = try r.bool("anonymousCleanup.enabled") ?? anonymousCleanup.enabled
         anonymousCleanup.maxAge = TimeInterval(try r.int("anonymousCleanup.maxAgeDays", in: 1...3_650) ?? 30) * 86_400
         anonymousCleanup.checkInterval = TimeInterval(try r.int("anonymousCleanup.checkIntervalSeconds", in: 1...86_400) ?? 3_600)
@@ -131,6 +132,22 @@ extension ServerConfiguration {
         }
         do {
             return try ProjectSettings.checkTestPhoneNumbers(numbers)
+        } catch let error as HearthError {
+            throw ConfigurationError(key: key, problem: error.detail ?? "invalid")
+        }
+    }
+
+    /// `smsRegionConfig.allowByDefault.disallowedRegions` or `smsRegionConfig.allowlistOnly.allowedRegions`, not both.
+    static func readSMSRegionPolicy(_ r: ConfigValues) throws -> SMSRegionPolicy {
+        let denied = try r.stringArray("smsRegionConfig.allowByDefault.disallowedRegions")
+        let allowed = try r.stringArray("smsRegionConfig.allowlistOnly.allowedRegions")
+        let key = allowed == nil ? "smsRegionConfig.allowByDefault.disallowedRegions" : "smsRegionConfig.allowlistOnly.allowedRegions"
+        if denied != nil, allowed != nil {
+            throw ConfigurationError(key: key, problem: "give either allowByDefault.disallowedRegions or allowlistOnly.allowedRegions, not both")
+        }
+        do {
+            if let allowed { return try SMSRegionPolicy.checked(.allowlistOnly(allowedRegions: Set(allowed))) }
+            return try SMSRegionPolicy.checked(.allowByDefault(disallowedRegions: Set(denied ?? [])))
         } catch let error as HearthError {
             throw ConfigurationError(key: key, problem: error.detail ?? "invalid")
         }

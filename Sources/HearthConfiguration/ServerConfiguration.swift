@@ -30,6 +30,9 @@ public struct ServerConfiguration: Sendable {
         public var phoneEnabled = false
         /// `signIn.phoneNumber.testPhoneNumbers` (`+16505551234=123456` each): numbers that get a fixed code and no SMS.
         public var testPhoneNumbers: [String: String] = [:]
+        /// `smsRegionConfig.allowByDefault.disallowedRegions` or `smsRegionConfig.allowlistOnly.allowedRegions`: the regions
+        /// (ISO 3166-1 alpha-2) whose numbers may get a code by SMS. Every region by default.
+        public var smsRegionPolicy: SMSRegionPolicy = .allowAll
         public init() {}
     }
 

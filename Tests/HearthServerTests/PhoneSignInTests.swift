@@ -241,6 +241,21 @@ struct PhoneSignInHTTPTests {
         let configured = try read([key: .init(.stringArray(["+16505551234=123456", "+919876543210=000000"]), isSecret: false)])
         #expect(configured.signIn.testPhoneNumbers == ["+16505551234": "123456", "+919876543210": "000000"])
         #expect(ProjectSettings(configured).testPhoneNumbers == configured.signIn.testPhoneNumbers)
+        let allow: AbsoluteConfigKey = "smsRegionConfig.allowlistOnly.allowedRegions"
+        let deny: AbsoluteConfigKey = "smsRegionConfig.allowByDefault.disallowedRegions"
+        #expect(try read([:]).signIn.smsRegionPolicy == .allowAll)
+        let allowList = try read([allow: .init(.stringArray(["IN", "BD"]), isSecret: false)])
+        #expect(ProjectSettings(allowList).smsRegionPolicy == .allowlistOnly(allowedRegions: ["IN", "BD"]))
+        for values in [
+            [allow: ConfigValue(.stringArray(["IN"]), isSecret: false), deny: ConfigValue(.stringArray(["BD"]), isSecret: false)],
+            [deny: ConfigValue(.stringArray(["india"]), isSecret: false)],
+        ] {
+            #expect {
+                try read(values)
+            } throws: { error in
+                (error as? ConfigurationError)?.key.hasPrefix("smsRegionConfig.") == true
+            }
+        }
         for bad in [["+16505551234"], ["16505551234=123456"], ["+16505551234=12345"], ["+16505551234=123456", "+16505551234=654321"]] {
             #expect {
                 try read([key: .init(.stringArray(bad), isSecret: false)])
@@ -267,6 +282,44 @@ struct PhoneSignInHTTPTests {
             #expect(address.errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER" && address.headers[.retryAfter] != nil)
             // Test numbers are not counted.
             _ = try await Self.send(client)
+        }
+    }
+
+    @Test("SMS region policy: smsRegionConfig in the project config and the configuration file; a refused region sends no SMS")
+    func regionPolicy() async throws {
+        try await withLiveHearth({
+            $0.signIn.smsRegionPolicy = .allowByDefault(disallowedRegions: ["BD"])
+        }) { live in
+            let client = FirebaseTestClient(baseURL: live.baseURL)
+            let denied = try await client.post("/v1/accounts:sendVerificationCode", ["phoneNumber": .string("+8801712345678")])
+            #expect(
+                denied.status == .badRequest
+                    && denied.errorMessage == "OPERATION_NOT_ALLOWED : SMS unable to be sent until this region enabled by the app developer.")
+            _ = try await Self.send(client, "+919876543210")
+            let short = try await client.post("/v1/accounts:sendVerificationCode", ["phoneNumber": .string("+9198765")])
+            #expect(short.errorMessage?.hasPrefix("INVALID_PHONE_NUMBER") == true)
+
+            var admin = FirebaseTestClient(baseURL: live.baseURL)
+            admin.apiKey = nil
+            let headers: HTTPFields = [.authorization: "Bearer owner", .contentType: "application/json"]
+            let path = "/v2/projects/\(live.projectID)/config"
+            let shown = try await admin.raw(path, method: .get, headers: headers).decode(ProjectConfig.self)
+            #expect(shown.smsRegionConfig == SmsRegionConfig(allowByDefault: .init(disallowedRegions: ["BD"])))
+            let allowOnly = #"{"smsRegionConfig":{"allowlistOnly":{"allowedRegions":["BD"]}}}"#
+            let patched = try await admin.raw(path + "?updateMask=smsRegionConfig", method: .patch, body: Data(allowOnly.utf8), headers: headers)
+            #expect(patched.status == .ok)
+            #expect(try patched.decode(ProjectConfig.self).smsRegionConfig == SmsRegionConfig(allowlistOnly: .init(allowedRegions: ["BD"])))
+            _ = try await Self.send(client, "+8801712345678")
+            let unlisted = try await client.post("/v1/accounts:sendVerificationCode", ["phoneNumber": .string("+919876543211")])
+            #expect(unlisted.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED : SMS unable to be sent") == true)
+            for bad in [
+                #"{"smsRegionConfig":{"allowlistOnly":{"allowedRegions":["bd"]}}}"#,
+                #"{"smsRegionConfig":{"allowByDefault":{"disallowedRegions":["B\u0000"]}}}"#,
+                #"{"smsRegionConfig":{"allowByDefault":{},"allowlistOnly":{}}}"#,
+            ] {
+                let refused = try await admin.raw(path + "?updateMask=smsRegionConfig", method: .patch, body: Data(bad.utf8), headers: headers)
+                #expect(refused.status == .badRequest && refused.errorMessage?.hasPrefix("INVALID_CONFIG") == true, "\(bad)")
+            }
         }
     }
 

@@ -13,6 +13,9 @@ public struct ProjectSettings: Sendable, Equatable {
     public var phoneEnabled: Bool
     /// Test phone numbers (E.164) and their fixed codes: no SMS is sent to them, and the send limits do not count them.
     public var testPhoneNumbers: [String: String]
+    /// Which regions phone numbers may get a code by SMS (`smsRegionConfig`); test phone numbers get none and are not
+    /// held to it.
+    public var smsRegionPolicy: SMSRegionPolicy = .allowAll
 
     /// At most this many test phone numbers, as Firebase allows.
     public static let maxTestPhoneNumbers = 10
@@ -41,6 +44,7 @@ public struct ProjectSettings: Sendable, Equatable {
         public var emailLinkEnabled: Bool?
         public var phoneEnabled: Bool?
         public var testPhoneNumbers: [String: String]?
+        public var smsRegionPolicy: SMSRegionPolicy?
 
         public init() {}
     }
@@ -58,6 +62,7 @@ public struct ProjectSettings: Sendable, Equatable {
         if let value = overrides.emailLinkEnabled { settings.emailLinkEnabled = value }
         if let value = overrides.phoneEnabled { settings.phoneEnabled = value }
         if let value = overrides.testPhoneNumbers { settings.testPhoneNumbers = value }
+        if let value = overrides.smsRegionPolicy { settings.smsRegionPolicy = value }
         return settings
     }
 

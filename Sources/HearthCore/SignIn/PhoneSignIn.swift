@@ -51,6 +51,15 @@ public struct PhoneSignIn: Sendable {
         guard let number = PhoneNumber.validated(phoneNumber) else { throw HearthError(.invalidPhoneNumber) }
         let testCode = settings.testPhoneNumbers[number]
         if testCode == nil {
+            // A number no region has is refused before anything is counted or paid for.
+            guard let region = PhoneRegions.region(of: number) else {
+                throw HearthError(.invalidPhoneNumber, detail: "The phone number has a length its country's numbers do not have.")
+            }
+            guard settings.smsRegionPolicy.allows(region: region) else {
+                throw HearthError(
+                    .operationNotAllowed, detail: "SMS unable to be sent until this region enabled by the app developer.",
+                    reason: "SMS region policy refuses \(region)")
+            }
             guard sender != nil else {
                 throw HearthError(.operationNotAllowed, detail: "SMS delivery is not configured.", reason: "no SMS sender")
             }

@@ -41,6 +41,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
             case "emailPrivacyConfig.enableImprovedEmailPrivacy":
                 overrides.emailEnumerationProtection = input.emailPrivacyConfig?.enableImprovedEmailPrivacy
             case "autodeleteAnonymousUsers": overrides.anonymousCleanupEnabled = input.autodeleteAnonymousUsers
+            case "smsRegionConfig": overrides.smsRegionPolicy = try input.smsRegionConfig.map(SMSRegionPolicy.init)
             default: throw HearthError(.invalidConfig, detail: "Hearth does not keep \(path.prefix(100)).")
             }
         }
@@ -57,7 +58,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
         let all = [
             "signIn.allowDuplicateEmails", "signIn.anonymous.enabled", "signIn.email.enabled", "signIn.email.passwordRequired",
             "signIn.phoneNumber.enabled", "signIn.phoneNumber.testPhoneNumbers", "emailPrivacyConfig.enableImprovedEmailPrivacy",
-            "autodeleteAnonymousUsers",
+            "autodeleteAnonymousUsers", "smsRegionConfig",
         ]
         guard let updateMask, !updateMask.isEmpty else {
             return all.filter { path in
@@ -69,6 +70,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
                 case "signIn.phoneNumber.enabled": body.signIn?.phoneNumber?.enabled != nil
                 case "signIn.phoneNumber.testPhoneNumbers": body.signIn?.phoneNumber?.testPhoneNumbers != nil
                 case "emailPrivacyConfig.enableImprovedEmailPrivacy": body.emailPrivacyConfig?.enableImprovedEmailPrivacy != nil
+                case "smsRegionConfig": body.smsRegionConfig != nil
                 default: body.autodeleteAnonymousUsers != nil
                 }
             }
@@ -91,7 +93,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
                 phoneNumber: PhoneNumberSignInConfig(enabled: settings.phoneEnabled, testPhoneNumbers: settings.testPhoneNumbers),
                 hashConfig: HashConfig(algorithm: "STANDARD_SCRYPT", rounds: passwords.blockSize, memoryCost: passwords.logN)),
             emailPrivacyConfig: EmailPrivacyConfig(enableImprovedEmailPrivacy: settings.emailEnumerationProtection),
-            autodeleteAnonymousUsers: settings.anonymousCleanupEnabled)
+            autodeleteAnonymousUsers: settings.anonymousCleanupEnabled, smsRegionConfig: SmsRegionConfig(settings.smsRegionPolicy))
     }
 
     private func checkProject(_ context: Context) throws {

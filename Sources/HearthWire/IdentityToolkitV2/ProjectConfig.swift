@@ -7,14 +7,40 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     public var emailPrivacyConfig: EmailPrivacyConfig?
     /// Whether anonymous users are deleted once old (Hearth: after `anonymousCleanup.maxAge`, 30 days by default).
     public var autodeleteAnonymousUsers: Bool?
+    /// Which regions' phone numbers may get a code by SMS.
+    public var smsRegionConfig: SmsRegionConfig?
 
     public init(
-        name: String? = nil, signIn: SignInConfig? = nil, emailPrivacyConfig: EmailPrivacyConfig? = nil, autodeleteAnonymousUsers: Bool? = nil
+        name: String? = nil, signIn: SignInConfig? = nil, emailPrivacyConfig: EmailPrivacyConfig? = nil, autodeleteAnonymousUsers: Bool? = nil,
+        smsRegionConfig: SmsRegionConfig? = nil
     ) {
         self.name = name
         self.signIn = signIn
         self.emailPrivacyConfig = emailPrivacyConfig
         self.autodeleteAnonymousUsers = autodeleteAnonymousUsers
+        self.smsRegionConfig = smsRegionConfig
+    }
+}
+
+/// `smsRegionConfig`: one of `allowByDefault` (every region but `disallowedRegions`) and `allowlistOnly` (only
+/// `allowedRegions`); regions are ISO 3166-1 alpha-2 codes.
+public struct SmsRegionConfig: Codable, Sendable, Equatable {
+    public struct AllowByDefault: Codable, Sendable, Equatable {
+        public var disallowedRegions: [String]?
+        public init(disallowedRegions: [String]?) { self.disallowedRegions = disallowedRegions }
+    }
+
+    public struct AllowlistOnly: Codable, Sendable, Equatable {
+        public var allowedRegions: [String]?
+        public init(allowedRegions: [String]?) { self.allowedRegions = allowedRegions }
+    }
+
+    public var allowByDefault: AllowByDefault?
+    public var allowlistOnly: AllowlistOnly?
+
+    public init(allowByDefault: AllowByDefault? = nil, allowlistOnly: AllowlistOnly? = nil) {
+        self.allowByDefault = allowByDefault
+        self.allowlistOnly = allowlistOnly
     }
 }
 

@@ -40,6 +40,27 @@ import Testing
         #expect(kit.store.phoneVerificationCount == 1)
     }
 
+    @Test("the SMS region policy refuses a denied or unlisted region before anything is counted or sent; test numbers are not held to it")
+    func regionPolicy() async throws {
+        let kit = SignInKit()
+        kit.settings.change {
+            $0.smsRegionPolicy = .allowByDefault(disallowedRegions: ["IN"])
+            $0.testPhoneNumbers = ["+919999999999": "123456"]
+        }
+        let refused = await hearthError { try await kit.phone.sendCode(to: Self.number, from: kit.origin) }
+        #expect(refused?.code == .operationNotAllowed)
+        #expect(refused?.detail == "SMS unable to be sent until this region enabled by the app developer.")
+        #expect(kit.texts.count == 0)
+        _ = try await kit.phone.sendCode(to: "+919999999999", from: kit.origin)
+        _ = try await Self.sent(kit, to: "+8801712345678")
+        kit.settings.change { $0.smsRegionPolicy = .allowlistOnly(allowedRegions: ["ID"]) }
+        #expect(await errorCode { try await kit.phone.sendCode(to: "+8801712345678", from: kit.origin) } == .operationNotAllowed)
+        _ = try await Self.sent(kit, to: "+6281234567890")
+        // A length no number of the region has is not a number at all.
+        #expect(await errorCode { try await kit.phone.sendCode(to: "+62812", from: kit.origin) } == .invalidPhoneNumber)
+        #expect(kit.texts.count == 2)
+    }
+
     @Test("sending: OPERATION_NOT_ALLOWED when off or without a sender, MISSING_PHONE_NUMBER, INVALID_PHONE_NUMBER for anything not E.164")
     func sendRefusals() async throws {
         var kit = SignInKit()

@@ -282,3 +282,15 @@ func errorCode(_ body: () async throws -> some Any) async -> HearthError.Code? {
         return .internalError
     }
 }
+
+/// The HearthError `body` throws; `nil` when it throws none or another error.
+func hearthError(_ body: () async throws -> some Any) async -> HearthError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch let error as HearthError {
+        return error
+    } catch {
+        return nil
+    }
+}
