@@ -46,6 +46,9 @@ import Testing
         ("INVALID_REFRESH_TOKEN", .invalidUserToken), ("MISSING_PASSWORD", .wrongPassword),
         ("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: http://localhost", .invalidCredential),
         ("MISSING_OOB_CODE", .invalidActionCode), ("RESET_PASSWORD_EXCEED_LIMIT", .tooManyRequests), ("MISSING_NEW_EMAIL", .missingEmail),
+        ("MISSING_PHONE_NUMBER", .missingPhoneNumber), ("MISSING_CODE", .missingVerificationCode),
+        ("MISSING_SESSION_INFO", .missingVerificationID), ("INVALID_TEMPORARY_PROOF", .invalidCredential),
+        ("PHONE_NUMBER_EXISTS", .credentialAlreadyInUse), ("INVALID_PHONE_NUMBER : Invalid format.", .invalidPhoneNumber),
     ]
 
     @Test("Server messages map to FirebaseAuth's codes", arguments: table)

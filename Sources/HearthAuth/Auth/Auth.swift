@@ -153,7 +153,7 @@ public final class Auth: Sendable {
 
     // MARK: Credentials
 
-    /// Signs in with a provider's credential (or an e-mail credential). When another account owns the
+    /// Signs in with a provider's credential (or an e-mail or phone credential). When another account owns the
     /// credential's e-mail, fails with ``AuthErrorCode/accountExistsWithDifferentCredential`` carrying the e-mail
     /// (``AuthErrorUserInfoEmailKey``) and a credential to link later (``AuthErrorUserInfoUpdatedCredentialKey``).
     public func signIn(with credential: AuthCredential, completion: (@MainActor @Sendable (AuthDataResult?, (any Error)?) -> Void)? = nil) {
@@ -189,6 +189,14 @@ public final class Auth: Sendable {
             let user = try await engine.makeUser(
                 idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn, isAnonymous: false)
             return (user, AuthEngine.result(response, user: user))
+        case let phone as PhoneAuthCredential:
+            // FirebaseAuth's operations: a sign-in makes the number's account if there is none; a re-authentication
+            // does not (USER_NOT_FOUND, which reauthenticate(with:) reports as userMismatch).
+            let response = try await engine.signInWithPhoneNumber(phone, idToken: nil, operation: autoCreate ? "SIGN_UP_OR_IN" : "REAUTH")
+            let user = try await engine.makeUser(
+                idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn, isAnonymous: false)
+            let info = AdditionalUserInfo(providerID: PhoneAuthProviderID, profile: nil, username: nil, isNewUser: response.isNewUser ?? false)
+            return (user, AuthDataResult(user: user, additionalUserInfo: info, credential: nil))
         default:
             throw AuthErrorFactory.error(.invalidCredential, message: "Unsupported credential for provider \(credential.provider).")
         }

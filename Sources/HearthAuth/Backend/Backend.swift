@@ -28,6 +28,8 @@ struct Backend: Sendable {
         case resetPassword = "accounts:resetPassword"
         case signInWithEmailLink = "accounts:signInWithEmailLink"
         case revokeToken = "accounts:revokeToken"
+        case sendVerificationCode = "accounts:sendVerificationCode"
+        case signInWithPhoneNumber = "accounts:signInWithPhoneNumber"
 
         /// Identity Toolkit v1, but v2 for `accounts:revokeToken` (as FirebaseAuth calls it).
         var path: String {

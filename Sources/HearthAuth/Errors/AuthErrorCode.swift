@@ -181,6 +181,18 @@ public enum AuthErrorCode: Int, Error, Sendable, CaseIterable {
         case .weakPassword: return "The password must be 6 characters long or more."
         case .appNotAuthorized: return "This app is not authorized to use Firebase Authentication with the provided API Key."
         case .missingEmail: return "An email address must be provided."
+        case .missingPhoneNumber: return "To send verification codes, provide a phone number for the recipient."
+        case .invalidPhoneNumber:
+            return
+                "The format of the phone number provided is incorrect. Please enter the phone number in a format that can be parsed into E.164 format. E.164 phone numbers are written in the format [+][country code][subscriber number including area code]."
+        case .missingVerificationCode: return "The phone auth credential was created with an empty verification code."
+        case .invalidVerificationCode:
+            return
+                "The SMS verification code used to create the phone auth credential is invalid. Please resend the verification code SMS and be sure to use the verification code provided by the user."
+        case .missingVerificationID: return "The phone auth credential was created with an empty verification ID."
+        case .invalidVerificationID: return "The verification ID used to create the phone auth credential is invalid."
+        case .sessionExpired: return "The SMS code has expired. Please re-send the verification code to try again."
+        case .quotaExceeded: return "The phone verification quota for this project has been exceeded."
         case .nullUser: return "A null user object was provided as the argument for an operation which requires a non-null user object."
         case .invalidProviderID: return "The provider ID provided for the attempted web operation is invalid."
         case .tenantIDMismatch: return "The provided user's tenant ID does not match the Auth instance's tenant ID."

@@ -6,7 +6,8 @@ public let AuthErrorDomain = "FIRAuthErrorDomain"
 public let AuthErrorUserInfoNameKey = "FIRAuthErrorUserInfoNameKey"
 /// userInfo key of the e-mail of the account a credential conflicts with.
 public let AuthErrorUserInfoEmailKey = "FIRAuthErrorUserInfoEmailKey"
-/// userInfo key of the ``OAuthCredential`` to sign in or link with later, without asking the provider again.
+/// userInfo key of the credential to sign in or link with later, without asking the provider again: an
+/// ``OAuthCredential``, or a ``PhoneAuthCredential`` carrying the server's temporary proof of a phone number.
 public let AuthErrorUserInfoUpdatedCredentialKey = "FIRAuthErrorUserInfoUpdatedCredentialKey"
 /// userInfo key FirebaseAuth uses for a multi-factor resolver (never set: Hearth has no multi-factor sign-in yet).
 public let AuthErrorUserInfoMultiFactorResolverKey = "FIRAuthErrorUserInfoMultiFactorResolverKey"
@@ -29,7 +30,7 @@ enum AuthErrorFactory {
 
     static func error(
         _ code: AuthErrorCode, message: String? = nil, failureReason: String? = nil, underlying: (any Error)? = nil,
-        email: String? = nil, updatedCredential: OAuthCredential? = nil, extra: [String: any Sendable] = [:]
+        email: String? = nil, updatedCredential: AuthCredential? = nil, extra: [String: any Sendable] = [:]
     ) -> NSError {
         var userInfo: [String: Any] = [
             AuthErrorUserInfoNameKey: code.errorCodeString,
@@ -109,6 +110,13 @@ enum AuthErrorFactory {
         case "MISSING_OOB_CODE": return .invalidActionCode
         case "RESET_PASSWORD_EXCEED_LIMIT": return .tooManyRequests
         case "MISSING_NEW_EMAIL": return .missingEmail
+        case "MISSING_PHONE_NUMBER": return .missingPhoneNumber
+        case "MISSING_CODE": return .missingVerificationCode
+        case "MISSING_SESSION_INFO": return .missingVerificationID
+        // FirebaseAuth's JavaScript SDK maps it so; the iOS SDK has no entry (internalError).
+        case "INVALID_TEMPORARY_PROOF": return .invalidCredential
+        // Linking a temporary proof of another account's number (a code answers 200 with a proof instead).
+        case "PHONE_NUMBER_EXISTS": return .credentialAlreadyInUse
         default: return nil
         }
     }

@@ -45,9 +45,21 @@ extension User {
             }
             try await adopt(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
             return AuthEngine.result(response, user: self)
+        case let phone as PhoneAuthCredential:
+            try await linkOrUpdate(phone)
+            return AuthDataResult(user: self, additionalUserInfo: nil, credential: nil)
         default:
             throw AuthErrorFactory.error(.invalidCredential, message: "Unsupported credential for provider \(credential.provider).")
         }
+    }
+
+    /// `accounts:signInWithPhoneNumber` with this user's ID token: the number joins this account (replacing the one it
+    /// had), or, when another account has it, ``AuthErrorCode/credentialAlreadyInUse`` with a credential for that account.
+    private func linkOrUpdate(_ credential: PhoneAuthCredential) async throws {
+        let response = try await engine.withIDToken(of: self) { token in
+            try await engine.signInWithPhoneNumber(credential, idToken: token, operation: nil)
+        }
+        try await adopt(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
     }
 
     /// Takes new tokens from a link, reloads the profile and announces the change.
@@ -150,6 +162,17 @@ extension User {
         var request = UpdateRequest(idToken: nil)
         request.password = password
         try await commit(request)
+    }
+
+    /// Sets the user's phone number to the one `credential` proves, replacing any number it had (FirebaseAuth's
+    /// update: a link with the user's ID token, without the providerAlreadyLinked check). A number of another account
+    /// fails with ``AuthErrorCode/credentialAlreadyInUse``, carrying a credential that signs in to that account.
+    public func updatePhoneNumber(_ credential: PhoneAuthCredential, completion: (@MainActor @Sendable ((any Error)?) -> Void)? = nil) {
+        complete(completion) { try await self.updatePhoneNumber(credential) }
+    }
+
+    public func updatePhoneNumber(_ credential: PhoneAuthCredential) async throws {
+        try await linkOrUpdate(credential)
     }
 
     /// A request to change the display name and photo URL; call ``UserProfileChangeRequest/commitChanges(completion:)``.
