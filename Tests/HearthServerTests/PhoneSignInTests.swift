@@ -92,6 +92,12 @@ struct PhoneSignInHTTPTests {
             #expect(
                 try await message(verify, ["sessionInfo": .string(sessionInfo), "code": .string("123456"), "operation": .string("DELETE")])?.contains(
                     "Invalid value at 'operation'") == true)
+            // FirebaseAuth's LINK and UPDATE need the account's ID token.
+            for operation in ["LINK", "UPDATE"] {
+                #expect(
+                    try await message(verify, ["sessionInfo": .string(sessionInfo), "code": .string("123456"), "operation": .string(operation)])
+                        == "MISSING_ID_TOKEN")
+            }
             #expect(try await message(verify, ["temporaryProof": .string("forged")]) == "MISSING_PHONE_NUMBER")
             #expect(
                 try await message(verify, ["temporaryProof": .string("forged"), "phoneNumber": .string(Self.testNumber)]) == "INVALID_TEMPORARY_PROOF"

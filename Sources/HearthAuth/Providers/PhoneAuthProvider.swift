@@ -125,8 +125,7 @@ extension AuthEngine {
     /// that account. `PHONE_NUMBER_EXISTS` (a proof linked to a user other than the number's) carries the proof
     /// credential back, still unspent.
     ///
-    /// - Parameter operation: `SIGN_UP_OR_IN`, `REAUTH`, or nil when linking or updating (FirebaseAuth sends `LINK` and
-    ///   `UPDATE`, which the server does not take yet; the ID token alone makes a link there).
+    /// - Parameter operation: `SIGN_UP_OR_IN`, `REAUTH`, `LINK` or `UPDATE`, as FirebaseAuth sends them.
     func signInWithPhoneNumber(_ credential: PhoneAuthCredential, idToken: String?, operation: String?) async throws
         -> SignInWithPhoneNumberResponse
     {

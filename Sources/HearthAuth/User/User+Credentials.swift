@@ -46,7 +46,7 @@ extension User {
             try await adopt(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
             return AuthEngine.result(response, user: self)
         case let phone as PhoneAuthCredential:
-            try await linkOrUpdate(phone)
+            try await linkOrUpdate(phone, operation: "LINK")
             return AuthDataResult(user: self, additionalUserInfo: nil, credential: nil)
         default:
             throw AuthErrorFactory.error(.invalidCredential, message: "Unsupported credential for provider \(credential.provider).")
@@ -55,9 +55,10 @@ extension User {
 
     /// `accounts:signInWithPhoneNumber` with this user's ID token: the number joins this account (replacing the one it
     /// had), or, when another account has it, ``AuthErrorCode/credentialAlreadyInUse`` with a credential for that account.
-    private func linkOrUpdate(_ credential: PhoneAuthCredential) async throws {
+    /// `operation`: `LINK` or `UPDATE`, as FirebaseAuth sends them.
+    private func linkOrUpdate(_ credential: PhoneAuthCredential, operation: String) async throws {
         let response = try await engine.withIDToken(of: self) { token in
-            try await engine.signInWithPhoneNumber(credential, idToken: token, operation: nil)
+            try await engine.signInWithPhoneNumber(credential, idToken: token, operation: operation)
         }
         try await adopt(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
     }
@@ -172,7 +173,7 @@ extension User {
     }
 
     public func updatePhoneNumber(_ credential: PhoneAuthCredential) async throws {
-        try await linkOrUpdate(credential)
+        try await linkOrUpdate(credential, operation: "UPDATE")
     }
 
     /// A request to change the display name and photo URL; call ``UserProfileChangeRequest/commitChanges(completion:)``.

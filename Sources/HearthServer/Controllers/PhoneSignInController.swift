@@ -18,9 +18,12 @@ struct PhoneSignInController<Context: RequestContext>: Sendable {
     @Sendable func signInWithPhoneNumber(_ request: Request, context: Context) async throws -> Response {
         RequestRecord.noteSignInAttempt(provider: "phone", signUp: false)
         let input = try await WireCoding.decode(SignInWithPhoneNumberRequest.self, from: request, limit: maxBodyBytes)
-        guard [nil, "SIGN_UP_OR_IN", "REAUTH"].contains(input.operation) else {
+        // Identity Toolkit's VerifyOp: LINK and UPDATE (what FirebaseAuth sends for link and updatePhoneNumber) add the
+        // number to the ID token's account, as any call with an ID token does.
+        guard [nil, "VERIFY_OP_UNSPECIFIED", "SIGN_UP_OR_IN", "REAUTH", "LINK", "UPDATE"].contains(input.operation) else {
             throw HearthError(.invalidArgument, detail: "Invalid value at 'operation'.")
         }
+        if ["LINK", "UPDATE"].contains(input.operation), (input.idToken ?? "").isEmpty { throw HearthError(.missingIDToken) }
         let credential: PhoneSignIn.Credential =
             if let proof = input.temporaryProof, !proof.isEmpty { .temporaryProof(proof, phoneNumber: input.phoneNumber) } else {
                 .code(sessionInfo: input.sessionInfo, code: input.code)

@@ -34,7 +34,7 @@ public struct SignInWithPhoneNumberRequest: Codable, Sendable, Equatable {
     public var phoneNumber: String?
     public var temporaryProof: String?
     public var idToken: String?
-    /// `SIGN_UP_OR_IN` (the default) or `REAUTH`.
+    /// `SIGN_UP_OR_IN` (the default), `REAUTH`, or `LINK` and `UPDATE` (with `idToken`).
     public var operation: String?
     public var tenantId: String?
 
