@@ -35,16 +35,27 @@ struct MailOutbox: Sendable {
 
                 """
         }
+        return Self.page(
+            title: "Outbox",
+            itemStyle: "h2{font-size:1.1rem;margin:.2rem 0}"
+                + "pre{white-space:pre-wrap;word-break:break-all;background:#f6f6f6;padding:.5rem}pre a{display:block;color:#0645ad}",
+            banner: "Development mode: these mails were not sent. Newest first; the last \(Self.shownMails) are shown.",
+            items: mails.isEmpty ? nil : items, empty: "No mail yet.")
+    }
+
+    /// A development-mode outbox page: a banner that says nothing was sent, then the items newest first (or `empty`).
+    /// `items` are list items already escaped.
+    static func page(title: String, itemStyle: String, banner: String, items: String?, empty: String) -> Response {
         let html = """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Outbox · Hearth development mode</title><style>
+            <title>\(title) · Hearth development mode</title><style>
             body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:50rem;padding:1rem;color:#1b1b1b}
             .banner{background:#ffe8a3;border:1px solid #b38600;padding:.5rem 1rem;border-radius:.4rem}
-            ol{list-style:none;padding:0}li{border-bottom:1px solid #ccc;padding:.5rem 0}h2{font-size:1.1rem;margin:.2rem 0}
-            .meta{color:#444;margin:0}pre{white-space:pre-wrap;word-break:break-all;background:#f6f6f6;padding:.5rem}pre a{display:block;color:#0645ad}
-            </style></head><body><main><h1>Outbox</h1>
-            <p class="banner">Development mode: these mails were not sent. Newest first; the last \(Self.shownMails) are shown.</p>
-            \(mails.isEmpty ? "<p>No mail yet.</p>" : "<ol>\n\(items)</ol>")
+            ol{list-style:none;padding:0}li{border-bottom:1px solid #ccc;padding:.5rem 0}.meta{color:#444;margin:0}
+            \(itemStyle)
+            </style></head><body><main><h1>\(title)</h1>
+            <p class="banner">\(banner)</p>
+            \(items.map { "<ol>\n\($0)</ol>" } ?? "<p>\(empty)</p>")
             </main></body></html>
             """
         return Response(

@@ -65,25 +65,10 @@ public final class SMSOutbox: VerificationCodeSending, Sendable {
 
                 """
         }
-        let html = """
-            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>SMS outbox · Hearth development mode</title><style>
-            body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:50rem;padding:1rem;color:#1b1b1b}
-            .banner{background:#ffe8a3;border:1px solid #b38600;padding:.5rem 1rem;border-radius:.4rem}
-            ol{list-style:none;padding:0}li{border-bottom:1px solid #ccc;padding:.5rem 0}h2{font:1.6rem/1.2 ui-monospace,monospace;letter-spacing:.2em;margin:.2rem 0}
-            .meta{color:#444;margin:0}
-            </style></head><body><main><h1>SMS outbox</h1>
-            <p class="banner">Development mode: these verification codes were not sent. Newest first; the last \(MailOutbox.shownMails) are shown.
-            Test phone numbers get their fixed code and no SMS.</p>
-            \(shown.isEmpty ? "<p>No SMS yet.</p>" : "<ol>\n\(items)</ol>")
-            </main></body></html>
-            """
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'", HTTPField.Name("X-Frame-Options")!: "DENY",
-            ],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        return MailOutbox.page(
+            title: "SMS outbox", itemStyle: "h2{font:1.6rem/1.2 ui-monospace,monospace;letter-spacing:.2em;margin:.2rem 0}",
+            banner: "Development mode: these verification codes were not sent. Newest first; the last \(MailOutbox.shownMails) are shown. "
+                + "Test phone numbers get their fixed code and no SMS.",
+            items: shown.isEmpty ? nil : items, empty: "No SMS yet.")
     }
 }
