@@ -30,8 +30,12 @@ struct DevelopmentCompositionTests {
         #expect(filled.apple.bundleIDs == sandbox.sandbox.credentials.apple.bundleIDs)
     }
 
+    /// As long as the live servers' own provider calls may take (60 s): the PostgreSQL pass of CI runs every HTTP suite
+    /// at once on two cores, and a request there once took over 30 s.
+    static let timeout = TimeAmount.seconds(60)
+
     static func get(_ url: String) async throws -> (status: Int, body: String) {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: Self.timeout)
         let body = try await response.body.collect(upTo: 1 << 20)
         return (Int(response.status.code), String(buffer: body))
     }
@@ -41,7 +45,7 @@ struct DevelopmentCompositionTests {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(string: json))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(request, timeout: Self.timeout)
         return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 20)))
     }
 
