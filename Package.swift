@@ -183,6 +183,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The SMS gateways phone sign-in's codes leave through: Twilio (SMS and WhatsApp), Vonage and a signed webhook,
+        // each a request format and the reading of its answer. The queue in front of them is HearthServer's.
+        .target(
+            name: "HearthSMS",
+            dependencies: [
+                "HearthCore", "HearthFormEncoding",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // An SMTP client on SwiftNIO (STARTTLS, implicit TLS, AUTH PLAIN/LOGIN) and the MIME messages it sends.
         // No Hearth dependencies.
         .target(
@@ -200,7 +213,7 @@ let package = Package(
         .target(
             name: "HearthConfiguration",
             dependencies: [
-                "HearthCore", "HearthProviders", "HearthMail", "HearthTokens", "HearthTelemetry",
+                "HearthCore", "HearthProviders", "HearthMail", "HearthSMS", "HearthMessages", "HearthTokens", "HearthTelemetry",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -245,8 +258,8 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage",
-                "HearthProviders", "HearthMail", "HearthMessages", "HearthTelemetry", "HearthConfiguration", "HearthConsole",
-                "HearthFormEncoding",
+                "HearthProviders", "HearthMail", "HearthSMS", "HearthMessages", "HearthTelemetry", "HearthConfiguration",
+                "HearthConsole", "HearthFormEncoding",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -452,7 +465,7 @@ let package = Package(
             dependencies: [
                 "HearthServer", "HearthComposition", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
                 "HearthStoragePostgres", "HearthTesting", "HearthSandbox", "HearthDevelopment", "HearthProviders", "HearthPostgresLauncher",
-                "HearthBase64URL", "HearthTelemetry", "HearthConfiguration", "HearthMessages", "HearthConsole",
+                "HearthBase64URL", "HearthTelemetry", "HearthConfiguration", "HearthMessages", "HearthConsole", "HearthSMS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -608,6 +621,18 @@ let package = Package(
                 // The tests check signatures independently of the sandbox's own code.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .testTarget(
+            name: "HearthSMSTests",
+            dependencies: [
+                "HearthSMS", "HearthSandbox", "HearthCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -38,6 +38,7 @@ extension ServerConfiguration {
         abuse.limits.mailSending = try limit("mailSending", abuse.limits.mailSending)
         abuse.limits.phoneCodes = try limit("phoneCodes", abuse.limits.phoneCodes)
         abuse.limits.phoneCodesPerNumber = try limit("phoneCodesPerNumber", abuse.limits.phoneCodesPerNumber)
+        abuse.limits.phoneCodesPerPrefix = try limit("phoneCodesPerPrefix", abuse.limits.phoneCodesPerPrefix)
         abuse.limits.phoneCodesPerProject = try limit("phoneCodesPerProject", abuse.limits.phoneCodesPerProject)
         abuse.trustedProxies = try r.stringArray("abuse.trustedProxies") ?? []
         for proxy in abuse.trustedProxies where IPAddressRange(proxy) == nil {

@@ -120,6 +120,8 @@ public struct ServerConfiguration: Sendable {
     public var secrets = Secrets()
     /// E-mail actions and their delivery (`email.*`).
     public var email = Email()
+    /// Phone sign-in's SMS and their delivery (`sms.*`).
+    public var sms = SMS()
     /// The log's format and level, and the access log (`log.*`).
     public var log = Log()
     /// The metrics and their second listener (`metrics.*`).

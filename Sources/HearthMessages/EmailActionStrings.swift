@@ -29,6 +29,8 @@ struct PageText: Sendable {
 protocol EmailActionStrings: Sendable {
     /// The mail for `kind`.
     func mail(_ kind: ActionCodeKind, appName: String, email: String, newEmail: String?) -> MailText
+    /// The text message that carries a phone sign-in's code (the code first, as Firebase's does).
+    func verificationSMS(code: String, appName: String) -> String
     /// Introduces the plain link under the button.
     var linkHint: String { get }
 

@@ -57,6 +57,9 @@ public func buildApplication(
     if let transport = services.mailTransport {
         app.addServices(MailDeliveryService(services: services, transport: transport))
     }
+    if let gateway = services.smsGateway {
+        app.addServices(SMSDeliveryService(services: services, gateway: gateway))
+    }
     if configuration.metrics.enabled, let address = configuration.metrics.listen {
         app.addServices(buildMetricsApplication(services: services, address: address))
     }

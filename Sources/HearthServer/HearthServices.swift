@@ -4,6 +4,7 @@ import HearthConfiguration
 import HearthCore
 import HearthMessages
 import HearthProviders
+import HearthSMS
 import HearthStorage
 import HearthTelemetry
 import HearthTokens
@@ -33,8 +34,13 @@ public struct HearthServices: Sendable {
     let administeredProviders: AdministeredProviders?
     /// Routes and providers given from outside (development mode's provider sandbox).
     public let extensions: [any ServerExtension]
-    /// Where phone sign-in's codes go: the first extension's sender (development mode's outbox); `nil`: test numbers only.
-    public var verificationCodeSender: (any VerificationCodeSending)? { extensions.lazy.compactMap(\.verificationCodeSender).first }
+    /// Where phone sign-in's codes go: the SMS queue when `sms.gateway` is set, else the first extension's sender
+    /// (development mode's outbox); `nil`: test numbers only.
+    public var verificationCodeSender: (any VerificationCodeSending)? {
+        guard smsGateway != nil else { return extensions.lazy.compactMap(\.verificationCodeSender).first }
+        return QueuedSMSSender(
+            store: store, text: configuration.smsText, whatsappRegions: configuration.sms.whatsappRegions, signal: smsSignal, metrics: metrics)
+    }
     /// The providers at the server's final base URL (see ``serverDidBind(port:)``).
     private var providersAtBaseURL: (@Sendable (String) -> ProvidersConfiguration)?
     public let clock: WallClock
@@ -55,7 +61,11 @@ public struct HearthServices: Sendable {
     /// outbox keeps them).
     public let mailTransport: (any MailTransport)?
     /// Wakes the delivery service when a mail is queued.
-    let mailSignal = MailSignal()
+    let mailSignal = QueueSignal()
+    /// Where queued SMS go: the gateway of `sms.gateway`; `nil` without one.
+    public let smsGateway: (any SMSGateway)?
+    /// Wakes the SMS delivery service when a message is queued.
+    let smsSignal = QueueSignal()
     /// Sends the spans to the collector of `tracing.otlpEndpoint`; `buildApplication` runs it. `nil` when tracing
     /// is off or the composition runs no exporter.
     public private(set) var traceExporter: (any Service)?
@@ -188,7 +198,8 @@ public struct HearthServices: Sendable {
             clock: clock, logger: logger, httpClient: httpClient,
             metrics: ServerMetrics(telemetry: telemetry ?? defaultTelemetry(configuration), startedAt: clock.now, clock: clock),
             projectSettings: ProjectSettingsSource(configuration: configuration, store: store),
-            mailTemplates: mailTemplates, mailTransport: mailTransport)
+            mailTemplates: mailTemplates, mailTransport: mailTransport,
+            smsGateway: configuration.sms.gateway?.gateway(httpClient: httpClient, clock: clock, timeout: configuration.sms.timeout))
     }
 
     /// Called once the server listens. With port 0 and extensions, the server's URL becomes known only

@@ -312,5 +312,38 @@ enum HearthSchema {
                 """,
                 "CREATE INDEX phone_verifications_expires_at ON phone_verifications (expires_at)",
             ]),
+        SchemaMigration(
+            "2026-11-28-create-sms-queue",
+            [
+                // sms_queue: text messages (phone sign-in's codes) waiting for a gateway, and sent or given-up ones until
+                // pruned; the mail queue's columns and rules. `body` holds the code (sealed when the store has a key) and
+                // is set to NULL once the message is sent or given up. `channel`: 'sms' or 'whatsapp'. `expires_at`: when
+                // the code stops working, after which the message is given up rather than sent. `gateway_message_id`:
+                // the gateway's id for a sent message.
+                """
+                CREATE TABLE sms_queue (
+                    id TEXT NOT NULL,
+                    recipient TEXT NOT NULL,
+                    body TEXT,
+                    channel TEXT NOT NULL,
+                    purpose TEXT NOT NULL,
+                    language_code TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    attempts BIGINT NOT NULL,
+                    next_attempt_at BIGINT NOT NULL,
+                    sent_at BIGINT,
+                    failed_at BIGINT,
+                    last_error TEXT,
+                    gateway_message_id TEXT,
+                    CONSTRAINT sms_queue_pkey PRIMARY KEY (id)
+                )
+                """,
+                """
+                CREATE INDEX sms_queue_due ON sms_queue (next_attempt_at, id)
+                WHERE sent_at IS NULL AND failed_at IS NULL
+                """,
+                "CREATE INDEX sms_queue_created_at ON sms_queue (created_at)",
+            ]),
     ]
 }

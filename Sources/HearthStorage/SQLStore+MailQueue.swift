@@ -16,112 +16,36 @@ extension SQLStore {
         }
     }
 
-    /// One write transaction: the due mails' ids, oldest first, then one `UPDATE … RETURNING` that claims them.
-    /// On PostgreSQL the ids are read `FOR UPDATE SKIP LOCKED` (``SQLDialectQuirks/claimForUpdate(on:)``): a
-    /// concurrent claimer skips the rows this one locked, and a row it claimed and committed meanwhile no longer
-    /// matches when re-checked. On SQLite the single writer runs claims one after the other.
+    /// Claims the due mails (``OutboxTable``'s one claim for every queue).
     public func claimDueMails(now: Date, claimUntil: Date, limit: Int) async throws -> [OutgoingMail] {
-        guard limit > 0 else { return [] }
-        let nowMilliseconds = StoredTime.milliseconds(now)
-        let untilMilliseconds = StoredTime.milliseconds(claimUntil)
-        let claimed = try await work.write { database in
-            let due = try await Self.rows(
-                database,
-                """
-                SELECT id FROM mail_queue
-                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(bind: nowMilliseconds)
-                ORDER BY next_attempt_at, id LIMIT \(bind: Int64(limit))
-                \(SQLDialectQuirks.claimForUpdate(on: database))
-                """
-            ).map { try $0.text("id") }
-            guard !due.isEmpty else { return [OutgoingMail]() }
-            let rows = try await Self.rows(
-                database,
-                """
-                UPDATE mail_queue SET next_attempt_at = \(bind: untilMilliseconds), attempts = attempts + 1
-                WHERE id IN (\(binds: due)) RETURNING \(Self.mailColumns)
-                """)
-            var byID: [String: OutgoingMail] = [:]
-            for row in rows {
-                let mail = try Self.mail(from: row)
-                byID[mail.id] = mail
-            }
-            return due.compactMap { byID[$0] }
-        }
-        return try claimed.map(opened)
+        try await claimDue(.mails, now: now, claimUntil: claimUntil, limit: limit) { row in
+            let mail = try Self.mail(from: row)
+            return (mail.id, mail)
+        }.map(opened)
     }
 
     /// Records delivery and drops the bodies. Does nothing when there is no such mail.
     public func markMailSent(id: String, at date: Date) async throws {
-        try await work.writeSingleStatement { database in
-            try await Self.exec(
-                database,
-                """
-                UPDATE mail_queue SET sent_at = \(bind: StoredTime.milliseconds(date)), text_body = NULL, html_body = NULL
-                WHERE id = \(bind: id)
-                """)
-        }
+        try await markSent(.mails, id: id, at: date)
     }
 
     /// Records a failed attempt of a mail still waiting (a mail sent or given up meanwhile is left alone).
     /// `error` is kept without NUL characters and cut to ``maximumMailErrorLength`` characters.
     public func markMailFailed(id: String, error: String, retryAt: Date?, now: Date) async throws {
-        let message = Self.storableMailError(error)
-        try await work.writeSingleStatement { database in
-            if let retryAt {
-                try await Self.exec(
-                    database,
-                    """
-                    UPDATE mail_queue SET next_attempt_at = \(bind: StoredTime.milliseconds(retryAt)), last_error = \(bind: message)
-                    WHERE id = \(bind: id) AND sent_at IS NULL AND failed_at IS NULL
-                    """)
-            } else {
-                try await Self.exec(
-                    database,
-                    """
-                    UPDATE mail_queue SET failed_at = \(bind: StoredTime.milliseconds(now)), last_error = \(bind: message),
-                        text_body = NULL, html_body = NULL
-                    WHERE id = \(bind: id) AND sent_at IS NULL AND failed_at IS NULL
-                    """)
-            }
-        }
+        try await markFailed(.mails, id: id, error: error, retryAt: retryAt, now: now)
     }
 
     public func recentMails(limit: Int) async throws -> [OutgoingMail] {
-        guard limit > 0 else { return [] }
-        let mails = try await work.readSingleStatement { database in
-            try await Self.rows(
-                database,
-                """
-                SELECT \(Self.mailColumns) FROM mail_queue
-                ORDER BY created_at DESC, id DESC LIMIT \(bind: Int64(limit))
-                """
-            ).map(Self.mail(from:))
-        }
-        return try mails.map(opened)
+        try await recent(.mails, limit: limit, read: Self.mail(from:)).map(opened)
     }
 
     public func countWaitingMails() async throws -> Int {
-        try await work.readSingleStatement { database in
-            let row = try await Self.rows(
-                database, "SELECT COUNT(*) AS mail_count FROM mail_queue WHERE sent_at IS NULL AND failed_at IS NULL"
-            ).first
-            return Int(try row?.int64("mail_count") ?? 0)
-        }
+        try await countWaiting(.mails)
     }
 
     @discardableResult
     public func deleteMails(finishedBefore date: Date) async throws -> Int {
-        let milliseconds = StoredTime.milliseconds(date)
-        return try await work.writeSingleStatement { database in
-            try await Self.rows(
-                database,
-                """
-                DELETE FROM mail_queue WHERE sent_at < \(bind: milliseconds) OR failed_at < \(bind: milliseconds)
-                RETURNING id
-                """
-            ).count
-        }
+        try await deleteFinished(.mails, before: date)
     }
 }
 

@@ -5,13 +5,14 @@ import SQLKit
 
 extension SQLStore {
     /// How many stored secrets a pass over the store changed: private keys of signing keys, settings
-    /// named by ``SecretSealer/sealedSettingPrefixes``, and queued mails whose bodies are still kept
-    /// (counted once per mail).
+    /// named by ``SecretSealer/sealedSettingPrefixes``, and queued mails and SMS whose bodies are still kept
+    /// (counted once per message).
     public struct ResealedSecrets: Sendable, Equatable {
         public var signingKeys = 0
         public var settings = 0
         public var mails = 0
-        public var total: Int { signingKeys + settings + mails }
+        public var sms = 0
+        public var total: Int { signingKeys + settings + mails + sms }
         public init() {}
     }
 
@@ -83,6 +84,13 @@ extension SQLStore {
                     changed = true
                 }
                 if changed { counts.mails += 1 }
+            }
+            for row in try await Self.rows(database, "SELECT id, body FROM sms_queue WHERE body IS NOT NULL ORDER BY id") {
+                let id = try row.text("id")
+                guard let value = try change(try row.text("body"), SecretSealer.smsContext(id: id)) else { continue }
+                // Re-checked: a message sent meanwhile on another replica keeps its body dropped.
+                try await Self.exec(database, "UPDATE sms_queue SET body = \(bind: value) WHERE id = \(bind: id) AND body IS NOT NULL")
+                counts.sms += 1
             }
             return counts
         }

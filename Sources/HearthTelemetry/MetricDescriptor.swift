@@ -104,6 +104,20 @@ public struct MetricDescriptor: Sendable {
         "hearth_mails_failed_total", .counter, labels: ["purpose", "outcome"],
         help: "Delivery attempts that failed, by purpose and outcome (retry, or gave_up when the mail was dropped).")
 
+    // MARK: SMS
+
+    public static let smsQueued = MetricDescriptor(
+        "hearth_sms_queued_total", .counter, labels: ["region", "channel"],
+        help: "Verification codes queued for an SMS gateway, by the number's region (ISO 3166) and channel (sms, whatsapp).")
+    public static let smsSent = MetricDescriptor(
+        "hearth_sms_sent_total", .counter, labels: ["gateway", "channel"], help: "Messages the SMS gateway accepted, by gateway and channel.")
+    public static let smsFailed = MetricDescriptor(
+        "hearth_sms_failed_total", .counter, labels: ["gateway", "outcome"],
+        help: "Delivery attempts that failed, by gateway and outcome (retry, gave_up, or expired when the code ran out first).")
+    public static let smsBudgetUsed = MetricDescriptor(
+        "hearth_sms_budget_used_ratio", .gauge,
+        help: "How much of the project's hourly SMS budget (abuse.limits.phoneCodesPerProject) this window has spent, 0 to 1 and over.")
+
     // MARK: Database
 
     public static let databaseConnectionsInUse = MetricDescriptor(
@@ -135,6 +149,7 @@ public struct MetricDescriptor: Sendable {
         httpRequests, httpRequestDuration, signUps, signIns, tokenRefreshes, idTokenChecks, anonymousCleanupDeletions,
         passwordChecksRunning, passwordChecksWaiting,
         providerRequests, providerRequestDuration, jwksFetches, mailsQueued, mailsSent, mailsFailed,
+        smsQueued, smsSent, smsFailed, smsBudgetUsed,
         databaseConnectionsInUse, databaseConnectionsWaiting, databaseTransactionDuration, sqliteGroupCommitBatchSize,
         signingKeyAge, startTime, buildInfo,
     ]

@@ -118,6 +118,7 @@ enum Banner {
             "  JWKS       : \(base)/.well-known/jwks.json",
             "  data       : \(configuration.storageDescription)",
             "  mail       : \(configuration.mailDescription)",
+            "  SMS        : \(configuration.smsDescription)",
         ]
         // Without the endpoint's credentials.
         if let traces = configuration.tracing.tracesURL { lines.append("  traces     : \(traces)") }

@@ -8,6 +8,7 @@ import Testing
     struct Examples: Decodable {
         let phonenumbers: String
         let examples: [String: [String]]
+        let premiumRate: [String: String]
     }
 
     @Test("libphonenumber's example numbers of every region map to that region")
@@ -22,6 +23,18 @@ import Testing
             }
         }
         #expect(wrong.isEmpty, "\(wrong.sorted().joined(separator: "; "))")
+    }
+
+    @Test("libphonenumber's premium-rate example of every region that has one is premium-rate; no mobile or fixed example is")
+    func premiumRateExamples() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/phone-region-examples.json")
+        let fixture = try JSONDecoder().decode(Examples.self, from: Data(contentsOf: url))
+        #expect(fixture.premiumRate.count > 100)
+        let missed = fixture.premiumRate.filter { !PhoneRegions.isPremiumRate($0.value) }
+        #expect(missed.isEmpty, "\(missed.sorted { $0.key < $1.key })")
+        let wronglyPremium = fixture.examples.values.flatMap { $0 }.filter(PhoneRegions.isPremiumRate)
+        #expect(wronglyPremium.isEmpty, "\(wronglyPremium.sorted())")
+        #expect(PhoneRegions.isPremiumRate("+979123456789") && !PhoneRegions.isPremiumRate("+919876543210"))
     }
 
     @Test("the seeds' readers' countries and the shared codes; impossible lengths and unknown codes have no region")

@@ -24,14 +24,19 @@ public struct AbuseCounter: Sendable {
     /// `Retry-After` (the seconds until the window ends) once the window's count passes the limit.
     /// The hit is counted before anything else happens, so parallel requests cannot all slip under it.
     /// `address` is the counter's subject: a client address, or what else the limit counts per (a phone number).
-    public func count(_ limit: KeyPath<AbuseLimits, RateLimit>, address: String, refusal: HearthError.Code = .tooManyAttempts) async throws {
+    /// Returns the window's count so far, this hit included; `nil` when the limit is off.
+    @discardableResult
+    public func count(_ limit: KeyPath<AbuseLimits, RateLimit>, address: String, refusal: HearthError.Code = .tooManyAttempts) async throws
+        -> Int?
+    {
         let limit = limits[keyPath: limit]
-        guard limitsEnabled, limit.isEnabled else { return }
+        guard limitsEnabled, limit.isEnabled else { return nil }
         let now = clock.now
         let count = try await store.incrementCounter(limit.counterKey(address: address), window: limit.window, now: now)
         if limit.refuses(count: count) {
             throw HearthError(refusal, reason: "per-address limit \(limit.name)", retryAfter: limit.secondsUntilWindowEnds(now: now))
         }
+        return count
     }
 
     /// Counts a password attempt against the account and the address before the password is checked,

@@ -55,6 +55,9 @@ public struct AbuseLimits: Sendable, Equatable {
     public var phoneCodes = RateLimit("phone-codes", limit: 10, window: 3_600)
     /// Verification codes sent to one phone number, whoever asks (the counter's key is the number).
     public var phoneCodesPerNumber = RateLimit("phone-codes-per-number", limit: 5, window: 3_600)
+    /// Verification codes sent to one range of numbers (a number without its last 3 digits: a block of 1,000), the
+    /// shape of SMS pumping, which walks through a range an accomplice carrier is paid for.
+    public var phoneCodesPerPrefix = RateLimit("phone-codes-per-prefix", limit: 20, window: 3_600)
     /// Verification codes the whole project sends: the SMS budget (`QUOTA_EXCEEDED` once spent).
     public var phoneCodesPerProject = RateLimit("phone-codes-per-project", limit: 1_000, window: 3_600)
 

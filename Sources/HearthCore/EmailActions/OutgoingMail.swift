@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A mail waiting in the database for delivery, or delivered (``sentAt``).
 ///
@@ -49,21 +48,8 @@ public struct OutgoingMail: Sendable, Equatable {
         self.lastError = lastError
     }
 
-    /// A new id that sorts by when it was made: the wall time in milliseconds and a count of this process's ids
-    /// (so mails queued in one millisecond, or under a test's stopped clock, keep their order), then 8 random
-    /// bytes, all in lowercase hex (44 characters).
-    public static func makeID() -> String {
-        let milliseconds = UInt64(max(0, Date().timeIntervalSince1970 * 1_000))
-        let count = idCounter.wrappingAdd(1, ordering: .relaxed).oldValue
-        var generator = SystemRandomNumberGenerator()
-        let random = (0..<8).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let prefix =
-            (0..<6).reversed().map { UInt8(truncatingIfNeeded: milliseconds >> (8 * UInt64($0))) }
-            + (0..<8).reversed().map { UInt8(truncatingIfNeeded: count >> (8 * UInt64($0))) }
-        return HexDigits.lowercase(prefix + random)
-    }
-
-    private static let idCounter = Atomic<UInt64>(0)
+    /// A new id that sorts by when it was made (``QueueID/make()``).
+    public static func makeID() -> String { QueueID.make() }
 }
 
 /// The mail queue in the database: mails survive a restart, and replicas share the sending.

@@ -39,6 +39,9 @@ public struct SecretSealer: Sendable {
     /// of one mail cannot stand in for each other either.
     public static func mailContext(id: String, html: Bool) -> String { "mail/\(id)/\(html ? "html" : "text")" }
 
+    /// The context of a queued SMS's body.
+    public static func smsContext(id: String) -> String { "sms/\(id)" }
+
     /// Whether `stored` is a sealed value (rather than plain text from an earlier version).
     public static func isSealed(_ stored: String) -> Bool { stored.hasPrefix(prefix) }
 

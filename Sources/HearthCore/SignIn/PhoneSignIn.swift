@@ -16,6 +16,9 @@ public struct PhoneSignIn: Sendable {
     public let abuse: AbuseCounter
     public let idTokens: any IDTokenAuthenticating
     public let completion: SignInCompletion
+    /// Told after each code counted against the project's SMS budget: the codes of the window so far and the budget
+    /// (the server's `hearth_sms_budget_used_ratio` and its warning near the end).
+    public var budgetUsed: (@Sendable (_ used: Int, _ budget: Int) -> Void)?
 
     /// How long a code can be entered.
     public static let codeLifetime: TimeInterval = 300
@@ -44,7 +47,7 @@ public struct PhoneSignIn: Sendable {
     /// sign-in off, or no way to send an SMS to a number that is not a test number), `MISSING_PHONE_NUMBER`,
     /// `INVALID_PHONE_NUMBER`, `TOO_MANY_ATTEMPTS_TRY_LATER` (too many codes for the client's address or for the
     /// number) and `QUOTA_EXCEEDED` (the project's SMS budget spent).
-    public func sendCode(to phoneNumber: String?, from origin: ClientOrigin) async throws -> String {
+    public func sendCode(to phoneNumber: String?, from origin: ClientOrigin, languageCode: String? = nil) async throws -> String {
         let settings = try await settings.projectSettings()
         guard settings.phoneEnabled else { throw HearthError(.operationNotAllowed, reason: "phone sign-in is off") }
         guard let phoneNumber, !phoneNumber.isEmpty else { throw HearthError(.missingPhoneNumber) }
@@ -60,12 +63,17 @@ public struct PhoneSignIn: Sendable {
                     .operationNotAllowed, detail: "SMS unable to be sent until this region enabled by the app developer.",
                     reason: "SMS region policy refuses \(region)")
             }
+            // Satellite, international-network and premium-rate numbers are where SMS pumping's money is made.
+            guard region != PhoneRegions.nonGeographic, !PhoneRegions.isPremiumRate(number) else {
+                throw HearthError(.invalidPhoneNumber, reason: "no verification codes to premium-rate or non-geographic numbers")
+            }
             guard sender != nil else {
                 throw HearthError(.operationNotAllowed, detail: "SMS delivery is not configured.", reason: "no SMS sender")
             }
             try await abuse.count(\.phoneCodes, address: origin.counterAddress)
             try await abuse.count(\.phoneCodesPerNumber, address: number)
-            try await abuse.count(\.phoneCodesPerProject, address: "project", refusal: .quotaExceeded)
+            try await abuse.count(\.phoneCodesPerPrefix, address: String(number.dropLast(3)))
+            try await countBudget()
         }
         let code = testCode ?? VerificationCode.make()
         let sessionInfo = VerificationCode.makeHandle()
@@ -76,9 +84,25 @@ public struct PhoneSignIn: Sendable {
                 codeHash: VerificationCode.hash(code, sessionInfo: sessionInfo), attemptsLeft: Self.attempts, createdAt: now,
                 expiresAt: now.addingTimeInterval(Self.codeLifetime)))
         if testCode == nil, let sender {
-            try await sender.send(VerificationCodeMessage(phoneNumber: number, code: code, sessionInfo: sessionInfo, createdAt: now))
+            try await sender.send(
+                VerificationCodeMessage(
+                    phoneNumber: number, code: code, sessionInfo: sessionInfo, createdAt: now, expiresAt: now.addingTimeInterval(Self.codeLifetime),
+                    languageCode: languageCode))
         }
         return sessionInfo
+    }
+
+    /// Counts the code against the project's SMS budget and tells ``budgetUsed`` how much of it is spent.
+    private func countBudget() async throws {
+        let limit = abuse.limits.phoneCodesPerProject.limit
+        do {
+            if let used = try await abuse.count(\.phoneCodesPerProject, address: "project", refusal: .quotaExceeded) {
+                budgetUsed?(used, limit)
+            }
+        } catch let error as HearthError where error.code == .quotaExceeded {
+            budgetUsed?(limit + 1, limit)
+            throw error
+        }
     }
 
     // MARK: Signing in

@@ -175,7 +175,8 @@ public protocol TransferStore: Sendable {
 
 /// Everything the server keeps, behind one value.
 public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCounterStore, CredentialReplayGuard, LeaderLockStore,
-    TransferStore, AuthSessionStore, LoginFailureStore, ActionCodeStore, MailQueueStore, AuditStore, PhoneVerificationStore
+    TransferStore, AuthSessionStore, LoginFailureStore, ActionCodeStore, MailQueueStore, AuditStore, PhoneVerificationStore,
+    SMSQueueStore
 {
     func close() async throws
 }

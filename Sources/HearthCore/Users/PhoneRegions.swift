@@ -14,9 +14,32 @@ public enum PhoneRegions {
         let prefixes: [String: String]
     }
 
+    /// The region libphonenumber gives non-geographic numbers (satellite phones, international networks, +800, +979).
+    public static let nonGeographic = "001"
+
     /// The region of `e164` (a number ``PhoneNumber/validated(_:)`` accepted): ISO 3166-1 alpha-2, or `001` for
     /// non-geographic numbers; `nil` when no calling code matches or the national number's length is impossible.
     public static func region(of e164: String) -> String? {
+        guard let (_, national, entry) = split(e164) else { return nil }
+        for prefixLength in stride(from: min(7, national.utf8.count), through: 1, by: -1) {
+            if let region = entry.prefixes[String(national.prefix(prefixLength))] { return region }
+        }
+        return entry.main
+    }
+
+    /// Whether `e164` is in a premium-rate range (libphonenumber's, e.g. +44 9…, +1 900…, +979…): a number that costs
+    /// the sender more than an SMS should, the toll fraud SMS pumping lives on. `false` for a number no region has.
+    public static func isPremiumRate(_ e164: String) -> Bool {
+        guard let (code, national, _) = split(e164), let region = region(of: e164) else { return false }
+        let key = region == nonGeographic ? "+\(code)" : region
+        // Compiled per call: it runs once per SMS, which costs far more, and Regex values cannot be shared across tasks.
+        guard let source = premiumRatePatterns[key], let pattern = try? Regex(source) else { return false }
+        return (try? pattern.wholeMatch(in: national)) != nil
+    }
+
+    /// The calling code, the national number and the code's entry; `nil` when no calling code matches or the
+    /// national number's length is impossible.
+    private static func split(_ e164: String) -> (code: Int, national: String, entry: CallingCode)? {
         let digits = Array(e164.utf8.dropFirst())
         // Calling codes are 1 to 3 digits and none is the start of another.
         for codeLength in 1...3 where digits.count > codeLength {
@@ -25,10 +48,7 @@ public enum PhoneRegions {
             }
             let national = String(decoding: digits[codeLength...], as: UTF8.self)
             guard entry.lengths.contains(national.utf8.count) else { return nil }
-            for prefixLength in stride(from: min(7, national.utf8.count), through: 1, by: -1) {
-                if let region = entry.prefixes[String(national.prefix(prefixLength))] { return region }
-            }
-            return entry.main
+            return (code, national, entry)
         }
         return nil
     }

@@ -54,6 +54,7 @@ struct Bengali: EmailActionStrings {
         }
     }
 
+    func verificationSMS(code: String, appName: String) -> String { "\(code) হল \(appName)-এর জন্য আপনার যাচাইকরণ কোড।" }
     var linkHint: String { "বোতামটি কাজ না করলে এই লিঙ্কটি কপি করে আপনার ব্রাউজারে খুলুন:" }
 
     func resetPasswordForm(email: String) -> PageText {

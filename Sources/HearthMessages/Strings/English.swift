@@ -54,6 +54,7 @@ struct English: EmailActionStrings {
         }
     }
 
+    func verificationSMS(code: String, appName: String) -> String { "\(code) is your verification code for \(appName)." }
     var linkHint: String { "If the button does not work, copy this link into your browser:" }
 
     func resetPasswordForm(email: String) -> PageText {

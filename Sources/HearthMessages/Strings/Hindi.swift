@@ -54,6 +54,7 @@ struct Hindi: EmailActionStrings {
         }
     }
 
+    func verificationSMS(code: String, appName: String) -> String { "\(code) \(appName) के लिए आपका सत्यापन कोड है।" }
     var linkHint: String { "अगर बटन काम नहीं करता है, तो यह लिंक अपने ब्राउज़र में कॉपी करें:" }
 
     func resetPasswordForm(email: String) -> PageText {

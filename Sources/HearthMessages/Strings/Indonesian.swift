@@ -54,6 +54,7 @@ struct Indonesian: EmailActionStrings {
         }
     }
 
+    func verificationSMS(code: String, appName: String) -> String { "\(code) adalah kode verifikasi Anda untuk \(appName)." }
     var linkHint: String { "Jika tombol tidak berfungsi, salin tautan ini ke browser Anda:" }
 
     func resetPasswordForm(email: String) -> PageText {

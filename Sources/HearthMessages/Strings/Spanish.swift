@@ -54,6 +54,7 @@ struct Spanish: EmailActionStrings {
         }
     }
 
+    func verificationSMS(code: String, appName: String) -> String { "\(code) es tu código de verificación para \(appName)." }
     var linkHint: String { "Si el botón no funciona, copia este enlace en tu navegador:" }
 
     func resetPasswordForm(email: String) -> PageText {

@@ -86,7 +86,7 @@ struct ProviderHTTP: Sendable {
         let client = self.client
         let target = url.redactedForLogs
         do {
-            let response = try await Self.withDeadline(seconds: timeout) {
+            let response = try await Deadline.run(seconds: timeout) {
                 let response = try await client.execute(prepared, timeout: clientTimeout)
                 let buffer = try await response.body.collect(upTo: limit)
                 return ProviderResponse(
@@ -132,7 +132,7 @@ struct ProviderHTTP: Sendable {
 
     /// What went wrong with a call that produced no response, in words a client can act on.
     static func classify(_ error: any Error) -> (kind: String, detail: String) {
-        if error is DeadlineExceeded { return ("timed out", ProviderFailure.timeoutDetail) }
+        if error is Deadline.Exceeded { return ("timed out", ProviderFailure.timeoutDetail) }
         if error is NIOTooManyBytesError {
             return ("response too large", "The identity provider's response is too large.")
         }
@@ -146,22 +146,5 @@ struct ProviderHTTP: Sendable {
         }
         if error is CancellationError { return ("cancelled", ProviderFailure.unreachableDetail) }
         return ("\(type(of: error)): \(error)", ProviderFailure.unreachableDetail)
-    }
-
-    /// The deadline passed.
-    struct DeadlineExceeded: Error {}
-
-    /// Runs `operation`, abandoning (and cancelling) it when `seconds` have passed.
-    static func withDeadline<T: Sendable>(seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: .nanoseconds(Int64(seconds * 1_000_000_000)))
-                throw DeadlineExceeded()
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw DeadlineExceeded() }
-            return first
-        }
     }
 }

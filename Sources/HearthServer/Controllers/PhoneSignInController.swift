@@ -1,3 +1,4 @@
+import HTTPTypes
 import HearthCore
 import HearthWire
 import Hummingbird
@@ -11,7 +12,9 @@ struct PhoneSignInController<Context: RequestContext>: Sendable {
 
     @Sendable func sendVerificationCode(_ request: Request, context: Context) async throws -> Response {
         let input = try await WireCoding.decode(SendVerificationCodeRequest.self, from: request, limit: maxBodyBytes)
-        let sessionInfo = try await signIn.sendCode(to: input.phoneNumber, from: audit.clientOrigin(request, context: context))
+        let sessionInfo = try await signIn.sendCode(
+            to: input.phoneNumber, from: audit.clientOrigin(request, context: context),
+            languageCode: request.headers[HTTPField.Name("X-Firebase-Locale")!])
         return WireCoding.response(SendVerificationCodeResponse(sessionInfo: sessionInfo))
     }
 

@@ -4,7 +4,6 @@ import HearthCore
 import HearthMessages
 import HearthTelemetry
 import Logging
-import Synchronization
 
 /// The e-mail actions both `accounts:*` and the action page perform: issuing a code and its link, queueing the
 /// mail, and using a code up (password reset, verification, e-mail change, e-mail recovery).
@@ -138,56 +137,5 @@ struct EmailActions: AccountMailing {
         var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
-}
-
-/// Wakes the delivery service when a mail is queued on this replica (others find it on their next poll).
-final class MailSignal: Sendable {
-    private let state = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-
-    init() {}
-
-    func wake() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard let waiter = state.waiter else {
-                state.pending = true
-                return nil
-            }
-            state.waiter = nil
-            return waiter
-        }
-        waiter?.resume()
-    }
-
-    /// Returns when woken (or woken before this call) or after `timeout`, whichever is first. One waiter at a time.
-    func wait(timeout: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.woken() }
-            group.addTask { try? await Task.sleep(for: timeout) }
-            await group.next()
-            group.cancelAll()
-        }
-    }
-
-    private func woken() async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let resumeNow = state.withLock { state -> Bool in
-                    if state.pending || Task.isCancelled {
-                        state.pending = false
-                        return true
-                    }
-                    state.waiter = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume()
-        }
     }
 }

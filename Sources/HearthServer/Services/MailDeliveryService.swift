@@ -30,7 +30,7 @@ public struct MailDeliveryFailure: Error, Sendable, CustomStringConvertible {
 public struct MailDeliveryService: Service {
     private let store: any HearthStore
     private let transport: any MailTransport
-    private let signal: MailSignal
+    private let signal: QueueSignal
     private let clock: WallClock
     private let metrics: ServerMetrics
     private let logger: Logger
@@ -52,19 +52,7 @@ public struct MailDeliveryService: Service {
     }
 
     public func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    // Drain what is due, then wait for a wake-up or the next poll.
-                    while try await runOnce() > 0 {}
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.error("mail queue unavailable", metadata: ["error": "\(String(describing: type(of: error)))"])
-                }
-                await signal.wait(timeout: pollInterval)
-            }
-        }
+        await signal.serve(pollInterval: pollInterval, logger: logger, queue: "mail queue") { try await runOnce() }
     }
 
     /// Claims the due mails (up to 10) and tries each once. Returns how many it tried.

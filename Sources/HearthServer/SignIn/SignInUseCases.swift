@@ -1,6 +1,8 @@
 import Foundation
 import HearthConfiguration
 import HearthCore
+import HearthTelemetry
+import Logging
 import HearthTokens
 
 /// The sign-in use cases of HearthCore, given this server's parts: the store, the hashing lanes, the token
@@ -31,9 +33,18 @@ struct SignInUseCases: Sendable {
         emailLinkSignIn = EmailLinkSignIn(
             settings: services.projectSettings, store: services.store, codes: ActionCodes(store: services.store, clock: services.clock), abuse: abuse,
             idTokens: tokens, completion: completion)
-        phoneSignIn = PhoneSignIn(
+        var phone = PhoneSignIn(
             settings: services.projectSettings, store: services.store, sender: services.verificationCodeSender, abuse: abuse, idTokens: tokens,
             completion: completion)
+        let (metrics, logger) = (services.metrics, services.logger)
+        phone.budgetUsed = { used, budget in
+            metrics.set(.smsBudgetUsed, to: Double(used) / Double(max(1, budget)))
+            // Once per window, as it passes 80 %: the operator's cue that codes will soon answer QUOTA_EXCEEDED.
+            if used == budget * 4 / 5 + 1 || used == budget + 1 {
+                logger.warning("The SMS budget is nearly spent", metadata: ["sent_this_hour": "\(used)", "budget": "\(budget)"])
+            }
+        }
+        phoneSignIn = phone
     }
 }
 
