@@ -403,6 +403,18 @@ let package = Package(
             path: "Tests/CppSeeds/Seed002",
             cxxSettings: [.define("HEARTH_FIREBASE_LEGACY_API")]
         ),
+        // PhoneAuthProvider from C++ (Tests/CppSeeds/Support/include/phone_checks.h), one program per API generation.
+        .executableTarget(
+            name: "hearth-cpp-phone",
+            dependencies: ["HearthCpp", "HearthCppSeedSupport"],
+            path: "Tests/CppSeeds/Phone"
+        ),
+        .executableTarget(
+            name: "hearth-cpp-phone-legacy",
+            dependencies: ["HearthCpp", "HearthCppSeedSupport"],
+            path: "Tests/CppSeeds/PhoneLegacy",
+            cxxSettings: [.define("HEARTH_FIREBASE_LEGACY_API")]
+        ),
         .target(
             name: "HearthAdmin",
             dependencies: [
@@ -587,12 +599,15 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
-        // HearthAdmin, its middleware and the notes example against a live Hearth server (HearthTesting).
+        // The C++ programs (Tests/CppSeeds, Examples/HearthCppExample) against a live Hearth server (HearthTesting).
         .testTarget(
             name: "HearthCppTests",
             dependencies: ["HearthTesting", "HearthSandbox", "HearthCore"],
+            // Programs the C++ tests hand to the C++ programs (found by path): the system browser and the SMS outbox.
+            exclude: ["scripted-browser", "sms-outbox"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // HearthAdmin, its middleware and the notes example against a live Hearth server (HearthTesting).
         .testTarget(
             name: "HearthAdminTests",
             dependencies: [

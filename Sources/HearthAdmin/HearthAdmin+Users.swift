@@ -18,6 +18,22 @@ extension HearthAdmin {
         return try await lookupOne(["email": .array([.string(email)])], describing: "e-mail address")
     }
 
+    /// The user with this phone number (E.164: `+` and 2 to 15 digits, the first not 0). Throws
+    /// `auth/invalid-phone-number` for anything else, before any call, and `auth/user-not-found`.
+    public func user(phoneNumber: String) async throws -> UserRecord {
+        guard Self.isE164(phoneNumber) else {
+            throw HearthAdminError(.invalidPhoneNumber, "The phone number must be a non-empty E.164 standard compliant identifier string.")
+        }
+        return try await lookupOne(["phoneNumber": .array([.string(phoneNumber)])], describing: "phone number")
+    }
+
+    /// The server's test of a phone number: `+`, then 2 to 15 ASCII digits, the first not 0.
+    static func isE164(_ text: String) -> Bool {
+        let digits = text.utf8.dropFirst()
+        return text.utf8.first == UInt8(ascii: "+") && (2...15).contains(digits.count) && digits.first != UInt8(ascii: "0")
+            && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
     private func lookupOne(_ body: [String: ClaimValue], describing: String) async throws -> UserRecord {
         let response = try await call(projectPath("accounts:lookup"), body, as: LookupResponse.self)
         guard let info = response.users?.first else { throw HearthAdminError(.userNotFound, "No user has this \(describing).") }
@@ -57,7 +73,7 @@ extension HearthAdmin {
     // MARK: Writing
 
     /// Creates a user and returns it as stored. Throws `auth/uid-already-exists`, `auth/email-already-exists`,
-    /// `auth/phone-number-already-exists`, `auth/invalid-email`, `auth/invalid-password`.
+    /// `auth/phone-number-already-exists`, `auth/invalid-email`, `auth/invalid-password`, `auth/invalid-phone-number`.
     @discardableResult
     public func createUser(_ user: NewUser = NewUser()) async throws -> UserRecord {
         var body: [String: ClaimValue] = [:]
@@ -77,7 +93,8 @@ extension HearthAdmin {
         let localId: String
     }
 
-    /// Changes a user and returns it as stored.
+    /// Changes a user and returns it as stored. `phoneNumber: .remove` unlinks the `phone` provider. Throws
+    /// `auth/user-not-found`, `auth/email-already-exists`, `auth/phone-number-already-exists`, `auth/invalid-phone-number`.
     @discardableResult
     public func updateUser(uid: String, _ update: UserUpdate) async throws -> UserRecord {
         var body: [String: ClaimValue] = ["localId": .string(uid)]

@@ -22,6 +22,7 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
         public static let emailAlreadyExists = Code(rawValue: "auth/email-already-exists")
         public static let uidAlreadyExists = Code(rawValue: "auth/uid-already-exists")
         public static let phoneNumberAlreadyExists = Code(rawValue: "auth/phone-number-already-exists")
+        public static let invalidPhoneNumber = Code(rawValue: "auth/invalid-phone-number")
         public static let invalidEmail = Code(rawValue: "auth/invalid-email")
         public static let invalidPassword = Code(rawValue: "auth/invalid-password")
         public static let invalidUID = Code(rawValue: "auth/invalid-uid")
@@ -73,6 +74,7 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
         case "DUPLICATE_LOCAL_ID", "UID_ALREADY_EXISTS": return .uidAlreadyExists
         case "PHONE_NUMBER_EXISTS": return .phoneNumberAlreadyExists
         case "INVALID_EMAIL": return .invalidEmail
+        case "INVALID_PHONE_NUMBER", "MISSING_PHONE_NUMBER": return .invalidPhoneNumber
         case "WEAK_PASSWORD", "INVALID_PASSWORD": return .invalidPassword
         case "INVALID_LOCAL_ID", "MISSING_LOCAL_ID": return .invalidUID
         case "INVALID_CLAIMS": return .invalidClaims

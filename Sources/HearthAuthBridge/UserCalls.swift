@@ -130,6 +130,19 @@ public func hearthUserUnlink(
     userCall(user, done, context) { ResultBox(user: try await $0.unlink(fromProvider: providerID)) }
 }
 
+@_cdecl("hearth_user_update_phone_number")
+public func hearthUserUpdatePhoneNumber(
+    _ user: UnsafeMutableRawPointer, _ credential: UnsafeMutableRawPointer?, _ done: CompletionFunction?, _ context: UnsafeMutableRawPointer?
+) {
+    guard let phone = credential.map({ Handle.object($0, as: CredentialBox.self).credential }) as? PhoneAuthCredential else {
+        return Completion(function: done, context: context).refuse(CppAuthError.invalidCredential, "The credential is not a phone credential.")
+    }
+    userCall(user, done, context) { user in
+        try await user.updatePhoneNumber(phone)
+        return ResultBox(user: user)
+    }
+}
+
 @_cdecl("hearth_user_reload")
 public func hearthUserReload(_ user: UnsafeMutableRawPointer, _ done: CompletionFunction?, _ context: UnsafeMutableRawPointer?) {
     userCall(user, done, context) { user in

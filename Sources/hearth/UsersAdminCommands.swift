@@ -30,20 +30,23 @@ extension UsersCommand {
     }
 
     struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "get", abstract: "Show one user, by uid or --email.")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Show one user, by uid, --email or --phone.")
         @OptionGroup var connection: AdminConnectionOptions
         @Argument(help: "The uid.") var uid: String?
         @Option(name: .long, help: "Find the user by e-mail address instead.") var email: String?
+        @Option(name: .long, help: "Find the user by phone number (E.164, e.g. +15555550100) instead.") var phone: String?
 
         func validate() throws {
-            guard (uid == nil) != (email == nil) else { throw ValidationError("give a uid or --email, not both") }
+            guard [uid, email, phone].compactMap({ $0 }).count == 1 else { throw ValidationError("give one of a uid, --email or --phone") }
         }
 
         func run() async throws {
             let uid = self.uid
             let email = self.email
+            let phone = self.phone
             let user = try await connection.withAdmin { admin in
                 if let uid { return try await admin.user(uid: uid) }
+                if let phone { return try await admin.user(phoneNumber: phone) }
                 return try await admin.user(email: email ?? "")
             }
             print(UserPrinting.details(user))

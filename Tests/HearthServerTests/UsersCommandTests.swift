@@ -72,6 +72,60 @@ struct UsersCommandTests {
         }
     }
 
+    @Test(
+        "phone numbers: create --phone, get --phone, list and get show it, update --phone '' removes it with its provider, an import file's number is exported; errors exit 1 with the Admin SDK's code"
+    )
+    func phoneNumbers() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let created = try await Self.users(directory, ["create", "--uid", "grace", "--phone", "+15555550110"])
+        #expect(created.status == 0 && created.standardOutput == "grace\n", "\(created.standardError)")
+
+        let shown = try await Self.users(directory, ["get", "--phone", "+15555550110"])
+        #expect(shown.status == 0, "\(shown.standardError)")
+        #expect(shown.standardOutput.hasPrefix("uid:            grace\n"), "\(shown.standardOutput)")
+        #expect(shown.standardOutput.contains("phone:          +15555550110\n"))
+        #expect(shown.standardOutput.contains("providers:      phone (+15555550110)\n"), "\(shown.standardOutput)")
+        #expect(try await Self.users(directory, ["get", "grace"]).standardOutput == shown.standardOutput)
+        #expect(try await Self.users(directory, ["list"]).standardOutput == "grace\t-\tphone\n")
+
+        let taken = try await Self.users(directory, ["create", "--uid", "alan", "--phone", "+15555550110"])
+        #expect(taken.status == 1)
+        #expect(taken.standardError == "hearth: auth/phone-number-already-exists: PHONE_NUMBER_EXISTS\n", "\(taken.standardError)")
+        let malformed = try await Self.users(directory, ["update", "grace", "--phone", "555-0110"])
+        #expect(malformed.status == 1)
+        #expect(
+            malformed.standardError == "hearth: auth/invalid-phone-number: INVALID_PHONE_NUMBER : Invalid format.\n", "\(malformed.standardError)")
+        let badLookup = try await Self.users(directory, ["get", "--phone", "555-0110"])
+        #expect(badLookup.status == 1)
+        #expect(
+            badLookup.standardError
+                == "hearth: auth/invalid-phone-number: The phone number must be a non-empty E.164 standard compliant identifier string.\n",
+            "\(badLookup.standardError)")
+        let nobody = try await Self.users(directory, ["get", "--phone", "+15555550119"])
+        #expect(nobody.status == 1 && nobody.standardError.hasPrefix("hearth: auth/user-not-found"), "\(nobody.standardError)")
+        let both = try await Self.users(directory, ["get", "grace", "--phone", "+15555550110"])
+        #expect(both.status != 0 && both.standardError.contains("give one of a uid, --email or --phone"), "\(both.standardError)")
+
+        #expect(try await Self.users(directory, ["update", "grace", "--phone", ""]).status == 0)
+        let removed = try await Self.users(directory, ["get", "grace"])
+        #expect(
+            removed.standardOutput.contains("phone:          -\n") && removed.standardOutput.contains("providers:      \n"),
+            "\(removed.standardOutput)")
+        #expect(try await Self.users(directory, ["list"]).standardOutput == "grace\t-\t\n")
+
+        let file = directory.appendingPathComponent("phones.json")
+        try #"{"users":[{"localId":"imported","phoneNumber":"+15555550111"}]}"#.write(to: file, atomically: true, encoding: .utf8)
+        let imported = try await Self.users(directory, ["import", file.path])
+        #expect(imported.status == 0 && imported.standardOutput == "imported 1 of 1 user(s)\n", "\(imported.standardError)")
+        #expect(try await Self.users(directory, ["get", "--phone", "+15555550111"]).standardOutput.contains("uid:            imported\n"))
+        let exportFile = directory.appendingPathComponent("export.json")
+        #expect(try await Self.users(directory, ["export", exportFile.path]).status == 0)
+        let export = try JSONDecoder().decode(AuthExportFile.self, from: Data(contentsOf: exportFile))
+        #expect(export.users.first { $0.localId == "imported" }?.phoneNumber == "+15555550111")
+        #expect(export.users.first { $0.localId == "grace" }?.phoneNumber == nil)
+    }
+
     @Test("export to JSON and CSV (mode 0600) and import into another database with the printed options: the passwords still sign in")
     func exportAndImport() async throws {
         let source = try Self.directory()

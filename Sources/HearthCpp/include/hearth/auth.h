@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -204,6 +205,149 @@ class FederatedOAuthProvider : public FederatedAuthProvider {
   FederatedOAuthProviderData data_;
 };
 
+// MARK: Phone numbers
+
+#if !defined(HEARTH_FIREBASE_LEGACY_API)
+// Where a platform shows the verification UI: Firebase's Activity (Android) or UIView (Apple). Not used by Hearth.
+typedef void* UIParent;
+
+struct PhoneAuthOptions;
+
+// A phone number proved by a verification code (PhoneAuthProvider::GetCredential), or by the server's temporary
+// proof (the updated_credential of kAuthErrorCredentialAlreadyInUse when another account has the number).
+class PhoneAuthCredential : public Credential {
+ public:
+  PhoneAuthCredential() = default;
+  explicit PhoneAuthCredential(hearth_credential handle) : Credential(handle) {}
+  PhoneAuthCredential(const PhoneAuthCredential&) = default;
+  PhoneAuthCredential& operator=(const PhoneAuthCredential&) = default;
+
+  // The code Android read from the SMS by itself; always empty here, where no SMS is read automatically.
+  std::string sms_code() const { return std::string(); }
+};
+#endif
+
+// Phone number sign-in: VerifyPhoneNumber sends a code by SMS and tells a Listener the verification id; the
+// credential of that id and the code the person typed signs in (Auth::SignInWithCredential), links
+// (User::LinkWithCredential), reauthenticates or updates the number (User::UpdatePhoneNumberCredential).
+//
+// As on iOS there is no automatic retrieval of the SMS: OnVerificationCompleted is never called, and
+// OnCodeAutoRetrievalTimeOut comes right after OnCodeSent (with the same verification id). Every callback comes on
+// a background thread, the one that completes Futures, never during VerifyPhoneNumber; a failure calls
+// OnVerificationFailedWithError (Hearth's, with the AuthError) and then OnVerificationFailed. A listener being
+// destroyed waits for a callback of its under way on another thread, and is not called afterwards. On a development
+// server the codes are shown at /sandbox/sms; the project's test phone numbers get their fixed code and no SMS.
+class PhoneAuthProvider {
+ public:
+  // Identifies the verification session a code was sent in (Listener::OnCodeSent). Hearth sends a new code for
+  // every VerifyPhoneNumber call, so passing one back is accepted and changes nothing.
+  class ForceResendingToken {
+   public:
+    ForceResendingToken() = default;
+    ForceResendingToken(const ForceResendingToken&) = default;
+    ~ForceResendingToken() = default;
+    ForceResendingToken& operator=(const ForceResendingToken&) = default;
+    // Whether both tokens come from the same session (two default tokens are equal).
+    bool operator==(const ForceResendingToken& rhs) const { return session_ == rhs.session_; }
+    bool operator!=(const ForceResendingToken& rhs) const { return !(*this == rhs); }
+
+   private:
+    friend class PhoneAuthProvider;
+    std::string session_;
+  };
+
+  class Listener;
+
+ private:
+  // What a listener shares with its calls under way: cleared, under the lock, when the listener is destroyed.
+  struct ListenerState {
+    std::recursive_mutex mutex;
+    Listener* listener = nullptr;
+  };
+
+ public:
+  // Receives the outcome of VerifyPhoneNumber (see the class comment for the threads).
+  class Listener {
+   public:
+    Listener() : state_(std::make_shared<ListenerState>()) { state_->listener = this; }
+    // A copy is a listener of its own: it receives none of the original's calls.
+    Listener(const Listener&) : Listener() {}
+    Listener& operator=(const Listener&) { return *this; }
+    virtual ~Listener() {
+      std::lock_guard<std::recursive_mutex> lock(state_->mutex);
+      state_->listener = nullptr;
+    }
+
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+    virtual void OnVerificationCompleted(Credential credential) = 0;
+#else
+    virtual void OnVerificationCompleted(PhoneAuthCredential credential) = 0;
+#endif
+    // `error` is the reason, as Future::error_message() gives it.
+    virtual void OnVerificationFailed(const std::string& error) = 0;
+    virtual void OnCodeSent(const std::string& /*verification_id*/,
+                            const ForceResendingToken& /*force_resending_token*/) {}
+    virtual void OnCodeAutoRetrievalTimeOut(const std::string& /*verification_id*/) {}
+    // Hearth's addition (Firebase's listener has only the message): the AuthError of the failure
+    // (kAuthErrorInvalidPhoneNumber, kAuthErrorMissingPhoneNumber, kAuthErrorTooManyRequests,
+    // kAuthErrorQuotaExceeded, kAuthErrorNetworkRequestFailed, …), called just before OnVerificationFailed.
+    virtual void OnVerificationFailedWithError(AuthError /*error*/, const std::string& /*message*/) {}
+
+   private:
+    friend class PhoneAuthProvider;
+    std::shared_ptr<ListenerState> state_;
+  };
+
+  // The provider of `auth`, owned by it. A nullptr `auth` gives a provider whose calls fail (kAuthErrorFailure
+  // for VerifyPhoneNumber, an invalid credential from GetCredential).
+  static PhoneAuthProvider& GetInstance(Auth* auth);
+
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+  // Firebase 10's largest auto-retrieval time-out (not used: there is no auto-retrieval).
+  static constexpr uint32_t kMaxTimeoutMs = 3000;
+  // Sends a code to `phone_number` (E.164: "+" and digits). The time-out and the token are accepted and not used.
+  void VerifyPhoneNumber(const char* phone_number, uint32_t auto_verify_time_out_ms,
+                         const ForceResendingToken* force_resending_token, Listener* listener);
+  Credential GetCredential(const char* verification_id, const char* verification_code);
+#else
+  // Sends a code to options.phone_number (E.164: "+" and digits; a NUL byte in it is kAuthErrorInvalidPhoneNumber).
+  // The time-out, the token and the UI parent are accepted and not used.
+  void VerifyPhoneNumber(const PhoneAuthOptions& options, PhoneAuthProvider::Listener* listener);
+  PhoneAuthCredential GetCredential(const char* verification_id, const char* verification_code);
+#endif
+
+  static constexpr const char* kProviderId = "phone";
+
+ private:
+  friend class Auth;
+  explicit PhoneAuthProvider(Auth* auth) : auth_(auth) {}
+  ~PhoneAuthProvider() = default;
+  PhoneAuthProvider(const PhoneAuthProvider&) = delete;
+  PhoneAuthProvider& operator=(const PhoneAuthProvider&) = delete;
+
+  void Verify(const char* phone_number, size_t length, Listener* listener);
+  // The bridge's completion of Verify: the listener's callbacks, on the completing thread.
+  static void Finish(void* context, int error, const char* message, hearth_result result);
+
+  Auth* auth_;
+};
+
+#if !defined(HEARTH_FIREBASE_LEGACY_API)
+// What VerifyPhoneNumber sends a code for.
+struct PhoneAuthOptions {
+  PhoneAuthOptions() {}
+
+  // From Listener::OnCodeSent, to send another code in the same session; accepted and not used.
+  PhoneAuthProvider::ForceResendingToken* force_resending_token = nullptr;
+  // The number, E.164: "+" and digits.
+  std::string phone_number;
+  // Android's SMS auto-retrieval time-out; not used.
+  uint32_t timeout_milliseconds = 0;
+  // Not used.
+  UIParent ui_parent = nullptr;
+};
+#endif
+
 // MARK: Users
 
 class UserInfoInterface {
@@ -311,11 +455,15 @@ class User : public UserInfoInterface {
   Future<SignInResult> linkWithCredential(const Credential& credential);  // seed 002's Java spelling
   Future<User*> Unlink(const char* provider);
   Future<void> UpdateUserProfile(const UserProfile& profile);
+  // Sets or replaces the user's phone number with a phone credential's (PhoneAuthProvider::GetCredential).
+  Future<User*> UpdatePhoneNumberCredential(const Credential& credential);
 #else
   Future<AuthResult> LinkWithCredential(const Credential& credential);
   Future<AuthResult> linkWithCredential(const Credential& credential);  // the Java spelling
   Future<AuthResult> Unlink(const char* provider);
   Future<void> UpdateUserProfile(const UserProfile& profile);
+  // Sets or replaces the user's phone number with a phone credential's (PhoneAuthProvider::GetCredential).
+  Future<User> UpdatePhoneNumberCredential(const PhoneAuthCredential& credential);
 #endif
   Future<DataResult> LinkWithProvider(FederatedAuthProvider* provider) const;
   Future<void> UpdatePassword(const char* password);
@@ -496,6 +644,7 @@ class Auth {
   hearth_app handle() const { return app_->handle(); }
 
  private:
+  friend class PhoneAuthProvider;
   explicit Auth(App* app) : app_(app) {}
   Auth(const Auth&) = delete;
   Auth& operator=(const Auth&) = delete;
@@ -569,6 +718,7 @@ class Auth {
 #endif
 
   App* app_;
+  PhoneAuthProvider phone_auth_provider_{this};
   std::mutex listener_mutex_;
   std::map<void*, Registration> state_listeners_;
   std::map<void*, Registration> token_listeners_;
@@ -854,6 +1004,84 @@ inline Future<void> User::UpdateUserProfile(const UserProfile& profile) {
   return UserCall<void>(nullptr, [&](hearth_user user, hearth_completion done, void* context) {
     hearth_user_update_profile(user, profile.display_name, profile.photo_url, done, context);
   });
+}
+
+// The legacy generation's Credential and the current one's PhoneAuthCredential.
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+inline Future<User*> User::UpdatePhoneNumberCredential(const Credential& credential) {
+#else
+inline Future<User> User::UpdatePhoneNumberCredential(const PhoneAuthCredential& credential) {
+#endif
+  Auth* auth = auth_;
+  return UserCall<UserResult>([auth](hearth_result r, int) { return auth->MakeUserResult(r); },
+                              [&](hearth_user user, hearth_completion done, void* context) {
+                                hearth_user_update_phone_number(user, credential.handle(), done, context);
+                              });
+}
+
+// MARK: PhoneAuthProvider's calls
+
+inline PhoneAuthProvider& PhoneAuthProvider::GetInstance(Auth* auth) {
+  if (!auth) {
+    static PhoneAuthProvider detached(nullptr);
+    return detached;
+  }
+  return auth->phone_auth_provider_;
+}
+
+#if defined(HEARTH_FIREBASE_LEGACY_API)
+inline void PhoneAuthProvider::VerifyPhoneNumber(const char* phone_number, uint32_t, const ForceResendingToken*,
+                                                 Listener* listener) {
+  Verify(phone_number, phone_number ? std::strlen(phone_number) : 0, listener);
+}
+inline Credential PhoneAuthProvider::GetCredential(const char* verification_id, const char* verification_code) {
+  return Credential(hearth_credential_phone(auth_ ? auth_->handle() : nullptr, verification_id, verification_code));
+}
+#else
+inline void PhoneAuthProvider::VerifyPhoneNumber(const PhoneAuthOptions& options, PhoneAuthProvider::Listener* listener) {
+  // Pointer and length: a NUL inside the string reaches the bridge, which refuses it, instead of cutting it short.
+  Verify(options.phone_number.data(), options.phone_number.size(), listener);
+}
+inline PhoneAuthCredential PhoneAuthProvider::GetCredential(const char* verification_id, const char* verification_code) {
+  return PhoneAuthCredential(
+      hearth_credential_phone(auth_ ? auth_->handle() : nullptr, verification_id, verification_code));
+}
+#endif
+
+inline void PhoneAuthProvider::Verify(const char* phone_number, size_t length, Listener* listener) {
+  if (!listener) return;  // nobody to tell (Firebase asserts)
+  auto* context = new std::shared_ptr<ListenerState>(listener->state_);
+  hearth_auth_verify_phone_number(auth_ ? auth_->handle() : nullptr, phone_number, length, &PhoneAuthProvider::Finish,
+                                  context);
+}
+
+inline void PhoneAuthProvider::Finish(void* context, int error, const char* message, hearth_result result) {
+  std::unique_ptr<std::shared_ptr<ListenerState>> state(static_cast<std::shared_ptr<ListenerState>*>(context));
+  std::string text = message ? message : "";
+  std::string verification_id;
+  if (error == kAuthErrorNone) {
+    verification_id = result ? internal::TakeString(hearth_result_string(result, 4)) : std::string();
+    if (verification_id.empty()) {
+      error = kAuthErrorFailure;
+      text = "The server gave no verification id.";
+    }
+  }
+  ListenerState& shared = **state;
+  std::lock_guard<std::recursive_mutex> lock(shared.mutex);
+  // Each call looks again: a callback may destroy its listener.
+  try {
+    if (error != kAuthErrorNone) {
+      if (Listener* listener = shared.listener) listener->OnVerificationFailedWithError(static_cast<AuthError>(error), text);
+      if (Listener* listener = shared.listener) listener->OnVerificationFailed(text);
+      return;
+    }
+    ForceResendingToken token;
+    token.session_ = verification_id;
+    if (Listener* listener = shared.listener) listener->OnCodeSent(verification_id, token);
+    if (Listener* listener = shared.listener) listener->OnCodeAutoRetrievalTimeOut(verification_id);
+  } catch (...) {
+    // An exception must not unwind into the bridge's Swift frames; the listener's own handlers are the place for it.
+  }
 }
 
 // MARK: Listeners' removal

@@ -58,6 +58,12 @@ void hearth_auth_sign_in_with_provider(hearth_app app, const char* provider_id, 
                                        hearth_completion done, void* context);
 void hearth_auth_fetch_providers(hearth_app app, const char* email, hearth_completion done, void* context);
 void hearth_auth_send_password_reset(hearth_app app, const char* email, hearth_completion done, void* context);
+// Sends a verification code by SMS to the `length` bytes at `phone_number` (UTF-8; NULL is an empty number); the
+// result's string 4 is the verification id. Bytes that are no phone number's (a NUL, invalid UTF-8) are refused
+// with kAuthErrorInvalidPhoneNumber, a NULL app with kAuthErrorFailure. Unlike the other calls, every outcome,
+// refusals too, comes on a thread of Swift's concurrency pool, never during the call.
+void hearth_auth_verify_phone_number(hearth_app app, const char* phone_number, size_t length, hearth_completion done,
+                                     void* context);
 
 // The browser of SignInWithProvider: NULL puts back the system browser ($BROWSER, then xdg-open or open). The
 // function is handed the provider page's URL and must show it; the sign-in ends when the browser comes back
@@ -83,6 +89,9 @@ void hearth_user_with_provider(hearth_app app, hearth_user user, int what, const
                                const char* const* parameter_values, size_t parameter_count, hearth_completion done,
                                void* context);
 void hearth_user_unlink(hearth_user user, const char* provider_id, hearth_completion done, void* context);
+// `credential` must be a phone credential (hearth_credential_phone, or the updated credential of a refused link).
+void hearth_user_update_phone_number(hearth_user user, hearth_credential credential, hearth_completion done,
+                                     void* context);
 void hearth_user_reload(hearth_user user, hearth_completion done, void* context);
 void hearth_user_delete(hearth_user user, hearth_completion done, void* context);
 void hearth_user_update_password(hearth_user user, const char* password, hearth_completion done, void* context);
@@ -97,13 +106,17 @@ hearth_credential hearth_credential_email(const char* email, const char* passwor
 // id_token, raw_nonce, access_token and secret may be NULL; twitter.com takes access_token + secret.
 hearth_credential hearth_credential_oauth(const char* provider_id, const char* id_token, const char* raw_nonce,
                                           const char* access_token, const char* secret);
+// The verification id of hearth_auth_verify_phone_number and the code from the SMS; NULL strings are empty (signing
+// in then fails with kAuthErrorMissingVerificationId or …Code). NULL when `app` is NULL.
+hearth_credential hearth_credential_phone(hearth_app app, const char* verification_id, const char* verification_code);
 hearth_credential hearth_credential_retain(hearth_credential credential);
 void hearth_credential_release(hearth_credential credential);
 char* hearth_credential_provider(hearth_credential credential);
 
 // Results, borrowed for the duration of the completion.
 hearth_user hearth_result_user(hearth_result result);  // owned; NULL when none
-// 0 additional info's provider id, 1 user name, 2 ID token (GetToken), 3 the e-mail of the error
+// 0 additional info's provider id, 1 user name, 2 ID token (GetToken), 3 the e-mail of the error,
+// 4 verification id (hearth_auth_verify_phone_number)
 char* hearth_result_string(hearth_result result, int field);
 int hearth_result_is_new_user(hearth_result result);
 hearth_credential hearth_result_credential(hearth_result result);          // owned; NULL when none

@@ -91,6 +91,10 @@ enum AuthError {
 
 static_assert(kAuthErrorCredentialAlreadyInUse == 10, "Firebase's value");
 static_assert(kAuthErrorNetworkRequestFailed == 19, "Firebase's value");
+static_assert(kAuthErrorInvalidPhoneNumber == 29, "Firebase's value");
+static_assert(kAuthErrorInvalidVerificationCode == 33, "Firebase's value");
+static_assert(kAuthErrorQuotaExceeded == 39, "Firebase's value");
+static_assert(kAuthErrorSessionExpired == 41, "Firebase's value");
 static_assert(kAuthErrorInvalidProviderId == 59, "Firebase's value");
 static_assert(kAuthErrorEmailChangeNeedsVerification == 78, "Firebase's value");
 
