@@ -69,13 +69,15 @@ extension ServerConfiguration {
             guard accountSID.hasPrefix("AC"), accountSID.count == 34, accountSID.dropFirst(2).allSatisfy(\.isHexDigit)
             else { throw ConfigurationError(key: "sms.twilio.accountSID", problem: "expected AC and 32 hexadecimal digits") }
             if twilio.from == nil, twilio.messagingServiceSID == nil, twilio.whatsappFrom == nil {
-                throw ConfigurationError(key: "sms.twilio.from", problem: "set sms.twilio.from, sms.twilio.messagingServiceSID or sms.twilio.whatsappFrom")
+                throw ConfigurationError(
+                    key: "sms.twilio.from", problem: "set sms.twilio.from, sms.twilio.messagingServiceSID or sms.twilio.whatsappFrom")
             }
             for (key, number) in [("sms.twilio.whatsappFrom", twilio.whatsappFrom)] where number != nil && PhoneNumber.validated(number!) != number {
                 throw ConfigurationError(key: key, problem: "expected a number in E.164, e.g. +14155238886")
             }
             var settings = SMSGatewaySettings.Twilio(
-                accountSID: accountSID, apiKeySID: twilio.apiKeySID, authToken: try required(twilio.authToken, "sms.twilio.authToken", "the auth token"),
+                accountSID: accountSID, apiKeySID: twilio.apiKeySID,
+                authToken: try required(twilio.authToken, "sms.twilio.authToken", "the auth token"),
                 from: twilio.from, messagingServiceSID: twilio.messagingServiceSID, whatsappFrom: twilio.whatsappFrom)
             if let url = twilio.baseURL { settings.baseURL = url }
             sms.gateway = .twilio(settings)
@@ -95,7 +97,9 @@ extension ServerConfiguration {
             throw ConfigurationError(key: "sms.gateway", problem: "\(other) is not a gateway; expected twilio, vonage or webhook")
         }
         sms.appName = try r.string("sms.appName")
-        if let name = sms.appName, name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) || name.count > SMSText.maximumAppNameLength {
+        if let name = sms.appName,
+            name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) || name.count > SMSText.maximumAppNameLength
+        {
             throw ConfigurationError(key: "sms.appName", problem: "at most \(SMSText.maximumAppNameLength) characters, no control characters")
         }
         sms.androidAppHash = try r.string("sms.androidAppHash")
@@ -108,7 +112,8 @@ extension ServerConfiguration {
         }
         if sms.androidAppHash != nil, sms.webOTPDomain != nil {
             throw ConfigurationError(
-                key: "sms.webOTPDomain", problem: "an SMS ends with either the SMS Retriever hash or the WebOTP line: set one of sms.androidAppHash and sms.webOTPDomain")
+                key: "sms.webOTPDomain",
+                problem: "an SMS ends with either the SMS Retriever hash or the WebOTP line: set one of sms.androidAppHash and sms.webOTPDomain")
         }
         sms.whatsappRegions = Set(try r.stringArray("sms.whatsapp.regions") ?? [])
         for region in sms.whatsappRegions where region != "*" && !(region.utf8.count == 2 && region.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }) {
@@ -116,7 +121,8 @@ extension ServerConfiguration {
         }
         if !sms.whatsappRegions.isEmpty {
             guard case .twilio(let settings) = sms.gateway, settings.whatsappFrom != nil else {
-                throw ConfigurationError(key: "sms.whatsapp.regions", problem: "WhatsApp goes through sms.gateway: twilio with sms.twilio.whatsappFrom")
+                throw ConfigurationError(
+                    key: "sms.whatsapp.regions", problem: "WhatsApp goes through sms.gateway: twilio with sms.twilio.whatsappFrom")
             }
         }
         sms.timeout = TimeInterval(try r.int("sms.delivery.timeoutSeconds", in: 1...120) ?? Int(sms.timeout))

@@ -31,6 +31,7 @@ public struct SMSText: Sendable, Equatable {
 
     /// Whether `hash` has the form of an SMS Retriever app hash: 11 characters of base64 (`+`, `/`).
     public static func isAppHash(_ hash: String) -> Bool {
-        hash.count == 11 && hash.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "+" || $0 == "/") }
+        hash.count == 11
+            && hash.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "+" || $0 == "/") }
     }
 }

@@ -90,9 +90,15 @@ struct GatewayTests {
             let sandbox = harness.sandbox
             let sid = try await harness.twilio().send(Self.message())
             #expect(sid?.hasPrefix("SM") == true && sid?.count == 34)
-            let viaService = try await harness.twilio { $0.from = nil; $0.messagingServiceSID = sandbox.twilio.messagingServiceSID }.send(Self.message("+6281234567890"))
-            let viaKey = try await harness.twilio { $0.apiKeySID = sandbox.twilio.apiKeySID; $0.authToken = sandbox.twilio.apiKeySecret }
-                .send(Self.message("+8801712345678", body: "৪৫৬ 456789 হল Example-এর জন্য আপনার যাচাইকরণ কোড।"))
+            let viaService = try await harness.twilio {
+                $0.from = nil
+                $0.messagingServiceSID = sandbox.twilio.messagingServiceSID
+            }.send(Self.message("+6281234567890"))
+            let viaKey = try await harness.twilio {
+                $0.apiKeySID = sandbox.twilio.apiKeySID
+                $0.authToken = sandbox.twilio.apiKeySecret
+            }
+            .send(Self.message("+8801712345678", body: "৪৫৬ 456789 হল Example-এর জন্য আপনার যাচাইকরণ কোড।"))
             let whatsapp = try await harness.twilio().send(Self.message("+919812345678", channel: .whatsapp))
             let messages = sandbox.messages
             #expect(messages.map(\.id) == [sid, viaService, viaKey, whatsapp].compactMap { $0 })
@@ -107,7 +113,9 @@ struct GatewayTests {
     @Test("Twilio refusals: wrong credentials, another account, a bad number, another sender are permanent; 429 and 503 are retried")
     func twilioRefusals() async throws {
         try await Self.run { harness in
-            let wrongToken = await Self.failure { try await harness.twilio { $0.authToken = "0123456789abcdef0123456789abcdef" }.send(Self.message()) }
+            let wrongToken = await Self.failure {
+                try await harness.twilio { $0.authToken = "0123456789abcdef0123456789abcdef" }.send(Self.message())
+            }
             #expect(wrongToken?.permanent == true)
             #expect(wrongToken?.message == "Twilio answered HTTP 401: 20003 Authenticate")
             #expect(wrongToken?.message.contains("0123456789abcdef") == false)

@@ -72,7 +72,10 @@ struct SMSDeliveryTests {
                 (Self.twilio(sandbox, base), "+919876543210", "hi-IN", "के लिए आपका सत्यापन कोड है"),
                 (Self.twilio(sandbox, base), "+6281234567890", "id", "adalah kode verifikasi Anda untuk Notes"),
                 (
-                    .vonage(.init(apiKey: sandbox.vonage.apiKey, apiSecret: sandbox.vonage.apiSecret, from: "Notes", baseURL: base.appendingPathComponent("vonage"))),
+                    .vonage(
+                        .init(
+                            apiKey: sandbox.vonage.apiKey, apiSecret: sandbox.vonage.apiSecret, from: "Notes",
+                            baseURL: base.appendingPathComponent("vonage"))),
                     "+8801712345678", "bn", "যাচাইকরণ কোড"
                 ),
                 (
@@ -174,7 +177,9 @@ struct SMSDeliveryTests {
             let sessions = try await withLiveHearth(clock: clock, configure) { live in
                 let client = FirebaseTestClient(baseURL: live.baseURL)
                 let sessions = [try await Self.send(client, "+919876543220"), try await Self.send(client, "+919876543221")]
-                _ = try await MailDeliveryTests.eventually { try await live.services.store.recentSMS(limit: 2).allSatisfy { $0.attempts == 1 } ? true : nil }
+                _ = try await MailDeliveryTests.eventually {
+                    try await live.services.store.recentSMS(limit: 2).allSatisfy { $0.attempts == 1 } ? true : nil
+                }
                 return sessions
             }
             sandbox.failNext(.twilio, status: 503, count: 0)
@@ -212,19 +217,39 @@ struct SMSDeliveryTests {
             Issue.record("no Twilio gateway read")
             return
         }
-        #expect(settings.accountSID == account && settings.authToken == "token-secret-7" && settings.baseURL.absoluteString == "https://api.twilio.com")
+        #expect(
+            settings.accountSID == account && settings.authToken == "token-secret-7" && settings.baseURL.absoluteString == "https://api.twilio.com")
         #expect(twilio.sms.whatsappRegions == ["IN"] && twilio.smsDescription.contains(account) && !twilio.smsDescription.contains("token-secret-7"))
         #expect(twilio.smsText.verification(code: "123456", languageCode: nil).text.hasSuffix("\n\nFA+9qCX9VSu"))
 
         let refusals: [([String: ConfigValue], String)] = [
             (["sms.gateway": text("carrier-pigeon")], "sms.gateway"),
             (["sms.gateway": text("twilio"), "sms.twilio.authToken": text("token-secret-7")], "sms.twilio.accountSID"),
-            (["sms.gateway": text("twilio"), "sms.twilio.accountSID": text("ACnope"), "sms.twilio.authToken": text("token-secret-7")], "sms.twilio.accountSID"),
-            (["sms.gateway": text("twilio"), "sms.twilio.accountSID": text(account), "sms.twilio.authToken": text("token-secret-7")], "sms.twilio.from"),
+            (
+                ["sms.gateway": text("twilio"), "sms.twilio.accountSID": text("ACnope"), "sms.twilio.authToken": text("token-secret-7")],
+                "sms.twilio.accountSID"
+            ),
+            (
+                ["sms.gateway": text("twilio"), "sms.twilio.accountSID": text(account), "sms.twilio.authToken": text("token-secret-7")],
+                "sms.twilio.from"
+            ),
             (["sms.gateway": text("vonage"), "sms.vonage.apiKey": text("k"), "sms.vonage.from": text("X")], "sms.vonage.apiSecret"),
-            (["sms.gateway": text("webhook"), "sms.webhook.url": text("https://sms.example.com/send"), "sms.webhook.secret": text("short-secret-7")], "sms.webhook.secret"),
-            (["sms.gateway": text("webhook"), "sms.webhook.url": text("ftp://x/"), "sms.webhook.secret": text(String(repeating: "s", count: 32))], "sms.webhook.url"),
-            (["sms.gateway": text("webhook"), "sms.webhook.url": text("https://u:token-secret-7@x/"), "sms.webhook.secret": text(String(repeating: "s", count: 32))], "sms.webhook.url"),
+            (
+                [
+                    "sms.gateway": text("webhook"), "sms.webhook.url": text("https://sms.example.com/send"),
+                    "sms.webhook.secret": text("short-secret-7"),
+                ], "sms.webhook.secret"
+            ),
+            (
+                ["sms.gateway": text("webhook"), "sms.webhook.url": text("ftp://x/"), "sms.webhook.secret": text(String(repeating: "s", count: 32))],
+                "sms.webhook.url"
+            ),
+            (
+                [
+                    "sms.gateway": text("webhook"), "sms.webhook.url": text("https://u:token-secret-7@x/"),
+                    "sms.webhook.secret": text(String(repeating: "s", count: 32)),
+                ], "sms.webhook.url"
+            ),
             (["sms.whatsapp.regions": ConfigValue(.stringArray(["IN"]), isSecret: false)], "sms.whatsapp.regions"),
             (["sms.androidAppHash": text("short")], "sms.androidAppHash"),
             (["sms.androidAppHash": text("FA+9qCX9VSu"), "sms.webOTPDomain": text("notes.example.com")], "sms.webOTPDomain"),

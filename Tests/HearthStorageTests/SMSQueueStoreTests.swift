@@ -16,7 +16,8 @@ struct SMSQueueStoreTests {
             languageCode: "hi", createdAt: createdAt, expiresAt: createdAt.addingTimeInterval(300))
     }
 
-    @Test("claimed, re-claimable after the claim runs out, sent with the gateway's id, retried, given up, listed, pruned", arguments: StoreBackend.all)
+    @Test(
+        "claimed, re-claimable after the claim runs out, sent with the gateway's id, retried, given up, listed, pruned", arguments: StoreBackend.all)
     func lifecycle(backend: StoreBackend) async throws {
         try await withStore(backend) { store, _ in
             let first = Self.message("s1")

@@ -53,7 +53,10 @@ extension SMSGatewaySandbox {
             return Self.twilioError(400, code: 21617, "The concatenated message body exceeds the 1600 character limit.")
         }
         let sid = "SM" + SandboxRandom.hex(bytes: 16)
-        keep(Message(gateway: .twilio, to: number, from: sender, body: body, channel: whatsapp ? "whatsapp" : "sms", id: sid, reference: nil, unicode: false))
+        keep(
+            Message(
+                gateway: .twilio, to: number, from: sender, body: body, channel: whatsapp ? "whatsapp" : "sms", id: sid, reference: nil,
+                unicode: false))
         return SandboxHTTP.json(
             .object([
                 "sid": .string(sid), "account_sid": .string(twilio.accountSID), "to": .string(to),

@@ -47,7 +47,9 @@ extension SMSGatewaySandbox {
         let reference = form["client-ref"]
         guard (reference?.count ?? 0) <= 100 else { return Self.vonageAnswer(status: "3", errorText: "Invalid client-ref") }
         let id = SandboxRandom.hex(bytes: 8).uppercased()
-        keep(Message(gateway: .vonage, to: "+" + to, from: form["from"] ?? "", body: body, channel: "sms", id: id, reference: reference, unicode: unicode))
+        keep(
+            Message(
+                gateway: .vonage, to: "+" + to, from: form["from"] ?? "", body: body, channel: "sms", id: id, reference: reference, unicode: unicode))
         return Self.vonageAnswer(status: "0", to: to, messageID: id)
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import HearthConfiguration
 import HearthCore
 import HearthTelemetry
-import Logging
 import HearthTokens
+import Logging
 
 /// The sign-in use cases of HearthCore, given this server's parts: the store, the hashing lanes, the token
 /// service, the audit trail, the project settings and the abuse counters. Controllers take the one they call.
