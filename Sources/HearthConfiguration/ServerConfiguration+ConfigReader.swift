@@ -113,7 +113,7 @@ extension ServerConfiguration {
         sandboxEnabled = try r.bool("sandbox.enabled")
         secrets = try Self.readSecrets(r)
         email = try Self.readEmail(r)
-        sms = try Self.readSMS(r)
+        sms = try Self.readSMS(r, mode: mode)
         log = try Self.readLog(r)
         metrics = try Self.readMetrics(r)
         tracing = try Self.readTracing(r)

@@ -23,7 +23,19 @@ extension ServerConfiguration {
         /// `sms.delivery.maxAttempts`: attempts before a message is given up (it is given up anyway once its code
         /// expires).
         public var maxAttempts = 5
+        /// `sms.appVerification.*`: what a client must show before a code is sent to a number that is not a test number.
+        public var appVerification = AppVerification.none
         public init() {}
+    }
+
+    /// The app verification of `accounts:sendVerificationCode`.
+    public enum AppVerification: Sendable, Equatable {
+        /// No check (development mode's default).
+        case none
+        /// Hearth's own proof of work (``ProofOfWork``) of this many bits (production's default: 20).
+        case proofOfWork(difficulty: Int)
+        /// A captcha checked at its service's site-verify URL.
+        case captcha(service: SiteVerifyCaptcha.Service, siteKey: String, secret: String, verifyURL: URL?, minimumScore: Double?)
     }
 
     /// Where codes go, for the start-up banner: the gateway without its credentials, or why none leave.
@@ -42,7 +54,7 @@ extension ServerConfiguration {
     }
 
     /// Reads `sms.*`. Every key is read whatever the others say (``KnownSettings`` learns the keys by reading).
-    static func readSMS(_ r: ConfigValues) throws -> SMS {
+    static func readSMS(_ r: ConfigValues, mode: Mode) throws -> SMS {
         var sms = SMS()
         let twilio = (
             accountSID: try r.string("sms.twilio.accountSID"), apiKeySID: try r.string("sms.twilio.apiKeySID"),
@@ -125,9 +137,37 @@ extension ServerConfiguration {
                     key: "sms.whatsapp.regions", problem: "WhatsApp goes through sms.gateway: twilio with sms.twilio.whatsappFrom")
             }
         }
+        sms.appVerification = try readAppVerification(r, mode: mode)
         sms.timeout = TimeInterval(try r.int("sms.delivery.timeoutSeconds", in: 1...120) ?? Int(sms.timeout))
         sms.maxAttempts = try r.int("sms.delivery.maxAttempts", in: 1...20) ?? sms.maxAttempts
         return sms
+    }
+
+    /// `sms.appVerification.kind` (`none`, `proofOfWork`, `recaptcha`, `hcaptcha`, `turnstile`) and its keys. Unset:
+    /// none in development mode, a proof of work in production.
+    static func readAppVerification(_ r: ConfigValues, mode: Mode) throws -> AppVerification {
+        let difficulty = try r.int("sms.appVerification.proofOfWorkDifficulty", in: 8...32) ?? 20
+        let siteKey = try r.string("sms.appVerification.siteKey")
+        let secret = try r.string("sms.appVerification.secret", isSecret: true)
+        let verifyURL = try gatewayURL(r, "sms.appVerification.verifyURL")
+        let minimumScore = try r.int("sms.appVerification.minimumScorePercent", in: 0...100).map { Double($0) / 100 }
+        switch try r.string("sms.appVerification.kind") {
+        case nil: return mode == .production ? .proofOfWork(difficulty: difficulty) : .none
+        case "none": return .none
+        case "proofOfWork": return .proofOfWork(difficulty: difficulty)
+        case let kind?:
+            guard let service = SiteVerifyCaptcha.Service(rawValue: kind) else {
+                throw ConfigurationError(
+                    key: "sms.appVerification.kind", problem: "\(kind) is not one of none, proofOfWork, recaptcha, hcaptcha, turnstile")
+            }
+            guard let siteKey, !siteKey.isEmpty else {
+                throw ConfigurationError(key: "sms.appVerification.siteKey", problem: "needed with sms.appVerification.kind: \(kind)")
+            }
+            guard let secret, !secret.isEmpty else {
+                throw ConfigurationError(key: "sms.appVerification.secret", problem: "needed with sms.appVerification.kind: \(kind)")
+            }
+            return .captcha(service: service, siteKey: siteKey, secret: secret, verifyURL: verifyURL, minimumScore: minimumScore)
+        }
     }
 
     /// An http(s) URL without query, fragment or credentials, for a gateway's address.

@@ -66,6 +66,8 @@ public struct HearthServices: Sendable {
     public let smsGateway: (any SMSGateway)?
     /// Wakes the SMS delivery service when a message is queued.
     let smsSignal = QueueSignal()
+    /// The app verification of `sendVerificationCode` (`sms.appVerification.*`); `nil`: none.
+    public let appVerifier: (any AppVerifying)?
     /// Sends the spans to the collector of `tracing.otlpEndpoint`; `buildApplication` runs it. `nil` when tracing
     /// is off or the composition runs no exporter.
     public private(set) var traceExporter: (any Service)?
@@ -199,7 +201,20 @@ public struct HearthServices: Sendable {
             metrics: ServerMetrics(telemetry: telemetry ?? defaultTelemetry(configuration), startedAt: clock.now, clock: clock),
             projectSettings: ProjectSettingsSource(configuration: configuration, store: store),
             mailTemplates: mailTemplates, mailTransport: mailTransport,
-            smsGateway: configuration.sms.gateway?.gateway(httpClient: httpClient, clock: clock, timeout: configuration.sms.timeout))
+            smsGateway: configuration.sms.gateway?.gateway(httpClient: httpClient, clock: clock, timeout: configuration.sms.timeout),
+            appVerifier: appVerifier(configuration: configuration, store: store, httpClient: httpClient, clock: clock))
+    }
+
+    /// The app verification `sms.appVerification` describes.
+    static func appVerifier(configuration: ServerConfiguration, store: SQLStore, httpClient: HTTPClient, clock: WallClock) -> (any AppVerifying)? {
+        switch configuration.sms.appVerification {
+        case .none: nil
+        case .proofOfWork(let difficulty):
+            ProofOfWork(projectID: configuration.projectID, difficulty: difficulty, replayGuard: store, clock: clock)
+        case .captcha(let service, let siteKey, let secret, let verifyURL, let minimumScore):
+            SiteVerifyCaptcha(
+                service: service, siteKey: siteKey, secret: secret, verifyURL: verifyURL, minimumScore: minimumScore, httpClient: httpClient)
+        }
     }
 
     /// Called once the server listens. With port 0 and extensions, the server's URL becomes known only

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 import HearthTesting
 import Testing
 
@@ -248,6 +249,29 @@ import FoundationNetworking
                 await nsError { _ = try await auth.signIn(with: provider.credential(withVerificationID: expiring, verificationCode: "123456")) })
             #expect(AuthErrorCode(expired) == .sessionExpired && expired.userInfo[AuthErrorUserInfoNameKey] as? String == "ERROR_SESSION_EXPIRED")
             #expect(auth.currentUser?.phoneNumber == "+16505551234")
+        }
+    }
+}
+
+/// HearthAuth against a server that asks for Hearth's proof of work before an SMS.
+@Suite struct PhoneProofOfWorkTests {
+    @Test("a server asking for a proof of work: verifyPhoneNumber finds one, the code arrives and signs in; the REST call without one is refused")
+    func proofOfWork() async throws {
+        // The client's proof carries its own time: the server's clock is the real one here.
+        try await withLiveHearth(clock: ManualClock(Date()), { $0.sms.appVerification = .proofOfWork(difficulty: 12) }) { live in
+            let auth = makeAuth(live)
+            let provider = PhoneAuthProvider.provider(auth: auth)
+            let verificationID = try await provider.verifyPhoneNumber("+919876543210")
+            let code = try await PhoneAuthTests.smsCode(live, for: verificationID)
+            let result = try await auth.signIn(with: provider.credential(withVerificationID: verificationID, verificationCode: code))
+            #expect(result.user.phoneNumber == "+919876543210")
+            // The same request without the proof.
+            var request = URLRequest(url: try #require(URL(string: "\(live.baseURL)/v1/accounts:sendVerificationCode?key=any")))
+            request.httpMethod = "POST"
+            request.httpBody = Data(#"{"phoneNumber":"+919876543211"}"#.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            let (data, response) = try await URLSessionTransport().send(request)
+            #expect(response.statusCode == 400 && String(decoding: data, as: UTF8.self).contains("MISSING_CLIENT_IDENTIFIER"))
         }
     }
 }

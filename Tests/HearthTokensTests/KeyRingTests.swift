@@ -308,7 +308,11 @@ struct KeyRingTests {
             let service = KeyRotationService(keyRing: replica.keyRing, checkEvery: .milliseconds(5), logger: tokensLogger)
             let running = Task { try await service.run() }
             // No deadline here: the suite's time limit ends a ring that never rotates.
-            while try await replica.store.signingKeys().count < 2 {
+            // The ring writes the successor, then publishes it: wait for both (a loaded machine can stop between them).
+            while true {
+                let stored = try await replica.store.signingKeys().count
+                let published = await replica.keyRing.publishedKeys(at: fixture.clock.now).count
+                if stored >= 2, published >= 2 { break }
                 try await Task.sleep(for: .milliseconds(5))
             }
             running.cancel()

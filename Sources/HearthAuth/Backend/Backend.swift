@@ -48,7 +48,13 @@ struct Backend: Sendable {
         try await post(path: "/securetoken.googleapis.com/v1/token", body: Self.encoder.encode(TokenRequest(refreshToken: refreshToken)))
     }
 
-    private func post<Response: Decodable>(path: String, body: Data) async throws -> Response {
+    /// `GET recaptchaParams`: what the server asks of a client before it sends an SMS code.
+    func recaptchaParams() async throws -> GetRecaptchaParamResponse {
+        try await post(path: "/identitytoolkit.googleapis.com/v1/recaptchaParams", body: nil)
+    }
+
+    /// A `POST` of `body`, or a `GET` without one.
+    private func post<Response: Decodable>(path: String, body: Data?) async throws -> Response {
         guard var components = URLComponents(string: baseURL + path) else {
             throw AuthErrorFactory.error(.internalError, message: "The server URL \(baseURL) is not a valid URL.")
         }
@@ -57,9 +63,13 @@ struct Backend: Sendable {
             throw AuthErrorFactory.error(.internalError, message: "The server URL \(baseURL) is not a valid URL.")
         }
         var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.httpBody = body
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let body {
+            request.httpMethod = "POST"
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        } else {
+            request.httpMethod = "GET"
+        }
         request.setValue("Swift/HearthAuth", forHTTPHeaderField: "X-Client-Version")
         // As FirebaseAuth sends it: the server picks Apple's client id by it (accounts:revokeToken).
         if let bundleID = Bundle.main.bundleIdentifier { request.setValue(bundleID, forHTTPHeaderField: "X-Ios-Bundle-Identifier") }

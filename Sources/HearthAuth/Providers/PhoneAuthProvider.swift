@@ -63,6 +63,14 @@ public final class PhoneAuthProvider: Sendable {
         if phoneNumber.isEmpty { throw AuthErrorFactory.error(.missingPhoneNumber) }
         var request = SendVerificationCodeRequest(phoneNumber: phoneNumber)
         request.tenantId = auth.tenantID
+        // A server that asks for Hearth's proof of work gets one; one that asks for a captcha's token is not served
+        // (the captcha is the app's to show: pass its token through the REST API).
+        let parameters = try await auth.engine.backend.recaptchaParams()
+        if let work = parameters.hearthProofOfWork, work.format == "hearth-pow.v1" {
+            request.recaptchaToken = ProofOfWorkSolver.solve(
+                projectID: auth.engine.options.projectID, phoneNumber: phoneNumber, time: Int(Date().timeIntervalSince1970),
+                difficulty: work.difficulty)
+        }
         let response: SendVerificationCodeResponse = try await auth.engine.backend.call(.sendVerificationCode, request)
         return response.sessionInfo
     }

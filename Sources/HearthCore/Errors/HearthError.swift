@@ -23,7 +23,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingAndroidPackageName
         // Phone numbers
         case missingPhoneNumber, missingSessionInfo, invalidSessionInfo, missingCode, invalidCode, sessionExpired
-        case invalidTemporaryProof
+        case invalidTemporaryProof, missingClientIdentifier, captchaCheckFailed, invalidAppCredential
         // Federated sign-in
         case invalidIDPResponse, missingOrInvalidNonce, invalidCredentialOrProviderID, federatedUserIDAlreadyLinked
         case invalidPendingToken, missingRequestURI, invalidRequestURI, userCancelled

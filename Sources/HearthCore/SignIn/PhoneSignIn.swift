@@ -19,6 +19,8 @@ public struct PhoneSignIn: Sendable {
     /// Told after each code counted against the project's SMS budget: the codes of the window so far and the budget
     /// (the server's `hearth_sms_budget_used_ratio` and its warning near the end).
     public var budgetUsed: (@Sendable (_ used: Int, _ budget: Int) -> Void)?
+    /// Checks the app's proof before a code goes to a number that is not a test number; `nil`: no check.
+    public var appVerifier: (any AppVerifying)?
 
     /// How long a code can be entered.
     public static let codeLifetime: TimeInterval = 300
@@ -46,8 +48,11 @@ public struct PhoneSignIn: Sendable {
     /// Sends a code to `phoneNumber` and returns the session's `sessionInfo`. Throws `OPERATION_NOT_ALLOWED` (phone
     /// sign-in off, or no way to send an SMS to a number that is not a test number), `MISSING_PHONE_NUMBER`,
     /// `INVALID_PHONE_NUMBER`, `TOO_MANY_ATTEMPTS_TRY_LATER` (too many codes for the client's address or for the
-    /// number) and `QUOTA_EXCEEDED` (the project's SMS budget spent).
-    public func sendCode(to phoneNumber: String?, from origin: ClientOrigin, languageCode: String? = nil) async throws -> String {
+    /// number) and `QUOTA_EXCEEDED` (the project's SMS budget spent); and ``appVerifier``'s `MISSING_CLIENT_IDENTIFIER`
+    /// and `CAPTCHA_CHECK_FAILED` (test numbers need no proof).
+    public func sendCode(to phoneNumber: String?, from origin: ClientOrigin, languageCode: String? = nil, proof: AppProof = AppProof()) async throws
+        -> String
+    {
         let settings = try await settings.projectSettings()
         guard settings.phoneEnabled else { throw HearthError(.operationNotAllowed, reason: "phone sign-in is off") }
         guard let phoneNumber, !phoneNumber.isEmpty else { throw HearthError(.missingPhoneNumber) }
@@ -70,6 +75,7 @@ public struct PhoneSignIn: Sendable {
             guard sender != nil else {
                 throw HearthError(.operationNotAllowed, detail: "SMS delivery is not configured.", reason: "no SMS sender")
             }
+            try await appVerifier?.verify(proof, phoneNumber: number, clientAddress: origin.counterAddress)
             try await abuse.count(\.phoneCodes, address: origin.counterAddress)
             try await abuse.count(\.phoneCodesPerNumber, address: number)
             try await abuse.count(\.phoneCodesPerPrefix, address: String(number.dropLast(3)))

@@ -44,6 +44,7 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
         for route in routes {
             group.post(RouterPath(names == .v1 ? route.v1 : route.v3), use: route.handler)
         }
+        group.get(RouterPath(names == .v1 ? "recaptchaParams" : "getRecaptchaParam"), use: phone.recaptchaParams)
     }
 
     private func body<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {

@@ -12,10 +12,22 @@ struct PhoneSignInController<Context: RequestContext>: Sendable {
 
     @Sendable func sendVerificationCode(_ request: Request, context: Context) async throws -> Response {
         let input = try await WireCoding.decode(SendVerificationCodeRequest.self, from: request, limit: maxBodyBytes)
+        let proof = AppProof(
+            recaptchaToken: input.recaptchaToken, captchaResponse: input.captchaResponse, playIntegrityToken: input.playIntegrityToken,
+            safetyNetToken: input.safetyNetToken, iosReceipt: input.iosReceipt, iosSecret: input.iosSecret)
         let sessionInfo = try await signIn.sendCode(
             to: input.phoneNumber, from: audit.clientOrigin(request, context: context),
-            languageCode: request.headers[HTTPField.Name("X-Firebase-Locale")!])
+            languageCode: request.headers[HTTPField.Name("X-Firebase-Locale")!], proof: proof)
         return WireCoding.response(SendVerificationCodeResponse(sessionInfo: sessionInfo))
+    }
+
+    /// `GET recaptchaParams`: the captcha's site key, or the proof of work asked for.
+    @Sendable func recaptchaParams(_ request: Request, context: Context) async throws -> Response {
+        let parameters = signIn.appVerifier?.parameters ?? AppVerificationParameters()
+        return WireCoding.response(
+            GetRecaptchaParamResponse(
+                recaptchaSiteKey: parameters.siteKey,
+                hearthProofOfWork: parameters.proofOfWorkDifficulty.map { GetRecaptchaParamResponse.ProofOfWork(difficulty: $0) }))
     }
 
     @Sendable func signInWithPhoneNumber(_ request: Request, context: Context) async throws -> Response {

@@ -44,6 +44,7 @@ struct SignInUseCases: Sendable {
                 logger.warning("The SMS budget is nearly spent", metadata: ["sent_this_hour": "\(used)", "budget": "\(budget)"])
             }
         }
+        phone.appVerifier = services.appVerifier
         phoneSignIn = phone
     }
 }

@@ -1,5 +1,5 @@
 /// `accounts:sendVerificationCode` (legacy `sendVerificationCode`): sends an SMS code to `phoneNumber`. The app
-/// verification proofs are Firebase's fields; Hearth does not check them yet.
+/// verification proofs are Firebase's fields; the server checks the one its configuration asks for.
 public struct SendVerificationCodeRequest: Codable, Sendable, Equatable {
     public var phoneNumber: String?
     public var recaptchaToken: String?
@@ -15,6 +15,34 @@ public struct SendVerificationCodeRequest: Codable, Sendable, Equatable {
     public init(phoneNumber: String?, recaptchaToken: String? = nil) {
         self.phoneNumber = phoneNumber
         self.recaptchaToken = recaptchaToken
+    }
+}
+
+/// `GET /v1/recaptchaParams` (legacy `getRecaptchaParam`): what a client needs before `sendVerificationCode`. Firebase
+/// answers the reCAPTCHA site key; Hearth also the site key of hCaptcha or Turnstile, or the proof of work it asks for
+/// (`hearthProofOfWork`, which Firebase's clients ignore).
+public struct GetRecaptchaParamResponse: Codable, Sendable, Equatable {
+    public struct ProofOfWork: Codable, Sendable, Equatable {
+        /// Leading zero bits the proof's SHA-256 must have.
+        public var difficulty: Int
+        /// `hearth-pow.v1`: `recaptchaToken` is `hearth-pow.v1.<unix seconds>.<nonce>` with
+        /// `SHA-256("hearth-pow.v1.<project id>.<phone number>.<unix seconds>.<nonce>")` starting with that many zero bits.
+        public var format: String
+
+        public init(difficulty: Int, format: String = "hearth-pow.v1") {
+            self.difficulty = difficulty
+            self.format = format
+        }
+    }
+
+    public var kind: String
+    public var recaptchaSiteKey: String?
+    public var hearthProofOfWork: ProofOfWork?
+
+    public init(recaptchaSiteKey: String? = nil, hearthProofOfWork: ProofOfWork? = nil) {
+        self.kind = "identitytoolkit#GetRecaptchaParamResponse"
+        self.recaptchaSiteKey = recaptchaSiteKey
+        self.hearthProofOfWork = hearthProofOfWork
     }
 }
 
