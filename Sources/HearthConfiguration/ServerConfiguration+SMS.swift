@@ -60,7 +60,8 @@ extension ServerConfiguration {
             accountSID: try r.string("sms.twilio.accountSID"), apiKeySID: try r.string("sms.twilio.apiKeySID"),
             authToken: try r.string("sms.twilio.authToken", isSecret: true), from: try r.string("sms.twilio.from"),
             messagingServiceSID: try r.string("sms.twilio.messagingServiceSID"), whatsappFrom: try r.string("sms.twilio.whatsappFrom"),
-            baseURL: try gatewayURL(r, "sms.twilio.baseURL")
+            baseURL: try gatewayURL(r, "sms.twilio.baseURL"), verifyServiceSID: try r.string("sms.twilio.verifyServiceSID"),
+            verifyBaseURL: try gatewayURL(r, "sms.twilio.verifyBaseURL")
         )
         let vonage = (
             apiKey: try r.string("sms.vonage.apiKey"), apiSecret: try r.string("sms.vonage.apiSecret", isSecret: true),
@@ -80,9 +81,15 @@ extension ServerConfiguration {
             let accountSID = try required(twilio.accountSID, "sms.twilio.accountSID", "AC…")
             guard accountSID.hasPrefix("AC"), accountSID.count == 34, accountSID.dropFirst(2).allSatisfy(\.isHexDigit)
             else { throw ConfigurationError(key: "sms.twilio.accountSID", problem: "expected AC and 32 hexadecimal digits") }
-            if twilio.from == nil, twilio.messagingServiceSID == nil, twilio.whatsappFrom == nil {
+            if let service = twilio.verifyServiceSID,
+                !(service.hasPrefix("VA") && service.count == 34 && service.dropFirst(2).allSatisfy(\.isHexDigit))
+            {
+                throw ConfigurationError(key: "sms.twilio.verifyServiceSID", problem: "expected VA and 32 hexadecimal digits")
+            }
+            if twilio.from == nil, twilio.messagingServiceSID == nil, twilio.whatsappFrom == nil, twilio.verifyServiceSID == nil {
                 throw ConfigurationError(
-                    key: "sms.twilio.from", problem: "set sms.twilio.from, sms.twilio.messagingServiceSID or sms.twilio.whatsappFrom")
+                    key: "sms.twilio.from",
+                    problem: "set sms.twilio.from, sms.twilio.messagingServiceSID, sms.twilio.whatsappFrom or sms.twilio.verifyServiceSID")
             }
             for (key, number) in [("sms.twilio.whatsappFrom", twilio.whatsappFrom)] where number != nil && PhoneNumber.validated(number!) != number {
                 throw ConfigurationError(key: key, problem: "expected a number in E.164, e.g. +14155238886")
@@ -92,6 +99,8 @@ extension ServerConfiguration {
                 authToken: try required(twilio.authToken, "sms.twilio.authToken", "the auth token"),
                 from: twilio.from, messagingServiceSID: twilio.messagingServiceSID, whatsappFrom: twilio.whatsappFrom)
             if let url = twilio.baseURL { settings.baseURL = url }
+            settings.verifyServiceSID = twilio.verifyServiceSID
+            if let url = twilio.verifyBaseURL { settings.verifyBaseURL = url }
             sms.gateway = .twilio(settings)
         case "vonage":
             var settings = SMSGatewaySettings.Vonage(

@@ -24,6 +24,11 @@ public enum SMSGatewaySettings: Sendable, Equatable, CustomStringConvertible {
         public var whatsappFrom: String?
         /// `sms.twilio.baseURL`: `https://api.twilio.com` unless a test points it elsewhere.
         public var baseURL: URL
+        /// `sms.twilio.verifyServiceSID`: a Twilio Verify service (`VA…`). Set, Twilio sends and checks the codes
+        /// (``TwilioVerify``) and the SMS queue is not used.
+        public var verifyServiceSID: String?
+        /// `sms.twilio.verifyBaseURL`: `https://verify.twilio.com` unless a test points it elsewhere.
+        public var verifyBaseURL = URL(string: "https://verify.twilio.com")!
 
         public init(
             accountSID: String, apiKeySID: String? = nil, authToken: String, from: String? = nil, messagingServiceSID: String? = nil,
@@ -76,6 +81,7 @@ public enum SMSGatewaySettings: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .twilio(let twilio):
+            if let service = twilio.verifyServiceSID { return "Twilio Verify service \(service), account \(twilio.accountSID)" }
             let sender = twilio.messagingServiceSID.map { "messaging service \($0)" } ?? "from \(twilio.from ?? "?")"
             return "Twilio account \(twilio.accountSID), \(sender)\(twilio.whatsappFrom.map { ", WhatsApp from \($0)" } ?? "")"
         case .vonage(let vonage): return "Vonage key \(vonage.apiKey), from \(vonage.from)"

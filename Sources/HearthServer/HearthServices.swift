@@ -34,9 +34,11 @@ public struct HearthServices: Sendable {
     let administeredProviders: AdministeredProviders?
     /// Routes and providers given from outside (development mode's provider sandbox).
     public let extensions: [any ServerExtension]
-    /// Where phone sign-in's codes go: the SMS queue when `sms.gateway` is set, else the first extension's sender
+    /// Where phone sign-in's codes go: the SMS queue when `sms.gateway` is set (and is not Twilio Verify, which sends
+    /// them itself: ``externalPhoneVerification``), else the first extension's sender
     /// (development mode's outbox); `nil`: test numbers only.
     public var verificationCodeSender: (any VerificationCodeSending)? {
+        if externalPhoneVerification != nil { return nil }
         guard smsGateway != nil else { return extensions.lazy.compactMap(\.verificationCodeSender).first }
         return QueuedSMSSender(
             store: store, text: configuration.smsText, whatsappRegions: configuration.sms.whatsappRegions, signal: smsSignal, metrics: metrics)
@@ -68,6 +70,8 @@ public struct HearthServices: Sendable {
     let smsSignal = QueueSignal()
     /// The app verification of `sendVerificationCode` (`sms.appVerification.*`); `nil`: none.
     public let appVerifier: (any AppVerifying)?
+    /// Twilio Verify, when `sms.twilio.verifyServiceSID` is set: it sends and checks the codes.
+    public let externalPhoneVerification: (any ExternalPhoneVerification)?
     /// Sends the spans to the collector of `tracing.otlpEndpoint`; `buildApplication` runs it. `nil` when tracing
     /// is off or the composition runs no exporter.
     public private(set) var traceExporter: (any Service)?
@@ -188,6 +192,11 @@ public struct HearthServices: Sendable {
         let customTokens = CustomTokenVerifier(signers: signers, acceptsUnsigned: configuration.mode == .development)
         let mailTemplates = try MailTemplates(overrideDirectory: configuration.email.templatesDirectory.map { URL(fileURLWithPath: $0) })
         let mailTransport = try configuration.email.smtpURL.map { _ in try SMTPMailTransport(configuration: configuration, logger: logger) }
+        var verify: TwilioVerify?
+        if case .twilio(let twilio)? = configuration.sms.gateway, twilio.verifyServiceSID != nil {
+            verify = TwilioVerify(
+                settings: twilio, whatsappRegions: configuration.sms.whatsappRegions, httpClient: httpClient, timeout: configuration.sms.timeout)
+        }
         let passwords = PasswordHasher(logN: configuration.scryptLogN)
         let hashing = try await PasswordHashing.measured(
             hasher: passwords, importedCostLimit: configuration.importedHashes.costLimit,
@@ -201,8 +210,10 @@ public struct HearthServices: Sendable {
             metrics: ServerMetrics(telemetry: telemetry ?? defaultTelemetry(configuration), startedAt: clock.now, clock: clock),
             projectSettings: ProjectSettingsSource(configuration: configuration, store: store),
             mailTemplates: mailTemplates, mailTransport: mailTransport,
-            smsGateway: configuration.sms.gateway?.gateway(httpClient: httpClient, clock: clock, timeout: configuration.sms.timeout),
-            appVerifier: appVerifier(configuration: configuration, store: store, httpClient: httpClient, clock: clock))
+            smsGateway: verify == nil
+                ? configuration.sms.gateway?.gateway(httpClient: httpClient, clock: clock, timeout: configuration.sms.timeout) : nil,
+            appVerifier: appVerifier(configuration: configuration, store: store, httpClient: httpClient, clock: clock),
+            externalPhoneVerification: verify)
     }
 
     /// The app verification `sms.appVerification` describes.

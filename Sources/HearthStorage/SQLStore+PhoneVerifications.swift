@@ -54,6 +54,40 @@ extension SQLStore {
         }
     }
 
+    /// One write transaction: a conditional `UPDATE … RETURNING` takes the attempt; when it matches nothing, whether
+    /// the session exists tells spent from unknown.
+    public func reservePhoneAttempt(key: String) async throws -> PhoneAttemptReservation {
+        guard UserText.isStorable(key) else { return .unknown }
+        return try await work.write { database in
+            let reserved = try await Self.rows(
+                database,
+                """
+                UPDATE phone_verifications SET attempts_left = attempts_left - 1
+                WHERE verification_key = \(bind: key) AND kind = 'external' AND attempts_left > 0
+                RETURNING \(Self.phoneVerificationColumns)
+                """)
+            if let row = reserved.first { return .reserved(try Self.phoneVerification(from: row)) }
+            let exists = try await Self.exists(
+                database, "SELECT 1 FROM phone_verifications WHERE verification_key = \(bind: key) AND kind IN ('external', 'spent')")
+            return exists ? .spent : .unknown
+        }
+    }
+
+    /// One conditional statement: the session becomes `spent` for the first caller only.
+    public func spendPhoneSession(key: String) async throws -> Bool {
+        guard UserText.isStorable(key) else { return false }
+        return try await work.writeSingleStatement { database in
+            try await Self.rows(
+                database,
+                """
+                UPDATE phone_verifications SET kind = 'spent', attempts_left = 0
+                WHERE verification_key = \(bind: key) AND kind = 'external'
+                RETURNING verification_key
+                """
+            ).count == 1
+        }
+    }
+
     public func phoneProof(key: String) async throws -> PhoneVerificationRecord? {
         guard UserText.isStorable(key) else { return nil }
         return try await work.readSingleStatement { database in

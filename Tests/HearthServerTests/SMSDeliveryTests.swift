@@ -199,6 +199,62 @@ struct SMSDeliveryTests {
         }
     }
 
+    @Test("Twilio Verify owns the code: it arrives and signs in once; wrong, reused, raced and exhausted codes fail as Firebase's do")
+    func twilioVerify() async throws {
+        let clock = ManualClock()
+        try await Self.withGateways(clock: clock) { sandbox, base in
+            var settings = SMSGatewaySettings.Twilio(
+                accountSID: sandbox.twilio.accountSID, authToken: sandbox.twilio.authToken, baseURL: base.appendingPathComponent("twilio"))
+            settings.verifyServiceSID = sandbox.twilio.verifyServiceSID
+            settings.verifyBaseURL = base.appendingPathComponent("twilio-verify")
+            try await withLiveHearth(
+                clock: clock,
+                {
+                    $0.sms.gateway = .twilio(settings)
+                    $0.sms.whatsappRegions = ["ID"]
+                    $0.signIn.testPhoneNumbers = ["+16505551234": "123456"]
+                }
+            ) { live in
+                let client = FirebaseTestClient(baseURL: live.baseURL)
+                let number = "+919876543210"
+                let sessionInfo = try await Self.send(client, number, language: "hi-IN")
+                let message = try #require(sandbox.messages.last)
+                #expect(message.gateway == .twilioVerify && message.to == number && message.channel == "sms" && message.body.hasSuffix("[hi]"))
+                let code = try #require(sandbox.lastCode(to: number))
+                let wrong = code == "000000" ? "111111" : "000000"
+                func attempt(_ code: String, _ session: String = sessionInfo) async throws -> WireResult {
+                    try await client.post("/v1/accounts:signInWithPhoneNumber", ["sessionInfo": .string(session), "code": .string(code)])
+                }
+                #expect(try await attempt(wrong).errorMessage == "INVALID_CODE")
+                #expect(try await attempt("12a456").errorMessage == "INVALID_CODE")
+                // Twenty requests with the right code at once: one signs in.
+                let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for _ in 0..<20 { group.addTask { try await attempt(code).status } }
+                    return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+                }
+                #expect(statuses.filter { $0 == .ok }.count == 1)
+                #expect(try await attempt(code).errorMessage == "SESSION_EXPIRED")
+                #expect(try await live.services.store.recentSMS(limit: 1).isEmpty)
+
+                // Five wrong codes void the session; WhatsApp for Indonesia; a test number keeps its fixed code.
+                let second = try await Self.send(client, "+6281234567890")
+                #expect(sandbox.messages.last?.channel == "whatsapp")
+                for _ in 0..<5 { #expect(try await attempt(wrong, second).errorMessage == "INVALID_CODE") }
+                #expect(try await attempt(try #require(sandbox.lastCode(to: "+6281234567890")), second).errorMessage == "SESSION_EXPIRED")
+                let test = try await Self.send(client, "+16505551234")
+                #expect(try await attempt("123456", test).status == .ok)
+
+                // Twilio refuses the number; Twilio is down.
+                sandbox.failNext(.twilioVerify, status: 503)
+                let down = try await client.post("/v1/accounts:sendVerificationCode", ["phoneNumber": .string("+919876543211")])
+                #expect(down.status == .serviceUnavailable)
+                for _ in 0..<5 { _ = try await Self.send(client, "+919876543212") }
+                let limited = try await client.post("/v1/accounts:sendVerificationCode", ["phoneNumber": .string("+919876543212")])
+                #expect(limited.errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+            }
+        }
+    }
+
     @Test("the configuration: sms.gateway and each gateway's keys, refused with the key named and without echoing a secret")
     func configuration() throws {
         func read(_ values: [String: ConfigValue], mode: ServerConfiguration.Mode = .development) throws -> ServerConfiguration {

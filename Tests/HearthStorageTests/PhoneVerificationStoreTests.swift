@@ -98,6 +98,44 @@ struct PhoneVerificationStoreTests {
         }
     }
 
+    @Test(
+        "an external session: attempts reserved one by one, spent once of 20 parallel spends; unknown and spent told apart",
+        arguments: StoreBackend.all)
+    func externalSessions(backend: StoreBackend) async throws {
+        try await withStore(backend) { store, _ in
+            var external = Self.session("e1", attempts: 2)
+            external.kind = .external
+            external.codeHash = nil
+            try await store.insertPhoneVerification(external)
+            var reserved = external
+            reserved.attemptsLeft = 1
+            #expect(try await store.reservePhoneAttempt(key: "e1") == .reserved(reserved))
+            reserved.attemptsLeft = 0
+            #expect(try await store.reservePhoneAttempt(key: "e1") == .reserved(reserved))
+            #expect(try await store.reservePhoneAttempt(key: "e1") == .spent)
+            #expect(try await store.reservePhoneAttempt(key: "none") == .unknown)
+            #expect(try await store.reservePhoneAttempt(key: "e1\0") == .unknown)
+            // A code session is not an external one, and the other way round.
+            try await store.insertPhoneVerification(Self.session("c1"))
+            #expect(try await store.reservePhoneAttempt(key: "c1") == .unknown)
+            #expect(try await store.spendPhoneSession(key: "c1") == false)
+            #expect(try await store.checkPhoneCode(key: "e1", codeHash: "h-code") == .unknown)
+
+            // The last attempt's approved code still spends it; of 20 spends at once, one wins.
+            var racing = external
+            racing.key = "e2"
+            try await store.insertPhoneVerification(racing)
+            let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<20 { group.addTask { try await store.spendPhoneSession(key: "e2") } }
+                return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(wins == 1)
+            #expect(try await store.reservePhoneAttempt(key: "e2") == .spent)
+            #expect(try await store.spendPhoneSession(key: "e1") == true)
+            #expect(try await store.spendPhoneSession(key: "e1") == false)
+        }
+    }
+
     @Test("NUL in a text is INVALID_ARGUMENT and nothing is stored", arguments: StoreBackend.all)
     func nul(backend: StoreBackend) async throws {
         try await withStore(backend) { store, _ in

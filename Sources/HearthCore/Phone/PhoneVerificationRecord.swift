@@ -11,6 +11,8 @@ public struct PhoneVerificationRecord: Sendable, Equatable {
         case code
         /// `temporaryProof`: the number was verified while another account had it; the proof signs in to it once.
         case proof
+        /// A session whose code a verification service sent and checks (Twilio Verify): no hash here, a few attempts.
+        case external
     }
 
     /// ``VerificationCode/key(_:)`` of the `sessionInfo` or the `temporaryProof`.
@@ -18,7 +20,7 @@ public struct PhoneVerificationRecord: Sendable, Equatable {
     public var kind: Kind
     /// E.164.
     public var phoneNumber: String
-    /// `nil` for a proof.
+    /// `nil` for a proof and an external session.
     public var codeHash: String?
     /// Wrong codes still allowed; 0: the session is spent (used or voided).
     public var attemptsLeft: Int
@@ -49,5 +51,15 @@ public enum PhoneCodeCheck: Sendable, Equatable {
     /// The session was used or voided before.
     case spent
     /// No such session (never issued, or pruned after its expiry).
+    case unknown
+}
+
+/// What reserving an attempt at an external session did (``PhoneVerificationStore/reservePhoneAttempt(key:)``).
+public enum PhoneAttemptReservation: Sendable, Equatable {
+    /// An attempt is taken; the record shows those left after it. Check the code, then spend the session.
+    case reserved(PhoneVerificationRecord)
+    /// Used, or out of attempts.
+    case spent
+    /// No such external session.
     case unknown
 }

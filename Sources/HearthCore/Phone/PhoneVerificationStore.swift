@@ -10,6 +10,14 @@ public protocol PhoneVerificationStore: Sendable {
     /// while it has attempts left; a wrong one takes one attempt while it has any. Expiry is the caller's to judge.
     func checkPhoneCode(key: String, codeHash: String) async throws -> PhoneCodeCheck
 
+    /// Takes one attempt at the external session `key` while it has any (one conditional write): the caller then asks
+    /// the service about the code, and on success ``spendPhoneSession(key:)``.
+    func reservePhoneAttempt(key: String) async throws -> PhoneAttemptReservation
+
+    /// Marks the external session `key` used; `true` for the one caller that did (of parallel ones whose codes the
+    /// service approved, one signs in).
+    func spendPhoneSession(key: String) async throws -> Bool
+
     /// The proof of `key`, expired or not, without using it up.
     func phoneProof(key: String) async throws -> PhoneVerificationRecord?
 

@@ -21,6 +21,9 @@ public struct PhoneSignIn: Sendable {
     public var budgetUsed: (@Sendable (_ used: Int, _ budget: Int) -> Void)?
     /// Checks the app's proof before a code goes to a number that is not a test number; `nil`: no check.
     public var appVerifier: (any AppVerifying)?
+    /// A service that sends and checks the codes itself (Twilio Verify), used instead of ``sender``; test numbers keep
+    /// their fixed codes.
+    public var externalCodes: (any ExternalPhoneVerification)?
 
     /// How long a code can be entered.
     public static let codeLifetime: TimeInterval = 300
@@ -72,7 +75,7 @@ public struct PhoneSignIn: Sendable {
             guard region != PhoneRegions.nonGeographic, !PhoneRegions.isPremiumRate(number) else {
                 throw HearthError(.invalidPhoneNumber, reason: "no verification codes to premium-rate or non-geographic numbers")
             }
-            guard sender != nil else {
+            guard sender != nil || externalCodes != nil else {
                 throw HearthError(.operationNotAllowed, detail: "SMS delivery is not configured.", reason: "no SMS sender")
             }
             try await appVerifier?.verify(proof, phoneNumber: number, clientAddress: origin.counterAddress)
@@ -81,9 +84,17 @@ public struct PhoneSignIn: Sendable {
             try await abuse.count(\.phoneCodesPerPrefix, address: String(number.dropLast(3)))
             try await countBudget()
         }
-        let code = testCode ?? VerificationCode.make()
         let sessionInfo = VerificationCode.makeHandle()
         let now = completion.clock.now
+        if testCode == nil, let externalCodes {
+            try await externalCodes.start(phoneNumber: number, languageCode: languageCode)
+            try await store.insertPhoneVerification(
+                PhoneVerificationRecord(
+                    key: VerificationCode.key(sessionInfo), kind: .external, phoneNumber: number, codeHash: nil, attemptsLeft: Self.attempts,
+                    createdAt: now, expiresAt: now.addingTimeInterval(Self.codeLifetime)))
+            return sessionInfo
+        }
+        let code = testCode ?? VerificationCode.make()
         try await store.insertPhoneVerification(
             PhoneVerificationRecord(
                 key: VerificationCode.key(sessionInfo), kind: .code, phoneNumber: number,
@@ -168,6 +179,24 @@ public struct PhoneSignIn: Sendable {
     /// Spends the session's code, or counts a wrong one: the number it verified.
     private func redeem(_ code: String, sessionInfo: String) async throws -> String {
         let now = completion.clock.now
+        if let externalCodes {
+            switch try await store.reservePhoneAttempt(key: VerificationCode.key(sessionInfo)) {
+            case .reserved(let record):
+                guard !record.isExpired(at: now) else { throw HearthError(.sessionExpired, reason: "code expired") }
+                // Only digits go to the service: Twilio Verify's codes are 4 to 10 of them.
+                guard (4...10).contains(code.utf8.count), code.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                    try await externalCodes.check(phoneNumber: record.phoneNumber, code: code)
+                else { throw HearthError(.invalidCode, reason: "wrong code, \(record.attemptsLeft) attempts left") }
+                guard try await store.spendPhoneSession(key: record.key) else {
+                    throw HearthError(.sessionExpired, reason: "session used by a parallel request")
+                }
+                return record.phoneNumber
+            case .spent:
+                throw HearthError(.sessionExpired, reason: "session used or void")
+            case .unknown:
+                break  // a test number's session, with its hashed code
+            }
+        }
         switch try await store.checkPhoneCode(key: VerificationCode.key(sessionInfo), codeHash: VerificationCode.hash(code, sessionInfo: sessionInfo))
         {
         case .verified(let record):

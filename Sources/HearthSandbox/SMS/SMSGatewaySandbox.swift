@@ -28,6 +28,8 @@ public final class SMSGatewaySandbox: Sendable {
         public let from: String
         public let whatsappFrom: String
         public let messagingServiceSID: String
+        /// A Twilio Verify service of the account.
+        public let verifyServiceSID: String
     }
 
     public struct VonageAccount: Sendable {
@@ -53,7 +55,7 @@ public final class SMSGatewaySandbox: Sendable {
     }
 
     public enum Gateway: String, Sendable, CaseIterable {
-        case twilio, vonage, webhook
+        case twilio, twilioVerify, vonage, webhook
     }
 
     public let twilio: TwilioAccount
@@ -67,6 +69,16 @@ public final class SMSGatewaySandbox: Sendable {
         var faults: [Gateway: (status: Int, count: Int)] = [:]
         var requests: [Gateway: Int] = [:]
         var webhookIDs: [String: String] = [:]
+        /// Twilio Verify's pending verifications by number.
+        var verifications: [String: PendingVerification] = [:]
+        /// Twilio Verify's sends by number, for its limit.
+        var verifySends: [String: [Date]] = [:]
+    }
+
+    struct PendingVerification {
+        var code: String
+        var expiresAt: Date
+        var checks: Int
     }
     let state = Mutex(State())
 
@@ -74,7 +86,7 @@ public final class SMSGatewaySandbox: Sendable {
         twilio = TwilioAccount(
             accountSID: "AC" + SandboxRandom.hex(bytes: 16), authToken: SandboxRandom.hex(bytes: 16), apiKeySID: "SK" + SandboxRandom.hex(bytes: 16),
             apiKeySecret: SandboxRandom.alphanumeric(32), from: "+15005550006", whatsappFrom: "+14155238886",
-            messagingServiceSID: "MG" + SandboxRandom.hex(bytes: 16))
+            messagingServiceSID: "MG" + SandboxRandom.hex(bytes: 16), verifyServiceSID: "VA" + SandboxRandom.hex(bytes: 16))
         vonage = VonageAccount(apiKey: SandboxRandom.hex(bytes: 4), apiSecret: SandboxRandom.alphanumeric(16), from: "Hearth")
         webhookSecret = SandboxRandom.base64URL(bytes: 32)
         self.clock = clock
@@ -111,10 +123,16 @@ public final class SMSGatewaySandbox: Sendable {
         state.withLock { $0.messages.append(message) }
     }
 
-    /// Adds `/twilio/…`, `/vonage/…`, `/webhook` and `/messages` to `group`.
+    /// Adds `/twilio/…`, `/twilio-verify/…`, `/vonage/…`, `/webhook` and `/messages` to `group`.
     public func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
         group.post("/twilio/2010-04-01/Accounts/:account/Messages.json") { request, context in
             await self.twilioMessage(request, account: context.parameters.get("account") ?? "")
+        }
+        group.post("/twilio-verify/v2/Services/:service/Verifications") { request, context in
+            await self.twilioVerification(request, service: context.parameters.get("service") ?? "")
+        }
+        group.post("/twilio-verify/v2/Services/:service/VerificationCheck") { request, context in
+            await self.twilioVerificationCheck(request, service: context.parameters.get("service") ?? "")
         }
         group.post("/vonage/sms/json") { request, _ in await self.vonageMessage(request) }
         group.post("/webhook") { request, _ in await self.webhookMessage(request) }

@@ -45,6 +45,7 @@ struct SignInUseCases: Sendable {
             }
         }
         phone.appVerifier = services.appVerifier
+        phone.externalCodes = services.externalPhoneVerification
         phoneSignIn = phone
     }
 }

@@ -152,6 +152,23 @@ final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, A
             return record.codeHash == codeHash ? .verified(record) : .wrongCode(attemptsLeft: record.attemptsLeft, expiresAt: record.expiresAt)
         }
     }
+    func reservePhoneAttempt(key: String) async throws -> PhoneAttemptReservation {
+        state.withLock { state in
+            guard var record = state.phoneVerifications[key], record.kind == .external else { return .unknown }
+            guard record.attemptsLeft > 0 else { return .spent }
+            record.attemptsLeft -= 1
+            state.phoneVerifications[key] = record
+            return .reserved(record)
+        }
+    }
+    func spendPhoneSession(key: String) async throws -> Bool {
+        state.withLock { state in
+            guard var record = state.phoneVerifications[key], record.kind == .external, record.attemptsLeft >= 0 else { return false }
+            record.attemptsLeft = -1
+            state.phoneVerifications[key] = record
+            return true
+        }
+    }
     func phoneProof(key: String) async throws -> PhoneVerificationRecord? {
         state.withLock { state in state.phoneVerifications[key].flatMap { $0.kind == .proof ? $0 : nil } }
     }
