@@ -7,9 +7,6 @@ import HearthSandbox
 import HearthServer
 import HearthTesting
 import HearthWire
-import Hummingbird
-import HummingbirdTesting
-import Logging
 import Testing
 
 /// App verification before an SMS: Hearth's proof of work and a captcha checked at its site-verify URL (the sandbox's
@@ -75,13 +72,8 @@ struct AppVerificationTests {
     func captcha() async throws {
         let clock = ManualClock()
         let captcha = CaptchaSandbox(clock: { clock.now })
-        let router = Router()
-        captcha.addRoutes(to: router.group("/captcha"))
-        var logger = Logger(label: "captcha-sandbox")
-        logger.logLevel = .warning
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
-        try await app.test(.live) { captchaClient in
-            let verifyURL = URL(string: "http://127.0.0.1:\(try #require(captchaClient.port))/captcha/siteverify")!
+        try await withLoopbackRouter({ captcha.addRoutes(to: $0.group("/captcha")) }) { base in
+            let verifyURL = base.appendingPathComponent("captcha/siteverify")
             try await withLiveHearth(
                 clock: clock,
                 {

@@ -8,9 +8,6 @@ import HearthSandbox
 import HearthServer
 import HearthTesting
 import HearthWire
-import Hummingbird
-import HummingbirdTesting
-import Logging
 import Testing
 
 /// Phone sign-in's codes leaving through each gateway's stand-in (Twilio SMS and WhatsApp, Vonage, the signed webhook)
@@ -22,13 +19,8 @@ struct SMSDeliveryTests {
     /// refuses a signature more than 5 minutes off its own).
     static func withGateways(clock: ManualClock, _ body: @Sendable (SMSGatewaySandbox, URL) async throws -> Void) async throws {
         let sandbox = SMSGatewaySandbox(clock: { clock.now })
-        let router = Router()
-        sandbox.addRoutes(to: router.group("/gateways"))
-        var logger = Logger(label: "sms-gateways")
-        logger.logLevel = .warning
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
-        try await app.test(.live) { client in
-            try await body(sandbox, URL(string: "http://127.0.0.1:\(try #require(client.port))/gateways")!)
+        try await withLoopbackRouter({ sandbox.addRoutes(to: $0.group("/gateways")) }) { base in
+            try await body(sandbox, base.appendingPathComponent("gateways"))
         }
     }
 

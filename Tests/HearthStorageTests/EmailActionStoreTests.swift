@@ -190,19 +190,10 @@ struct EmailActionStoreTests {
                 try await store.enqueueMail(Self.mail("m\(100 + index)", createdAt: epoch.addingTimeInterval(Double(index))))
             }
             let now = epoch.addingTimeInterval(60)
-            let claims = try await withThrowingTaskGroup(of: [String].self) { group in
-                for _ in 0..<3 {
-                    group.addTask {
-                        var ids: [String] = []
-                        while true {
-                            let batch = try await store.claimDueMails(now: now, claimUntil: now.addingTimeInterval(600), limit: 4)
-                            guard !batch.isEmpty else { return ids }
-                            #expect(batch.allSatisfy { $0.attempts == 1 })
-                            ids += batch.map(\.id)
-                        }
-                    }
-                }
-                return try await group.reduce(into: [[String]]()) { $0.append($1) }
+            let claims = try await claimUntilEmpty(claimers: 3) {
+                let batch = try await store.claimDueMails(now: now, claimUntil: now.addingTimeInterval(600), limit: 4)
+                #expect(batch.allSatisfy { $0.attempts == 1 })
+                return batch.map(\.id)
             }
             let all = claims.flatMap { $0 }
             #expect(all.count == 30)

@@ -73,18 +73,8 @@ struct SMSQueueStoreTests {
                 try await store.enqueueSMS(Self.message("s\(100 + index)", createdAt: epoch.addingTimeInterval(Double(index))))
             }
             let now = epoch.addingTimeInterval(60)
-            let claims = try await withThrowingTaskGroup(of: [String].self) { group in
-                for _ in 0..<3 {
-                    group.addTask {
-                        var ids: [String] = []
-                        while true {
-                            let batch = try await store.claimDueSMS(now: now, claimUntil: now.addingTimeInterval(600), limit: 3)
-                            guard !batch.isEmpty else { return ids }
-                            ids += batch.map(\.id)
-                        }
-                    }
-                }
-                return try await group.reduce(into: [[String]]()) { $0.append($1) }
+            let claims = try await claimUntilEmpty(claimers: 3) {
+                try await store.claimDueSMS(now: now, claimUntil: now.addingTimeInterval(600), limit: 3).map(\.id)
             }
             let all = claims.flatMap { $0 }
             #expect(all.count == 24 && Set(all).count == 24)

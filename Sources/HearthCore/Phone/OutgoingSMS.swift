@@ -96,14 +96,6 @@ public protocol SMSGateway: Sendable {
     func send(_ message: OutgoingSMS) async throws -> String?
 }
 
-/// Why a message did not go, without its text: `permanent` failures (the gateway refused the number, the sender or
-/// the credentials) are not retried.
-public struct SMSDeliveryFailure: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public let permanent: Bool
-    public init(_ message: String, permanent: Bool) {
-        self.message = message
-        self.permanent = permanent
-    }
-    public var description: String { message }
-}
+/// Why a message did not go (``DeliveryFailure``): the gateway refused the number, the sender or the credentials
+/// (permanent), or could not be reached.
+public typealias SMSDeliveryFailure = DeliveryFailure

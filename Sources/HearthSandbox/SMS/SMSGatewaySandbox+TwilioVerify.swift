@@ -38,12 +38,19 @@ extension SMSGatewaySandbox {
 
     /// `POST /v2/Services/{ServiceSid}/Verifications`: sends a code (the same one again while it is pending).
     func twilioVerification(_ request: Request, service: String) async -> Response {
+        await withVerifyForm(request, service: service) { form in self.startVerification(form, service: service) }
+    }
+
+    /// Counts the request, then answers the pending fault, Twilio's refusal of the request, or `body`'s answer to its form.
+    func withVerifyForm(_ request: Request, service: String, _ body: ([String: String]) -> Response) async -> Response {
         if let status = arrive(.twilioVerify) { return Self.twilioError(status, code: 20500, "Internal Server Error") }
-        let form: [String: String]
         switch await verifyForm(request, service: service) {
-        case .success(let read): form = read
+        case .success(let form): return body(form)
         case .failure(let refusal): return refusal.response
         }
+    }
+
+    func startVerification(_ form: [String: String], service: String) -> Response {
         let to = form["To"] ?? ""
         let channel = form["Channel"] ?? ""
         guard ["sms", "whatsapp", "call"].contains(channel) else {
@@ -75,12 +82,10 @@ extension SMSGatewaySandbox {
 
     /// `POST /v2/Services/{ServiceSid}/VerificationCheck`: `approved` for the pending code, once.
     func twilioVerificationCheck(_ request: Request, service: String) async -> Response {
-        if let status = arrive(.twilioVerify) { return Self.twilioError(status, code: 20500, "Internal Server Error") }
-        let form: [String: String]
-        switch await verifyForm(request, service: service) {
-        case .success(let read): form = read
-        case .failure(let refusal): return refusal.response
-        }
+        await withVerifyForm(request, service: service) { form in self.checkVerification(form, service: service) }
+    }
+
+    func checkVerification(_ form: [String: String], service: String) -> Response {
         let to = form["To"] ?? ""
         guard let code = form["Code"], !code.isEmpty else { return Self.twilioError(400, code: 60200, "Invalid parameter `Code`") }
         let now = clock()

@@ -10,17 +10,9 @@ public protocol MailTransport: Sendable {
     func deliver(_ mail: OutgoingMail) async throws
 }
 
-/// Why a delivery failed, without the mail's content: `permanent` failures (the server refused the mail or
-/// the credentials) are not retried.
-public struct MailDeliveryFailure: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public let permanent: Bool
-    public init(_ message: String, permanent: Bool) {
-        self.message = message
-        self.permanent = permanent
-    }
-    public var description: String { message }
-}
+/// Why a mail did not go (``DeliveryFailure``): the mail server refused it or the credentials (permanent), or could not
+/// be reached.
+public typealias MailDeliveryFailure = DeliveryFailure
 
 /// Sends the mails of the queue in the database (``MailQueueStore``): every replica runs one, and the store's
 /// claims keep two replicas from sending the same mail. A mail queued on this replica wakes it at once;

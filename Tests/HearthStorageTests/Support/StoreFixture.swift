@@ -112,3 +112,21 @@ func count(_ table: String, in store: SQLStore) async throws -> Int {
         return Int(try row?.decode(column: "n", as: Int64.self) ?? -1)
     }
 }
+
+/// What each of `claimers` parallel claimers got, each calling `claim` (one batch's ids) until it gets none: the queues'
+/// test that replicas claim disjoint sets.
+func claimUntilEmpty(claimers: Int, _ claim: @escaping @Sendable () async throws -> [String]) async throws -> [[String]] {
+    try await withThrowingTaskGroup(of: [String].self) { group in
+        for _ in 0..<claimers {
+            group.addTask {
+                var ids: [String] = []
+                while true {
+                    let batch = try await claim()
+                    guard !batch.isEmpty else { return ids }
+                    ids += batch
+                }
+            }
+        }
+        return try await group.reduce(into: [[String]]()) { $0.append($1) }
+    }
+}
