@@ -28,15 +28,8 @@ extension ServerConfiguration {
         public init() {}
     }
 
-    /// The app verification of `accounts:sendVerificationCode`.
-    public enum AppVerification: Sendable, Equatable {
-        /// No check (development mode's default).
-        case none
-        /// Hearth's own proof of work (``ProofOfWork``) of this many bits (production's default: 20).
-        case proofOfWork(difficulty: Int)
-        /// A captcha checked at its service's site-verify URL.
-        case captcha(service: SiteVerifyCaptcha.Service, siteKey: String, secret: String, verifyURL: URL?, minimumScore: Double?)
-    }
+    /// The app verification of `accounts:sendVerificationCode` (HearthSMS builds its verifier).
+    public typealias AppVerification = AppVerificationSettings
 
     /// Where codes go, for the start-up banner: the gateway without its credentials, or why none leave.
     public var smsDescription: String {

@@ -69,6 +69,18 @@ public struct WebhookGateway: SMSGateway {
 }
 
 extension SMSGatewaySettings {
+    /// The gateway the SMS queue sends through; `nil` for Twilio Verify, which sends the codes itself (``verification(whatsappRegions:httpClient:timeout:)``).
+    public func queueGateway(httpClient: HTTPClient, clock: WallClock = .system, timeout: Double = 15) -> (any SMSGateway)? {
+        if case .twilio(let twilio) = self, twilio.verifyServiceSID != nil { return nil }
+        return gateway(httpClient: httpClient, clock: clock, timeout: timeout)
+    }
+
+    /// Twilio Verify, when these are Twilio's settings with a Verify service.
+    public func verification(whatsappRegions: Set<String>, httpClient: HTTPClient, timeout: Double = 15) -> TwilioVerify? {
+        guard case .twilio(let twilio) = self, twilio.verifyServiceSID != nil else { return nil }
+        return TwilioVerify(settings: twilio, whatsappRegions: whatsappRegions, httpClient: httpClient, timeout: timeout)
+    }
+
     /// The gateway these settings describe.
     public func gateway(httpClient: HTTPClient, clock: WallClock = .system, timeout: Double = 15) -> any SMSGateway {
         switch self {

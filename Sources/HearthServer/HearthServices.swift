@@ -40,8 +40,10 @@ public struct HearthServices: Sendable {
     public var verificationCodeSender: (any VerificationCodeSending)? {
         if externalPhoneVerification != nil { return nil }
         guard smsGateway != nil else { return extensions.lazy.compactMap(\.verificationCodeSender).first }
-        return QueuedSMSSender(
-            store: store, text: configuration.smsText, whatsappRegions: configuration.sms.whatsappRegions, signal: smsSignal, metrics: metrics)
+        let (text, metrics) = (configuration.smsText, metrics)
+        return QueuedCodeSender(
+            store: store, render: { text.verification(code: $0, languageCode: $1) }, whatsappRegions: configuration.sms.whatsappRegions,
+            signal: smsSignal, queued: { metrics.count(.smsQueued, $0, $1.rawValue) })
     }
     /// The providers at the server's final base URL (see ``serverDidBind(port:)``).
     private var providersAtBaseURL: (@Sendable (String) -> ProvidersConfiguration)?
@@ -192,11 +194,6 @@ public struct HearthServices: Sendable {
         let customTokens = CustomTokenVerifier(signers: signers, acceptsUnsigned: configuration.mode == .development)
         let mailTemplates = try MailTemplates(overrideDirectory: configuration.email.templatesDirectory.map { URL(fileURLWithPath: $0) })
         let mailTransport = try configuration.email.smtpURL.map { _ in try SMTPMailTransport(configuration: configuration, logger: logger) }
-        var verify: TwilioVerify?
-        if case .twilio(let twilio)? = configuration.sms.gateway, twilio.verifyServiceSID != nil {
-            verify = TwilioVerify(
-                settings: twilio, whatsappRegions: configuration.sms.whatsappRegions, httpClient: httpClient, timeout: configuration.sms.timeout)
-        }
         let passwords = PasswordHasher(logN: configuration.scryptLogN)
         let hashing = try await PasswordHashing.measured(
             hasher: passwords, importedCostLimit: configuration.importedHashes.costLimit,
@@ -210,22 +207,11 @@ public struct HearthServices: Sendable {
             metrics: ServerMetrics(telemetry: telemetry ?? defaultTelemetry(configuration), startedAt: clock.now, clock: clock),
             projectSettings: ProjectSettingsSource(configuration: configuration, store: store),
             mailTemplates: mailTemplates, mailTransport: mailTransport,
-            smsGateway: verify == nil
-                ? configuration.sms.gateway?.gateway(httpClient: httpClient, clock: clock, timeout: configuration.sms.timeout) : nil,
-            appVerifier: appVerifier(configuration: configuration, store: store, httpClient: httpClient, clock: clock),
-            externalPhoneVerification: verify)
-    }
-
-    /// The app verification `sms.appVerification` describes.
-    static func appVerifier(configuration: ServerConfiguration, store: SQLStore, httpClient: HTTPClient, clock: WallClock) -> (any AppVerifying)? {
-        switch configuration.sms.appVerification {
-        case .none: nil
-        case .proofOfWork(let difficulty):
-            ProofOfWork(projectID: configuration.projectID, difficulty: difficulty, replayGuard: store, clock: clock)
-        case .captcha(let service, let siteKey, let secret, let verifyURL, let minimumScore):
-            SiteVerifyCaptcha(
-                service: service, siteKey: siteKey, secret: secret, verifyURL: verifyURL, minimumScore: minimumScore, httpClient: httpClient)
-        }
+            smsGateway: configuration.sms.gateway?.queueGateway(httpClient: httpClient, clock: clock, timeout: configuration.sms.timeout),
+            appVerifier: configuration.sms.appVerification.verifier(
+                projectID: configuration.projectID, replayGuard: store, httpClient: httpClient, clock: clock),
+            externalPhoneVerification: configuration.sms.gateway?.verification(
+                whatsappRegions: configuration.sms.whatsappRegions, httpClient: httpClient, timeout: configuration.sms.timeout))
     }
 
     /// Called once the server listens. With port 0 and extensions, the server's URL becomes known only
