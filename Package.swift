@@ -594,7 +594,7 @@ let package = Package(
         .testTarget(
             name: "HearthAuthTests",
             dependencies: [
-                "HearthAuth", "HearthTesting", "HearthSandbox", "HearthCore",
+                "HearthAuth", "HearthTesting", "HearthSandbox", "HearthCore", "HearthSMS",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -1,5 +1,7 @@
 import Foundation
 import HearthCore
+import HearthSMS
+import HearthSandbox
 import HearthTesting
 import Testing
 
@@ -257,8 +259,8 @@ import FoundationNetworking
 @Suite struct PhoneProofOfWorkTests {
     @Test("a server asking for a proof of work: verifyPhoneNumber finds one, the code arrives and signs in; the REST call without one is refused")
     func proofOfWork() async throws {
-        // The client's proof carries its own time: the server's clock is the real one here.
-        try await withLiveHearth(clock: ManualClock(Date()), { $0.sms.appVerification = .proofOfWork(difficulty: 12) }) { live in
+        // The proof carries the client's time (its clock, the server's here).
+        try await withLiveHearth({ $0.sms.appVerification = .proofOfWork(difficulty: 12) }) { live in
             let auth = makeAuth(live)
             let provider = PhoneAuthProvider.provider(auth: auth)
             let verificationID = try await provider.verifyPhoneNumber("+919876543210")
@@ -272,6 +274,45 @@ import FoundationNetworking
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             let (data, response) = try await URLSessionTransport().send(request)
             #expect(response.statusCode == 400 && String(decoding: data, as: UTF8.self).contains("MISSING_CLIENT_IDENTIFIER"))
+        }
+    }
+}
+
+/// HearthAuth's phone sign-in with a real gateway's stand-in between server and phone (Vonage's SMS API here):
+/// sign up, link, reauthenticate, unlink.
+@Suite struct PhoneThroughGatewayTests {
+    @Test("through Vonage's stand-in: sign up, reauthenticate, link to an e-mail user, unlink")
+    func throughGateway() async throws {
+        let clock = ManualClock()
+        let gateway = SMSGatewaySandbox(clock: { clock.now })
+        try await withLoopbackRouter({ gateway.addRoutes(to: $0.group("/gateways")) }) { base in
+            let settings = SMSGatewaySettings.Vonage(
+                apiKey: gateway.vonage.apiKey, apiSecret: gateway.vonage.apiSecret, from: gateway.vonage.from,
+                baseURL: base.appendingPathComponent("gateways/vonage"))
+            try await withLiveHearth(clock: clock, { $0.sms.gateway = .vonage(settings) }) { live in
+                let auth = makeAuth(live)
+                let provider = PhoneAuthProvider.provider(auth: auth)
+                func credential(_ number: String, count: Int) async throws -> PhoneAuthCredential {
+                    let verificationID = try await provider.verifyPhoneNumber(number)
+                    let deadline = ContinuousClock.now + .seconds(60)
+                    while gateway.messages.filter({ $0.to == number }).count < count, ContinuousClock.now < deadline {
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                    return provider.credential(withVerificationID: verificationID, verificationCode: try #require(gateway.lastCode(to: number)))
+                }
+                let number = "+919876543210"
+                let created = try await auth.signIn(with: try await credential(number, count: 1))
+                #expect(created.additionalUserInfo?.isNewUser == true && created.user.phoneNumber == number)
+                try await created.user.reauthenticate(with: try await credential(number, count: 2))
+                try auth.signOut()
+                let person = try await auth.createUser(withEmail: "ada@example.com", password: "correct horse").user
+                let other = "+919876543211"
+                let linked = try await person.link(with: try await credential(other, count: 1))
+                #expect(linked.user.uid == person.uid && linked.user.phoneNumber == other)
+                let unlinked = try await linked.user.unlink(fromProvider: "phone")
+                #expect(unlinked.phoneNumber == nil)
+                #expect(gateway.messages.allSatisfy { $0.gateway == .vonage })
+            }
         }
     }
 }

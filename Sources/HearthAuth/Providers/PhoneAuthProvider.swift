@@ -68,7 +68,7 @@ public final class PhoneAuthProvider: Sendable {
         let parameters = try await auth.engine.backend.recaptchaParams()
         if let work = parameters.hearthProofOfWork, work.format == "hearth-pow.v1" {
             request.recaptchaToken = ProofOfWorkSolver.solve(
-                projectID: auth.engine.options.projectID, phoneNumber: phoneNumber, time: Int(Date().timeIntervalSince1970),
+                projectID: auth.engine.options.projectID, phoneNumber: phoneNumber, time: Int(auth.engine.now.timeIntervalSince1970),
                 difficulty: work.difficulty)
         }
         let response: SendVerificationCodeResponse = try await auth.engine.backend.call(.sendVerificationCode, request)
