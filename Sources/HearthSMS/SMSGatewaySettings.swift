@@ -2,7 +2,7 @@ import Foundation
 
 /// Which gateway sends phone sign-in's SMS, and its account: `sms.gateway` and `sms.<gateway>.*` in
 /// docs/configuration.md. Credentials are secrets: ``description`` never shows them.
-public enum SMSGatewaySettings: Sendable, Equatable, CustomStringConvertible {
+public enum SMSGatewaySettings: Sendable, Equatable, RedactedDescription {
     case twilio(Twilio)
     case vonage(Vonage)
     case webhook(Webhook)
@@ -78,7 +78,7 @@ public enum SMSGatewaySettings: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The gateway without its credentials, for the start-up banner.
-    public var description: String {
+    public var redacted: String {
         switch self {
         case .twilio(let twilio):
             if let service = twilio.verifyServiceSID { return "Twilio Verify service \(service), account \(twilio.accountSID)" }

@@ -114,6 +114,9 @@ public struct MetricDescriptor: Sendable {
     public static let smsFailed = MetricDescriptor(
         "hearth_sms_failed_total", .counter, labels: ["gateway", "outcome"],
         help: "Delivery attempts that failed, by gateway and outcome (retry, gave_up, or expired when the code ran out first).")
+    public static let queueWaiting = MetricDescriptor(
+        "hearth_queue_waiting", .gauge, labels: ["queue"],
+        help: "Messages waiting in a delivery queue (mail, sms), neither sent nor given up, as of the scrape.")
     public static let smsBudgetUsed = MetricDescriptor(
         "hearth_sms_budget_used_ratio", .gauge,
         help: "How much of the project's hourly SMS budget (abuse.limits.phoneCodesPerProject) this window has spent, 0 to 1 and over.")
@@ -149,7 +152,7 @@ public struct MetricDescriptor: Sendable {
         httpRequests, httpRequestDuration, signUps, signIns, tokenRefreshes, idTokenChecks, anonymousCleanupDeletions,
         passwordChecksRunning, passwordChecksWaiting,
         providerRequests, providerRequestDuration, jwksFetches, mailsQueued, mailsSent, mailsFailed,
-        smsQueued, smsSent, smsFailed, smsBudgetUsed,
+        smsQueued, smsSent, smsFailed, smsBudgetUsed, queueWaiting,
         databaseConnectionsInUse, databaseConnectionsWaiting, databaseTransactionDuration, sqliteGroupCommitBatchSize,
         signingKeyAge, startTime, buildInfo,
     ]

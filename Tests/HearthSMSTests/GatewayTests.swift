@@ -212,3 +212,30 @@ struct GatewayTests {
         }
     }
 }
+
+/// Gateways and their settings print no credential, whichever way they are printed.
+@Suite struct GatewayRedactionTests {
+    @Test("description, debugDescription, dump and reflection of every gateway and setting hold no secret")
+    func redaction() throws {
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { try? http.syncShutdown() }
+        let secret = "s3cret-" + UUID().uuidString
+        var twilio = SMSGatewaySettings.Twilio(accountSID: "AC" + String(repeating: "0", count: 32), authToken: secret, from: "+15005550006")
+        twilio.verifyServiceSID = "VA" + String(repeating: "1", count: 32)
+        let vonage = SMSGatewaySettings.Vonage(apiKey: "k", apiSecret: secret, from: "X")
+        let webhook = SMSGatewaySettings.Webhook(url: URL(string: "https://sms.example.com/send")!, secret: secret)
+        let values: [Any] = [
+            twilio, vonage, webhook, SMSGatewaySettings.twilio(twilio), SMSGatewaySettings.vonage(vonage), SMSGatewaySettings.webhook(webhook),
+            TwilioGateway(settings: twilio, httpClient: http), VonageGateway(settings: vonage, httpClient: http),
+            WebhookGateway(settings: webhook, httpClient: http), TwilioVerify(settings: twilio, httpClient: http),
+            SiteVerifyCaptcha(service: .turnstile, siteKey: "0x4AAA", secret: secret, httpClient: http),
+            AppVerificationSettings.captcha(service: .recaptcha, siteKey: "6L", secret: secret, verifyURL: nil, minimumScore: nil),
+        ]
+        for value in values {
+            var dumped = ""
+            dump(value, to: &dumped)
+            let printed = [String(describing: value), String(reflecting: value), dumped, "\(value)"]
+            #expect(printed.allSatisfy { !$0.contains(secret) }, "\(type(of: value))")
+        }
+    }
+}

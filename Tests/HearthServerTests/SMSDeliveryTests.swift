@@ -106,6 +106,10 @@ struct SMSDeliveryTests {
                 let numbers = logs.text.split(whereSeparator: { !$0.isNumber }).map(String.init)
                 #expect(logs.text.contains("Sent an SMS"))
                 #expect(!numbers.contains(sandbox.lastCode(to: number) ?? "-"))
+                // Nor the gateways' credentials.
+                for secret in [sandbox.twilio.authToken, sandbox.vonage.apiSecret, sandbox.webhookSecret] {
+                    #expect(!logs.text.contains(secret))
+                }
             }
         }
     }
@@ -122,6 +126,9 @@ struct SMSDeliveryTests {
                     try await live.services.store.recentSMS(limit: 1).first.flatMap { $0.lastError == nil ? nil : $0 }
                 }
                 #expect(failed.lastError == "Twilio answered HTTP 503: 20500 Internal Server Error" && failed.sentAt == nil)
+                let waiting = try await MetricsTests.scrape(client).samples
+                #expect(MetricsTests.value(waiting, "hearth_queue_waiting", ["queue": "sms"]) == 1)
+                #expect(MetricsTests.value(waiting, "hearth_queue_waiting", ["queue": "mail"]) == 0)
                 live.clock.advance(by: 6)
                 _ = try await MailDeliveryTests.eventually { sandbox.requestCount(.twilio) >= 2 ? true : nil }
                 live.clock.advance(by: 11)

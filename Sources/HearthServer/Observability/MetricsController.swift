@@ -28,7 +28,7 @@ struct MetricsController<Context: RequestContext>: Sendable {
 }
 
 extension HearthServices {
-    /// Reads the gauges of state (pools, password lanes, signing key, start time, version) and returns the registry as text.
+    /// Reads the gauges of state (pools, password lanes, queues, signing key, start time, version) and returns the registry as text.
     func scrapeMetrics() async -> [UInt8] {
         let now = clock.now
         for pool in database.poolUsage() {
@@ -42,6 +42,10 @@ extension HearthServices {
         }
         if let created = await keyRing.signingKeyCreatedAt(at: now) {
             metrics.set(.signingKeyAge, to: max(0, now.timeIntervalSince(created)))
+        }
+        if let mails = try? await store.countWaitingMails(), let texts = try? await store.countWaitingSMS() {
+            metrics.set(.queueWaiting, "mail", to: Double(mails))
+            metrics.set(.queueWaiting, "sms", to: Double(texts))
         }
         metrics.set(.startTime, to: metrics.startedAt.timeIntervalSince1970)
         metrics.set(.buildInfo, HearthVersion.current, configuration.usesPostgres ? "postgres" : "sqlite", to: 1)
