@@ -130,7 +130,12 @@ struct SMSDeliveryTests {
                 #expect(MetricsTests.value(waiting, "hearth_queue_waiting", ["queue": "sms"]) == 1)
                 #expect(MetricsTests.value(waiting, "hearth_queue_waiting", ["queue": "mail"]) == 0)
                 live.clock.advance(by: 6)
-                _ = try await MailDeliveryTests.eventually { sandbox.requestCount(.twilio) >= 2 ? true : nil }
+                // The second attempt's failure recorded: its retry 10 s on (while it is in flight, the claim says 30 s).
+                _ = try await MailDeliveryTests.eventually {
+                    try await live.services.store.recentSMS(limit: 1).first.flatMap {
+                        $0.attempts == 2 && $0.nextAttemptAt <= live.clock.now.addingTimeInterval(10) ? $0 : nil
+                    }
+                }
                 live.clock.advance(by: 11)
                 let message = try await Self.arrived(sandbox, "+919876543210")
                 _ = try await Self.signIn(client, sessionInfo: sessionInfo, code: try #require(sandbox.lastCode(to: message.to)))
@@ -177,7 +182,8 @@ struct SMSDeliveryTests {
                 let client = FirebaseTestClient(baseURL: live.baseURL)
                 let sessions = [try await Self.send(client, "+919876543220"), try await Self.send(client, "+919876543221")]
                 _ = try await MailDeliveryTests.eventually {
-                    try await live.services.store.recentSMS(limit: 2).allSatisfy { $0.attempts == 1 } ? true : nil
+                    // Both first attempts failed and recorded (not merely claimed, which a stop could leave behind).
+                    try await live.services.store.recentSMS(limit: 2).allSatisfy { $0.attempts == 1 && $0.lastError != nil } ? true : nil
                 }
                 return sessions
             }
