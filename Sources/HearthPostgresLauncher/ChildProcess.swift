@@ -82,11 +82,17 @@ public final class ChildProcess: @unchecked Sendable {
         }
         defer { for pointer in envp ?? [] { free(pointer) } }
         var pid: pid_t = 0
-        let status: Int32
-        if envp != nil {
-            status = envp!.withUnsafeMutableBufferPointer { posix_spawn(&pid, executable, &actions, &attributes, &argv, $0.baseAddress) }
-        } else {
-            status = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+        var status: Int32 = 0
+        // ETXTBSY: an executable just written (a test's script) is still open for writing in a child another thread
+        // forked meanwhile, until that child's exec closes it. It passes within milliseconds: try again a few times.
+        for attempt in 0..<50 {
+            if envp != nil {
+                status = envp!.withUnsafeMutableBufferPointer { posix_spawn(&pid, executable, &actions, &attributes, &argv, $0.baseAddress) }
+            } else {
+                status = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+            }
+            guard status == ETXTBSY, attempt < 49 else { break }
+            usleep(10_000)
         }
         guard status == 0 else { throw LauncherError("cannot start \(executable): errno \(status)") }
         return ChildProcess(pid: pid)
