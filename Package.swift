@@ -64,6 +64,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         // OpenBSD's bcrypt (C) for imported bcrypt hashes; the product builds no Hummingbird.
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
@@ -183,6 +184,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Authenticator-app codes (RFC 6238) for TOTP second factors, by HummingbirdOTP, and their base32 secrets.
+        .target(
+            name: "HearthOTP",
+            dependencies: [
+                "HearthCore",
+                .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The SMS gateways phone sign-in's codes leave through: Twilio (SMS and WhatsApp), Vonage and a signed webhook,
         // each a request format and the reading of its answer. The queue in front of them is HearthServer's.
         .target(
@@ -259,7 +270,7 @@ let package = Package(
             dependencies: [
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage",
                 "HearthProviders", "HearthMail", "HearthSMS", "HearthMessages", "HearthTelemetry", "HearthConfiguration",
-                "HearthConsole", "HearthFormEncoding",
+                "HearthConsole", "HearthFormEncoding", "HearthOTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

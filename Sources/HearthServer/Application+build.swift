@@ -164,6 +164,9 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
             httpClient: services.httpClient, clock: services.clock, logger: services.logger, telemetry: services.metrics.telemetry,
             configuration: configuration
         ).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys))
+        MultiFactorController<HearthRequestContext>(
+            enrollments: signIn.secondFactorEnrollments, signIn: signIn.secondFactorSignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes
+        ).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys))
     }
     // The admin API: an administrator's bearer token, no API key.
     for prefix in ["/v2/projects/:project", "/identitytoolkit.googleapis.com/v2/projects/:project"] {

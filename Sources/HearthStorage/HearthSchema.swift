@@ -345,5 +345,31 @@ enum HearthSchema {
                 """,
                 "CREATE INDEX sms_queue_created_at ON sms_queue (created_at)",
             ]),
+        SchemaMigration(
+            "2026-11-29-add-second-factors",
+            [
+                // users.second_factors: the enrolled second factors and recovery-code hashes as JSON (NULL: none); a TOTP
+                // factor's secret in it is sealed when the server has a key-encryption key.
+                "ALTER TABLE users ADD COLUMN second_factors TEXT",
+                // refresh_sessions.second_factor: `<kind>:<enrollment id>` of the factor the sign-in was completed with.
+                "ALTER TABLE refresh_sessions ADD COLUMN second_factor TEXT",
+                // mfa_sessions: multi-factor steps waiting for their second half: a sign-in whose first factor passed
+                // (`kind` 'sign-in', keyed by the hash of its mfaPendingCredential) and a TOTP enrolment whose secret was
+                // shown ('totp-enrollment', by the hash of its sessionInfo). `payload`: JSON (the pending session's
+                // provider; the enrolment's sealed secret). `attempts_left`: wrong factors still allowed. Pruned by expiry.
+                """
+                CREATE TABLE mfa_sessions (
+                    session_key TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    uid TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    attempts_left BIGINT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    CONSTRAINT mfa_sessions_pkey PRIMARY KEY (session_key)
+                )
+                """,
+                "CREATE INDEX mfa_sessions_expires_at ON mfa_sessions (expires_at)",
+            ]),
     ]
 }

@@ -23,7 +23,7 @@ extension SQLStore {
 
     @discardableResult
     public func updateUser(
-        uid: String, session: RefreshSessionRecord?,
+        uid: String, session: RefreshSessionRecord?, startsSession: @escaping @Sendable (UserRecord) -> Bool,
         _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void
     ) async throws -> UserRecord {
         defer { accountCache?.forget(uid: uid) }
@@ -58,14 +58,15 @@ extension SQLStore {
                     created_at = \(bind: StoredTime.milliseconds(updated.createdAt)),
                     last_login_at = \(bind: StoredTime.milliseconds(updated.lastLoginAt)),
                     valid_since = \(bind: StoredTime.milliseconds(updated.validSince)),
-                    scheduled_deletion_at = \(bind: StoredTime.milliseconds(updated.scheduledDeletionAt))
+                    scheduled_deletion_at = \(bind: StoredTime.milliseconds(updated.scheduledDeletionAt)),
+                    second_factors = \(bind: SecondFactorsRow.text(of: updated))
                 WHERE uid = \(bind: uid)
                 """)
             if updated.providers != current.providers {
                 try await Self.exec(database, "DELETE FROM provider_links WHERE uid = \(bind: uid)")
                 try await Self.insertLinks(updated.providers, uid: uid, on: database)
             }
-            if let session {
+            if let session, startsSession(updated) {
                 try await Self.insertSessionRow(session, on: database)
             }
             return updated
@@ -193,7 +194,8 @@ extension SQLStore {
                 signInProvider: try first.text("session_sign_in_provider"),
                 authTime: try first.date("session_auth_time"),
                 createdAt: try first.date("session_created_at"),
-                extraClaims: try first.optionalText("session_extra_claims"))
+                extraClaims: try first.optionalText("session_extra_claims"),
+                secondFactor: try first.optionalText("session_second_factor").flatMap(SecondFactorUse.init(stored:)))
             // A session outlives its user only between a delete and its cascade: no user then.
             guard try first.optionalText("uid") != nil else { return (session, nil) }
             return (session, try Self.groupUsers(rows).first)
@@ -273,7 +275,7 @@ extension SQLStore {
     static let userColumns: SQLQueryString = """
         uid, email, email_verified, display_name, photo_url, phone_number, password_hash, \
         password_updated_at, disabled, custom_attributes, custom_auth, created_at, last_login_at, \
-        valid_since, scheduled_deletion_at, email_link_sign_in
+        valid_since, scheduled_deletion_at, email_link_sign_in, second_factors
         """
 
     /// Columns of `provider_links`.
@@ -296,7 +298,9 @@ extension SQLStore {
     /// nothing is written that would not come back whole. The controllers refuse such input first; this
     /// is the floor under them.
     static func checkStorable(_ user: UserRecord) throws {
-        let texts: [String?] = [user.uid, user.email, user.displayName, user.photoURL, user.phoneNumber, user.passwordHash, user.customAttributes]
+        let texts: [String?] =
+            [user.uid, user.email, user.displayName, user.photoURL, user.phoneNumber, user.passwordHash, user.customAttributes]
+            + user.secondFactors.map(\.displayName)
         let linkTexts: [String?] = user.providers.flatMap { link in
             [link.providerID, link.rawID, link.email, link.displayName, link.photoURL, link.phoneNumber, link.screenName]
         }
@@ -314,7 +318,7 @@ extension SQLStore {
             user.passwordHash, StoredTime.milliseconds(user.passwordUpdatedAt), user.disabled,
             user.customAttributes, user.customAuth, StoredTime.milliseconds(user.createdAt),
             StoredTime.milliseconds(user.lastLoginAt), StoredTime.milliseconds(user.validSince),
-            StoredTime.milliseconds(user.scheduledDeletionAt), user.emailLinkSignIn,
+            StoredTime.milliseconds(user.scheduledDeletionAt), user.emailLinkSignIn, SecondFactorsRow.text(of: user),
         ]
     }
 
@@ -349,7 +353,7 @@ extension SQLStore {
 
     /// `refresh_sessions` columns prefixed with `session_`, for reads that join users to a session.
     static let sessionWithPrefixColumns: SQLQueryString = {
-        let names = ["token_hash", "uid", "sign_in_provider", "auth_time", "created_at", "extra_claims"]
+        let names = ["token_hash", "uid", "sign_in_provider", "auth_time", "created_at", "extra_claims", "second_factor"]
         return SQLQueryString(names.map { "refresh_sessions.\($0) AS session_\($0)" }.joined(separator: ", "))
     }()
 
@@ -412,7 +416,7 @@ extension SQLStore {
     }
 
     static func userRecord(from row: any SQLRow, providers: [ProviderLink]) throws -> UserRecord {
-        UserRecord(
+        var user = UserRecord(
             uid: try row.text("uid"),
             email: try row.optionalText("email"),
             emailVerified: try row.bool("email_verified"),
@@ -430,6 +434,8 @@ extension SQLStore {
             validSince: try row.date("valid_since"),
             scheduledDeletionAt: try row.optionalDate("scheduled_deletion_at"),
             providers: providers)
+        if let text = try row.optionalText("second_factors") { try SecondFactorsRow.read(text, into: &user) }
+        return user
     }
 
     static func providerLink(from row: any SQLRow) throws -> ProviderLink {
@@ -491,13 +497,13 @@ extension SQLStore {
     }
 
     /// Columns of `refresh_sessions` in the order ``sessionValues(_:)`` binds them.
-    static let sessionColumns: SQLQueryString = "token_hash, uid, sign_in_provider, auth_time, created_at, extra_claims"
+    static let sessionColumns: SQLQueryString = "token_hash, uid, sign_in_provider, auth_time, created_at, extra_claims, second_factor"
 
     /// The values of ``sessionColumns``.
     static func sessionValues(_ session: RefreshSessionRecord) -> [any Encodable & Sendable] {
         [
             session.tokenHash, session.uid, session.signInProvider, StoredTime.milliseconds(session.authTime),
-            StoredTime.milliseconds(session.createdAt), session.extraClaims,
+            StoredTime.milliseconds(session.createdAt), session.extraClaims, session.secondFactor?.stored,
         ]
     }
 
@@ -508,7 +514,8 @@ extension SQLStore {
             signInProvider: try row.text("sign_in_provider"),
             authTime: try row.date("auth_time"),
             createdAt: try row.date("created_at"),
-            extraClaims: try row.optionalText("extra_claims"))
+            extraClaims: try row.optionalText("extra_claims"),
+            secondFactor: try row.optionalText("second_factor").flatMap(SecondFactorUse.init(stored:)))
     }
 
     static func insertSessionRow(_ session: RefreshSessionRecord, on database: any SQLDatabase) async throws {

@@ -8,17 +8,34 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         public var identities: [String: [String]]
         public var signInProvider: String
         public var tenant: String?
+        /// `phone`, `totp` (or Hearth's `recovery_code`) once the sign-in passed a second factor.
+        public var signInSecondFactor: String?
+        /// The enrolment id of that factor.
+        public var secondFactorIdentifier: String?
 
         enum CodingKeys: String, CodingKey {
             case identities
             case signInProvider = "sign_in_provider"
             case tenant
+            case signInSecondFactor = "sign_in_second_factor"
+            case secondFactorIdentifier = "second_factor_identifier"
         }
 
-        public init(identities: [String: [String]], signInProvider: String, tenant: String? = nil) {
+        public init(
+            identities: [String: [String]], signInProvider: String, tenant: String? = nil, signInSecondFactor: String? = nil,
+            secondFactorIdentifier: String? = nil
+        ) {
             self.identities = identities
             self.signInProvider = signInProvider
             self.tenant = tenant
+            self.signInSecondFactor = signInSecondFactor
+            self.secondFactorIdentifier = secondFactorIdentifier
+        }
+
+        /// The second factor the claims name.
+        public var secondFactor: SecondFactorUse? {
+            guard let signInSecondFactor, let kind = SecondFactorKind(rawValue: signInSecondFactor), let secondFactorIdentifier else { return nil }
+            return SecondFactorUse(kind: kind, enrollmentID: secondFactorIdentifier)
         }
     }
 

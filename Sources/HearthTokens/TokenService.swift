@@ -43,8 +43,11 @@ public struct TokenService: Sendable {
     ///   - signInProvider: `firebase.sign_in_provider` (`anonymous`, `password`, `custom`, an IdP id).
     ///   - authTime: when the session began (`auth_time`), unchanged by refreshes.
     ///   - sessionClaims: claims a custom token added to this session; they win over the account's.
+    ///   - secondFactor: the second factor the sign-in passed (`firebase.sign_in_second_factor`,
+    ///     `firebase.second_factor_identifier`).
     public func mintIDToken(
-        for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue] = [:]
+        for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue] = [:],
+        secondFactor: SecondFactorUse? = nil
     ) async throws -> String {
         let now = clock.now
         // The key from the ring's lock-protected snapshot: no hop into the KeyRing or JWTKit actors.
@@ -70,7 +73,9 @@ public struct TokenService: Sendable {
             name: user.displayName,
             picture: user.photoURL,
             providerID: signInProvider == "anonymous" ? "anonymous" : nil,
-            firebase: .init(identities: user.identities, signInProvider: signInProvider),
+            firebase: .init(
+                identities: user.identities, signInProvider: signInProvider, signInSecondFactor: secondFactor?.kind.rawValue,
+                secondFactorIdentifier: secondFactor?.enrollmentID),
             custom: custom
         )
         if let signer, signer.kid == kid {

@@ -60,6 +60,9 @@ public struct AbuseLimits: Sendable, Equatable {
     public var phoneCodesPerPrefix = RateLimit("phone-codes-per-prefix", limit: 20, window: 3_600)
     /// Verification codes the whole project sends: the SMS budget (`QUOTA_EXCEEDED` once spent).
     public var phoneCodesPerProject = RateLimit("phone-codes-per-project", limit: 1_000, window: 3_600)
+    /// Second factors tried at sign-in, per account (the counter's key is the uid), across its pending credentials:
+    /// with a password known, a 6-digit code is all that is left to guess.
+    public var secondFactorAttempts = RateLimit("second-factor-attempts", limit: 10, window: 900)
 
     public init() {}
 }

@@ -46,6 +46,15 @@ public struct AuditEvent: Sendable, Equatable {
         public static let adminProviderSettingsChanged = Kind(rawValue: "admin.provider_settings_changed")
         /// An administrator changed the project's sign-in settings (`fields` in ``AuditEvent/details``).
         public static let adminProjectSettingsChanged = Kind(rawValue: "admin.project_settings_changed")
+        /// A second factor enrolled (`kind`: `phone` or `totp`, and `enrollment` in ``AuditEvent/details``).
+        public static let secondFactorEnrolled = Kind(rawValue: "user.second_factor_enrolled")
+        /// A second factor withdrawn (`enrollment` in ``AuditEvent/details``; ``AuditEvent/method``: `withdraw` or
+        /// `revertLink`).
+        public static let secondFactorWithdrawn = Kind(rawValue: "user.second_factor_withdrawn")
+        /// A second factor checked wrongly at sign-in (`kind` and `reason` in ``AuditEvent/details``).
+        public static let secondFactorFailed = Kind(rawValue: "user.second_factor_failed")
+        /// Recovery codes generated (`count` in ``AuditEvent/details``; never the codes).
+        public static let recoveryCodesGenerated = Kind(rawValue: "user.recovery_codes_generated")
         /// A new token-signing key (`kid`, and `trigger`: `first`, `scheduled` or `manual`).
         public static let keysRotated = Kind(rawValue: "keys.rotated")
 
@@ -53,7 +62,7 @@ public struct AuditEvent: Sendable, Equatable {
         public static let known: [Kind] = [
             signedUp, signedIn, signInFailed, linked, unlinked, passwordChanged, emailChanged, deleted, adminUserCreated,
             adminUserUpdated, adminUserDeleted, adminUsersImported, adminProviderSettingsChanged, adminProjectSettingsChanged,
-            keysRotated,
+            keysRotated, secondFactorEnrolled, secondFactorWithdrawn, secondFactorFailed, recoveryCodesGenerated,
         ].sorted()
     }
 

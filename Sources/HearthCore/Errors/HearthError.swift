@@ -24,6 +24,9 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         // Phone numbers
         case missingPhoneNumber, missingSessionInfo, invalidSessionInfo, missingCode, invalidCode, sessionExpired
         case invalidTemporaryProof, missingClientIdentifier, captchaCheckFailed, invalidAppCredential
+        // Second factors
+        case missingMFAPendingCredential, invalidMFAPendingCredential, missingMFAEnrollmentID, mfaEnrollmentNotFound
+        case secondFactorExists, secondFactorLimitExceeded, unsupportedFirstFactor, unverifiedEmail, invalidMFAPhoneNumber
         // Federated sign-in
         case invalidIDPResponse, missingOrInvalidNonce, invalidCredentialOrProviderID, federatedUserIDAlreadyLinked
         case invalidPendingToken, missingRequestURI, invalidRequestURI, userCancelled

@@ -14,8 +14,14 @@ public struct RefreshSessionRecord: Sendable, Equatable {
     public var createdAt: Date
     /// Claims a custom token added to this session, as a JSON object text.
     public var extraClaims: String?
+    /// The second factor the sign-in was completed with.
+    public var secondFactor: SecondFactorUse?
 
-    public init(tokenHash: String, uid: String, signInProvider: String, authTime: Date, createdAt: Date, extraClaims: String? = nil) {
+    public init(
+        tokenHash: String, uid: String, signInProvider: String, authTime: Date, createdAt: Date, extraClaims: String? = nil,
+        secondFactor: SecondFactorUse? = nil
+    ) {
+        self.secondFactor = secondFactor
         self.tokenHash = tokenHash
         self.uid = uid
         self.signInProvider = signInProvider
@@ -26,7 +32,7 @@ public struct RefreshSessionRecord: Sendable, Equatable {
 
     /// Makes a new random token and the record that goes with it.
     public static func issue(
-        uid: String, signInProvider: String, authTime: Date, now: Date, extraClaims: String? = nil
+        uid: String, signInProvider: String, authTime: Date, now: Date, extraClaims: String? = nil, secondFactor: SecondFactorUse? = nil
     ) -> (token: String, record: RefreshSessionRecord) {
         // 48 random bytes, drawn 8 at a time.
         var generator = SystemRandomNumberGenerator()
@@ -38,7 +44,7 @@ public struct RefreshSessionRecord: Sendable, Equatable {
         let token = "AMf-" + Base64URL.encode(bytes)
         let record = RefreshSessionRecord(
             tokenHash: hash(token), uid: uid, signInProvider: signInProvider, authTime: authTime,
-            createdAt: now, extraClaims: extraClaims
+            createdAt: now, extraClaims: extraClaims, secondFactor: secondFactor
         )
         return (token, record)
     }

@@ -16,6 +16,8 @@ public struct ProjectSettings: Sendable, Equatable {
     /// Which regions phone numbers may get a code by SMS (`smsRegionConfig`); test phone numbers get none and are not
     /// held to it.
     public var smsRegionPolicy: SMSRegionPolicy = .allowAll
+    /// Second factors.
+    public var multiFactor = MultiFactorSettings()
 
     /// At most this many test phone numbers, as Firebase allows.
     public static let maxTestPhoneNumbers = 10
@@ -45,6 +47,7 @@ public struct ProjectSettings: Sendable, Equatable {
         public var phoneEnabled: Bool?
         public var testPhoneNumbers: [String: String]?
         public var smsRegionPolicy: SMSRegionPolicy?
+        public var multiFactor: MultiFactorSettings?
 
         public init() {}
     }
@@ -63,6 +66,7 @@ public struct ProjectSettings: Sendable, Equatable {
         if let value = overrides.phoneEnabled { settings.phoneEnabled = value }
         if let value = overrides.testPhoneNumbers { settings.testPhoneNumbers = value }
         if let value = overrides.smsRegionPolicy { settings.smsRegionPolicy = value }
+        if let value = overrides.multiFactor { settings.multiFactor = value }
         return settings
     }
 

@@ -60,6 +60,14 @@ public struct PhoneSignIn: Sendable {
         guard settings.phoneEnabled else { throw HearthError(.operationNotAllowed, reason: "phone sign-in is off") }
         guard let phoneNumber, !phoneNumber.isEmpty else { throw HearthError(.missingPhoneNumber) }
         guard let number = PhoneNumber.validated(phoneNumber) else { throw HearthError(.invalidPhoneNumber) }
+        return try await sendCode(toValidated: number, settings: settings, from: origin, languageCode: languageCode, proof: proof)
+    }
+
+    /// Sends a code to `number` (E.164, validated) under every limit and check of ``sendCode(to:from:languageCode:proof:)``
+    /// but whether phone sign-in is on: a phone second factor's code (the caller checked that SMS factors are on).
+    public func sendCode(
+        toValidated number: String, settings: ProjectSettings, from origin: ClientOrigin, languageCode: String?, proof: AppProof
+    ) async throws -> String {
         let testCode = settings.testPhoneNumbers[number]
         if testCode == nil {
             // A number no region has is refused before anything is counted or paid for.
@@ -174,6 +182,15 @@ public struct PhoneSignIn: Sendable {
     private func authenticated(_ idToken: String?, reauthenticate: Bool) async throws -> UserRecord? {
         guard !reauthenticate, let idToken else { return nil }
         return try await idTokens.authenticate(idToken).user
+    }
+
+    /// Spends the session's code, or counts a wrong one: the number it verified. Throws `MISSING_SESSION_INFO`,
+    /// `MISSING_CODE`, `INVALID_SESSION_INFO`, `INVALID_CODE` and `SESSION_EXPIRED`.
+    public func verifiedNumber(code: String?, sessionInfo: String?) async throws -> String {
+        guard let sessionInfo, !sessionInfo.isEmpty else { throw HearthError(.missingSessionInfo) }
+        guard let code, !code.isEmpty else { throw HearthError(.missingCode) }
+        guard VerificationCode.isWellFormedHandle(sessionInfo) else { throw HearthError(.invalidSessionInfo) }
+        return try await redeem(code, sessionInfo: sessionInfo)
     }
 
     /// Spends the session's code, or counts a wrong one: the number it verified.

@@ -8,12 +8,17 @@ import Foundation
 /// factor that answers `mfaPendingCredential` instead of tokens, an operator's blocking hook, a tenant's scope)
 /// belongs here, once.
 public struct SignInCompletion: Sendable {
-    public let store: any AccountStore
+    public let store: any AccountStore & MultiFactorSessionStore
     public let tokens: any IDTokenMinting
     public let audit: any AuditRecording
     public let clock: WallClock
 
-    public init(store: any AccountStore, tokens: any IDTokenMinting, audit: any AuditRecording, clock: WallClock) {
+    /// How long an `mfaPendingCredential` waits for its second factor.
+    public static let pendingLifetime: TimeInterval = 600
+    /// Wrong second factors one pending credential allows.
+    public static let pendingAttempts = 5
+
+    public init(store: any AccountStore & MultiFactorSessionStore, tokens: any IDTokenMinting, audit: any AuditRecording, clock: WallClock) {
         self.store = store
         self.tokens = tokens
         self.audit = audit
@@ -44,11 +49,17 @@ public struct SignInCompletion: Sendable {
         public var origin: AuditOrigin
         /// Claims every ID token of the session carries (a custom token's developer claims).
         public var sessionClaims: [String: JSONValue]
+        /// The second factor the sign-in passed (`mfaSignIn:finalize`, `mfaEnrollment:finalize`).
+        public var secondFactor: SecondFactorUse?
+        /// The sign-in continues a session the person holds (a factor withdrawn): no second factor is asked.
+        public var continuesSession: Bool
 
         public init(
             provider: String, event: AuditEvent.Kind = .signedIn, method: String? = nil, details: [String: String] = [:],
-            origin: AuditOrigin, sessionClaims: [String: JSONValue] = [:]
+            origin: AuditOrigin, sessionClaims: [String: JSONValue] = [:], secondFactor: SecondFactorUse? = nil, continuesSession: Bool = false
         ) {
+            self.secondFactor = secondFactor
+            self.continuesSession = continuesSession
             self.provider = provider
             self.event = event
             self.method = method ?? provider
@@ -58,9 +69,22 @@ public struct SignInCompletion: Sendable {
         }
     }
 
+    /// Whether a sign-in recorded as `record` stops at the first factor for `user`: the account has second factors,
+    /// and the sign-in is a first factor (not a link to a signed-in account, not the second factor itself, not a session
+    /// continued). A custom
+    /// token is the developer's backend vouching for the person, which Identity Platform does not ask a second
+    /// factor of either.
+    public static func needsSecondFactor(_ user: UserRecord, _ record: Record) -> Bool {
+        !user.secondFactors.isEmpty && record.secondFactor == nil && !record.continuesSession && record.event != .linked
+            && record.provider != "custom"
+    }
+
     /// Writes `write` with a new session of `record.provider` signed in now, records the event, and signs the
     /// ID token. Store conflicts (an e-mail, phone number or identity taken meanwhile) are thrown as
     /// ``StoreConflict`` for the caller to decide again or answer (``StoreConflict/error``).
+    ///
+    /// An account with second factors (``needsSecondFactor(_:_:)``) gets the first factor's changes written (its
+    /// last sign-in time excepted) but no session: ``SecondFactorRequired`` is thrown with a pending credential.
     public func complete(_ write: Write, _ record: Record) async throws -> SignedIn {
         let now = clock.now
         let claimsText = record.sessionClaims.isEmpty ? nil : JSONValue.object(record.sessionClaims).jsonText
@@ -69,7 +93,8 @@ public struct SignInCompletion: Sendable {
         case .create(let user), .createOrUpdate(let user, _): uid = user.uid
         case .update(let existing, _): uid = existing
         }
-        let session = RefreshSessionRecord.issue(uid: uid, signInProvider: record.provider, authTime: now, now: now, extraClaims: claimsText)
+        let session = RefreshSessionRecord.issue(
+            uid: uid, signInProvider: record.provider, authTime: now, now: now, extraClaims: claimsText, secondFactor: record.secondFactor)
 
         let user: UserRecord
         let isNewUser: Bool
@@ -80,14 +105,24 @@ public struct SignInCompletion: Sendable {
             // the write (queued behind others on SQLite's single writer) does not hold up the CPU work. The token
             // leaves only once the user is stored.
             async let signed = tokens.mintIDToken(
-                for: created, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims)
+                for: created, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims,
+                secondFactor: record.secondFactor)
             try await store.createUser(created, session: session.record)
             (user, isNewUser, idToken) = (created, true, try await signed)
         case .update(_, let change):
-            user = try await store.updateUser(uid: uid, session: session.record, change)
+            user = try await store.updateUser(
+                uid: uid, session: session.record, startsSession: { !Self.needsSecondFactor($0, record) },
+                { user in
+                    let lastLogin = user.lastLoginAt
+                    try change(&user)
+                    // The sign-in is not done until the second factor: it is not the last sign-in yet.
+                    if Self.needsSecondFactor(user, record) { user.lastLoginAt = lastLogin }
+                })
             isNewUser = false
+            if Self.needsSecondFactor(user, record) { throw try await pendSecondFactor(user, record, now: now) }
             idToken = try await tokens.mintIDToken(
-                for: user, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims)
+                for: user, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims,
+                secondFactor: record.secondFactor)
         case .createOrUpdate(let created, let change):
             do {
                 try await store.createUser(created, session: session.record)
@@ -97,7 +132,8 @@ public struct SignInCompletion: Sendable {
                 isNewUser = false
             }
             idToken = try await tokens.mintIDToken(
-                for: user, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims)
+                for: user, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims,
+                secondFactor: record.secondFactor)
         }
         await audit.record(
             AuditEvent(
@@ -106,5 +142,17 @@ public struct SignInCompletion: Sendable {
         return SignedIn(
             user: user, idToken: idToken, refreshToken: session.token, expiresIn: Int(tokens.idTokenLifetime), isNewUser: isNewUser,
             signInProvider: record.provider)
+    }
+
+    /// Stores the pending sign-in and makes the error that carries its credential.
+    private func pendSecondFactor(_ user: UserRecord, _ record: Record, now: Date) async throws -> SecondFactorRequired {
+        let credential = VerificationCode.makeHandle()
+        let claims = record.sessionClaims.isEmpty ? nil : JSONValue.object(record.sessionClaims).jsonText
+        try await store.insertMultiFactorSession(
+            MultiFactorSessionRecord(
+                key: VerificationCode.key(credential), kind: .signIn, uid: user.uid,
+                payload: PendingSignIn(provider: record.provider, method: record.method, sessionClaims: claims).multiFactorJSON,
+                attemptsLeft: Self.pendingAttempts, createdAt: now, expiresAt: now.addingTimeInterval(Self.pendingLifetime)))
+        return SecondFactorRequired(user: user, pendingCredential: credential)
     }
 }

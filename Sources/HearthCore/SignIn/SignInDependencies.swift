@@ -25,9 +25,20 @@ public protocol AuditRecording: Sendable {
 public protocol IDTokenMinting: Sendable {
     /// Seconds an ID token lives (the `expiresIn` of every sign-in answer).
     var idTokenLifetime: TimeInterval { get }
-    /// An ID token for `user`; `sessionClaims` are a custom token's developer claims.
-    func mintIDToken(for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue]) async throws
+    /// An ID token for `user`; `sessionClaims` are a custom token's developer claims, `secondFactor` the factor the
+    /// sign-in was completed with.
+    func mintIDToken(
+        for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue], secondFactor: SecondFactorUse?
+    ) async throws -> String
+}
+
+extension IDTokenMinting {
+    /// An ID token of a session without a second factor.
+    public func mintIDToken(for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue]) async throws
         -> String
+    {
+        try await mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims, secondFactor: nil)
+    }
 }
 
 /// Checks a person's ID token (linking, upgrading, reauthenticating) and loads the user.
@@ -44,11 +55,14 @@ public struct AuthenticatedUser: Sendable {
     public var authTime: Int64
     /// The token's `firebase.sign_in_provider`.
     public var signInProvider: String
+    /// The token's `firebase.sign_in_second_factor` and `second_factor_identifier`.
+    public var secondFactor: SecondFactorUse?
 
-    public init(user: UserRecord, authTime: Int64, signInProvider: String) {
+    public init(user: UserRecord, authTime: Int64, signInProvider: String, secondFactor: SecondFactorUse? = nil) {
         self.user = user
         self.authTime = authTime
         self.signInProvider = signInProvider
+        self.secondFactor = secondFactor
     }
 }
 

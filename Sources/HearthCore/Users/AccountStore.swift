@@ -14,9 +14,11 @@ public protocol AccountStore: Sendable {
     /// `session` (if any) is stored in the same transaction. Returns the user as written.
     /// Throws ``HearthError/Code/userNotFound`` when there is no such user; errors thrown by
     /// `mutate` abort the transaction.
+    /// `startsSession` tells, from the user as written, whether `session` is stored (a sign-in that needs a second
+    /// factor writes the account but starts no session).
     @discardableResult
     func updateUser(
-        uid: String, session: RefreshSessionRecord?,
+        uid: String, session: RefreshSessionRecord?, startsSession: @escaping @Sendable (UserRecord) -> Bool,
         _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void
     ) async throws -> UserRecord
 
@@ -51,6 +53,16 @@ public protocol AccountStore: Sendable {
     func deleteScheduledAnonymousUsers(now: Date, limit: Int) async throws -> [String]
 
     func countUsers() async throws -> Int
+}
+
+extension AccountStore {
+    /// ``updateUser(uid:session:startsSession:_:)`` that stores `session` whatever the user.
+    @discardableResult
+    public func updateUser(
+        uid: String, session: RefreshSessionRecord?, _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void
+    ) async throws -> UserRecord {
+        try await updateUser(uid: uid, session: session, startsSession: { _ in true }, mutate)
+    }
 }
 
 extension AccountStore {
@@ -176,7 +188,7 @@ public protocol TransferStore: Sendable {
 /// Everything the server keeps, behind one value.
 public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCounterStore, CredentialReplayGuard, LeaderLockStore,
     TransferStore, AuthSessionStore, LoginFailureStore, ActionCodeStore, MailQueueStore, AuditStore, PhoneVerificationStore,
-    SMSQueueStore
+    SMSQueueStore, MultiFactorSessionStore
 {
     func close() async throws
 }

@@ -26,14 +26,21 @@ public struct UserRecord: Sendable, Equatable {
     /// When the anonymous-account clean-up may delete this user; `nil` when it never will.
     public var scheduledDeletionAt: Date?
     public var providers: [ProviderLink]
+    /// Enrolled second factors, in enrolment order.
+    public var secondFactors: [SecondFactorEnrollment]
+    /// Hashes of the unused recovery codes (``RecoveryCodes``); empty: none generated, or all used.
+    public var recoveryCodeHashes: [String]
 
     public init(
         uid: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
         photoURL: String? = nil, phoneNumber: String? = nil, passwordHash: String? = nil,
         passwordUpdatedAt: Date? = nil, disabled: Bool = false, customAttributes: String? = nil,
         customAuth: Bool = false, emailLinkSignIn: Bool = false, createdAt: Date, lastLoginAt: Date? = nil, validSince: Date,
-        scheduledDeletionAt: Date? = nil, providers: [ProviderLink] = []
+        scheduledDeletionAt: Date? = nil, providers: [ProviderLink] = [], secondFactors: [SecondFactorEnrollment] = [],
+        recoveryCodeHashes: [String] = []
     ) {
+        self.secondFactors = secondFactors
+        self.recoveryCodeHashes = recoveryCodeHashes
         self.uid = uid
         self.email = email
         self.emailVerified = emailVerified

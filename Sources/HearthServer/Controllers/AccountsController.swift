@@ -214,9 +214,11 @@ extension HearthServices {
     /// Signs an ID token for `user` (see ``TokenService/mintIDToken(for:signInProvider:authTime:sessionClaims:)``)
     /// and notes the user for the access log.
     func mintIDToken(
-        for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue] = [:]
+        for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue] = [:],
+        secondFactor: SecondFactorUse? = nil
     ) async throws -> String {
         RequestRecord.noteUser(user.uid)
-        return try await tokens.mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims)
+        return try await tokens.mintIDToken(
+            for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims, secondFactor: secondFactor)
     }
 }

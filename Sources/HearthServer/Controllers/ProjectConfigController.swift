@@ -42,6 +42,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
                 overrides.emailEnumerationProtection = input.emailPrivacyConfig?.enableImprovedEmailPrivacy
             case "autodeleteAnonymousUsers": overrides.anonymousCleanupEnabled = input.autodeleteAnonymousUsers
             case "smsRegionConfig": overrides.smsRegionPolicy = try input.smsRegionConfig.map(SMSRegionPolicy.init)
+            case "mfa": overrides.multiFactor = try input.mfa.map(MultiFactorSettings.init)
             default: throw HearthError(.invalidConfig, detail: "Hearth does not keep \(path.prefix(100)).")
             }
         }
@@ -58,7 +59,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
         let all = [
             "signIn.allowDuplicateEmails", "signIn.anonymous.enabled", "signIn.email.enabled", "signIn.email.passwordRequired",
             "signIn.phoneNumber.enabled", "signIn.phoneNumber.testPhoneNumbers", "emailPrivacyConfig.enableImprovedEmailPrivacy",
-            "autodeleteAnonymousUsers", "smsRegionConfig",
+            "autodeleteAnonymousUsers", "smsRegionConfig", "mfa",
         ]
         guard let updateMask, !updateMask.isEmpty else {
             return all.filter { path in
@@ -71,6 +72,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
                 case "signIn.phoneNumber.testPhoneNumbers": body.signIn?.phoneNumber?.testPhoneNumbers != nil
                 case "emailPrivacyConfig.enableImprovedEmailPrivacy": body.emailPrivacyConfig?.enableImprovedEmailPrivacy != nil
                 case "smsRegionConfig": body.smsRegionConfig != nil
+                case "mfa": body.mfa != nil
                 default: body.autodeleteAnonymousUsers != nil
                 }
             }
@@ -93,7 +95,8 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
                 phoneNumber: PhoneNumberSignInConfig(enabled: settings.phoneEnabled, testPhoneNumbers: settings.testPhoneNumbers),
                 hashConfig: HashConfig(algorithm: "STANDARD_SCRYPT", rounds: passwords.blockSize, memoryCost: passwords.logN)),
             emailPrivacyConfig: EmailPrivacyConfig(enableImprovedEmailPrivacy: settings.emailEnumerationProtection),
-            autodeleteAnonymousUsers: settings.anonymousCleanupEnabled, smsRegionConfig: SmsRegionConfig(settings.smsRegionPolicy))
+            autodeleteAnonymousUsers: settings.anonymousCleanupEnabled, smsRegionConfig: SmsRegionConfig(settings.smsRegionPolicy),
+            mfa: MultiFactorAuthConfig(settings.multiFactor))
     }
 
     private func checkProject(_ context: Context) throws {

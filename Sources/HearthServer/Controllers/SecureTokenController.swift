@@ -29,7 +29,8 @@ struct SecureTokenController<Context: RequestContext>: Sendable {
 
         let sessionClaims = session.extraClaims.flatMap(JSONValue.object(fromJSON:)) ?? [:]
         let idToken = try await idTokens.mintIDToken(
-            for: user, signInProvider: session.signInProvider, authTime: session.authTime, sessionClaims: sessionClaims)
+            for: user, signInProvider: session.signInProvider, authTime: session.authTime, sessionClaims: sessionClaims,
+            secondFactor: session.secondFactor)
         return WireCoding.response(
             TokenResponse(
                 idToken: idToken, expiresIn: String(Int(configuration.idTokenLifetime)),

@@ -20,6 +20,9 @@ struct WireErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                     ])
             }
             return error.response()
+        } catch let pending as SecondFactorRequired {
+            // Not an error on the wire: the first factor passed, and the answer says what the second is to be.
+            return WireCoding.response(pending.wire)
         } catch let error as RequestError {
             RequestRecord.noteError(error.statusName)
             return error.response()

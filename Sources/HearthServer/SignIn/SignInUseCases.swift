@@ -1,6 +1,8 @@
 import Foundation
 import HearthConfiguration
 import HearthCore
+import HearthOTP
+import HearthStorage
 import HearthTelemetry
 import HearthTokens
 import Logging
@@ -14,6 +16,8 @@ struct SignInUseCases: Sendable {
     let customTokenSignIn: CustomTokenSignIn
     let emailLinkSignIn: EmailLinkSignIn
     let phoneSignIn: PhoneSignIn
+    let secondFactorSignIn: SecondFactorSignIn
+    let secondFactorEnrollments: SecondFactorEnrollments
     let completion: SignInCompletion
 
     init(services: HearthServices) {
@@ -47,6 +51,14 @@ struct SignInUseCases: Sendable {
         phone.appVerifier = services.appVerifier
         phone.externalCodes = services.externalPhoneVerification
         phoneSignIn = phone
+        let totp = TOTPCodes(algorithm: HummingbirdTOTP())
+        let secrets = MultiFactorSecrets(sealer: services.database.sealer)
+        secondFactorSignIn = SecondFactorSignIn(
+            settings: services.projectSettings, store: services.store, phone: phone, totp: totp, secrets: secrets, abuse: abuse,
+            completion: completion)
+        secondFactorEnrollments = SecondFactorEnrollments(
+            settings: services.projectSettings, store: services.store, idTokens: tokens, phone: phone, totp: totp, secrets: secrets,
+            completion: completion, recentLoginWindow: services.configuration.recentLoginWindow, issuer: services.configuration.projectID)
     }
 }
 
@@ -56,15 +68,17 @@ struct ServerIDTokens: IDTokenMinting, IDTokenAuthenticating {
 
     var idTokenLifetime: TimeInterval { services.configuration.idTokenLifetime }
 
-    func mintIDToken(for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue]) async throws
-        -> String
-    {
-        try await services.mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims)
+    func mintIDToken(
+        for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue], secondFactor: SecondFactorUse?
+    ) async throws -> String {
+        try await services.mintIDToken(
+            for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims, secondFactor: secondFactor)
     }
 
     func authenticate(_ idToken: String) async throws -> AuthenticatedUser {
         let (claims, user) = try await services.authenticate(idToken)
-        return AuthenticatedUser(user: user, authTime: claims.authTime, signInProvider: claims.firebase.signInProvider)
+        return AuthenticatedUser(
+            user: user, authTime: claims.authTime, signInProvider: claims.firebase.signInProvider, secondFactor: claims.firebase.secondFactor)
     }
 
     /// The token's claims and its user (``HearthServices/authenticate(_:)``).

@@ -23,6 +23,15 @@ public struct UpdateRequest: Codable, Sendable, Equatable {
     public var targetProjectId: String?
     public var tenantId: String?
     public var returnSecureToken: Bool?
+    /// Administrators only: the account's second factors, replacing the enrolled ones (`enrollments` empty or absent
+    /// removes all).
+    public var mfa: MFAUpdate?
+
+    public struct MFAUpdate: Codable, Sendable, Equatable {
+        public var enrollments: [MFAEnrollment]?
+
+        public init(enrollments: [MFAEnrollment]?) { self.enrollments = enrollments }
+    }
 
     public init(idToken: String?) { self.idToken = idToken }
 }

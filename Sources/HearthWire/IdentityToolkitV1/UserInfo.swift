@@ -23,6 +23,8 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var createdAt: WireInt64?
     public var lastLoginAt: WireInt64?
     public var lastRefreshAt: String?
+    /// The enrolled second factors (none: absent).
+    public var mfaInfo: [MFAEnrollment]?
 
     public init(localId: String) { self.localId = localId }
 }

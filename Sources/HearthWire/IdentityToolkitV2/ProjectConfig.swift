@@ -9,11 +9,14 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     public var autodeleteAnonymousUsers: Bool?
     /// Which regions' phone numbers may get a code by SMS.
     public var smsRegionConfig: SmsRegionConfig?
+    /// Second factors: whether users may (`ENABLED`) or must (`MANDATORY`) enrol, and which kinds.
+    public var mfa: MultiFactorAuthConfig?
 
     public init(
         name: String? = nil, signIn: SignInConfig? = nil, emailPrivacyConfig: EmailPrivacyConfig? = nil, autodeleteAnonymousUsers: Bool? = nil,
-        smsRegionConfig: SmsRegionConfig? = nil
+        smsRegionConfig: SmsRegionConfig? = nil, mfa: MultiFactorAuthConfig? = nil
     ) {
+        self.mfa = mfa
         self.name = name
         self.signIn = signIn
         self.emailPrivacyConfig = emailPrivacyConfig
@@ -113,4 +116,41 @@ public struct EmailPrivacyConfig: Codable, Sendable, Equatable {
     public var enableImprovedEmailPrivacy: Bool?
 
     public init(enableImprovedEmailPrivacy: Bool?) { self.enableImprovedEmailPrivacy = enableImprovedEmailPrivacy }
+}
+
+/// `mfa`: `state` (`DISABLED`, `ENABLED`, `MANDATORY`), `enabledProviders` (`PHONE_SMS`), and `providerConfigs`
+/// (TOTP: `{state, totpProviderConfig: {adjacentIntervals}}`).
+public struct MultiFactorAuthConfig: Codable, Sendable, Equatable {
+    public var state: String?
+    public var enabledProviders: [String]?
+    public var providerConfigs: [ProviderConfig]?
+    /// Hearth extension: whether users may generate recovery codes (`/v2/accounts/mfaRecoveryCodes:generate`).
+    public var hearthRecoveryCodesEnabled: Bool?
+
+    public struct ProviderConfig: Codable, Sendable, Equatable {
+        /// `ENABLED` or `DISABLED`.
+        public var state: String?
+        public var totpProviderConfig: TOTPProviderConfig?
+
+        public init(state: String?, totpProviderConfig: TOTPProviderConfig?) {
+            self.state = state
+            self.totpProviderConfig = totpProviderConfig
+        }
+    }
+
+    public struct TOTPProviderConfig: Codable, Sendable, Equatable {
+        /// Periods before and after the current one whose codes are also taken (0 to 10).
+        public var adjacentIntervals: Int?
+
+        public init(adjacentIntervals: Int?) { self.adjacentIntervals = adjacentIntervals }
+    }
+
+    public init(
+        state: String? = nil, enabledProviders: [String]? = nil, providerConfigs: [ProviderConfig]? = nil, hearthRecoveryCodesEnabled: Bool? = nil
+    ) {
+        self.hearthRecoveryCodesEnabled = hearthRecoveryCodesEnabled
+        self.state = state
+        self.enabledProviders = enabledProviders
+        self.providerConfigs = providerConfigs
+    }
 }
