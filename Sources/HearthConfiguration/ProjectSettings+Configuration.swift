@@ -10,5 +10,6 @@ extension ProjectSettings {
             emailLinkEnabled: configuration.signIn.emailLinkEnabled, phoneEnabled: configuration.signIn.phoneEnabled,
             testPhoneNumbers: configuration.signIn.testPhoneNumbers)
         smsRegionPolicy = configuration.signIn.smsRegionPolicy
+        multiFactor = configuration.signIn.multiFactor
     }
 }

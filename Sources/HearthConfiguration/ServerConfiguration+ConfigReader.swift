@@ -103,6 +103,7 @@ extension ServerConfiguration {
         signIn.phoneEnabled = try r.bool("signIn.phoneNumber.enabled") ?? (mode == .development)
         signIn.testPhoneNumbers = try Self.readTestPhoneNumbers(r)
         signIn.smsRegionPolicy = try Self.readSMSRegionPolicy(r)
+        signIn.multiFactor = try Self.readMultiFactor(r, mode: mode)
         anonymousCleanup.enabled = try r.bool("anonymousCleanup.enabled") ?? anonymousCleanup.enabled
         anonymousCleanup.maxAge = TimeInterval(try r.int("anonymousCleanup.maxAgeDays", in: 1...3_650) ?? 30) * 86_400
         anonymousCleanup.checkInterval = TimeInterval(try r.int("anonymousCleanup.checkIntervalSeconds", in: 1...86_400) ?? 3_600)
@@ -152,6 +153,35 @@ extension ServerConfiguration {
         } catch let error as HearthError {
             throw ConfigurationError(key: key, problem: error.detail ?? "invalid")
         }
+    }
+
+    /// `mfa.state` (`DISABLED`, `ENABLED`, `MANDATORY`), `mfa.enabledProviders` (`PHONE_SMS`), `mfa.totp.enabled`,
+    /// `mfa.totp.adjacentIntervals` (0…10, 5 by default), `mfa.recoveryCodes.enabled`. Development mode enables SMS and
+    /// TOTP factors unless told otherwise.
+    static func readMultiFactor(_ r: ConfigValues, mode: Mode) throws -> MultiFactorSettings {
+        var settings = MultiFactorSettings()
+        let development = mode == .development
+        if let raw = try r.string("mfa.state") {
+            guard let state = MultiFactorSettings.State(rawValue: raw) else {
+                throw ConfigurationError(key: "mfa.state", problem: "expected DISABLED, ENABLED or MANDATORY")
+            }
+            settings.state = state
+        } else if development {
+            settings.state = .enabled
+        }
+        if let providers = try r.stringArray("mfa.enabledProviders") {
+            guard providers.allSatisfy({ $0 == "PHONE_SMS" }) else {
+                throw ConfigurationError(key: "mfa.enabledProviders", problem: "expected PHONE_SMS or nothing")
+            }
+            settings.phoneEnabled = !providers.isEmpty
+        } else {
+            settings.phoneEnabled = development
+        }
+        settings.totpEnabled = try r.bool("mfa.totp.enabled") ?? development
+        settings.totpAdjacentIntervals =
+            try r.int("mfa.totp.adjacentIntervals", in: 0...MultiFactorSettings.maxAdjacentIntervals) ?? settings.totpAdjacentIntervals
+        settings.recoveryCodesEnabled = try r.bool("mfa.recoveryCodes.enabled") ?? false
+        return settings
     }
 
     /// Rules that span keys.

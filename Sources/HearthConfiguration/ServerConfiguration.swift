@@ -33,6 +33,9 @@ public struct ServerConfiguration: Sendable {
         /// `smsRegionConfig.allowByDefault.disallowedRegions` or `smsRegionConfig.allowlistOnly.allowedRegions`: the regions
         /// (ISO 3166-1 alpha-2) whose numbers may get a code by SMS. Every region by default.
         public var smsRegionPolicy: SMSRegionPolicy = .allowAll
+        /// `mfa.*`: second factors. The configuration reader turns them on in development mode (state `ENABLED`, SMS and
+        /// TOTP) unless `mfa.state` says otherwise; off in production.
+        public var multiFactor = MultiFactorSettings()
         public init() {}
     }
 
