@@ -5,8 +5,9 @@ import Foundation
 /// Firebase's rules: the project allows the kind (`OPERATION_NOT_ALLOWED`); the ID token's sign-in is a first factor
 /// a second one can follow (not anonymous, phone or custom: `UNSUPPORTED_FIRST_FACTOR`); the e-mail is verified
 /// (`UNVERIFIED_EMAIL`); at most ``SecondFactorEnrollment/limit`` factors (`SECOND_FACTOR_LIMIT_EXCEEDED`), a number
-/// once (`SECOND_FACTOR_EXISTS`). Hearth also asks for a recent sign-in (`CREDENTIAL_TOO_OLD_LOGIN_AGAIN`): a stolen
-/// week-old token must not be able to lock its owner out behind an attacker's authenticator.
+/// once (`SECOND_FACTOR_EXISTS`). Hearth also asks `mfaEnrollment:start` for a recent sign-in
+/// (`CREDENTIAL_TOO_OLD_LOGIN_AGAIN`): a stolen week-old token must not be able to lock its owner out behind an
+/// attacker's authenticator.
 public struct SecondFactorEnrollments: Sendable {
     public let settings: any ProjectSettingsReading
     public let store: any AccountStore & MultiFactorSessionStore & RateCounterStore
@@ -58,6 +59,7 @@ public struct SecondFactorEnrollments: Sendable {
         case .totp: kind = .totp
         }
         let (current, settings) = try await eligible(idToken, kind: kind)
+        try RecentSignIn.require(authTime: current.authTime, now: completion.clock.now, window: recentLoginWindow)
         let user = current.user
         switch start {
         case .phone(let rawNumber, let proof):
@@ -213,7 +215,6 @@ public struct SecondFactorEnrollments: Sendable {
         }
         guard current.user.email != nil, current.user.emailVerified else { throw HearthError(.unverifiedEmail) }
         guard current.user.secondFactors.count < SecondFactorEnrollment.limit else { throw HearthError(.secondFactorLimitExceeded) }
-        try RecentSignIn.require(authTime: current.authTime, now: completion.clock.now, window: recentLoginWindow)
         return (current, settings)
     }
 }

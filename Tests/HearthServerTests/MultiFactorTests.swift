@@ -1,0 +1,350 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import HearthConfiguration
+import HearthCore
+import HearthServer
+import HearthTesting
+import HearthWire
+import Testing
+
+/// Identity Platform's multi-factor API over HTTP: TOTP and SMS factors enrolled, asked for by every first factor,
+/// finished with `mfaSignIn:finalize`, withdrawn; recovery codes; Firebase's error strings; codes that cannot be
+/// replayed or guessed in parallel. TOTP codes are computed by ``RFC6238`` below, written from the RFC, not by
+/// the server's library.
+@Suite("Second factors")
+struct MultiFactorHTTPTests {
+    static let testNumber = "+16505551234"
+    static let testCode = "123456"
+
+    static func mfaOn(_ configuration: inout ServerConfiguration) {
+        configuration.signIn.multiFactor = MultiFactorSettings(
+            state: .enabled, phoneEnabled: true, totpEnabled: true, totpAdjacentIntervals: 1, recoveryCodesEnabled: true)
+        configuration.signIn.testPhoneNumbers = [testNumber: testCode, "+16505550000": "000000"]
+        configuration.signIn.emailLinkEnabled = true
+        configuration.signIn.phoneEnabled = true
+    }
+
+    /// A password account with a verified e-mail, signed in now: its ID token.
+    static func verifiedUser(_ hearth: TestHearth, _ client: FirebaseTestClient, _ email: String = "mfa@example.com") async throws -> (
+        uid: String, idToken: String
+    ) {
+        let created = try await client.signUp(email: email)
+        _ = try await hearth.services.store.updateUser(uid: created.localId, session: nil) { $0.emailVerified = true }
+        let signedIn = try await client.signIn(email: email)
+        return (created.localId, try #require(signedIn.string("idToken")))
+    }
+
+    /// Enrols a TOTP factor: its secret's key bytes and its enrolment id, and the new ID token.
+    static func enrolTOTP(_ hearth: TestHearth, _ client: FirebaseTestClient, idToken: String, name: String = "Phone app") async throws -> (
+        key: [UInt8], enrollmentID: String, idToken: String
+    ) {
+        let started = try await client.post("/v2/accounts/mfaEnrollment:start", ["idToken": .string(idToken), "totpEnrollmentInfo": .object([:])])
+        try #require(started.status == .ok, "\(String(decoding: started.body, as: UTF8.self))")
+        let info = try #require(try started.decode(StartMFAEnrollmentResponse.self).totpSessionInfo)
+        #expect(info.verificationCodeLength == 6 && info.hashingAlgorithm == "SHA1" && info.periodSec == 30)
+        let key = try #require(RFC6238.base32Decode(info.sharedSecretKey))
+        let finalized = try await client.post(
+            "/v2/accounts/mfaEnrollment:finalize",
+            [
+                "idToken": .string(idToken), "displayName": .string(name),
+                "totpVerificationInfo": .object([
+                    "sessionInfo": .string(info.sessionInfo), "verificationCode": .string(RFC6238.code(key: key, at: hearth.clock.now)),
+                ]),
+            ])
+        try #require(finalized.status == .ok, "\(String(decoding: finalized.body, as: UTF8.self))")
+        let tokens = try finalized.decode(MFATokensResponse.self)
+        let claims = jwtClaims(tokens.idToken)
+        guard case .object(let firebase)? = claims["firebase"], case .string(let id)? = firebase["second_factor_identifier"] else {
+            Issue.record("no second_factor_identifier in \(claims)")
+            throw CancellationError()
+        }
+        #expect(firebase["sign_in_second_factor"] == .string("totp"))
+        return (key, id, tokens.idToken)
+    }
+
+    /// A password sign-in that must stop at the first factor: its pending credential.
+    static func pendingCredential(_ client: FirebaseTestClient, _ email: String = "mfa@example.com") async throws -> MFARequiredResponse {
+        let result = try await client.signIn(email: email)
+        try #require(result.status == .ok)
+        #expect(result.json["idToken"] == nil && result.json["refreshToken"] == nil)
+        return try result.decode(MFARequiredResponse.self)
+    }
+
+    static func finalizeTOTP(_ client: FirebaseTestClient, pending: String, enrollmentID: String, code: String) async throws -> WireResult {
+        try await client.post(
+            "/v2/accounts/mfaSignIn:finalize",
+            [
+                "mfaPendingCredential": .string(pending), "mfaEnrollmentId": .string(enrollmentID),
+                "totpVerificationInfo": .object(["verificationCode": .string(code)]),
+            ])
+    }
+
+    @Test("TOTP: enrolled, asked for by a password sign-in, finished; claims survive a refresh; lookup lists it; withdrawn")
+    func totpRoundTrip() async throws {
+        try await withHearth(Self.mfaOn) { hearth, client in
+            let (uid, idToken) = try await Self.verifiedUser(hearth, client)
+            let (key, enrollmentID, _) = try await Self.enrolTOTP(hearth, client, idToken: idToken)
+
+            let pending = try await Self.pendingCredential(client)
+            #expect(pending.localId == uid && pending.email == "mfa@example.com")
+            #expect(pending.mfaInfo.count == 1 && pending.mfaInfo[0].totpInfo != nil && pending.mfaInfo[0].displayName == "Phone app")
+            #expect(pending.mfaInfo[0].mfaEnrollmentId == enrollmentID && pending.mfaInfo[0].phoneInfo == nil)
+            // No session was started, and it is not the last sign-in yet.
+            let before = try #require(try await hearth.services.store.user(uid: uid))
+
+            hearth.clock.advance(by: 30)
+            let done = try await Self.finalizeTOTP(
+                client, pending: pending.mfaPendingCredential, enrollmentID: enrollmentID, code: RFC6238.code(key: key, at: hearth.clock.now))
+            #expect(done.status == .ok, "\(String(decoding: done.body, as: UTF8.self))")
+            let tokens = try done.decode(MFATokensResponse.self)
+            let claims = try await hearth.services.tokens.verifyIDToken(tokens.idToken)
+            #expect(claims.firebase.signInProvider == "password" && claims.firebase.signInSecondFactor == "totp")
+            #expect(claims.firebase.secondFactorIdentifier == enrollmentID)
+            let after = try #require(try await hearth.services.store.user(uid: uid))
+            #expect(after.lastLoginAt != before.lastLoginAt)
+
+            let refreshed = try await client.refresh(tokens.refreshToken)
+            let refreshedClaims = jwtClaims(try #require(refreshed.string("id_token")))
+            guard case .object(let firebase)? = refreshedClaims["firebase"] else { throw CancellationError() }
+            #expect(firebase["sign_in_second_factor"] == .string("totp") && firebase["second_factor_identifier"] == .string(enrollmentID))
+
+            let lookup = try await client.lookup(tokens.idToken).decode(LookupResponse.self)
+            let info = try #require(lookup.users?.first?.mfaInfo?.first)
+            #expect(info.mfaEnrollmentId == enrollmentID && info.totpInfo != nil && info.enrolledAt?.hasSuffix("Z") == true)
+
+            // A pending credential is spent by its sign-in.
+            hearth.clock.advance(by: 30)
+            let replayedCredential = try await Self.finalizeTOTP(
+                client, pending: pending.mfaPendingCredential, enrollmentID: enrollmentID, code: RFC6238.code(key: key, at: hearth.clock.now))
+            #expect(replayedCredential.errorMessage == "INVALID_MFA_PENDING_CREDENTIAL")
+
+            let withdrawn = try await client.post(
+                "/v2/accounts/mfaEnrollment:withdraw", ["idToken": .string(tokens.idToken), "mfaEnrollmentId": .string(enrollmentID)])
+            #expect(withdrawn.status == .ok)
+            let fresh = try withdrawn.decode(MFATokensResponse.self)
+            // Withdrawing ends every earlier session; the answer's tokens start a new one.
+            #expect(try await client.refresh(tokens.refreshToken).errorMessage == "TOKEN_EXPIRED")
+            #expect(try await client.refresh(fresh.refreshToken).status == .ok)
+            let plain = try await client.signIn(email: "mfa@example.com")
+            #expect(plain.string("idToken") != nil && plain.json["mfaPendingCredential"] == nil)
+            #expect(try await client.lookup(fresh.idToken).decode(LookupResponse.self).users?.first?.mfaInfo == nil)
+        }
+    }
+
+    @Test("SMS: a test number enrolled; mfaSignIn:start sends to it, the code finishes; masked in mfaInfo, whole in lookup")
+    func smsRoundTrip() async throws {
+        try await withHearth(Self.mfaOn) { hearth, client in
+            let (_, idToken) = try await Self.verifiedUser(hearth, client)
+            let started = try await client.post(
+                "/v2/accounts/mfaEnrollment:start", ["idToken": .string(idToken), "phoneEnrollmentInfo": .object(["phoneNumber": .string(Self.testNumber)])])
+            let sessionInfo = try #require(try started.decode(StartMFAEnrollmentResponse.self).phoneSessionInfo?.sessionInfo)
+            let finalized = try await client.post(
+                "/v2/accounts/mfaEnrollment:finalize",
+                [
+                    "idToken": .string(idToken), "displayName": .string("Work phone"),
+                    "phoneVerificationInfo": .object(["sessionInfo": .string(sessionInfo), "code": .string(Self.testCode)]),
+                ])
+            #expect(finalized.status == .ok, "\(String(decoding: finalized.body, as: UTF8.self))")
+            let enrolledToken = try finalized.decode(MFATokensResponse.self).idToken
+            let lookup = try await client.lookup(enrolledToken).decode(LookupResponse.self)
+            let factor = try #require(lookup.users?.first?.mfaInfo?.first)
+            #expect(factor.phoneInfo == Self.testNumber && factor.displayName == "Work phone")
+            #expect(jwtClaims(enrolledToken)["firebase"].flatMap { value -> JSONValue? in
+                if case .object(let object) = value { return object["sign_in_second_factor"] }
+                return nil
+            } == .string("phone"))
+
+            let pending = try await Self.pendingCredential(client)
+            #expect(pending.mfaInfo.first?.phoneInfo == "+*******1234")
+            let sent = try await client.post(
+                "/v2/accounts/mfaSignIn:start",
+                [
+                    "mfaPendingCredential": .string(pending.mfaPendingCredential),
+                    "mfaEnrollmentId": .string(try #require(factor.mfaEnrollmentId)), "phoneSignInInfo": .object([:]),
+                ])
+            let signInSession = try #require(try sent.decode(StartMFASignInResponse.self).phoneResponseInfo.sessionInfo)
+            let done = try await client.post(
+                "/v2/accounts/mfaSignIn:finalize",
+                [
+                    "mfaPendingCredential": .string(pending.mfaPendingCredential),
+                    "phoneVerificationInfo": .object(["sessionInfo": .string(signInSession), "code": .string(Self.testCode)]),
+                ])
+            #expect(done.status == .ok, "\(String(decoding: done.body, as: UTF8.self))")
+            let claims = try await hearth.services.tokens.verifyIDToken(try done.decode(MFATokensResponse.self).idToken)
+            #expect(claims.firebase.signInSecondFactor == "phone" && claims.firebase.secondFactorIdentifier == factor.mfaEnrollmentId)
+        }
+    }
+
+    @Test("every first factor stops at the second: password, e-mail link, phone; a custom token does not; the v3 name too")
+    func everyFirstFactor() async throws {
+        try await withHearth(Self.mfaOn) { hearth, client in
+            let (uid, idToken) = try await Self.verifiedUser(hearth, client)
+            _ = try await Self.enrolTOTP(hearth, client, idToken: idToken)
+            // The account also has a phone number as a first factor.
+            _ = try await hearth.services.store.updateUser(uid: uid, session: nil) { $0.phoneNumber = "+16505550000" }
+
+            let legacy = try await client.post(
+                "/identitytoolkit/v3/relyingparty/verifyPassword",
+                ["email": .string("mfa@example.com"), "password": .string("correct horse"), "returnSecureToken": .bool(true)])
+            #expect(legacy.string("mfaPendingCredential") != nil && legacy.json["idToken"] == nil)
+
+            let phoneSession = try await client.post("/v1/accounts:sendVerificationCode", ["phoneNumber": .string("+16505550000")])
+            let phone = try await client.post(
+                "/v1/accounts:signInWithPhoneNumber",
+                ["sessionInfo": .string(try #require(phoneSession.string("sessionInfo"))), "code": .string("000000")])
+            #expect(phone.string("mfaPendingCredential") != nil && phone.json["idToken"] == nil && phone.string("localId") == uid)
+
+            let link = try await client.post(
+                "/v1/accounts:sendOobCode",
+                ["requestType": .string("EMAIL_SIGNIN"), "email": .string("mfa@example.com"), "continueUrl": .string("http://localhost/done")])
+            #expect(link.status == .ok, "\(String(decoding: link.body, as: UTF8.self))")
+            let code = try #require(EmailActionsTests.code(in: try await EmailActionsTests.latestLink(hearth)))
+            let linked = try await client.post(
+                "/v1/accounts:signInWithEmailLink", ["email": .string("mfa@example.com"), "oobCode": .string(code)])
+            #expect(linked.string("mfaPendingCredential") != nil && linked.json["idToken"] == nil, "\(linked.json)")
+
+            // A custom token is the developer's backend vouching for the person.
+            let token = CustomTokenTests.unsigned(["uid": .string(uid)], now: hearth.clock.now)
+            let custom = try await client.post("/v1/accounts:signInWithCustomToken", ["token": .string(token), "returnSecureToken": .bool(true)])
+            #expect(custom.string("idToken") != nil)
+        }
+    }
+
+    @Test("each error a person can cause, with Firebase's exact string")
+    func errors() async throws {
+        try await withHearth(Self.mfaOn) { hearth, client in
+            func message(_ path: String, _ fields: [String: JSONValue]) async throws -> String? {
+                let result = try await client.post(path, fields)
+                #expect(result.status == .badRequest, "\(path) \(fields)")
+                return result.errorMessage
+            }
+            let start = "/v2/accounts/mfaEnrollment:start"
+            let finalize = "/v2/accounts/mfaEnrollment:finalize"
+            let totp: [String: JSONValue] = ["totpEnrollmentInfo": .object([:])]
+
+            // Anonymous users, and unverified e-mails, cannot enrol.
+            let anonymous = try await client.signUpAnonymously()
+            #expect(
+                try await message(start, totp.merging(["idToken": .string(anonymous.idToken ?? "")]) { $1 })
+                    == "UNSUPPORTED_FIRST_FACTOR : MFA is not available for the given first factor.")
+            let unverified = try await client.signUp(email: "unverified@example.com")
+            #expect(
+                try await message(start, totp.merging(["idToken": .string(unverified.idToken ?? "")]) { $1 })
+                    == "UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.")
+            #expect(try await message(start, totp) == "MISSING_ID_TOKEN")
+            #expect(try await message(start, totp.merging(["idToken": .string("forged")]) { $1 }) == "INVALID_ID_TOKEN")
+
+            let (uid, idToken) = try await Self.verifiedUser(hearth, client)
+            let withToken: [String: JSONValue] = ["idToken": .string(idToken)]
+            #expect(try await message(start, withToken)?.hasPrefix("Invalid JSON payload received.") == true)
+            #expect(
+                try await message(start, withToken.merging(["phoneEnrollmentInfo": .object([:])]) { $1 }) == "MISSING_PHONE_NUMBER")
+            #expect(
+                try await message(start, withToken.merging(["phoneEnrollmentInfo": .object(["phoneNumber": .string("+1\u{0}650")])]) { $1 })
+                    == "INVALID_PHONE_NUMBER : Invalid format.")
+            #expect(
+                try await message(
+                    finalize, withToken.merging(["totpVerificationInfo": .object(["sessionInfo": .string("forged"), "verificationCode": .string("1")])]) { $1 })
+                    == "INVALID_SESSION_INFO")
+            #expect(
+                try await message(finalize, withToken.merging(["totpVerificationInfo": .object(["verificationCode": .string("123456")])]) { $1 })
+                    == "MISSING_SESSION_INFO")
+
+            // A wrong TOTP code at enrolment; then the session is used up after its attempts.
+            let started = try await client.post(start, totp.merging(withToken) { $1 })
+            let session = try #require(try started.decode(StartMFAEnrollmentResponse.self).totpSessionInfo)
+            let key = try #require(RFC6238.base32Decode(session.sharedSecretKey))
+            let wrongCode = RFC6238.code(key: key, at: hearth.clock.now.addingTimeInterval(3_600))
+            func finalizeTOTP(_ code: String) -> [String: JSONValue] {
+                withToken.merging([
+                    "totpVerificationInfo": .object(["sessionInfo": .string(session.sessionInfo), "verificationCode": .string(code)])
+                ]) { $1 }
+            }
+            #expect(try await message(finalize, finalizeTOTP(wrongCode)) == "INVALID_CODE")
+            #expect(try await message(finalize, finalizeTOTP("")) == "MISSING_CODE")
+            #expect(try await message(finalize, finalizeTOTP("12\u{0}456")) == "INVALID_CODE")
+            hearth.clock.advance(by: SecondFactorEnrollments.totpEnrollmentLifetime + 1)
+            #expect(try await message(finalize, finalizeTOTP(RFC6238.code(key: key, at: hearth.clock.now))) == "SESSION_EXPIRED")
+
+            // A signed-in session older than the recent-login window cannot enrol.
+            #expect(try await message(start, totp.merging(withToken) { $1 }) == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+            let fresh = try #require(try await client.signIn(email: "mfa@example.com").string("idToken"))
+            let (_, enrollmentID, enrolledToken) = try await Self.enrolTOTP(hearth, client, idToken: fresh)
+
+            // Withdrawing: no id, an unknown one.
+            let withdraw = "/v2/accounts/mfaEnrollment:withdraw"
+            #expect(
+                try await message(withdraw, ["idToken": .string(enrolledToken)]) == "MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
+            #expect(try await message(withdraw, ["idToken": .string(enrolledToken), "mfaEnrollmentId": .string("nope")]) == "MFA_ENROLLMENT_NOT_FOUND")
+
+            // Sign-in errors.
+            let signInStart = "/v2/accounts/mfaSignIn:start"
+            let signInFinalize = "/v2/accounts/mfaSignIn:finalize"
+            #expect(try await message(signInStart, [:]) == "MISSING_MFA_PENDING_CREDENTIAL : Request does not have MFA pending credential.")
+            #expect(
+                try await message(signInFinalize, ["totpVerificationInfo": .object(["verificationCode": .string("123456")])])
+                    == "MISSING_MFA_PENDING_CREDENTIAL : Request does not have MFA pending credential.")
+            #expect(try await message(signInStart, ["mfaPendingCredential": .string("forged")]) == "INVALID_MFA_PENDING_CREDENTIAL")
+            let pending = try await Self.pendingCredential(client)
+            let credential: [String: JSONValue] = ["mfaPendingCredential": .string(pending.mfaPendingCredential)]
+            #expect(try await message(signInStart, credential) == "MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
+            // A TOTP factor gets no SMS.
+            #expect(try await message(signInStart, credential.merging(["mfaEnrollmentId": .string(enrollmentID)]) { $1 }) == "MFA_ENROLLMENT_NOT_FOUND")
+            #expect(
+                try await message(
+                    signInFinalize, credential.merging(["totpVerificationInfo": .object(["verificationCode": .string("123456")])]) { $1 })
+                    == "MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
+            #expect(
+                try await message(
+                    signInFinalize,
+                    credential.merging([
+                        "mfaEnrollmentId": .string("unknown"), "totpVerificationInfo": .object(["verificationCode": .string("123456")]),
+                    ]) { $1 }) == "MFA_ENROLLMENT_NOT_FOUND")
+            #expect(
+                try await message(
+                    signInFinalize,
+                    credential.merging(["phoneVerificationInfo": .object(["sessionInfo": .string("forged"), "code": .string("123456")])]) { $1 })
+                    == "INVALID_SESSION_INFO")
+            // A pending credential expires.
+            hearth.clock.advance(by: SignInCompletion.pendingLifetime + 1)
+            #expect(
+                try await message(
+                    signInFinalize,
+                    credential.merging([
+                        "mfaEnrollmentId": .string(enrollmentID), "totpVerificationInfo": .object(["verificationCode": .string("123456")]),
+                    ]) { $1 }) == "INVALID_MFA_PENDING_CREDENTIAL")
+            _ = uid
+        }
+    }
+}
+
+/// RFC 6238 (and RFC 4226's truncation) with HMAC-SHA1, 6 digits, 30-second periods; RFC 4648 base32.
+enum RFC6238 {
+    static func code(key: [UInt8], at date: Date) -> String {
+        var counter = UInt64(date.timeIntervalSince1970 / 30).bigEndian
+        let message = withUnsafeBytes(of: &counter) { Array($0) }
+        let mac = Array(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: key)))
+        let offset = Int(mac[mac.count - 1] & 0x0f)
+        let binary = (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8) | UInt32(mac[offset + 3])
+        let value = String(binary % 1_000_000)
+        return String(repeating: "0", count: 6 - value.count) + value
+    }
+
+    static func base32Decode(_ text: String) -> [UInt8]? {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+        var bits: UInt64 = 0
+        var count = 0
+        var bytes: [UInt8] = []
+        for character in text where character != "=" {
+            guard let index = alphabet.firstIndex(of: character) else { return nil }
+            bits = (bits << 5) | UInt64(index)
+            count += 5
+            if count >= 8 {
+                count -= 8
+                bytes.append(UInt8((bits >> UInt64(count)) & 0xff))
+            }
+        }
+        return bytes
+    }
+}
