@@ -88,7 +88,7 @@ struct SecondFactorsRow: Codable {
     /// The column's text for `user`; `nil` when it has no factor and no recovery code.
     static func text(of user: UserRecord) -> String? {
         guard !user.secondFactors.isEmpty || !user.recoveryCodeHashes.isEmpty else { return nil }
-        let row = SecondFactorsRow(
+        return SecondFactorsRow(
             enrollments: user.secondFactors.map { enrollment in
                 var stored = Enrollment(
                     id: enrollment.id, displayName: enrollment.displayName, enrolledAt: StoredTime.milliseconds(enrollment.enrolledAt))
@@ -98,17 +98,28 @@ struct SecondFactorsRow: Codable {
                 }
                 return stored
             },
-            recoveryCodes: user.recoveryCodeHashes.isEmpty ? nil : user.recoveryCodeHashes)
+            recoveryCodes: user.recoveryCodeHashes.isEmpty ? nil : user.recoveryCodeHashes
+        ).text
+    }
+
+    /// This row as the column's text.
+    var text: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(row)).map { String(decoding: $0, as: UTF8.self) }
+        return String(decoding: (try? encoder.encode(self)) ?? Data("{\"enrollments\":[]}".utf8), as: UTF8.self)
+    }
+
+    /// The row of the column's `text`.
+    static func decoded(_ text: String) throws -> SecondFactorsRow {
+        guard let row = try? JSONDecoder().decode(SecondFactorsRow.self, from: Data(text.utf8)) else {
+            throw SQLStoreError.undecodableColumn("second_factors")
+        }
+        return row
     }
 
     /// Reads the column's `text` into `user`.
     static func read(_ text: String, into user: inout UserRecord) throws {
-        guard let row = try? JSONDecoder().decode(SecondFactorsRow.self, from: Data(text.utf8)) else {
-            throw SQLStoreError.undecodableColumn("second_factors")
-        }
+        let row = try decoded(text)
         user.secondFactors = try row.enrollments.map { stored in
             let factor: SecondFactorEnrollment.Factor
             if let phone = stored.phone {

@@ -12,7 +12,9 @@ extension SQLStore {
         public var settings = 0
         public var mails = 0
         public var sms = 0
-        public var total: Int { signingKeys + settings + mails + sms }
+        /// TOTP second factors (counted once per factor).
+        public var totpSecrets = 0
+        public var total: Int { signingKeys + settings + mails + sms + totpSecrets }
         public init() {}
     }
 
@@ -92,6 +94,25 @@ extension SQLStore {
                 try await Self.exec(database, "UPDATE sms_queue SET body = \(bind: value) WHERE id = \(bind: id) AND body IS NOT NULL")
                 counts.sms += 1
             }
+            let factorRows = try await Self.rows(
+                database, "SELECT uid, second_factors FROM users WHERE second_factors IS NOT NULL ORDER BY uid")
+            for row in factorRows {
+                let uid = try row.text("uid")
+                var factors = try SecondFactorsRow.decoded(try row.text("second_factors"))
+                var changed = false
+                for index in factors.enrollments.indices {
+                    guard let secret = factors.enrollments[index].totpSecret,
+                        let value = try change(secret, MultiFactorSecrets.context(uid: uid, enrollmentID: factors.enrollments[index].id))
+                    else { continue }
+                    factors.enrollments[index].totpSecret = value
+                    changed = true
+                    counts.totpSecrets += 1
+                }
+                if changed {
+                    try await Self.exec(database, "UPDATE users SET second_factors = \(bind: factors.text) WHERE uid = \(bind: uid)")
+                }
+            }
+            if counts.totpSecrets > 0 { self.accountCache?.forgetAll() }
             return counts
         }
     }

@@ -4,6 +4,8 @@ import HTTPTypes
 import HearthConfiguration
 import HearthCore
 import HearthServer
+import HearthStorage
+import SQLKit
 import HearthTesting
 import HearthWire
 import Testing
@@ -315,6 +317,190 @@ struct MultiFactorHTTPTests {
                         "mfaEnrollmentId": .string(enrollmentID), "totpVerificationInfo": .object(["verificationCode": .string("123456")]),
                     ]) { $1 }) == "INVALID_MFA_PENDING_CREDENTIAL")
             _ = uid
+        }
+    }
+
+    @Test("a TOTP code is taken once: replayed with another pending credential, or raced by two at once, one sign-in gets it")
+    func totpReplay() async throws {
+        try await withHearth(Self.mfaOn) { hearth, client in
+            let (_, idToken) = try await Self.verifiedUser(hearth, client)
+            let (key, enrollmentID, _) = try await Self.enrolTOTP(hearth, client, idToken: idToken)
+            hearth.clock.advance(by: 30)
+            let code = RFC6238.code(key: key, at: hearth.clock.now)
+            let first = try await Self.pendingCredential(client)
+            #expect(try await Self.finalizeTOTP(client, pending: first.mfaPendingCredential, enrollmentID: enrollmentID, code: code).status == .ok)
+            let second = try await Self.pendingCredential(client)
+            #expect(
+                try await Self.finalizeTOTP(client, pending: second.mfaPendingCredential, enrollmentID: enrollmentID, code: code).errorMessage
+                    == "INVALID_CODE")
+
+            // Ten pending credentials race one fresh code: exactly one signs in.
+            hearth.clock.advance(by: 30)
+            let fresh = RFC6238.code(key: key, at: hearth.clock.now)
+            var pendings: [String] = []
+            for _ in 0..<4 { pendings.append(try await Self.pendingCredential(client).mfaPendingCredential) }
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for pending in pendings {
+                    group.addTask { try await Self.finalizeTOTP(client, pending: pending, enrollmentID: enrollmentID, code: fresh).status }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .ok }.count == 1, "\(statuses)")
+        }
+    }
+
+    @Test("guessing: parallel wrong codes use up a pending credential's 5 attempts and no more; the account's limit stops new credentials")
+    func parallelGuesses() async throws {
+        try await withHearth({ Self.mfaOn(&$0); $0.abuse.limitsEnabled = true }) { hearth, client in
+            let (_, idToken) = try await Self.verifiedUser(hearth, client)
+            let (key, enrollmentID, _) = try await Self.enrolTOTP(hearth, client, idToken: idToken)
+            let right = RFC6238.code(key: key, at: hearth.clock.now.addingTimeInterval(60))
+            let wrong = (0..<20).map { String(format: "%06d", (Int(right)! + 1 + $0 * 7_919) % 1_000_000) }
+            let pending = try await Self.pendingCredential(client).mfaPendingCredential
+            let messages = try await withThrowingTaskGroup(of: String?.self) { group in
+                for code in wrong {
+                    group.addTask { try await Self.finalizeTOTP(client, pending: pending, enrollmentID: enrollmentID, code: code).errorMessage }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            // Five reach the code check; the rest find the credential used up (or the account's limit reached).
+            #expect(messages.filter { $0 == "INVALID_CODE" }.count == SignInCompletion.pendingAttempts, "\(messages)")
+            #expect(messages.allSatisfy { ["INVALID_CODE", "INVALID_MFA_PENDING_CREDENTIAL", "TOO_MANY_ATTEMPTS_TRY_LATER"].contains($0 ?? "") })
+            // Even the right code no longer works with that credential.
+            hearth.clock.advance(by: 60)
+            #expect(
+                try await Self.finalizeTOTP(client, pending: pending, enrollmentID: enrollmentID, code: right).errorMessage
+                    == "INVALID_MFA_PENDING_CREDENTIAL")
+            // New credentials: the account allows 10 tries per 15 minutes across all of them.
+            var last: String?
+            for _ in 0..<3 {
+                let another = try await Self.pendingCredential(client).mfaPendingCredential
+                for code in wrong.prefix(3) {
+                    last = try await Self.finalizeTOTP(client, pending: another, enrollmentID: enrollmentID, code: code).errorMessage
+                }
+            }
+            #expect(last == "TOO_MANY_ATTEMPTS_TRY_LATER")
+            let audit = try await hearth.services.store.auditEvents(uid: nil, kind: .secondFactorFailed, after: nil, limit: 100)
+            #expect(audit.count >= 5 && audit.allSatisfy { !$0.details.values.contains(right) })
+        }
+    }
+
+    @Test("recovery codes: shown once, each signs in once in place of a factor, counted; off unless enabled")
+    func recoveryCodes() async throws {
+        try await withHearth(Self.mfaOn) { hearth, client in
+            let (uid, idToken) = try await Self.verifiedUser(hearth, client)
+            let generate = "/v2/accounts/mfaRecoveryCodes:generate"
+            #expect(
+                try await client.post(generate, ["idToken": .string(idToken)]).errorMessage
+                    == "OPERATION_NOT_ALLOWED : Enroll a second factor before generating recovery codes.")
+            let (_, _, enrolled) = try await Self.enrolTOTP(hearth, client, idToken: idToken)
+            let generated = try await client.post(generate, ["idToken": .string(enrolled)])
+            let codes = try generated.decode(GenerateRecoveryCodesResponse.self).recoveryCodes
+            #expect(codes.count == RecoveryCodes.count && Set(codes).count == codes.count)
+            #expect(codes.allSatisfy { $0.count == 14 && $0.split(separator: "-").count == 3 })
+            // Only hashes are kept.
+            let stored = try #require(try await hearth.services.store.user(uid: uid))
+            #expect(stored.recoveryCodeHashes.count == codes.count && !stored.recoveryCodeHashes.contains(codes[0]))
+
+            func useCode(_ code: String) async throws -> WireResult {
+                let pending = try await Self.pendingCredential(client)
+                return try await client.post(
+                    "/v2/accounts/mfaSignIn:finalize",
+                    [
+                        "mfaPendingCredential": .string(pending.mfaPendingCredential),
+                        "recoveryCodeVerificationInfo": .object(["recoveryCode": .string(code)]),
+                    ])
+            }
+            let used = try await useCode(codes[0].lowercased())
+            #expect(used.status == .ok, "\(used.json)")
+            let claims = try await hearth.services.tokens.verifyIDToken(try used.decode(MFATokensResponse.self).idToken)
+            #expect(claims.firebase.signInSecondFactor == "recovery_code")
+            #expect(try await useCode(codes[0]).errorMessage == "INVALID_CODE")
+            #expect(try await useCode("AAAA-AAAA-AAAA").errorMessage == "INVALID_CODE")
+            #expect(try await useCode("").errorMessage == "MISSING_CODE")
+            #expect(try await hearth.services.store.user(uid: uid)?.recoveryCodeHashes.count == codes.count - 1)
+            // Two parallel uses of one code: one signs in.
+            let pendings = [try await Self.pendingCredential(client), try await Self.pendingCredential(client)]
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for pending in pendings {
+                    group.addTask {
+                        try await client.post(
+                            "/v2/accounts/mfaSignIn:finalize",
+                            [
+                                "mfaPendingCredential": .string(pending.mfaPendingCredential),
+                                "recoveryCodeVerificationInfo": .object(["recoveryCode": .string(codes[1])]),
+                            ]
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .ok }.count == 1, "\(statuses)")
+        }
+        try await withHearth({ Self.mfaOn(&$0); $0.signIn.multiFactor.recoveryCodesEnabled = false }) { hearth, client in
+            let (_, idToken) = try await Self.verifiedUser(hearth, client)
+            #expect(
+                try await client.post("/v2/accounts/mfaRecoveryCodes:generate", ["idToken": .string(idToken)]).errorMessage
+                    == "OPERATION_NOT_ALLOWED : Recovery codes are not enabled.")
+        }
+    }
+
+    @Test("limits: five factors, a number once, an MFA kind the project has off")
+    func limits() async throws {
+        try await withHearth(Self.mfaOn) { hearth, client in
+            var (_, idToken) = try await Self.verifiedUser(hearth, client)
+            func enrolPhone(_ number: String, code: String) async throws -> WireResult {
+                let started = try await client.post(
+                    "/v2/accounts/mfaEnrollment:start",
+                    ["idToken": .string(idToken), "phoneEnrollmentInfo": .object(["phoneNumber": .string(number)])])
+                guard let sessionInfo = try? started.decode(StartMFAEnrollmentResponse.self).phoneSessionInfo?.sessionInfo else { return started }
+                return try await client.post(
+                    "/v2/accounts/mfaEnrollment:finalize",
+                    ["idToken": .string(idToken), "phoneVerificationInfo": .object(["sessionInfo": .string(sessionInfo), "code": .string(code)])])
+            }
+            let enrolled = try await enrolPhone(Self.testNumber, code: Self.testCode)
+            idToken = try enrolled.decode(MFATokensResponse.self).idToken
+            #expect(
+                try await enrolPhone(Self.testNumber, code: Self.testCode).errorMessage
+                    == "SECOND_FACTOR_EXISTS : Phone number already enrolled as second factor for this account.")
+            for _ in 0..<4 { idToken = try await Self.enrolTOTP(hearth, client, idToken: idToken).idToken }
+            #expect(try await enrolPhone("+16505550000", code: "000000").errorMessage == "SECOND_FACTOR_LIMIT_EXCEEDED")
+            #expect(try await client.lookup(idToken).decode(LookupResponse.self).users?.first?.mfaInfo?.count == 5)
+        }
+        try await withHearth({ Self.mfaOn(&$0); $0.signIn.multiFactor.phoneEnabled = false; $0.signIn.multiFactor.totpEnabled = false }) {
+            hearth, client in
+            let (_, idToken) = try await Self.verifiedUser(hearth, client)
+            #expect(
+                try await client.post(
+                    "/v2/accounts/mfaEnrollment:start",
+                    ["idToken": .string(idToken), "phoneEnrollmentInfo": .object(["phoneNumber": .string(Self.testNumber)])]
+                ).errorMessage == "OPERATION_NOT_ALLOWED : SMS based MFA not enabled.")
+            #expect(
+                try await client.post("/v2/accounts/mfaEnrollment:start", ["idToken": .string(idToken), "totpEnrollmentInfo": .object([:])])
+                    .errorMessage == "OPERATION_NOT_ALLOWED : TOTP based MFA not enabled.")
+        }
+    }
+
+    @Test("a TOTP secret is sealed at rest, bound to its account, and rewrapped with the other secrets")
+    func sealedSecret() async throws {
+        try await withHearth({ Self.mfaOn(&$0); $0.mode = .production; $0.apiKeys = ["test-api-key"] }) { hearth, client in
+            let (uid, idToken) = try await Self.verifiedUser(hearth, client)
+            let (key, enrollmentID, _) = try await Self.enrolTOTP(hearth, client, idToken: idToken)
+            let secret = String(decoding: key, as: UTF8.self)
+            let sql = try #require(hearth.services.store as? SQLStore)
+            let raw = try await sql.transactor.read { database in
+                try await database.raw("SELECT second_factors FROM users WHERE uid = \(bind: uid)").all().first?.decode(
+                    column: "second_factors", as: String.self)
+            }
+            let column = try #require(raw)
+            #expect(column.contains("hearth-sealed:") && !column.contains(secret))
+            let newKey = KeyEncryptionKey.generate()
+            let counts = try await sql.rewrapStoredSecrets(to: SecretSealer(key: newKey))
+            #expect(counts.totpSecrets == 1)
+            let rewrapped = try #require(try await hearth.services.store.user(uid: uid)?.secondFactors.first)
+            guard case .totp(let sealed) = rewrapped.factor else { throw CancellationError() }
+            #expect(try MultiFactorSecrets(sealer: SecretSealer(key: newKey)).open(sealed, uid: uid, enrollmentID: enrollmentID) == secret)
+            #expect(throws: (any Error).self) { try MultiFactorSecrets(sealer: SecretSealer(key: newKey)).open(sealed, uid: "other", enrollmentID: enrollmentID) }
         }
     }
 }
