@@ -41,6 +41,12 @@ struct MultiFactorHTTPTests {
     static func enrolTOTP(_ hearth: TestHearth, _ client: FirebaseTestClient, idToken: String, name: String = "Phone app") async throws -> (
         key: [UInt8], enrollmentID: String, idToken: String
     ) {
+        try await enrolTOTP(clock: hearth.clock, client, idToken: idToken, name: name)
+    }
+
+    static func enrolTOTP(clock: ManualClock, _ client: FirebaseTestClient, idToken: String, name: String = "Phone app") async throws -> (
+        key: [UInt8], enrollmentID: String, idToken: String
+    ) {
         let started = try await client.post("/v2/accounts/mfaEnrollment:start", ["idToken": .string(idToken), "totpEnrollmentInfo": .object([:])])
         try #require(started.status == .ok, "\(String(decoding: started.body, as: UTF8.self))")
         let info = try #require(try started.decode(StartMFAEnrollmentResponse.self).totpSessionInfo)
@@ -51,7 +57,7 @@ struct MultiFactorHTTPTests {
             [
                 "idToken": .string(idToken), "displayName": .string(name),
                 "totpVerificationInfo": .object([
-                    "sessionInfo": .string(info.sessionInfo), "verificationCode": .string(RFC6238.code(key: key, at: hearth.clock.now)),
+                    "sessionInfo": .string(info.sessionInfo), "verificationCode": .string(RFC6238.code(key: key, at: clock.now)),
                 ]),
             ])
         try #require(finalized.status == .ok, "\(String(decoding: finalized.body, as: UTF8.self))")
@@ -210,6 +216,23 @@ struct MultiFactorHTTPTests {
             let token = CustomTokenTests.unsigned(["uid": .string(uid)], now: hearth.clock.now)
             let custom = try await client.post("/v1/accounts:signInWithCustomToken", ["token": .string(token), "returnSecureToken": .bool(true)])
             #expect(custom.string("idToken") != nil)
+        }
+    }
+
+    @Test("Apple through the sandbox: the second sign-in stops at the factor, TOTP finishes it as apple.com")
+    func appleFirstFactor() async throws {
+        try await withFederated(providers: { _ in }, { Self.mfaOn(&$0) }) { live, client in
+            let first = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .appleAlice, rawNonce: "first nonce").postBody)
+            let idToken = try #require(first.string("idToken"), "\(first.json)")
+            let (key, enrollmentID, _) = try await Self.enrolTOTP(clock: live.clock, client, idToken: idToken)
+            live.clock.advance(by: 60)
+            let again = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .appleAlice, rawNonce: "second nonce").postBody)
+            let pending = try #require(again.string("mfaPendingCredential"), "\(again.json)")
+            #expect(again.json["idToken"] == nil)
+            let done = try await Self.finalizeTOTP(client, pending: pending, enrollmentID: enrollmentID, code: RFC6238.code(key: key, at: live.clock.now))
+            let claims = jwtClaims(try #require(done.string("idToken"), "\(done.json)"))
+            guard case .object(let firebase)? = claims["firebase"] else { throw CancellationError() }
+            #expect(firebase["sign_in_provider"] == .string("apple.com") && firebase["sign_in_second_factor"] == .string("totp"))
         }
     }
 
