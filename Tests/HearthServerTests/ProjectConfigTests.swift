@@ -11,6 +11,37 @@ import Testing
 struct ProjectConfigTests {
     static let path = "/v2/projects/demo-hearth/config"
 
+    @Test("mfa: GET shows the state and factors; PATCH turns SMS and TOTP factors on with adjacent intervals; bad values are refused")
+    func multiFactor() async throws {
+        try await withHearth { hearth, client async throws in
+            var admin = client
+            admin.apiKey = nil
+            let headers: HTTPFields = [.authorization: "Bearer owner", .contentType: "application/json"]
+            let initial = try await admin.raw(Self.path, method: .get, headers: headers).decode(ProjectConfig.self)
+            #expect(initial.mfa?.state == "DISABLED" && initial.mfa?.enabledProviders == [])
+            let body = #"{"mfa":{"state":"ENABLED","enabledProviders":["PHONE_SMS"],"providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":3}}]}}"#
+            let patched = try await admin.raw(Self.path + "?updateMask=mfa", method: .patch, body: Data(body.utf8), headers: headers)
+            #expect(patched.status == .ok, "\(patched.text)")
+            let mfa = try #require(try patched.decode(ProjectConfig.self).mfa)
+            #expect(mfa.state == "ENABLED" && mfa.enabledProviders == ["PHONE_SMS"])
+            #expect(mfa.providerConfigs?.first?.state == "ENABLED" && mfa.providerConfigs?.first?.totpProviderConfig?.adjacentIntervals == 3)
+            let settings = try await hearth.services.projectSettings.projectSettings().multiFactor
+            #expect(settings == MultiFactorSettings(state: .enabled, phoneEnabled: true, totpEnabled: true, totpAdjacentIntervals: 3))
+
+            for (bad, message) in [
+                (#"{"mfa":{"state":"SOMETIMES"}}"#, "INVALID_CONFIG : mfa.state must be DISABLED, ENABLED or MANDATORY."),
+                (#"{"mfa":{"enabledProviders":["EMAIL"]}}"#, "INVALID_CONFIG : mfa.enabledProviders takes PHONE_SMS."),
+                (
+                    #"{"mfa":{"providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":11}}]}}"#,
+                    "INVALID_CONFIG : adjacentIntervals must be between 0 and 10."
+                ),
+            ] {
+                let refused = try await admin.raw(Self.path + "?updateMask=mfa", method: .patch, body: Data(bad.utf8), headers: headers)
+                #expect(refused.errorMessage == message)
+            }
+        }
+    }
+
     @Test("GET shows the configuration's values; PATCH with updateMask changes sign-in, duplicates, privacy and clean-up")
     func getAndPatch() async throws {
         try await withHearth { hearth, client async throws in
@@ -45,8 +76,9 @@ struct ProjectConfigTests {
             #expect(signIn.errorMessage == "OPERATION_NOT_ALLOWED")
 
             // A field Hearth does not keep is refused, not dropped.
-            let mfa = try await admin.raw(Self.path + "?updateMask=mfa", method: .patch, body: Data(#"{"mfa":{}}"#.utf8), headers: headers)
-            #expect(mfa.errorMessage == "INVALID_CONFIG : Hearth does not keep mfa.")
+            let blocking = try await admin.raw(
+                Self.path + "?updateMask=blockingFunctions", method: .patch, body: Data(#"{"blockingFunctions":{}}"#.utf8), headers: headers)
+            #expect(blocking.errorMessage == "INVALID_CONFIG : Hearth does not keep blockingFunctions.")
             let otherProject = try await admin.raw("/v2/projects/other/config", method: .get, headers: headers)
             #expect(otherProject.errorMessage == "PROJECT_NOT_FOUND")
             #expect(try await client.raw(Self.path, method: .get).status == .unauthorized)
