@@ -23,6 +23,8 @@ public enum ActionPage {
         case emailRecovered(email: String, continueURL: String?, resetOffered: Bool)
         /// After the reset offered by ``emailRecovered(email:continueURL:resetOffered:)``: a reset mail went out.
         case resetMailSent(email: String, continueURL: String?)
+        /// A second factor was withdrawn by a `REVERT_SECOND_FACTOR_ADDITION` link.
+        case secondFactorReverted(continueURL: String?)
         /// The link cannot be used; the page says how to get a new one.
         case failed(reason: FailureReason)
     }
@@ -131,6 +133,9 @@ public enum ActionPage {
             page.continueLink(continueURL, label: strings.continueLabel)
         case .resetMailSent(let email, let continueURL):
             page.heading(strings.resetMailSent(email: DisplayText.singleLine(email)))
+            page.continueLink(continueURL, label: strings.continueLabel)
+        case .secondFactorReverted(let continueURL):
+            page.heading(strings.secondFactorReverted(appName: appName))
             page.continueLink(continueURL, label: strings.continueLabel)
         case .failed(let reason):
             page.heading(strings.failed(reason, appName: appName))

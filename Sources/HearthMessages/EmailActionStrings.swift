@@ -27,7 +27,7 @@ struct PageText: Sendable {
 /// The mails' and pages' strings in one language: one file per language under `Strings/`. The values passed in are
 /// already on one line (``DisplayText/singleLine(_:)``).
 protocol EmailActionStrings: Sendable {
-    /// The mail for `kind`.
+    /// The mail for `kind`. For ``ActionCodeKind/revertSecondFactorAddition``, `newEmail` names the factor added.
     func mail(_ kind: ActionCodeKind, appName: String, email: String, newEmail: String?) -> MailText
     /// The text message that carries a phone sign-in's code (the code first, as Firebase's does).
     func verificationSMS(code: String, appName: String) -> String
@@ -45,6 +45,8 @@ protocol EmailActionStrings: Sendable {
     func emailVerified(appName: String) -> PageText
     func emailChanged(newEmail: String) -> PageText
     func emailRecovered(email: String) -> PageText
+    /// After a second factor was removed by the link of the mail that announced it.
+    func secondFactorReverted(appName: String) -> PageText
     /// The offer to reset the password after an address was restored, and its button.
     var resetOffer: String { get }
     var resetOfferButton: String { get }

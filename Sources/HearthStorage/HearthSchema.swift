@@ -353,6 +353,8 @@ enum HearthSchema {
                 "ALTER TABLE users ADD COLUMN second_factors TEXT",
                 // refresh_sessions.second_factor: `<kind>:<enrollment id>` of the factor the sign-in was completed with.
                 "ALTER TABLE refresh_sessions ADD COLUMN second_factor TEXT",
+                // action_codes.mfa_enrollment_id: the factor a REVERT_SECOND_FACTOR_ADDITION code withdraws.
+                "ALTER TABLE action_codes ADD COLUMN mfa_enrollment_id TEXT",
                 // mfa_sessions: multi-factor steps waiting for their second half: a sign-in whose first factor passed
                 // (`kind` 'sign-in', keyed by the hash of its mfaPendingCredential) and a TOTP enrolment whose secret was
                 // shown ('totp-enrollment', by the hash of its sessionInfo). `payload`: JSON (the pending session's

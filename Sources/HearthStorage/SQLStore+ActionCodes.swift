@@ -69,7 +69,7 @@ extension SQLStore {
 extension SQLStore {
     /// Columns of `action_codes` in the order ``actionCodeValues(_:)`` binds them.
     static let actionCodeColumns: SQLQueryString = """
-        code_hash, kind, uid, email, new_email, continue_url, language_code, created_at, expires_at
+        code_hash, kind, uid, email, new_email, continue_url, language_code, created_at, expires_at, mfa_enrollment_id
         """
 
     /// The values of ``actionCodeColumns``.
@@ -77,6 +77,7 @@ extension SQLStore {
         [
             record.codeHash, record.kind.rawValue, record.uid, record.email, record.newEmail, record.continueURL,
             record.languageCode, StoredTime.milliseconds(record.createdAt), StoredTime.milliseconds(record.expiresAt),
+            record.mfaEnrollmentID,
         ]
     }
 
@@ -87,7 +88,8 @@ extension SQLStore {
         return ActionCodeRecord(
             codeHash: try row.text("code_hash"), kind: kind, uid: try row.optionalText("uid"), email: try row.text("email"),
             newEmail: try row.optionalText("new_email"), continueURL: try row.optionalText("continue_url"),
-            languageCode: try row.optionalText("language_code"), createdAt: try row.date("created_at"),
+            languageCode: try row.optionalText("language_code"), mfaEnrollmentID: try row.optionalText("mfa_enrollment_id"),
+            createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"))
     }
 
@@ -95,7 +97,7 @@ extension SQLStore {
     /// would read it back cut): the continue URL and addresses come from requests.
     static func checkStorable(_ record: ActionCodeRecord) throws {
         let texts: [String?] = [
-            record.codeHash, record.uid, record.email, record.newEmail, record.continueURL, record.languageCode,
+            record.codeHash, record.uid, record.email, record.newEmail, record.continueURL, record.languageCode, record.mfaEnrollmentID,
         ]
         for text in texts {
             if let text, !UserText.isStorable(text) {

@@ -94,7 +94,7 @@ extension SQLStore {
                         ON CONFLICT (token_hash) DO UPDATE SET
                             uid = excluded.uid, sign_in_provider = excluded.sign_in_provider,
                             auth_time = excluded.auth_time, created_at = excluded.created_at,
-                            extra_claims = excluded.extra_claims
+                            extra_claims = excluded.extra_claims, second_factor = excluded.second_factor
                         """)
                 }
             case .signingKeys(let keys):
@@ -129,7 +129,8 @@ extension SQLStore {
                         ON CONFLICT (code_hash) DO UPDATE SET
                             kind = excluded.kind, uid = excluded.uid, email = excluded.email, new_email = excluded.new_email,
                             continue_url = excluded.continue_url, language_code = excluded.language_code,
-                            created_at = excluded.created_at, expires_at = excluded.expires_at
+                            created_at = excluded.created_at, expires_at = excluded.expires_at,
+                            mfa_enrollment_id = excluded.mfa_enrollment_id
                         """)
                 }
             case .mails(let mails):
@@ -194,7 +195,7 @@ extension SQLStore {
                 custom_attributes = excluded.custom_attributes, custom_auth = excluded.custom_auth,
                 created_at = excluded.created_at, last_login_at = excluded.last_login_at,
                 valid_since = excluded.valid_since, scheduled_deletion_at = excluded.scheduled_deletion_at,
-                email_link_sign_in = excluded.email_link_sign_in
+                email_link_sign_in = excluded.email_link_sign_in, second_factors = excluded.second_factors
             """)
         try await exec(database, "DELETE FROM provider_links WHERE uid = \(bind: user.uid)")
         try await insertLinks(ordered(user.providers), uid: user.uid, on: database)

@@ -26,6 +26,8 @@ struct ActionPageTests {
             .emailRecovered(email: "ada@example.com", continueURL: continueURL, resetOffered: true),
             .emailRecovered(email: "ada@example.com", continueURL: nil, resetOffered: false),
             .resetMailSent(email: "ada@example.com", continueURL: continueURL),
+            .secondFactorReverted(continueURL: continueURL),
+            .secondFactorReverted(continueURL: nil),
         ]
         + ActionCodeKind.allCases.map {
             .confirm(kind: $0, email: "ada@example.com", newEmail: "new@example.com", oobCode: code, continueURL: continueURL)
@@ -107,7 +109,7 @@ struct ActionPageTests {
     static func hasContinue(_ state: ActionPage.State) -> Bool {
         switch state {
         case .resetPasswordForm(_, _, let url, _), .resetPasswordDone(let url), .emailVerified(let url), .emailChanged(_, let url),
-            .emailRecovered(_, let url, _), .resetMailSent(_, let url):
+            .emailRecovered(_, let url, _), .resetMailSent(_, let url), .secondFactorReverted(let url):
             url != nil
         case .confirm, .failed: false
         }

@@ -205,6 +205,62 @@ struct ActionPageBrowserTests {
         }
     }
 
+    @Test("a second factor added: the mail's revert link in each language asks first, then withdraws the factor and ends the sessions")
+    func revertSecondFactor() async throws {
+        let languages = [
+            ("en", "Remove the second factor", "The second factor was removed"),
+            ("hi", "दूसरा चरण हटाएँ", "दूसरा चरण हटा दिया गया"),
+            ("id", "Hapus faktor kedua", "Faktor kedua telah dihapus"),
+            ("es", "Quitar el segundo factor", "Se quitó el segundo factor"),
+            ("bn", "দ্বিতীয় ধাপটি সরান", "দ্বিতীয় ধাপটি সরানো হয়েছে"),
+        ]
+        try await withLiveHearth({ MultiFactorHTTPTests.mfaOn(&$0) }) { live in
+            let client = FirebaseTestClient(baseURL: live.baseURL)
+            try await HeadlessBrowser.with { browser in
+                let page = try await browser.newPage()
+                for (language, confirm, done) in languages {
+                    let email = "factor-\(language)@example.com"
+                    let created = try await client.signUp(email: email)
+                    _ = try await live.services.store.updateUser(uid: created.localId, session: nil) { $0.emailVerified = true }
+                    let idToken = try #require(try await client.signIn(email: email).string("idToken"))
+                    let started = try await client.post(
+                        "/v2/accounts/mfaEnrollment:start", ["idToken": .string(idToken), "totpEnrollmentInfo": .object([:])])
+                    let info = try #require(try started.decode(StartMFAEnrollmentResponse.self).totpSessionInfo)
+                    let code = RFC6238.code(key: try #require(RFC6238.base32Decode(info.sharedSecretKey)), at: live.clock.now)
+                    let finalized = try await client.post(
+                        "/v2/accounts/mfaEnrollment:finalize",
+                        json: JSONValue.object([
+                            "idToken": .string(idToken), "displayName": .string("Authenticator"),
+                            "totpVerificationInfo": .object(["sessionInfo": .string(info.sessionInfo), "verificationCode": .string(code)]),
+                        ]).jsonText, headers: [HTTPField.Name("X-Firebase-Locale")!: language])
+                    let refreshToken = try #require(finalized.string("refreshToken"), "\(finalized.json)")
+                    let mail = try #require(try await live.services.store.recentMails(limit: 1).first)
+                    #expect(mail.purpose == "REVERT_SECOND_FACTOR_ADDITION" && mail.recipient == email && mail.languageCode == language)
+                    #expect(mail.textBody.contains("Authenticator (TOTP)"))
+                    let link = try await Self.newestLink(live)
+                    #expect(link.contains("mode=revertSecondFactorAddition"))
+
+                    _ = try await page.navigate(to: try #require(URL(string: link)))
+                    #expect(try await page.text(of: "h1") == confirm)
+                    #expect(try await page.evaluate("document.documentElement.lang") == .string(language))
+                    if language == "en" { try await Self.screenshot(page, "action-revert-factor-confirm") }
+                    // Opening the link did not withdraw anything.
+                    #expect(try await live.services.store.user(uid: created.localId)?.secondFactors.count == 1)
+                    live.clock.advance(by: 1)
+                    _ = try await page.clickAndWaitForNavigation("button[type=submit]")
+                    #expect(try await page.text(of: "h1") == done)
+                    if language == "en" { try await Self.screenshot(page, "action-revert-factor-done") }
+                    #expect(try await live.services.store.user(uid: created.localId)?.secondFactors.isEmpty == true)
+                    #expect(try await client.refresh(refreshToken).errorMessage == "TOKEN_EXPIRED")
+                    // The link works once.
+                    _ = try await page.navigate(to: try #require(URL(string: link)))
+                    #expect(page.status == 400)
+                }
+                #expect(page.consoleErrors.isEmpty, "\(page.consoleErrors)")
+            }
+        }
+    }
+
     // MARK: Helpers
 
     /// The action link of the newest mail the server queued.

@@ -236,6 +236,34 @@ struct MultiFactorHTTPTests {
         }
     }
 
+    @Test("the mail of a new factor: checkActionCode names REVERT_SECOND_FACTOR_ADDITION; applyActionCode withdraws it, once, audited")
+    func revertByCode() async throws {
+        try await withHearth(Self.mfaOn) { hearth, client in
+            let (uid, idToken) = try await Self.verifiedUser(hearth, client)
+            let (_, enrollmentID, _) = try await Self.enrolTOTP(hearth, client, idToken: idToken)
+            let mail = try #require(try await EmailActionsTests.mails(hearth).first)
+            #expect(mail.purpose == "REVERT_SECOND_FACTOR_ADDITION" && mail.recipient == "mfa@example.com")
+            let link = try #require(EmailActionsTests.link(in: mail))
+            let code = try #require(EmailActionsTests.code(in: link))
+            let checked = try await client.post("/v1/accounts:resetPassword", ["oobCode": .string(code)])
+            #expect(checked.string("requestType") == "REVERT_SECOND_FACTOR_ADDITION" && checked.string("email") == "mfa@example.com")
+            hearth.clock.advance(by: 1)
+            let applied = try await client.post("/v1/accounts:update", ["oobCode": .string(code)])
+            #expect(applied.status == .ok, "\(applied.json)")
+            #expect(try await hearth.services.store.user(uid: uid)?.secondFactors.isEmpty == true)
+            #expect(try await client.post("/v1/accounts:update", ["oobCode": .string(code)]).errorMessage == "INVALID_OOB_CODE")
+            let events = try await hearth.services.store.auditEvents(uid: uid, kind: .secondFactorWithdrawn, after: nil, limit: 10)
+            #expect(events.first?.method == "revertLink" && events.first?.details["enrollment"] == enrollmentID)
+            let enrolled = try await hearth.services.store.auditEvents(uid: uid, kind: .secondFactorEnrolled, after: nil, limit: 10)
+            #expect(enrolled.first?.details == ["kind": "totp", "enrollment": enrollmentID])
+            // A client cannot ask for such a mail.
+            #expect(
+                try await client.post(
+                    "/v1/accounts:sendOobCode", ["requestType": .string("REVERT_SECOND_FACTOR_ADDITION"), "email": .string("mfa@example.com")]
+                ).errorMessage == "INVALID_REQ_TYPE : Unsupported request parameters.")
+        }
+    }
+
     @Test("each error a person can cause, with Firebase's exact string")
     func errors() async throws {
         try await withHearth(Self.mfaOn) { hearth, client in

@@ -9,6 +9,8 @@ public enum ActionCodeKind: String, Sendable, CaseIterable, Codable {
     case emailSignIn = "EMAIL_SIGNIN"
     case verifyAndChangeEmail = "VERIFY_AND_CHANGE_EMAIL"
     case recoverEmail = "RECOVER_EMAIL"
+    /// Mailed when a second factor is added: applying it withdraws the factor.
+    case revertSecondFactorAddition = "REVERT_SECOND_FACTOR_ADDITION"
 
     /// The `mode` of the action link that carries the code (Firebase's hosted action handler).
     public var mode: String {
@@ -18,6 +20,7 @@ public enum ActionCodeKind: String, Sendable, CaseIterable, Codable {
         case .emailSignIn: "signIn"
         case .verifyAndChangeEmail: "verifyAndChangeEmail"
         case .recoverEmail: "recoverEmail"
+        case .revertSecondFactorAddition: "revertSecondFactorAddition"
         }
     }
 
@@ -45,13 +48,16 @@ public struct ActionCodeRecord: Sendable, Equatable {
     public var continueURL: String?
     /// The language of the mail and of the page (`en`, `hi`, …).
     public var languageCode: String?
+    /// The second factor a ``ActionCodeKind/revertSecondFactorAddition`` code withdraws.
+    public var mfaEnrollmentID: String?
     public var createdAt: Date
     public var expiresAt: Date
 
     public init(
         codeHash: String, kind: ActionCodeKind, uid: String?, email: String, newEmail: String? = nil,
-        continueURL: String? = nil, languageCode: String? = nil, createdAt: Date, expiresAt: Date
+        continueURL: String? = nil, languageCode: String? = nil, mfaEnrollmentID: String? = nil, createdAt: Date, expiresAt: Date
     ) {
+        self.mfaEnrollmentID = mfaEnrollmentID
         self.codeHash = codeHash
         self.kind = kind
         self.uid = uid

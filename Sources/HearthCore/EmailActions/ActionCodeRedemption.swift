@@ -5,6 +5,9 @@ public protocol AccountMailing: Sendable {
     /// After an e-mail change: a `RECOVER_EMAIL` link to the old address, which restores it (nothing when the server
     /// cannot send mail).
     func mailRecoveryLink(uid: String, oldEmail: String, newEmail: String, languageCode: String?) async throws
+    /// After a second factor was enrolled: a `REVERT_SECOND_FACTOR_ADDITION` link to the account's address, which
+    /// withdraws the factor (nothing when the server cannot send mail).
+    func mailSecondFactorAdded(uid: String, email: String, factor: SecondFactorEnrollment, languageCode: String?) async throws
 }
 
 /// What using a code of an e-mail action does to the account: a password reset (`accounts:resetPassword`), and a
@@ -48,11 +51,11 @@ public struct ActionCodeRedemption: Sendable {
         return used
     }
 
-    /// Applies a verification, e-mail change or recovery code. An e-mail change ends the user's sessions,
-    /// voids links sent for the old address, and mails the old address a recovery link; a recovery ends the
-    /// sessions too. `EMAIL_EXISTS` when the address the account moves to has another account.
+    /// Applies a verification, e-mail change, recovery or second-factor revert code. An e-mail change ends the user's
+    /// sessions, voids links sent for the old address, and mails the old address a recovery link; a recovery ends the
+    /// sessions too, as does a revert, which withdraws the factor the mail announced. `EMAIL_EXISTS` when the address the account moves to has another account.
     public func apply(code: String) async throws -> (record: ActionCodeRecord, user: UserRecord) {
-        let kinds: Set<ActionCodeKind> = [.verifyEmail, .verifyAndChangeEmail, .recoverEmail]
+        let kinds: Set<ActionCodeKind> = [.verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition]
         let record = try await codes.peek(code)
         guard kinds.contains(record.kind), let uid = record.uid else { throw HearthError(.invalidOOBCode, reason: "not an apply code") }
         // The address the account moves to must be free; checked before the code is spent (the write checks again).
@@ -81,6 +84,14 @@ public struct ActionCodeRedemption: Sendable {
                 guard user.email == used.newEmail else { throw HearthError(.invalidOOBCode, reason: "address changed again since the mail") }
                 user.email = used.email
                 user.emailVerified = true
+                user.validSince = now
+            case .revertSecondFactorAddition:
+                guard let index = user.secondFactors.firstIndex(where: { $0.id == used.mfaEnrollmentID }) else {
+                    throw HearthError(.invalidOOBCode, reason: "the factor was withdrawn already")
+                }
+                // Whoever added it may hold a session that passed it: every session ends.
+                user.secondFactors.remove(at: index)
+                if user.secondFactors.isEmpty { user.recoveryCodeHashes = [] }
                 user.validSince = now
             case .passwordReset, .emailSignIn:
                 throw HearthError(.invalidOOBCode)

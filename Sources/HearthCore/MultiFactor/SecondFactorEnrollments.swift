@@ -19,6 +19,8 @@ public struct SecondFactorEnrollments: Sendable {
     public let recentLoginWindow: TimeInterval
     /// The issuer an authenticator app shows beside the account (the project's name).
     public let issuer: String
+    /// Mails the account's address a link that withdraws a new factor; `nil`: no mail.
+    public var mail: (any AccountMailing)?
 
     /// How long a TOTP enrolment waits for its first code (`finalizeEnrollmentTime`).
     public static let totpEnrollmentLifetime: TimeInterval = 600
@@ -94,7 +96,9 @@ public struct SecondFactorEnrollments: Sendable {
     }
 
     /// Checks the code and enrols the factor; the new session's tokens carry it as their second factor.
-    public func finalize(idToken: String?, displayName: String?, _ finish: Finish, from origin: ClientOrigin) async throws -> SignedIn {
+    public func finalize(idToken: String?, displayName: String?, _ finish: Finish, languageCode: String? = nil, from origin: ClientOrigin)
+        async throws -> SignedIn
+    {
         let kind: SecondFactorKind
         switch finish {
         case .phone: kind = .phone
@@ -135,7 +139,7 @@ public struct SecondFactorEnrollments: Sendable {
                 id: pending.enrollmentID, displayName: displayName, enrolledAt: now, factor: .totp(sealedSecret: pending.sealedSecret))
         }
         let use = SecondFactorUse(kind: kind, enrollmentID: enrollment.id)
-        return try await StoreConflict.mapped {
+        let signedIn = try await StoreConflict.mapped {
             try await completion.complete(
                 .update(uid: uid) { user in
                     if user.disabled { throw HearthError(.userDisabled) }
@@ -150,6 +154,11 @@ public struct SecondFactorEnrollments: Sendable {
                     provider: current.signInProvider, event: .secondFactorEnrolled, method: kind.rawValue,
                     details: ["kind": kind.rawValue, "enrollment": enrollment.id], origin: origin.audit, secondFactor: use))
         }
+        // The factor is enrolled whether or not the mail can go: a failure to queue it is the mailer's to log.
+        if let mail, let email = signedIn.user.email {
+            try? await mail.mailSecondFactorAdded(uid: uid, email: email, factor: enrollment, languageCode: languageCode)
+        }
+        return signedIn
     }
 
     /// Removes the factor `enrollmentID`. Every earlier session ends (as Firebase's does); the answer's tokens start

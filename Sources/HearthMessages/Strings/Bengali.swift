@@ -51,6 +51,16 @@ struct Bengali: EmailActionStrings {
                 ],
                 button: "আমার ইমেল ঠিকানা ফিরিয়ে আনুন",
                 footer: "এই পরিবর্তন আপনি নিজেই করে থাকলে এই ইমেলটি উপেক্ষা করুন।")
+        case .revertSecondFactorAddition:
+            MailText(
+                subject: "আপনার \(appName) অ্যাকাউন্টে সাইন-ইনের একটি দ্বিতীয় ধাপ যোগ করা হয়েছে",
+                heading: "সাইন-ইনের দ্বিতীয় ধাপ যোগ করা হয়েছে",
+                paragraphs: [
+                    "\(email)-এর \(appName) অ্যাকাউন্টে সাইন-ইনের দ্বিতীয় ধাপ হিসেবে \(newEmail ?? "") যোগ করা হয়েছে।",
+                    "আপনি যদি এটি যোগ না করে থাকেন, তাহলে এটি সরাতে এবং সব সাইন-ইন সেশন শেষ করতে নিচের বোতামটি ব্যবহার করুন।",
+                ],
+                button: "এই দ্বিতীয় ধাপটি সরান",
+                footer: "আপনি নিজে এটি যোগ করে থাকলে এই ইমেলটি উপেক্ষা করতে পারেন।")
         }
     }
 
@@ -100,6 +110,11 @@ struct Bengali: EmailActionStrings {
                         ?? "আপনার \(appName) অ্যাকাউন্টের সাইন-ইন ইমেল ঠিকানা হিসেবে \(email) ফিরিয়ে আনুন।"
                 ],
                 button: "ইমেল ঠিকানা ফিরিয়ে আনুন")
+        case .revertSecondFactorAddition:
+            PageText(
+                heading: "দ্বিতীয় ধাপটি সরান",
+                paragraphs: ["আপনার \(appName) অ্যাকাউন্টের সাইন-ইনের দ্বিতীয় ধাপগুলো থেকে \(newEmail ?? "") সরান। সব সাইন-ইন সেশন শেষ হয়ে যাবে।"],
+                button: "দ্বিতীয় ধাপ সরান")
         }
     }
 
@@ -113,6 +128,10 @@ struct Bengali: EmailActionStrings {
 
     func emailRecovered(email: String) -> PageText {
         PageText(heading: "আপনার ইমেল ঠিকানা ফিরিয়ে আনা হয়েছে", paragraphs: ["আপনার সাইন-ইন ইমেল ঠিকানা আবার \(email)।"])
+    }
+
+    func secondFactorReverted(appName: String) -> PageText {
+        PageText(heading: "দ্বিতীয় ধাপটি সরানো হয়েছে", paragraphs: ["আবার সাইন ইন করুন। অন্য কেউ এটি যোগ করে থাকলে তারা আপনার পাসওয়ার্ড জানতে পারে: নিরাপত্তার জন্য এটি রিসেট করুন।"])
     }
 
     var resetOffer: String {

@@ -51,6 +51,16 @@ struct English: EmailActionStrings {
                 ],
                 button: "Restore my e-mail address",
                 footer: "If you made this change yourself, you can ignore this e-mail.")
+        case .revertSecondFactorAddition:
+            MailText(
+                subject: "A second factor was added to your \(appName) account",
+                heading: "A second sign-in step was added",
+                paragraphs: [
+                    "\(newEmail ?? "") was added as a second sign-in step of the \(appName) account for \(email).",
+                    "If you did not add it, use the button below to remove it and end every signed-in session.",
+                ],
+                button: "Remove this second factor",
+                footer: "If you added it yourself, you can ignore this e-mail.")
         }
     }
 
@@ -102,6 +112,11 @@ struct English: EmailActionStrings {
                         ?? "Restore \(email) as the sign-in e-mail address of your \(appName) account."
                 ],
                 button: "Restore e-mail address")
+        case .revertSecondFactorAddition:
+            PageText(
+                heading: "Remove the second factor",
+                paragraphs: ["Remove \(newEmail ?? "") from the second sign-in steps of your \(appName) account. Every signed-in session will end."],
+                button: "Remove second factor")
         }
     }
 
@@ -115,6 +130,10 @@ struct English: EmailActionStrings {
 
     func emailRecovered(email: String) -> PageText {
         PageText(heading: "Your e-mail address was restored", paragraphs: ["Your sign-in e-mail address is \(email) again."])
+    }
+
+    func secondFactorReverted(appName: String) -> PageText {
+        PageText(heading: "The second factor was removed", paragraphs: ["Sign in again. If someone else added it, they may know your password: reset it to be safe."])
     }
 
     var resetOffer: String { "If someone else changed your address, they may know your password. Reset it to be safe." }

@@ -51,6 +51,16 @@ struct Hindi: EmailActionStrings {
                 ],
                 button: "मेरा ईमेल पता वापस लाएँ",
                 footer: "अगर यह बदलाव आपने ही किया है, तो इस ईमेल को अनदेखा करें।")
+        case .revertSecondFactorAddition:
+            MailText(
+                subject: "आपके \(appName) खाते में साइन-इन का दूसरा चरण जोड़ा गया",
+                heading: "साइन-इन का दूसरा चरण जोड़ा गया",
+                paragraphs: [
+                    "\(email) के \(appName) खाते में साइन-इन के दूसरे चरण के रूप में \(newEmail ?? "") जोड़ा गया।",
+                    "अगर आपने इसे नहीं जोड़ा, तो इसे हटाने और सभी साइन-इन सत्र समाप्त करने के लिए नीचे दिए बटन का उपयोग करें।",
+                ],
+                button: "यह दूसरा चरण हटाएँ",
+                footer: "अगर आपने इसे खुद जोड़ा है, तो आप इस ईमेल को अनदेखा कर सकते हैं।")
         }
     }
 
@@ -100,6 +110,11 @@ struct Hindi: EmailActionStrings {
                         ?? "\(email) को अपने \(appName) खाते के साइन-इन ईमेल पते के रूप में वापस लाएँ।"
                 ],
                 button: "ईमेल पता वापस लाएँ")
+        case .revertSecondFactorAddition:
+            PageText(
+                heading: "दूसरा चरण हटाएँ",
+                paragraphs: ["अपने \(appName) खाते के साइन-इन के दूसरे चरणों से \(newEmail ?? "") हटाएँ। सभी साइन-इन सत्र समाप्त हो जाएँगे।"],
+                button: "दूसरा चरण हटाएँ")
         }
     }
 
@@ -113,6 +128,10 @@ struct Hindi: EmailActionStrings {
 
     func emailRecovered(email: String) -> PageText {
         PageText(heading: "आपका ईमेल पता वापस लाया गया है", paragraphs: ["आपका साइन-इन ईमेल पता फिर से \(email) है।"])
+    }
+
+    func secondFactorReverted(appName: String) -> PageText {
+        PageText(heading: "दूसरा चरण हटा दिया गया", paragraphs: ["फिर से साइन इन करें। अगर किसी और ने इसे जोड़ा था, तो उन्हें आपका पासवर्ड पता हो सकता है: सुरक्षा के लिए इसे रीसेट करें।"])
     }
 
     var resetOffer: String {

@@ -51,6 +51,16 @@ struct Indonesian: EmailActionStrings {
                 ],
                 button: "Pulihkan alamat email saya",
                 footer: "Jika Anda sendiri yang melakukan perubahan ini, abaikan email ini.")
+        case .revertSecondFactorAddition:
+            MailText(
+                subject: "Faktor kedua ditambahkan ke akun \(appName) Anda",
+                heading: "Langkah masuk kedua ditambahkan",
+                paragraphs: [
+                    "\(newEmail ?? "") ditambahkan sebagai langkah masuk kedua untuk akun \(appName) milik \(email).",
+                    "Jika bukan Anda yang menambahkannya, gunakan tombol di bawah untuk menghapusnya dan mengakhiri semua sesi yang sedang masuk.",
+                ],
+                button: "Hapus faktor kedua ini",
+                footer: "Jika Anda sendiri yang menambahkannya, abaikan email ini.")
         }
     }
 
@@ -102,6 +112,11 @@ struct Indonesian: EmailActionStrings {
                         ?? "Pulihkan \(email) sebagai alamat email masuk akun \(appName) Anda."
                 ],
                 button: "Pulihkan alamat email")
+        case .revertSecondFactorAddition:
+            PageText(
+                heading: "Hapus faktor kedua",
+                paragraphs: ["Hapus \(newEmail ?? "") dari langkah masuk kedua akun \(appName) Anda. Semua sesi yang sedang masuk akan berakhir."],
+                button: "Hapus faktor kedua")
         }
     }
 
@@ -116,6 +131,10 @@ struct Indonesian: EmailActionStrings {
 
     func emailRecovered(email: String) -> PageText {
         PageText(heading: "Alamat email Anda telah dipulihkan", paragraphs: ["Alamat email masuk Anda kembali menjadi \(email)."])
+    }
+
+    func secondFactorReverted(appName: String) -> PageText {
+        PageText(heading: "Faktor kedua telah dihapus", paragraphs: ["Masuk lagi. Jika orang lain yang menambahkannya, mereka mungkin mengetahui sandi Anda: setel ulang sandi agar aman."])
     }
 
     var resetOffer: String {

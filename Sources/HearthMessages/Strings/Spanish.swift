@@ -51,6 +51,16 @@ struct Spanish: EmailActionStrings {
                 ],
                 button: "Restaurar mi dirección de correo",
                 footer: "Si has hecho tú este cambio, puedes ignorar este correo.")
+        case .revertSecondFactorAddition:
+            MailText(
+                subject: "Se añadió un segundo factor a tu cuenta de \(appName)",
+                heading: "Se añadió un segundo paso de inicio de sesión",
+                paragraphs: [
+                    "Se añadió \(newEmail ?? "") como segundo paso de inicio de sesión de la cuenta de \(appName) de \(email).",
+                    "Si no lo añadiste tú, usa el botón de abajo para quitarlo y cerrar todas las sesiones.",
+                ],
+                button: "Quitar este segundo factor",
+                footer: "Si lo añadiste tú, puedes ignorar este correo.")
         }
     }
 
@@ -105,6 +115,11 @@ struct Spanish: EmailActionStrings {
                     } ?? "Restaura \(email) como dirección de correo de inicio de sesión de tu cuenta de \(appName)."
                 ],
                 button: "Restaurar dirección de correo")
+        case .revertSecondFactorAddition:
+            PageText(
+                heading: "Quitar el segundo factor",
+                paragraphs: ["Quita \(newEmail ?? "") de los segundos pasos de inicio de sesión de tu cuenta de \(appName). Se cerrarán todas las sesiones."],
+                button: "Quitar segundo factor")
         }
     }
 
@@ -119,6 +134,10 @@ struct Spanish: EmailActionStrings {
     func emailRecovered(email: String) -> PageText {
         PageText(
             heading: "Se ha restaurado tu dirección de correo", paragraphs: ["Tu dirección de correo de inicio de sesión vuelve a ser \(email)."])
+    }
+
+    func secondFactorReverted(appName: String) -> PageText {
+        PageText(heading: "Se quitó el segundo factor", paragraphs: ["Vuelve a iniciar sesión. Si otra persona lo añadió, puede que conozca tu contraseña: restablécela por seguridad."])
     }
 
     var resetOffer: String {

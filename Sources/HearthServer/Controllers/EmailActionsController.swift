@@ -92,6 +92,10 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
         switch record.kind {
         case .verifyAndChangeEmail: await audit.record(.emailChanged, uid: user.uid, actor: .user, method: "changeLink", origin: origin)
         case .recoverEmail: await audit.record(.emailChanged, uid: user.uid, actor: .user, method: "recoveryLink", origin: origin)
+        case .revertSecondFactorAddition:
+            await audit.record(
+                .secondFactorWithdrawn, uid: user.uid, actor: .user, method: "revertLink", origin: origin,
+                details: ["enrollment": record.mfaEnrollmentID ?? ""])
         default: break
         }
         var response = AccountsController<Context>.updateResponse(user)

@@ -55,7 +55,8 @@ struct MultiFactorController<Context: RequestContext>: Sendable {
         default: throw HearthError(.invalidArgument, detail: "Exactly one of phoneVerificationInfo and totpVerificationInfo is required.")
         }
         let signedIn = try await enrollments.finalize(
-            idToken: input.idToken, displayName: input.displayName, finish, from: audit.clientOrigin(request, context: context))
+            idToken: input.idToken, displayName: input.displayName, finish, languageCode: locale(request),
+            from: audit.clientOrigin(request, context: context))
         return WireCoding.response(MFATokensResponse(idToken: signedIn.idToken, refreshToken: signedIn.refreshToken))
     }
 

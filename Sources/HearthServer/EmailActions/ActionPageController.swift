@@ -67,6 +67,14 @@ struct ActionPageController<Context: RequestContext>: Sendable {
             case .verifyEmail, .verifyAndChangeEmail, .recoverEmail:
                 return render(
                     .confirm(kind: kind, email: record.email, newEmail: record.newEmail, oobCode: code, continueURL: continueURL), pageLanguage)
+            case .revertSecondFactorAddition:
+                let factor = try await record.uid.asyncMap { try await actions.redemption.store.user(uid: $0) }??.secondFactors.first {
+                    $0.id == record.mfaEnrollmentID
+                }
+                guard let factor else { throw HearthError(.invalidOOBCode, reason: "the factor was withdrawn already") }
+                return render(
+                    .confirm(kind: kind, email: record.email, newEmail: EmailActions.name(of: factor), oobCode: code, continueURL: continueURL),
+                    pageLanguage)
             }
         } catch let error as HearthError {
             return failure(error, language)
@@ -94,11 +102,12 @@ struct ActionPageController<Context: RequestContext>: Sendable {
                 return try await form(.tooShort(minimumLength: 6))
             }
             return render(.resetPasswordDone(continueURL: continueURL), language)
-        case .verifyEmail, .verifyAndChangeEmail, .recoverEmail:
+        case .verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition:
             let (record, user) = try await actions.redemption.apply(code: code)
             switch record.kind {
             case .verifyEmail: return render(.emailVerified(continueURL: continueURL), language)
             case .verifyAndChangeEmail: return render(.emailChanged(newEmail: user.email ?? "", continueURL: continueURL), language)
+            case .revertSecondFactorAddition: return render(.secondFactorReverted(continueURL: continueURL), language)
             default: return render(.emailRecovered(email: record.email, continueURL: continueURL, resetOffered: true), language)
             }
         case .emailSignIn:

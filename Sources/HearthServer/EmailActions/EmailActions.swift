@@ -37,7 +37,8 @@ struct EmailActions: AccountMailing {
 
     /// Makes a code for `kind`, stores its hash, and returns the code and its link.
     func issue(
-        _ kind: ActionCodeKind, uid: String?, email: String, newEmail: String? = nil, continueURL: String?, languageCode: String?
+        _ kind: ActionCodeKind, uid: String?, email: String, newEmail: String? = nil, continueURL: String?, languageCode: String?,
+        mfaEnrollmentID: String? = nil
     ) async throws -> (code: String, link: String) {
         let code = ActionCode.make()
         let now = services.clock.now
@@ -45,7 +46,8 @@ struct EmailActions: AccountMailing {
         try await store.insertActionCode(
             ActionCodeRecord(
                 codeHash: ActionCode.hash(code), kind: kind, uid: uid, email: email, newEmail: newEmail, continueURL: continueURL,
-                languageCode: language, createdAt: now, expiresAt: now.addingTimeInterval(configuration.email.linkLifetime)))
+                languageCode: language, mfaEnrollmentID: mfaEnrollmentID, createdAt: now,
+                expiresAt: now.addingTimeInterval(configuration.email.linkLifetime)))
         return (code, link(code: code, kind: kind, continueURL: continueURL, languageCode: language))
     }
 
@@ -118,6 +120,19 @@ struct EmailActions: AccountMailing {
         }
         let issued = try await issue(.recoverEmail, uid: uid, email: oldEmail, newEmail: newEmail, continueURL: nil, languageCode: languageCode)
         try await send(.recoverEmail, to: oldEmail, link: issued.link, newEmail: newEmail, languageCode: languageCode)
+    }
+
+    func mailSecondFactorAdded(uid: String, email: String, factor: SecondFactorEnrollment, languageCode: String?) async throws {
+        guard canSend else { return }
+        let issued = try await issue(
+            .revertSecondFactorAddition, uid: uid, email: email, continueURL: nil, languageCode: languageCode, mfaEnrollmentID: factor.id)
+        try await send(.revertSecondFactorAddition, to: email, link: issued.link, newEmail: Self.name(of: factor), languageCode: languageCode)
+    }
+
+    /// How the mail and the page name a factor: its display name, and a phone factor's number but its last digits hidden.
+    static func name(of factor: SecondFactorEnrollment) -> String {
+        let kind = factor.phoneNumber.map(SecondFactorEnrollment.masked) ?? "TOTP"
+        return factor.displayName.map { "\($0) (\(kind))" } ?? kind
     }
 
     // MARK: Helpers

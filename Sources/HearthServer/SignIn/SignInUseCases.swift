@@ -56,9 +56,11 @@ struct SignInUseCases: Sendable {
         secondFactorSignIn = SecondFactorSignIn(
             settings: services.projectSettings, store: services.store, phone: phone, totp: totp, secrets: secrets, abuse: abuse,
             completion: completion)
-        secondFactorEnrollments = SecondFactorEnrollments(
+        var enrollments = SecondFactorEnrollments(
             settings: services.projectSettings, store: services.store, idTokens: tokens, phone: phone, totp: totp, secrets: secrets,
             completion: completion, recentLoginWindow: services.configuration.recentLoginWindow, issuer: services.configuration.projectID)
+        enrollments.mail = EmailActions(services: services)
+        secondFactorEnrollments = enrollments
     }
 }
 

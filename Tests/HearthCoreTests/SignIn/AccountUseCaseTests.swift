@@ -10,6 +10,7 @@ import Testing
         func mailRecoveryLink(uid: String, oldEmail: String, newEmail: String, languageCode: String?) async throws {
             sent.withLock { $0.append((uid, oldEmail, newEmail)) }
         }
+        func mailSecondFactorAdded(uid: String, email: String, factor: SecondFactorEnrollment, languageCode: String?) async throws {}
     }
 
     static func update(_ kit: SignInKit, mail: Mailbox = Mailbox()) -> OwnAccountUpdate {
