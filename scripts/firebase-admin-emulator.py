@@ -1,5 +1,6 @@
 """The official firebase-admin Python SDK against a development-mode Hearth, as its emulator mode reaches it
-(FIREBASE_AUTH_EMULATOR_HOST: `Bearer owner`, no API key, paths under /identitytoolkit.googleapis.com).
+(FIREBASE_AUTH_EMULATOR_HOST: `Bearer owner`, no API key, paths under /identitytoolkit.googleapis.com), second
+factors included (written through the SDK's own client: it has no multi-factor API).
 
     FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099 HEARTH_PROJECT=demo-hearth python firebase-admin-emulator.py
 
@@ -16,7 +17,7 @@ import urllib.parse
 import urllib.request
 
 import firebase_admin
-from firebase_admin import auth
+from firebase_admin import auth, exceptions
 
 HOST = os.environ["FIREBASE_AUTH_EMULATOR_HOST"]
 PROJECT = os.environ.get("HEARTH_PROJECT", "demo-hearth")
@@ -160,4 +161,70 @@ sign_in_link = auth.generate_sign_in_with_email_link("newcomer@example.com", set
 check("mode=signIn" in sign_in_link, "generate_sign_in_with_email_link")
 fails_with(lambda: auth.generate_password_reset_link("nobody@example.com"), auth.EmailNotFoundError,
            "generate_password_reset_link for an unknown address")
+
+# second factors. firebase-admin for Python has no multi-factor API (firebase/firebase-admin-python#611: no
+# `multi_factor` on UserRecord, create_user or update_user). Its UserRecord keeps the server's answer, so the
+# factors are read from there, and they are written through the SDK's own authenticated client, in the shape
+# firebase-admin for Node gives `multiFactor.enrolledFactors` (src/auth/user-import-builder.ts): `mfaInfo` on
+# create and import, `mfa.enrollments` on update, `mfa: {}` for an empty list.
+users_api = auth._get_client(None)._user_manager  # noqa: SLF001 - the SDK's own transport and credential
+
+
+def admin_post(path, body):
+    return users_api._make_request("post", path, json=body)[0]  # noqa: SLF001
+
+
+def enrolled_factors(uid):
+    return auth.get_user(uid)._data.get("mfaInfo", [])  # noqa: SLF001 - the lookup's answer as the SDK keeps it
+
+
+admin_post("/accounts", {"localId": "mfa-1", "email": "mfa@example.com", "emailVerified": True, "password": "second factor",
+                         "mfaInfo": [{"phoneInfo": "+15555550120", "displayName": "Work phone"},
+                                     {"phoneInfo": "+15555550121", "displayName": "Home", "enrolledAt": "2017-09-22T01:49:58.000Z"}]})
+factors = enrolled_factors("mfa-1")
+check([factor.get("phoneInfo") for factor in factors] == ["+15555550120", "+15555550121"], "create_user with phone second factors")
+check(len(factors[0]["mfaEnrollmentId"]) == 28 and factors[0]["displayName"] == "Work phone" and "enrolledAt" in factors[0],
+      "a second factor's id is made by the server, its enrolment time is now")
+check(factors[1]["enrolledAt"] == "2017-09-22T01:49:58.000Z", "a given enrolment time is kept")
+check(auth.get_user("mfa-1").email == "mfa@example.com", "get_user reads a user with second factors")
+home = factors[1]
+admin_post("/accounts:update", {"localId": "mfa-1", "mfa": {"enrollments": [
+    {"mfaEnrollmentId": home["mfaEnrollmentId"], "phoneInfo": home["phoneInfo"], "displayName": "Home", "enrolledAt": home["enrolledAt"]},
+    {"mfaEnrollmentId": "new-phone", "phoneInfo": "+15555550122", "displayName": "New"}]}})
+factors = enrolled_factors("mfa-1")
+check([(factor["mfaEnrollmentId"], factor["phoneInfo"]) for factor in factors]
+      == [(home["mfaEnrollmentId"], "+15555550121"), ("new-phone", "+15555550122")], "update_user replaces the second factors")
+error = fails_with(lambda: admin_post("/accounts:update", {"localId": "mfa-1", "mfa": {"enrollments": [{"mfaEnrollmentId": "x", "phoneInfo": "555"}]}}),
+                   exceptions.InvalidArgumentError, "a second factor with a malformed number is refused")
+check("INVALID_MFA_PHONE_NUMBER" in str(error), f"... as INVALID_MFA_PHONE_NUMBER: {error}")
+error = fails_with(lambda: admin_post("/accounts:update", {"localId": "mfa-1", "mfa": {"enrollments": [{"phoneInfo": "+15555550123"}]}}),
+                   exceptions.InvalidArgumentError, "a replacing factor without an id is refused")
+check("INVALID_MFA_ENROLLMENT_ID" in str(error), f"... as INVALID_MFA_ENROLLMENT_ID: {error}")
+check(len(enrolled_factors("mfa-1")) == 2, "a refused update changes nothing")
+admin_post("/accounts:update", {"localId": "mfa-1", "mfa": {}})
+check(enrolled_factors("mfa-1") == [], "update_user with an empty list of enrolled factors removes them all")
+admin_post("/accounts:update", {"localId": "mfa-1", "mfa": {"enrollments": [{"mfaEnrollmentId": "again", "phoneInfo": "+15555550124"}]}})
+admin_post("/accounts:update", {"localId": "mfa-1", "mfa": {"enrollments": []}})
+check(enrolled_factors("mfa-1") == [], "... and with an empty enrollments list")
+
+
+class FactorImportUserRecord(auth.ImportUserRecord):
+    """An ImportUserRecord with phone second factors, as firebase-admin for Node writes them in an import."""
+
+    def __init__(self, uid, factors, **kwargs):
+        super().__init__(uid, **kwargs)
+        self.factors = factors
+
+    def to_dict(self):
+        return {**super().to_dict(), "mfaInfo": self.factors}
+
+
+work = [{"mfaEnrollmentId": "w1", "phoneInfo": "+15555550125", "displayName": "Work"}]
+result = auth.import_users([FactorImportUserRecord("mfa-imp-1", work, email="mfa-imp@example.com", email_verified=True),
+                            FactorImportUserRecord("mfa-imp-2", work, email="mfa-imp2@example.com")])
+check(result.success_count == 1 and result.errors[0].index == 1
+      and result.errors[0].reason == "Second factor account requires email to be verified.",
+      f"import_users with second factors; an unverified user refused: {[error.reason for error in result.errors]}")
+check([(factor["mfaEnrollmentId"], factor["phoneInfo"]) for factor in enrolled_factors("mfa-imp-1")] == [("w1", "+15555550125")],
+      "an imported user's second factors")
 print("all checks passed")

@@ -73,7 +73,9 @@ extension HearthAdmin {
     // MARK: Writing
 
     /// Creates a user and returns it as stored. Throws `auth/uid-already-exists`, `auth/email-already-exists`,
-    /// `auth/phone-number-already-exists`, `auth/invalid-email`, `auth/invalid-password`, `auth/invalid-phone-number`.
+    /// `auth/phone-number-already-exists`, `auth/invalid-email`, `auth/invalid-password`, `auth/invalid-phone-number`
+    /// (also for a second factor's number), and `auth/unsupported-second-factor` for a second factor that is not a
+    /// phone factor, before any call.
     @discardableResult
     public func createUser(_ user: NewUser = NewUser()) async throws -> UserRecord {
         var body: [String: ClaimValue] = [:]
@@ -85,6 +87,9 @@ extension HearthAdmin {
         body["photoUrl"] = user.photoURL.map(ClaimValue.string)
         body["phoneNumber"] = user.phoneNumber.map(ClaimValue.string)
         body["disabled"] = user.disabled.map(ClaimValue.bool)
+        if let factors = user.multiFactor?.enrolledFactors, !factors.isEmpty {
+            body["mfaInfo"] = .array(try factors.map { try Self.wire($0, allowingTOTP: false) })
+        }
         let created = try await call(projectPath("accounts"), body, as: LocalIDReply.self)
         return try await self.user(uid: created.localId)
     }
@@ -93,8 +98,11 @@ extension HearthAdmin {
         let localId: String
     }
 
-    /// Changes a user and returns it as stored. `phoneNumber: .remove` unlinks the `phone` provider. Throws
-    /// `auth/user-not-found`, `auth/email-already-exists`, `auth/phone-number-already-exists`, `auth/invalid-phone-number`.
+    /// Changes a user and returns it as stored. `phoneNumber: .remove` unlinks the `phone` provider; `multiFactor`
+    /// replaces the second factors (an empty list removes them). Throws `auth/user-not-found`,
+    /// `auth/email-already-exists`, `auth/phone-number-already-exists`, `auth/invalid-phone-number` (also for a
+    /// second factor's number), `auth/second-factor-uid-already-exists`, `auth/second-factor-limit-exceeded`,
+    /// `auth/multi-factor-info-not-found` (a TOTP factor the user does not have), `auth/unsupported-second-factor`.
     @discardableResult
     public func updateUser(uid: String, _ update: UserUpdate) async throws -> UserRecord {
         var body: [String: ClaimValue] = ["localId": .string(uid)]
@@ -119,6 +127,10 @@ extension HearthAdmin {
         case nil: break
         }
         if !removed.isEmpty { body["deleteAttribute"] = .array(removed) }
+        if let factors = update.multiFactor?.enrolledFactors {
+            // No `enrollments` (not an empty list) removes them all, as firebase-admin sends it.
+            body["mfa"] = .object(factors.isEmpty ? [:] : ["enrollments": .array(try factors.map { try Self.wire($0, allowingTOTP: true) })])
+        }
         try await sendUpdate(body)
         return try await user(uid: uid)
     }
@@ -140,6 +152,26 @@ extension HearthAdmin {
     public func revokeRefreshTokens(uid: String) async throws {
         let seconds = Int64(clock().timeIntervalSince1970)
         try await sendUpdate(["localId": .string(uid), "validSince": .string(String(seconds))])
+    }
+
+    /// A second factor as the admin API takes it (`mfaInfo`, `mfa.enrollments`).
+    static func wire(_ factor: MultiFactorInfoRequest, allowingTOTP: Bool) throws -> ClaimValue {
+        var entry: [String: ClaimValue] = [:]
+        entry["mfaEnrollmentId"] = factor.uid.map(ClaimValue.string)
+        entry["displayName"] = factor.displayName.map(ClaimValue.string)
+        entry["enrolledAt"] = factor.enrollmentTime.map { .string($0.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))) }
+        switch factor.factorID {
+        case "phone":
+            guard let number = factor.phoneNumber else { throw HearthAdminError(.invalidPhoneNumber, "A phone second factor needs a phoneNumber.") }
+            entry["phoneInfo"] = .string(number)
+        case "totp" where allowingTOTP:
+            guard factor.uid != nil else { throw HearthAdminError(.argumentError, "A TOTP second factor is kept by its uid.") }
+            entry["totpInfo"] = .object([:])
+        default:
+            throw HearthAdminError(
+                .unsupportedSecondFactor, "Unsupported second factor \"\(factor.factorID)\": an administrator gives phone factors only.")
+        }
+        return .object(entry)
     }
 
     private func sendUpdate(_ body: [String: ClaimValue]) async throws {
@@ -184,6 +216,9 @@ extension HearthAdmin {
                 entry["salt"] = base64(user.passwordSalt)
                 if let claims = user.customClaims {
                     entry["customAttributes"] = .string(String(decoding: try Self.encoder.encode(ClaimValue.object(claims)), as: UTF8.self))
+                }
+                if let factors = user.multiFactor?.enrolledFactors, !factors.isEmpty {
+                    entry["mfaInfo"] = .array(try factors.map { try Self.wire($0, allowingTOTP: false) })
                 }
                 return .object(entry)
             })

@@ -40,6 +40,14 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
         public static let unauthorizedDomain = Code(rawValue: "auth/unauthorized-continue-uri")
         /// A sign-in link while e-mail link sign-in is off, or another switched-off action (`OPERATION_NOT_ALLOWED`).
         public static let operationNotAllowed = Code(rawValue: "auth/operation-not-allowed")
+        /// A second factor that is not a phone factor where only those go (`createUser`, `importUsers`).
+        public static let unsupportedSecondFactor = Code(rawValue: "auth/unsupported-second-factor")
+        /// Two second factors with one enrolment id (`DUPLICATE_MFA_ENROLLMENT_ID`).
+        public static let secondFactorUIDAlreadyExists = Code(rawValue: "auth/second-factor-uid-already-exists")
+        /// More second factors than an account may have (`SECOND_FACTOR_LIMIT_EXCEEDED`).
+        public static let secondFactorLimitExceeded = Code(rawValue: "auth/second-factor-limit-exceeded")
+        /// A second factor the user does not have (`MFA_ENROLLMENT_NOT_FOUND`).
+        public static let multiFactorInfoNotFound = Code(rawValue: "auth/multi-factor-info-not-found")
         /// The server could not be reached, answered something unreadable, or failed.
         public static let internalError = Code(rawValue: "auth/internal-error")
     }
@@ -74,7 +82,11 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
         case "DUPLICATE_LOCAL_ID", "UID_ALREADY_EXISTS": return .uidAlreadyExists
         case "PHONE_NUMBER_EXISTS": return .phoneNumberAlreadyExists
         case "INVALID_EMAIL": return .invalidEmail
-        case "INVALID_PHONE_NUMBER", "MISSING_PHONE_NUMBER": return .invalidPhoneNumber
+        case "INVALID_PHONE_NUMBER", "MISSING_PHONE_NUMBER", "INVALID_MFA_PHONE_NUMBER": return .invalidPhoneNumber
+        case "DUPLICATE_MFA_ENROLLMENT_ID": return .secondFactorUIDAlreadyExists
+        case "SECOND_FACTOR_LIMIT_EXCEEDED": return .secondFactorLimitExceeded
+        case "MFA_ENROLLMENT_NOT_FOUND": return .multiFactorInfoNotFound
+        case "INVALID_MFA_ENROLLMENT_ID": return .argumentError
         case "WEAK_PASSWORD", "INVALID_PASSWORD": return .invalidPassword
         case "INVALID_LOCAL_ID", "MISSING_LOCAL_ID": return .invalidUID
         case "INVALID_CLAIMS": return .invalidClaims

@@ -26,6 +26,8 @@ public struct UserRecord: Sendable, Equatable {
     public let tokensValidAfterTime: Date?
     public let creationTime: Date?
     public let lastSignInTime: Date?
+    /// The user's second factors; `nil` when there are none (as firebase-admin's `multiFactor` is then undefined).
+    public let multiFactor: MultiFactorSettings?
 
     init(_ info: UserInfo) {
         uid = info.localId
@@ -48,6 +50,95 @@ public struct UserRecord: Sendable, Equatable {
         tokensValidAfterTime = info.validSince.map { Date(timeIntervalSince1970: TimeInterval($0.value)) }
         creationTime = info.createdAt.map { Date(timeIntervalSince1970: TimeInterval($0.value) / 1_000) }
         lastSignInTime = info.lastLoginAt.map { Date(timeIntervalSince1970: TimeInterval($0.value) / 1_000) }
+        let factors = (info.mfaInfo ?? []).compactMap(MultiFactorInfo.init)
+        multiFactor = factors.isEmpty ? nil : MultiFactorSettings(enrolledFactors: factors)
+    }
+}
+
+/// A user's second factors (``UserRecord/multiFactor``).
+public struct MultiFactorSettings: Sendable, Equatable {
+    public let enrolledFactors: [MultiFactorInfo]
+}
+
+/// One enrolled second factor, as firebase-admin's `PhoneMultiFactorInfo` and `TotpMultiFactorInfo` describe it.
+public struct MultiFactorInfo: Sendable, Equatable {
+    /// The enrolment's id (`mfaEnrollmentId`).
+    public let uid: String
+    public let displayName: String?
+    public let enrollmentTime: Date?
+    /// `phone` or `totp`.
+    public let factorID: String
+    /// A phone factor's number (E.164); `nil` for a TOTP factor.
+    public let phoneNumber: String?
+
+    /// `nil` for a factor of a kind this SDK does not know, as firebase-admin leaves those out.
+    init?(_ wire: MFAEnrollment) {
+        guard let id = wire.mfaEnrollmentId else { return nil }
+        if let number = wire.phoneInfo {
+            factorID = "phone"
+            phoneNumber = number
+        } else if wire.totpInfo != nil {
+            factorID = "totp"
+            phoneNumber = nil
+        } else {
+            return nil
+        }
+        uid = id
+        displayName = wire.displayName
+        enrollmentTime = wire.enrolledAt.flatMap(Self.time)
+    }
+
+    static func time(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle())
+    }
+}
+
+/// The second factors to give a user (``NewUser/multiFactor``, ``UserUpdate/multiFactor``,
+/// ``ImportedUser/multiFactor``), as firebase-admin's `MultiFactorCreateSettings` / `MultiFactorUpdateSettings`. In an
+/// update the list replaces the user's factors, and an empty list removes them all.
+public struct MultiFactorUpdate: Sendable, Equatable {
+    public var enrolledFactors: [MultiFactorInfoRequest]
+
+    public init(enrolledFactors: [MultiFactorInfoRequest]) { self.enrolledFactors = enrolledFactors }
+}
+
+/// One second factor of a ``MultiFactorUpdate``: a phone factor (the only kind an administrator creates), or, in an
+/// update, a TOTP factor the user already has, kept by its `uid` (its secret stays on the server).
+public struct MultiFactorInfoRequest: Sendable, Equatable {
+    /// The enrolment's id: made by the server for a new user's factor when `nil`; needed in an update.
+    public var uid: String?
+    public var displayName: String?
+    /// Now when `nil`.
+    public var enrollmentTime: Date?
+    /// `phone` or `totp`.
+    public var factorID: String
+    /// A phone factor's number (E.164).
+    public var phoneNumber: String?
+
+    public init(uid: String? = nil, displayName: String? = nil, enrollmentTime: Date? = nil, factorID: String, phoneNumber: String? = nil) {
+        self.uid = uid
+        self.displayName = displayName
+        self.enrollmentTime = enrollmentTime
+        self.factorID = factorID
+        self.phoneNumber = phoneNumber
+    }
+
+    /// A phone factor.
+    public static func phone(_ phoneNumber: String, displayName: String? = nil, uid: String? = nil, enrollmentTime: Date? = nil) -> Self {
+        Self(uid: uid, displayName: displayName, enrollmentTime: enrollmentTime, factorID: "phone", phoneNumber: phoneNumber)
+    }
+
+    /// In an update, the user's TOTP factor `uid`, kept.
+    public static func totp(uid: String, displayName: String? = nil) -> Self {
+        Self(uid: uid, displayName: displayName, factorID: "totp")
+    }
+
+    /// An enrolled factor as it is: list the user's factors this way to keep them beside a new one.
+    public init(_ factor: MultiFactorInfo) {
+        self.init(
+            uid: factor.uid, displayName: factor.displayName, enrollmentTime: factor.enrollmentTime, factorID: factor.factorID,
+            phoneNumber: factor.phoneNumber)
     }
 }
 
@@ -68,10 +159,12 @@ public struct NewUser: Sendable, Equatable {
     public var photoURL: String?
     public var phoneNumber: String?
     public var disabled: Bool?
+    /// Phone second factors.
+    public var multiFactor: MultiFactorUpdate?
 
     public init(
         uid: String? = nil, email: String? = nil, emailVerified: Bool? = nil, password: String? = nil, displayName: String? = nil,
-        photoURL: String? = nil, phoneNumber: String? = nil, disabled: Bool? = nil
+        photoURL: String? = nil, phoneNumber: String? = nil, disabled: Bool? = nil, multiFactor: MultiFactorUpdate? = nil
     ) {
         self.uid = uid
         self.email = email
@@ -81,6 +174,7 @@ public struct NewUser: Sendable, Equatable {
         self.photoURL = photoURL
         self.phoneNumber = phoneNumber
         self.disabled = disabled
+        self.multiFactor = multiFactor
     }
 }
 
@@ -93,10 +187,13 @@ public struct UserUpdate: Sendable, Equatable {
     public var photoURL: FieldChange<String>?
     public var phoneNumber: FieldChange<String>?
     public var disabled: Bool?
+    /// The second factors replacing the user's; an empty list removes them all (and the recovery codes).
+    public var multiFactor: MultiFactorUpdate?
 
     public init(
         email: String? = nil, emailVerified: Bool? = nil, password: String? = nil, displayName: FieldChange<String>? = nil,
-        photoURL: FieldChange<String>? = nil, phoneNumber: FieldChange<String>? = nil, disabled: Bool? = nil
+        photoURL: FieldChange<String>? = nil, phoneNumber: FieldChange<String>? = nil, disabled: Bool? = nil,
+        multiFactor: MultiFactorUpdate? = nil
     ) {
         self.email = email
         self.emailVerified = emailVerified
@@ -105,6 +202,7 @@ public struct UserUpdate: Sendable, Equatable {
         self.photoURL = photoURL
         self.phoneNumber = phoneNumber
         self.disabled = disabled
+        self.multiFactor = multiFactor
     }
 }
 
@@ -139,11 +237,13 @@ public struct ImportedUser: Sendable, Equatable {
     public var customClaims: [String: ClaimValue]?
     public var passwordHash: Data?
     public var passwordSalt: Data?
+    /// Phone second factors (the user needs a verified e-mail address).
+    public var multiFactor: MultiFactorUpdate?
 
     public init(
         uid: String, email: String? = nil, emailVerified: Bool? = nil, displayName: String? = nil, photoURL: String? = nil,
         phoneNumber: String? = nil, disabled: Bool? = nil, customClaims: [String: ClaimValue]? = nil, passwordHash: Data? = nil,
-        passwordSalt: Data? = nil
+        passwordSalt: Data? = nil, multiFactor: MultiFactorUpdate? = nil
     ) {
         self.uid = uid
         self.email = email
@@ -155,6 +255,7 @@ public struct ImportedUser: Sendable, Equatable {
         self.customClaims = customClaims
         self.passwordHash = passwordHash
         self.passwordSalt = passwordSalt
+        self.multiFactor = multiFactor
     }
 }
 

@@ -166,6 +166,46 @@ extension UsersCommand {
     }
 }
 
+extension UsersCommand {
+    /// `hearth users mfa remove UID --enrollment ID | --all`.
+    struct SecondFactors: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "mfa", abstract: "Administer users' second factors (`hearth users get` lists them).", subcommands: [Remove.self])
+
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "remove", abstract: "Remove second factors of a user: the ones named, or all (and the recovery codes).",
+                discussion: "For a user who lost a phone or an authenticator: the next sign-in needs the first factor only.")
+            @OptionGroup var connection: AdminConnectionOptions
+            @Argument(help: "The uid.") var uid: String
+            @Option(name: .customLong("enrollment"), help: "A factor's enrolment id, as `hearth users get` shows it (repeatable).")
+            var enrollments: [String] = []
+            @Flag(name: .long, help: "Remove every second factor.") var all = false
+
+            func validate() throws {
+                guard all != !enrollments.isEmpty else { throw ValidationError("give --enrollment ID or --all") }
+            }
+
+            func run() async throws {
+                let uid = self.uid
+                let named = Set(enrollments)
+                let all = self.all
+                let (removed, left) = try await connection.withAdmin { admin in
+                    let factors = try await admin.user(uid: uid).multiFactor?.enrolledFactors ?? []
+                    if let unknown = named.subtracting(factors.map(\.uid)).sorted().first {
+                        throw HearthAdminError(.multiFactorInfoNotFound, "\(uid) has no second factor \(unknown).")
+                    }
+                    let kept = all ? [] : factors.filter { !named.contains($0.uid) }
+                    let update = UserUpdate(multiFactor: MultiFactorUpdate(enrolledFactors: kept.map(MultiFactorInfoRequest.init)))
+                    let after = try await admin.updateUser(uid: uid, update)
+                    return (factors.count - kept.count, after.multiFactor?.enrolledFactors.count ?? 0)
+                }
+                print("removed \(removed) second factor(s) of \(uid); \(left) left")
+            }
+        }
+    }
+}
+
 /// How the commands print users and read passwords.
 enum UserPrinting {
     /// One line of `users list`: uid, e-mail, and what sets the user apart.
@@ -174,6 +214,7 @@ enum UserPrinting {
         if user.disabled { flags.append("disabled") }
         if user.emailVerified { flags.append("verified") }
         if !user.customClaims.isEmpty { flags.append("claims") }
+        if user.multiFactor != nil { flags.append("mfa") }
         flags += user.providers.map(\.providerID).filter { $0 != "password" }
         return [user.uid, user.email ?? "-", flags.joined(separator: ",")].joined(separator: "\t")
     }
@@ -195,7 +236,21 @@ enum UserPrinting {
         if !user.customClaims.isEmpty, let data = try? JSONEncoder().encode(ClaimValue.object(user.customClaims)) {
             lines.append("custom claims:  \(String(decoding: data, as: UTF8.self))")
         }
+        let factors = user.multiFactor?.enrolledFactors ?? []
+        lines.append("second factors: \(factors.isEmpty ? "-" : String(factors.count))")
+        for factor in factors {
+            // The number masked as a sign-in shows it: the whole of it is personal data a terminal need not show.
+            let number = factor.phoneNumber.map(masked) ?? "-"
+            lines.append("  \(factor.uid)  \(factor.factorID)  \(factor.displayName ?? "-")  \(number)  \(time(factor.enrollmentTime))")
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// `+*******0100`: all but the last four digits hidden.
+    static func masked(_ number: String) -> String {
+        let digits = number.dropFirst()
+        guard digits.count > 4 else { return number }
+        return "+" + String(repeating: "*", count: digits.count - 4) + digits.suffix(4)
     }
 
     /// `--password` or the first line of `--password-file`.

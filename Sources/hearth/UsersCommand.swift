@@ -18,7 +18,7 @@ struct UsersCommand: AsyncParsableCommand {
             """,
         subcommands: [
             List.self, Get.self, Create.self, Update.self, Disable.self, Enable.self, Delete.self, Revoke.self, SetClaims.self,
-            Import.self, Export.self, UnlockCommand.self,
+            SecondFactors.self, Import.self, Export.self, UnlockCommand.self,
         ])
 
     /// `hearth users unlock --email … [--ip …]`: ends the password lockout's waits at once.

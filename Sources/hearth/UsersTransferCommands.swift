@@ -142,15 +142,19 @@ extension UsersCommand {
                 that read them (STANDARD_SCRYPT), for `hearth users import` and `firebase auth:import`. A hash imported \
                 from elsewhere and not yet redone at the user's sign-in is left out: that user keeps signing in here, and \
                 elsewhere needs a password reset. The CSV format has columns for Google, Facebook, Twitter and GitHub only, \
-                as the Firebase CLI's; the JSON format keeps every provider.
+                as the Firebase CLI's; the JSON format keeps every provider, and phone second factors as `mfaInfo` (TOTP \
+                factors never: their secrets stay on the server, and their users enrol again). `firebase auth:import` \
+                refuses `mfaInfo`: give it a file made with --without-second-factors.
                 """)
         @OptionGroup var connection: AdminConnectionOptions
         @Argument(help: "The file to write (replaced if it exists; mode 0600, it holds password hashes).") var file: String
         @Option(name: .long, help: "json or csv (by default from the file name).") var format: TransferFormat?
+        @Flag(name: .customLong("without-second-factors"), help: "Leave the phone second factors (mfaInfo) out, for firebase auth:import.")
+        var withoutSecondFactors = false
 
         func run() async throws {
             let format = try TransferFormat.of(file, format)
-            let (users, hash) = try await connection.withAdmin { admin in
+            let (exported, hash) = try await connection.withAdmin { admin in
                 var users: [ExportedUser] = []
                 var token: String?
                 repeat {
@@ -161,6 +165,10 @@ extension UsersCommand {
                 } while token != nil
                 FileHandle.standardError.write(Data("\n".utf8))
                 return (users, try await admin.exportHashOptions())
+            }
+            var users = exported
+            if withoutSecondFactors {
+                for index in users.indices { users[index].mfaInfo = nil }
             }
             let data: Data
             switch format {

@@ -126,6 +126,64 @@ struct UsersCommandTests {
         #expect(export.users.first { $0.localId == "grace" }?.phoneNumber == nil)
     }
 
+    @Test(
+        "second factors: get lists them (numbers masked), mfa remove --enrollment removes one and --all the rest, an unknown id exits 1; export writes phone factors as mfaInfo unless --without-second-factors"
+    )
+    func secondFactors() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try await Self.users(directory, ["create", "--uid", "ada", "--email", "ada@example.com", "--email-verified"]).status == 0)
+        let hearth = try await TestHearth.make(directory: directory) {
+            $0.dataDirectory = directory.path
+            $0.sqlitePath = directory.appendingPathComponent("hearth.sqlite").path
+        }
+        let enrolled = Date(timeIntervalSince1970: 1_577_934_245)
+        try await hearth.services.store.updateUser(uid: "ada", session: nil) {
+            $0.secondFactors = [
+                SecondFactorEnrollment(id: "p1", displayName: "Work", enrolledAt: enrolled, factor: .phone("+15555550100")),
+                SecondFactorEnrollment(id: "t1", displayName: nil, enrolledAt: enrolled, factor: .totp(sealedSecret: "SEALED")),
+            ]
+            $0.recoveryCodeHashes = ["hash"]
+        }
+        try await hearth.close()
+
+        let shown = try await Self.users(directory, ["get", "ada"])
+        #expect(
+            shown.standardOutput.hasSuffix(
+                "second factors: 2\n  p1  phone  Work  +*******0100  2020-01-02T03:04:05Z\n  t1  totp  -  -  2020-01-02T03:04:05Z\n"),
+            "\(shown.standardOutput)")
+        #expect(!shown.standardOutput.contains("5555550100"))
+        #expect(try await Self.users(directory, ["list"]).standardOutput == "ada\tada@example.com\tverified,mfa\n")
+
+        let file = directory.appendingPathComponent("users.json").path
+        #expect(try await Self.users(directory, ["export", file]).status == 0)
+        let exported = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(exported.contains(#""phoneInfo" : "+15555550100""#) && !exported.contains("totpInfo") && !exported.contains("SEALED"), "\(exported)")
+        #expect(try await Self.users(directory, ["export", "--without-second-factors", file]).status == 0)
+        #expect(try !String(contentsOfFile: file, encoding: .utf8).contains("mfaInfo"))
+
+        let unknown = try await Self.users(directory, ["mfa", "remove", "ada", "--enrollment", "nope"])
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError == "hearth: auth/multi-factor-info-not-found: ada has no second factor nope.\n", "\(unknown.standardError)")
+        #expect(try await Self.users(directory, ["mfa", "remove", "ada"]).status != 0)
+
+        let one = try await Self.users(directory, ["mfa", "remove", "ada", "--enrollment", "p1"])
+        #expect(one.standardOutput == "removed 1 second factor(s) of ada; 1 left\n", "\(one.standardError)")
+        #expect(
+            try await Self.users(directory, ["get", "ada"]).standardOutput.hasSuffix("second factors: 1\n  t1  totp  -  -  2020-01-02T03:04:05Z\n"))
+        let all = try await Self.users(directory, ["mfa", "remove", "ada", "--all"])
+        #expect(all.standardOutput == "removed 1 second factor(s) of ada; 0 left\n", "\(all.standardError)")
+        #expect(try await Self.users(directory, ["get", "ada"]).standardOutput.hasSuffix("second factors: -\n"))
+
+        let reopened = try await TestHearth.make(directory: directory) {
+            $0.dataDirectory = directory.path
+            $0.sqlitePath = directory.appendingPathComponent("hearth.sqlite").path
+        }
+        defer { Task { try? await reopened.close() } }
+        let user = try #require(try await reopened.services.store.user(uid: "ada"))
+        #expect(user.secondFactors.isEmpty && user.recoveryCodeHashes.isEmpty)
+    }
+
     @Test("export to JSON and CSV (mode 0600) and import into another database with the printed options: the passwords still sign in")
     func exportAndImport() async throws {
         let source = try Self.directory()

@@ -34,6 +34,8 @@ public struct AccountImport: Sendable {
         /// Milliseconds since 1970.
         public var createdAt, lastLoginAt: Int64?
         public var links: [Link] = []
+        /// `mfaInfo`: phone factors (``AdministeredSecondFactors/imported(_:email:emailVerified:now:)``).
+        public var secondFactors: [AdministeredSecondFactors.Entry] = []
 
         public init(uid: String) { self.uid = uid }
     }
@@ -200,6 +202,11 @@ public struct AccountImport: Sendable {
             case .failure(let failure): throw failure
             }
         }
+        let secondFactors: [SecondFactorEnrollment]
+        switch AdministeredSecondFactors.imported(entry.secondFactors, email: email, emailVerified: entry.emailVerified ?? false, now: now) {
+        case .success(let factors): secondFactors = factors
+        case .failure(let failure): throw failure
+        }
         guard UserText.isStorable(entry.uid) else { throw fail("localId is invalid") }
         var user = UserRecord(
             uid: entry.uid, email: email, emailVerified: entry.emailVerified ?? false, displayName: displayName, photoURL: photoURL,
@@ -207,7 +214,7 @@ public struct AccountImport: Sendable {
             disabled: entry.disabled ?? false, customAttributes: claims,
             createdAt: try entry.createdAt.map { try time($0, "createdAt") } ?? now,
             lastLoginAt: try entry.lastLoginAt.map { try time($0, "lastLoginAt") },
-            validSince: now, providers: links)
+            validSince: now, providers: links, secondFactors: secondFactors)
         if user.isAnonymous { user.scheduledDeletionAt = UserRecord.neverDeleted }
         return user
     }

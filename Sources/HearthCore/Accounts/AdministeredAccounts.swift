@@ -44,7 +44,8 @@ public struct AdministeredAccounts: Sendable {
 
     /// Changes user `uid` as `change` says, `password` hashed. A new password voids reset links; a new address voids
     /// every link sent for the old one. `fields` names what was asked (never the values) for the audit event.
-    /// Throws `USER_NOT_FOUND`, `EMAIL_EXISTS`, `PHONE_NUMBER_EXISTS`, `FEDERATED_USER_ID_ALREADY_LINKED`.
+    /// Throws `USER_NOT_FOUND`, `EMAIL_EXISTS`, `PHONE_NUMBER_EXISTS`, `FEDERATED_USER_ID_ALREADY_LINKED`, and the
+    /// second factors' errors (``AdministeredSecondFactors``).
     public func update(uid: String, _ change: AdministratorChange, password: String?, fields: [String], from origin: AuditOrigin)
         async throws -> UserRecord
     {
@@ -60,7 +61,7 @@ public struct AdministeredAccounts: Sendable {
         guard let before = try await store.user(uid: uid) else { throw HearthError(.userNotFound) }
         let hash = try await password.asyncMap { try await passwords.hash($0) }
         let user = try await StoreConflict.mapped {
-            try await store.updateUser(uid: uid, session: nil) { user in change.apply(to: &user, passwordHash: hash, now: now) }
+            try await store.updateUser(uid: uid, session: nil) { user in try change.apply(to: &user, passwordHash: hash, now: now) }
         }
         if before.email != user.email {
             try await store.deleteActionCodes(uid: uid, kinds: Set(ActionCodeKind.allCases))

@@ -27,6 +27,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         // Second factors
         case missingMFAPendingCredential, invalidMFAPendingCredential, missingMFAEnrollmentID, mfaEnrollmentNotFound
         case secondFactorExists, secondFactorLimitExceeded, unsupportedFirstFactor, unverifiedEmail, invalidMFAPhoneNumber
+        case invalidMFAEnrollmentID, duplicateMFAEnrollmentID
         // Federated sign-in
         case invalidIDPResponse, missingOrInvalidNonce, invalidCredentialOrProviderID, federatedUserIDAlreadyLinked
         case invalidPendingToken, missingRequestURI, invalidRequestURI, userCancelled

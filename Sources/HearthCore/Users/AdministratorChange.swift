@@ -16,6 +16,9 @@ public struct AdministratorChange: Sendable, Equatable {
     public var lastLoginAt: Date?
     /// A provider identity linked (or its profile replaced, when the user has that provider already).
     public var link: ProviderLink?
+    /// The second factors replacing the user's (``AdministeredSecondFactors/replacing(_:with:now:)``); empty removes
+    /// them all, with the recovery codes; `nil` leaves them alone.
+    public var secondFactors: [AdministeredSecondFactors.Entry]?
 
     public init(profile: ProfileUpdate = ProfileUpdate()) {
         self.profile = profile
@@ -24,7 +27,12 @@ public struct AdministratorChange: Sendable, Equatable {
     /// Changes `user`. The profile part first (a new e-mail is unverified and a new password ends the
     /// sessions, as for the user's own change), then the administrator's fields, so that a request that
     /// sets an e-mail and `emailVerified` together leaves it verified and an explicit `validSince` wins.
-    public func apply(to user: inout UserRecord, passwordHash: String?, now: Date) {
+    /// Throws the errors of ``AdministeredSecondFactors/replacing(_:with:now:)``.
+    public func apply(to user: inout UserRecord, passwordHash: String?, now: Date) throws {
+        if let secondFactors {
+            user.secondFactors = try AdministeredSecondFactors.replacing(user.secondFactors, with: secondFactors, now: now)
+            if user.secondFactors.isEmpty { user.recoveryCodeHashes = [] }
+        }
         profile.change(&user, passwordHash: passwordHash, now: now)
         if let phoneNumber { user.phoneNumber = phoneNumber }
         if let emailVerified, user.email != nil { user.emailVerified = emailVerified }

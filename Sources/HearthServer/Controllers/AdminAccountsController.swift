@@ -62,7 +62,8 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
             uid: try input.localId.map(AdminInput.checkedUID) ?? UserRecord.makeUID(), email: try input.email.map(AdminInput.normalizedEmail),
             emailVerified: input.emailVerified ?? false, displayName: try input.displayName.map(UserText.displayName),
             photoURL: try input.photoUrl.map(UserText.photoURL), phoneNumber: try input.phoneNumber.map(AdminInput.checkedPhoneNumber),
-            disabled: input.disabled ?? false, createdAt: now, validSince: now)
+            disabled: input.disabled ?? false, createdAt: now, validSince: now,
+            secondFactors: try AdministeredSecondFactors.created((input.mfaInfo ?? []).map(AdministeredSecondFactors.Entry.init), now: now))
         let created = try await accounts.create(user, password: input.password, from: origin)
         return WireCoding.response(
             SignUpResponse(
@@ -100,7 +101,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
             ("disableUser", input.disableUser != nil), ("customAttributes", input.customAttributes != nil),
             ("validSince", input.validSince != nil), ("createdAt", input.createdAt != nil), ("lastLoginAt", input.lastLoginAt != nil),
             ("linkProviderUserInfo", input.linkProviderUserInfo != nil), ("deleteAttribute", !(input.deleteAttribute ?? []).isEmpty),
-            ("deleteProvider", !(input.deleteProvider ?? []).isEmpty),
+            ("deleteProvider", !(input.deleteProvider ?? []).isEmpty), ("mfa", input.mfa != nil),
         ]
         return fields.filter(\.1).map(\.0)
     }
@@ -115,6 +116,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         change.validSince = try input.validSince.map { try AdminInput.seconds($0.value) }
         change.createdAt = try input.createdAt.map { try AdminInput.milliseconds($0.value) }
         change.lastLoginAt = try input.lastLoginAt.map { try AdminInput.milliseconds($0.value) }
+        change.secondFactors = input.mfa.map { ($0.enrollments ?? []).map(AdministeredSecondFactors.Entry.init) }
         if let info = input.linkProviderUserInfo {
             guard !info.providerId.isEmpty else { throw HearthError(.missingProviderID) }
             guard let rawID = info.rawId, !rawID.isEmpty else { throw HearthError(.missingRawID) }

@@ -40,5 +40,17 @@ extension AccountImport.Entry {
                 providerID: $0.providerId, rawID: $0.rawId, email: $0.email, displayName: $0.displayName, photoURL: $0.photoUrl,
                 phoneNumber: $0.phoneNumber, screenName: $0.screenName)
         }
+        secondFactors = (info.mfaInfo ?? []).map(AdministeredSecondFactors.Entry.init)
+    }
+}
+
+extension AdministeredSecondFactors.Entry {
+    /// A factor as an administrator's `mfaInfo` or `mfa.enrollments` names it; the number in `phoneInfo` or
+    /// `unobfuscatedPhoneInfo`.
+    init(_ wire: MFAEnrollment) {
+        let number = wire.phoneInfo ?? wire.unobfuscatedPhoneInfo
+        self.init(
+            enrollmentID: wire.mfaEnrollmentId, displayName: wire.displayName, enrolledAt: wire.enrolledAt, phoneNumber: number,
+            isTOTP: number == nil && wire.totpInfo != nil)
     }
 }

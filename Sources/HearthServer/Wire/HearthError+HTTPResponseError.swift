@@ -84,6 +84,8 @@ extension HearthError {
         case .unsupportedFirstFactor: return business("UNSUPPORTED_FIRST_FACTOR : \(detail ?? "MFA is not available for the given first factor.")")
         case .unverifiedEmail: return business("UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.")
         case .invalidMFAPhoneNumber: return business("INVALID_MFA_PHONE_NUMBER : Invalid format.")
+        case .invalidMFAEnrollmentID: return business("INVALID_MFA_ENROLLMENT_ID : \(detail ?? "mfaEnrollmentId must be defined.")")
+        case .duplicateMFAEnrollmentID: return business("DUPLICATE_MFA_ENROLLMENT_ID")
         case .invalidIDToken: return business(M.invalidIDToken)
         case .tokenExpired: return business(M.tokenExpired)
         case .invalidRefreshToken: return business(M.invalidRefreshToken)

@@ -4,8 +4,13 @@
 ///
 /// JSON: `{"users": [{"localId", "email", "emailVerified", "passwordHash", "salt", "displayName", "photoUrl",
 /// "lastSignedInAt", "createdAt", "phoneNumber", "disabled", "customAttributes", "providerUserInfo": [{"providerId",
-/// "rawId", "email", "displayName", "photoUrl"}]}]}`, times in milliseconds (numbers or strings), hashes and
-/// salts in base64.
+/// "rawId", "email", "displayName", "photoUrl"}], "mfaInfo": [{"mfaEnrollmentId", "displayName", "phoneInfo",
+/// "enrolledAt"}]}]}`, times in milliseconds (numbers or strings), hashes and salts in base64.
+///
+/// `mfaInfo` holds phone second factors only, as `accounts:batchCreate` takes them. TOTP factors are never exported:
+/// their secrets never leave the server, so their users enrol an authenticator again. The Firebase CLI neither
+/// writes `mfaInfo` nor accepts it (its `auth:import` refuses a user with a key it does not know): export without
+/// second factors for it. CSV has no column for them.
 ///
 /// CSV: one user per line, no header, 28 columns: uid, e-mail, verified (`true`/`false`), hash, salt, display name,
 /// photo URL; then id, e-mail, display name and photo URL for Google (7–10), Facebook (11–14), Twitter (15–18) and
@@ -35,6 +40,8 @@ public struct ExportedUser: Codable, Sendable, Equatable {
     public var disabled: Bool?
     public var customAttributes: String?
     public var providerUserInfo: [ExportedProvider]?
+    /// Phone second factors (never TOTP ones).
+    public var mfaInfo: [MFAEnrollment]?
 
     public init(localId: String) { self.localId = localId }
 
@@ -59,6 +66,7 @@ public struct ExportedUser: Codable, Sendable, Equatable {
         info.providerUserInfo = providerUserInfo?.map {
             ProviderUserInfo(providerId: $0.providerId, rawId: $0.rawId, email: $0.email, displayName: $0.displayName, photoUrl: $0.photoUrl)
         }
+        info.mfaInfo = mfaInfo
         return info
     }
 
@@ -81,6 +89,13 @@ public struct ExportedUser: Codable, Sendable, Equatable {
             ExportedProvider(providerId: $0.providerId, rawId: $0.rawId ?? "", email: $0.email, displayName: $0.displayName, photoUrl: $0.photoUrl)
         }
         providerUserInfo = providers.isEmpty ? nil : providers
+        // Phone factors only: a TOTP factor's secret is never exported.
+        let phoneFactors = (info.mfaInfo ?? []).compactMap { factor in
+            factor.phoneInfo.map {
+                MFAEnrollment(mfaEnrollmentId: factor.mfaEnrollmentId, displayName: factor.displayName, enrolledAt: factor.enrolledAt, phoneInfo: $0)
+            }
+        }
+        mfaInfo = phoneFactors.isEmpty ? nil : phoneFactors
     }
 }
 

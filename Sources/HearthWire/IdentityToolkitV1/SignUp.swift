@@ -11,6 +11,9 @@ public struct SignUpRequest: Codable, Sendable, Equatable {
     public var phoneNumber: String?
     public var emailVerified: Bool?
     public var disabled: Bool?
+    /// The new user's second factors: phone factors (`phoneInfo`, `displayName`, and optionally `mfaEnrollmentId` and
+    /// `enrolledAt`).
+    public var mfaInfo: [MFAEnrollment]?
     public var targetProjectId: String?
     public var tenantId: String?
     public var returnSecureToken: Bool?
