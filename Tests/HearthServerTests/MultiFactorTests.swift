@@ -5,9 +5,9 @@ import HearthConfiguration
 import HearthCore
 import HearthServer
 import HearthStorage
-import SQLKit
 import HearthTesting
 import HearthWire
+import SQLKit
 import Testing
 
 /// Identity Platform's multi-factor API over HTTP: TOTP and SMS factors enrolled, asked for by every first factor,
@@ -145,7 +145,8 @@ struct MultiFactorHTTPTests {
         try await withHearth(Self.mfaOn) { hearth, client in
             let (_, idToken) = try await Self.verifiedUser(hearth, client)
             let started = try await client.post(
-                "/v2/accounts/mfaEnrollment:start", ["idToken": .string(idToken), "phoneEnrollmentInfo": .object(["phoneNumber": .string(Self.testNumber)])])
+                "/v2/accounts/mfaEnrollment:start",
+                ["idToken": .string(idToken), "phoneEnrollmentInfo": .object(["phoneNumber": .string(Self.testNumber)])])
             let sessionInfo = try #require(try started.decode(StartMFAEnrollmentResponse.self).phoneSessionInfo?.sessionInfo)
             let finalized = try await client.post(
                 "/v2/accounts/mfaEnrollment:finalize",
@@ -158,10 +159,11 @@ struct MultiFactorHTTPTests {
             let lookup = try await client.lookup(enrolledToken).decode(LookupResponse.self)
             let factor = try #require(lookup.users?.first?.mfaInfo?.first)
             #expect(factor.phoneInfo == Self.testNumber && factor.displayName == "Work phone")
-            #expect(jwtClaims(enrolledToken)["firebase"].flatMap { value -> JSONValue? in
-                if case .object(let object) = value { return object["sign_in_second_factor"] }
-                return nil
-            } == .string("phone"))
+            #expect(
+                jwtClaims(enrolledToken)["firebase"].flatMap { value -> JSONValue? in
+                    if case .object(let object) = value { return object["sign_in_second_factor"] }
+                    return nil
+                } == .string("phone"))
 
             let pending = try await Self.pendingCredential(client)
             #expect(pending.mfaInfo.first?.phoneInfo == "+*******1234")
@@ -229,7 +231,8 @@ struct MultiFactorHTTPTests {
             let again = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .appleAlice, rawNonce: "second nonce").postBody)
             let pending = try #require(again.string("mfaPendingCredential"), "\(again.json)")
             #expect(again.json["idToken"] == nil)
-            let done = try await Self.finalizeTOTP(client, pending: pending, enrollmentID: enrollmentID, code: RFC6238.code(key: key, at: live.clock.now))
+            let done = try await Self.finalizeTOTP(
+                client, pending: pending, enrollmentID: enrollmentID, code: RFC6238.code(key: key, at: live.clock.now))
             let claims = jwtClaims(try #require(done.string("idToken"), "\(done.json)"))
             guard case .object(let firebase)? = claims["firebase"] else { throw CancellationError() }
             #expect(firebase["sign_in_provider"] == .string("apple.com") && firebase["sign_in_second_factor"] == .string("totp"))
@@ -298,7 +301,8 @@ struct MultiFactorHTTPTests {
                     == "INVALID_PHONE_NUMBER : Invalid format.")
             #expect(
                 try await message(
-                    finalize, withToken.merging(["totpVerificationInfo": .object(["sessionInfo": .string("forged"), "verificationCode": .string("1")])]) { $1 })
+                    finalize,
+                    withToken.merging(["totpVerificationInfo": .object(["sessionInfo": .string("forged"), "verificationCode": .string("1")])]) { $1 })
                     == "INVALID_SESSION_INFO")
             #expect(
                 try await message(finalize, withToken.merging(["totpVerificationInfo": .object(["verificationCode": .string("123456")])]) { $1 })
@@ -328,8 +332,10 @@ struct MultiFactorHTTPTests {
             // Withdrawing: no id, an unknown one.
             let withdraw = "/v2/accounts/mfaEnrollment:withdraw"
             #expect(
-                try await message(withdraw, ["idToken": .string(enrolledToken)]) == "MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
-            #expect(try await message(withdraw, ["idToken": .string(enrolledToken), "mfaEnrollmentId": .string("nope")]) == "MFA_ENROLLMENT_NOT_FOUND")
+                try await message(withdraw, ["idToken": .string(enrolledToken)])
+                    == "MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
+            #expect(
+                try await message(withdraw, ["idToken": .string(enrolledToken), "mfaEnrollmentId": .string("nope")]) == "MFA_ENROLLMENT_NOT_FOUND")
 
             // Sign-in errors.
             let signInStart = "/v2/accounts/mfaSignIn:start"
@@ -343,7 +349,8 @@ struct MultiFactorHTTPTests {
             let credential: [String: JSONValue] = ["mfaPendingCredential": .string(pending.mfaPendingCredential)]
             #expect(try await message(signInStart, credential) == "MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
             // A TOTP factor gets no SMS.
-            #expect(try await message(signInStart, credential.merging(["mfaEnrollmentId": .string(enrollmentID)]) { $1 }) == "MFA_ENROLLMENT_NOT_FOUND")
+            #expect(
+                try await message(signInStart, credential.merging(["mfaEnrollmentId": .string(enrollmentID)]) { $1 }) == "MFA_ENROLLMENT_NOT_FOUND")
             #expect(
                 try await message(
                     signInFinalize, credential.merging(["totpVerificationInfo": .object(["verificationCode": .string("123456")])]) { $1 })
@@ -402,7 +409,10 @@ struct MultiFactorHTTPTests {
 
     @Test("guessing: parallel wrong codes use up a pending credential's 5 attempts and no more; the account's limit stops new credentials")
     func parallelGuesses() async throws {
-        try await withHearth({ Self.mfaOn(&$0); $0.abuse.limitsEnabled = true }) { hearth, client in
+        try await withHearth({
+            Self.mfaOn(&$0)
+            $0.abuse.limitsEnabled = true
+        }) { hearth, client in
             let (_, idToken) = try await Self.verifiedUser(hearth, client)
             let (key, enrollmentID, _) = try await Self.enrolTOTP(hearth, client, idToken: idToken)
             let right = RFC6238.code(key: key, at: hearth.clock.now.addingTimeInterval(60))
@@ -488,7 +498,10 @@ struct MultiFactorHTTPTests {
             }
             #expect(statuses.filter { $0 == .ok }.count == 1, "\(statuses)")
         }
-        try await withHearth({ Self.mfaOn(&$0); $0.signIn.multiFactor.recoveryCodesEnabled = false }) { hearth, client in
+        try await withHearth({
+            Self.mfaOn(&$0)
+            $0.signIn.multiFactor.recoveryCodesEnabled = false
+        }) { hearth, client in
             let (_, idToken) = try await Self.verifiedUser(hearth, client)
             #expect(
                 try await client.post("/v2/accounts/mfaRecoveryCodes:generate", ["idToken": .string(idToken)]).errorMessage
@@ -518,7 +531,11 @@ struct MultiFactorHTTPTests {
             #expect(try await enrolPhone("+16505550000", code: "000000").errorMessage == "SECOND_FACTOR_LIMIT_EXCEEDED")
             #expect(try await client.lookup(idToken).decode(LookupResponse.self).users?.first?.mfaInfo?.count == 5)
         }
-        try await withHearth({ Self.mfaOn(&$0); $0.signIn.multiFactor.phoneEnabled = false; $0.signIn.multiFactor.totpEnabled = false }) {
+        try await withHearth({
+            Self.mfaOn(&$0)
+            $0.signIn.multiFactor.phoneEnabled = false
+            $0.signIn.multiFactor.totpEnabled = false
+        }) {
             hearth, client in
             let (_, idToken) = try await Self.verifiedUser(hearth, client)
             #expect(
@@ -534,7 +551,11 @@ struct MultiFactorHTTPTests {
 
     @Test("a TOTP secret is sealed at rest, bound to its account, and rewrapped with the other secrets")
     func sealedSecret() async throws {
-        try await withHearth({ Self.mfaOn(&$0); $0.mode = .production; $0.apiKeys = ["test-api-key"] }) { hearth, client in
+        try await withHearth({
+            Self.mfaOn(&$0)
+            $0.mode = .production
+            $0.apiKeys = ["test-api-key"]
+        }) { hearth, client in
             let (uid, idToken) = try await Self.verifiedUser(hearth, client)
             let (key, enrollmentID, _) = try await Self.enrolTOTP(hearth, client, idToken: idToken)
             let secret = String(decoding: key, as: UTF8.self)
@@ -551,7 +572,9 @@ struct MultiFactorHTTPTests {
             let rewrapped = try #require(try await hearth.services.store.user(uid: uid)?.secondFactors.first)
             guard case .totp(let sealed) = rewrapped.factor else { throw CancellationError() }
             #expect(try MultiFactorSecrets(sealer: SecretSealer(key: newKey)).open(sealed, uid: uid, enrollmentID: enrollmentID) == secret)
-            #expect(throws: (any Error).self) { try MultiFactorSecrets(sealer: SecretSealer(key: newKey)).open(sealed, uid: "other", enrollmentID: enrollmentID) }
+            #expect(throws: (any Error).self) {
+                try MultiFactorSecrets(sealer: SecretSealer(key: newKey)).open(sealed, uid: "other", enrollmentID: enrollmentID)
+            }
         }
     }
 }

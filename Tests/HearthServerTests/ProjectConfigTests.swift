@@ -19,7 +19,8 @@ struct ProjectConfigTests {
             let headers: HTTPFields = [.authorization: "Bearer owner", .contentType: "application/json"]
             let initial = try await admin.raw(Self.path, method: .get, headers: headers).decode(ProjectConfig.self)
             #expect(initial.mfa?.state == "DISABLED" && initial.mfa?.enabledProviders == [])
-            let body = #"{"mfa":{"state":"ENABLED","enabledProviders":["PHONE_SMS"],"providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":3}}]}}"#
+            let body =
+                #"{"mfa":{"state":"ENABLED","enabledProviders":["PHONE_SMS"],"providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":3}}]}}"#
             let patched = try await admin.raw(Self.path + "?updateMask=mfa", method: .patch, body: Data(body.utf8), headers: headers)
             #expect(patched.status == .ok, "\(patched.text)")
             let mfa = try #require(try patched.decode(ProjectConfig.self).mfa)

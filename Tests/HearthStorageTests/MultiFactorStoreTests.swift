@@ -63,7 +63,8 @@ struct MultiFactorStoreTests {
         try await withStore(backend) { store, _ in
             let factors = [
                 SecondFactorEnrollment(id: "e1", displayName: "Work phone", enrolledAt: epoch, factor: .phone("+919876543210")),
-                SecondFactorEnrollment(id: "e2", displayName: nil, enrolledAt: epoch.addingTimeInterval(1), factor: .totp(sealedSecret: "hearth-sealed:v1:k:abc")),
+                SecondFactorEnrollment(
+                    id: "e2", displayName: nil, enrolledAt: epoch.addingTimeInterval(1), factor: .totp(sealedSecret: "hearth-sealed:v1:k:abc")),
             ]
             let user = UserRecord(
                 uid: "u1", email: "a@example.com", createdAt: epoch, validSince: epoch, secondFactors: factors, recoveryCodeHashes: ["h1", "h2"])

@@ -69,7 +69,8 @@ public struct SecondFactorEnrollments: Sendable {
             guard let number = PhoneNumber.validated(rawNumber) else { throw HearthError(.invalidPhoneNumber) }
             guard !user.secondFactors.contains(where: { $0.phoneNumber == number }) else { throw Self.numberEnrolled }
             return .phone(
-                sessionInfo: try await phone.sendCode(toValidated: number, settings: settings, from: origin, languageCode: languageCode, proof: proof))
+                sessionInfo: try await phone.sendCode(toValidated: number, settings: settings, from: origin, languageCode: languageCode, proof: proof)
+            )
         case .totp:
             let secret = TOTPCodes.makeSecret()
             let enrollmentID = SecondFactorEnrollment.makeID()
@@ -112,7 +113,8 @@ public struct SecondFactorEnrollments: Sendable {
         switch finish {
         case .phone(let sessionInfo, let code):
             let number = try await phone.verifiedNumber(code: code, sessionInfo: sessionInfo)
-            enrollment = SecondFactorEnrollment(id: SecondFactorEnrollment.makeID(), displayName: displayName, enrolledAt: now, factor: .phone(number))
+            enrollment = SecondFactorEnrollment(
+                id: SecondFactorEnrollment.makeID(), displayName: displayName, enrolledAt: now, factor: .phone(number))
         case .totp(let sessionInfo, let code):
             guard let sessionInfo, !sessionInfo.isEmpty else { throw HearthError(.missingSessionInfo) }
             guard let code, !code.isEmpty else { throw HearthError(.missingCode) }

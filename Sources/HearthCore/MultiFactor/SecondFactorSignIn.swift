@@ -113,7 +113,8 @@ public struct SecondFactorSignIn: Sendable {
         guard try await store.spendMultiFactorSession(key: reserved.key) else {
             throw HearthError(.invalidMFAPendingCredential, reason: "pending credential used by a parallel request")
         }
-        let signIn = (try? JSONDecoder().decode(PendingSignIn.self, from: Data(reserved.payload.utf8)))
+        let signIn =
+            (try? JSONDecoder().decode(PendingSignIn.self, from: Data(reserved.payload.utf8)))
             ?? PendingSignIn(provider: "password", method: "password", sessionClaims: nil)
         let claims = signIn.sessionClaims.flatMap(JSONValue.object(fromJSON:)) ?? [:]
         let now = completion.clock.now
@@ -135,7 +136,9 @@ public struct SecondFactorSignIn: Sendable {
                     }
                     account.lastLoginAt = now
                 },
-                .init(provider: signIn.provider, method: signIn.method, details: details, origin: origin.audit, sessionClaims: claims, secondFactor: use))
+                .init(
+                    provider: signIn.provider, method: signIn.method, details: details, origin: origin.audit, sessionClaims: claims, secondFactor: use
+                ))
         }
     }
 

@@ -133,7 +133,9 @@ struct English: EmailActionStrings {
     }
 
     func secondFactorReverted(appName: String) -> PageText {
-        PageText(heading: "The second factor was removed", paragraphs: ["Sign in again. If someone else added it, they may know your password: reset it to be safe."])
+        PageText(
+            heading: "The second factor was removed",
+            paragraphs: ["Sign in again. If someone else added it, they may know your password: reset it to be safe."])
     }
 
     var resetOffer: String { "If someone else changed your address, they may know your password. Reset it to be safe." }

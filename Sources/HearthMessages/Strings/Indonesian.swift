@@ -134,7 +134,9 @@ struct Indonesian: EmailActionStrings {
     }
 
     func secondFactorReverted(appName: String) -> PageText {
-        PageText(heading: "Faktor kedua telah dihapus", paragraphs: ["Masuk lagi. Jika orang lain yang menambahkannya, mereka mungkin mengetahui sandi Anda: setel ulang sandi agar aman."])
+        PageText(
+            heading: "Faktor kedua telah dihapus",
+            paragraphs: ["Masuk lagi. Jika orang lain yang menambahkannya, mereka mungkin mengetahui sandi Anda: setel ulang sandi agar aman."])
     }
 
     var resetOffer: String {

@@ -118,7 +118,9 @@ struct Spanish: EmailActionStrings {
         case .revertSecondFactorAddition:
             PageText(
                 heading: "Quitar el segundo factor",
-                paragraphs: ["Quita \(newEmail ?? "") de los segundos pasos de inicio de sesión de tu cuenta de \(appName). Se cerrarán todas las sesiones."],
+                paragraphs: [
+                    "Quita \(newEmail ?? "") de los segundos pasos de inicio de sesión de tu cuenta de \(appName). Se cerrarán todas las sesiones."
+                ],
                 button: "Quitar segundo factor")
         }
     }
@@ -137,7 +139,9 @@ struct Spanish: EmailActionStrings {
     }
 
     func secondFactorReverted(appName: String) -> PageText {
-        PageText(heading: "Se quitó el segundo factor", paragraphs: ["Vuelve a iniciar sesión. Si otra persona lo añadió, puede que conozca tu contraseña: restablécela por seguridad."])
+        PageText(
+            heading: "Se quitó el segundo factor",
+            paragraphs: ["Vuelve a iniciar sesión. Si otra persona lo añadió, puede que conozca tu contraseña: restablécela por seguridad."])
     }
 
     var resetOffer: String {

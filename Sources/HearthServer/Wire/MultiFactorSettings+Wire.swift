@@ -7,7 +7,9 @@ extension MultiFactorSettings {
     init(_ config: MultiFactorAuthConfig) throws {
         self.init()
         if let raw = config.state {
-            guard let state = State(rawValue: raw) else { throw HearthError(.invalidConfig, detail: "mfa.state must be DISABLED, ENABLED or MANDATORY.") }
+            guard let state = State(rawValue: raw) else {
+                throw HearthError(.invalidConfig, detail: "mfa.state must be DISABLED, ENABLED or MANDATORY.")
+            }
             self.state = state
         }
         for provider in config.enabledProviders ?? [] {
@@ -15,7 +17,9 @@ extension MultiFactorSettings {
             phoneEnabled = true
         }
         for provider in config.providerConfigs ?? [] {
-            guard let totp = provider.totpProviderConfig else { throw HearthError(.invalidConfig, detail: "mfa.providerConfigs takes totpProviderConfig.") }
+            guard let totp = provider.totpProviderConfig else {
+                throw HearthError(.invalidConfig, detail: "mfa.providerConfigs takes totpProviderConfig.")
+            }
             guard [nil, "ENABLED", "DISABLED"].contains(provider.state) else {
                 throw HearthError(.invalidConfig, detail: "mfa.providerConfigs[].state must be ENABLED or DISABLED.")
             }
@@ -32,7 +36,9 @@ extension MultiFactorAuthConfig {
         self.init(
             state: settings.state.rawValue, enabledProviders: settings.phoneEnabled ? ["PHONE_SMS"] : [],
             providerConfigs: [
-                .init(state: settings.totpEnabled ? "ENABLED" : "DISABLED", totpProviderConfig: .init(adjacentIntervals: settings.totpAdjacentIntervals))
+                .init(
+                    state: settings.totpEnabled ? "ENABLED" : "DISABLED", totpProviderConfig: .init(adjacentIntervals: settings.totpAdjacentIntervals)
+                )
             ],
             hearthRecoveryCodesEnabled: settings.recoveryCodesEnabled)
     }
