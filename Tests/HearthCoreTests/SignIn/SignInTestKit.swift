@@ -3,7 +3,9 @@ import HearthCore
 
 /// The accounts, counters and action codes of the use-case tests, kept in memory with the store's rules: one lock
 /// makes each call one transaction, e-mails, phone numbers and provider identities are unique (``StoreConflict``).
-final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, ActionCodeStore, PhoneVerificationStore, @unchecked Sendable {
+final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, ActionCodeStore, PhoneVerificationStore, MultiFactorSessionStore,
+    @unchecked Sendable
+{
     private struct State {
         var users: [String: UserRecord] = [:]
         var sessions: [String: RefreshSessionRecord] = [:]
@@ -11,6 +13,7 @@ final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, A
         var failures: [String: LoginFailureRecord] = [:]
         var codes: [String: ActionCodeRecord] = [:]
         var phoneVerifications: [String: PhoneVerificationRecord] = [:]
+        var multiFactorSessions: [String: MultiFactorSessionRecord] = [:]
     }
     private let state = LockedBox(State())
     /// Runs inside ``updateUser(uid:session:_:)`` before the change, once: a test's way to change the account between
@@ -36,9 +39,10 @@ final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, A
         }
     }
 
-    func updateUser(uid: String, session: RefreshSessionRecord?, _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void)
-        async throws -> UserRecord
-    {
+    func updateUser(
+        uid: String, session: RefreshSessionRecord?, startsSession: @escaping @Sendable (UserRecord) -> Bool,
+        _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void
+    ) async throws -> UserRecord {
         let meddle = beforeNextUpdate.withLock { hook in
             defer { hook = nil }
             return hook
@@ -50,10 +54,25 @@ final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, A
             try mutate(&user)
             try Self.check(user, against: state.users.values)
             state.users[uid] = user
-            if let session { state.sessions[session.tokenHash] = session }
+            if let session, startsSession(user) { state.sessions[session.tokenHash] = session }
             return user
         }
     }
+
+    func insertMultiFactorSession(_ record: MultiFactorSessionRecord) async throws {
+        state.withLock { $0.multiFactorSessions[record.key] = record }
+    }
+    func multiFactorSession(key: String) async throws -> MultiFactorSessionRecord? { state.withLock { $0.multiFactorSessions[key] } }
+    func reserveMultiFactorAttempt(key: String) async throws -> MultiFactorAttempt {
+        state.withLock { state in
+            guard var record = state.multiFactorSessions[key] else { return .unknown }
+            guard record.attemptsLeft > 0 else { return .spent }
+            record.attemptsLeft -= 1
+            state.multiFactorSessions[key] = record
+            return .reserved(record)
+        }
+    }
+    func spendMultiFactorSession(key: String) async throws -> Bool { state.withLock { $0.multiFactorSessions.removeValue(forKey: key) != nil } }
 
     func deleteUser(uid: String) async throws -> Bool { state.withLock { $0.users.removeValue(forKey: uid) != nil } }
     func user(uid: String) async throws -> UserRecord? { state.withLock { $0.users[uid] } }
@@ -196,9 +215,9 @@ struct PlainTokens: IDTokenMinting, IDTokenAuthenticating {
     let store: MemoryAccounts
     var idTokenLifetime: TimeInterval { 3_600 }
 
-    func mintIDToken(for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue]) async throws
-        -> String
-    {
+    func mintIDToken(
+        for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue], secondFactor: SecondFactorUse?
+    ) async throws -> String {
         "token:\(user.uid):\(Int64(authTime.timeIntervalSince1970))"
     }
 
