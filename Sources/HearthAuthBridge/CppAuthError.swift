@@ -38,5 +38,8 @@ enum CppAuthError {
         .emailChangeNeedsVerification: 78,
         // No C++ value of their own: an ID token whose nonce does not match is a bad credential.
         .missingOrInvalidNonce: 4, .malformedJWT: 4,
+        // Firebase's C++ API has no multi-factor calls and no value for this code: its iOS layer reports a code it does
+        // not know (this one) as kAuthErrorUnimplemented, with FirebaseAuth's message, and so does Hearth's.
+        .secondFactorRequired: -1,
     ]
 }

@@ -221,9 +221,6 @@ import FoundationNetworking
             #expect(AuthErrorCode(invalid) == .invalidPhoneNumber && invalid.localizedDescription == "Invalid format.")
             let viaCompletion = await DeprecationsTests.outcome { provider.verifyPhoneNumber("+1 650 555 1234", uiDelegate: nil, completion: $0) }
             #expect(viaCompletion.value == nil && viaCompletion.error.flatMap { AuthErrorCode($0) } == .invalidPhoneNumber)
-            let mfa = try #require(
-                await nsError { _ = try await provider.verifyPhoneNumber("+16505551234", multiFactorSession: MultiFactorSession()) })
-            #expect(AuthErrorCode(mfa) == .operationNotAllowed && mfa.localizedDescription.contains("Multi-factor"))
 
             let verificationID = try await provider.verifyPhoneNumber("+16505551234")
             let wrong = try #require(

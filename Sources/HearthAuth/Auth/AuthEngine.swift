@@ -69,7 +69,11 @@ final class AuthEngine: Sendable {
     var now: Date { options.clock() }
 
     var backend: Backend {
-        state.withLock { Backend(baseURL: $0.serverURL, apiKey: options.apiKey, languageCode: $0.languageCode, transport: options.transport) }
+        state.withLock {
+            Backend(
+                baseURL: $0.serverURL, apiKey: options.apiKey, languageCode: $0.languageCode, transport: options.transport,
+                resolver: { MultiFactorResolver(response: $0, engine: self) })
+        }
     }
 
     var currentUser: User? { state.withLock { $0.currentUser } }

@@ -6,14 +6,16 @@ import FoundationNetworking
 #endif
 
 /// The REST calls of the SDK: Identity Toolkit v1 under `/identitytoolkit.googleapis.com/v1/…` (v2 for
-/// `accounts:revokeToken`) and the Secure Token API under `/securetoken.googleapis.com/v1/token`, on the app's
-/// Hearth server, as Firebase SDKs call them in emulator mode.
+/// `accounts:revokeToken` and the multi-factor calls) and the Secure Token API under
+/// `/securetoken.googleapis.com/v1/token`, on the app's Hearth server, as Firebase SDKs call them in emulator mode.
 struct Backend: Sendable {
     /// `http://host:port`, no trailing slash.
     var baseURL: String
     var apiKey: String
     var languageCode: String?
     var transport: any AuthTransport
+    /// Makes the resolver of a sign-in that needs a second factor; see ``post(path:body:)``.
+    var resolver: (@Sendable (MFARequiredResponse) -> MultiFactorResolver)? = nil
 
     enum Endpoint: String {
         case signUp = "accounts:signUp"
@@ -30,10 +32,21 @@ struct Backend: Sendable {
         case revokeToken = "accounts:revokeToken"
         case sendVerificationCode = "accounts:sendVerificationCode"
         case signInWithPhoneNumber = "accounts:signInWithPhoneNumber"
+        case startMFAEnrollment = "accounts/mfaEnrollment:start"
+        case finalizeMFAEnrollment = "accounts/mfaEnrollment:finalize"
+        case withdrawMFA = "accounts/mfaEnrollment:withdraw"
+        case startMFASignIn = "accounts/mfaSignIn:start"
+        case finalizeMFASignIn = "accounts/mfaSignIn:finalize"
+        case generateRecoveryCodes = "accounts/mfaRecoveryCodes:generate"
 
-        /// Identity Toolkit v1, but v2 for `accounts:revokeToken` (as FirebaseAuth calls it).
+        /// Identity Toolkit v1, but v2 for `accounts:revokeToken` and the multi-factor calls (as FirebaseAuth calls them).
         var path: String {
-            self == .revokeToken ? "/identitytoolkit.googleapis.com/v2/\(rawValue)" : "/identitytoolkit.googleapis.com/v1/\(rawValue)"
+            switch self {
+            case .revokeToken, .startMFAEnrollment, .finalizeMFAEnrollment, .withdrawMFA, .startMFASignIn, .finalizeMFASignIn,
+                .generateRecoveryCodes:
+                "/identitytoolkit.googleapis.com/v2/\(rawValue)"
+            default: "/identitytoolkit.googleapis.com/v1/\(rawValue)"
+            }
         }
     }
 
@@ -54,6 +67,11 @@ struct Backend: Sendable {
     }
 
     /// A `POST` of `body`, or a `GET` without one.
+    ///
+    /// A successful answer with `mfaPendingCredential` and no `idToken` (a first factor of an account with second
+    /// factors: password, identity provider, e-mail link or phone) becomes ``AuthErrorCode/secondFactorRequired``
+    /// carrying a ``MultiFactorResolver`` under ``AuthErrorUserInfoMultiFactorResolverKey``, whatever the call, as in
+    /// FirebaseAuth's `AuthBackend.call`.
     private func post<Response: Decodable>(path: String, body: Data?) async throws -> Response {
         guard var components = URLComponents(string: baseURL + path) else {
             throw AuthErrorFactory.error(.internalError, message: "The server URL \(baseURL) is not a valid URL.")
@@ -93,6 +111,14 @@ struct Backend: Sendable {
             let text = String(decoding: data.prefix(512), as: UTF8.self)
             throw AuthErrorFactory.serverError(message: text.isEmpty ? "HTTP \(response.statusCode)" : text, reasons: [], status: response.statusCode)
         }
+        if let resolver, data.range(of: Data(#""mfaPendingCredential""#.utf8)) != nil,
+            let pending = try? JSONDecoder().decode(PendingSecondFactor.self, from: data), pending.idToken == nil
+        {
+            let required = MFARequiredResponse(
+                localId: pending.localId ?? "", email: pending.email, mfaPendingCredential: pending.mfaPendingCredential,
+                mfaInfo: pending.mfaInfo ?? [])
+            throw AuthErrorFactory.error(.secondFactorRequired, extra: [AuthErrorUserInfoMultiFactorResolverKey: resolver(required)])
+        }
         do {
             return try JSONDecoder().decode(Response.self, from: data)
         } catch {
@@ -100,4 +126,13 @@ struct Backend: Sendable {
             throw AuthErrorFactory.error(.internalError, message: "The server's response could not be decoded.", underlying: decoding)
         }
     }
+}
+
+/// Whether an answer asks for a second factor: `mfaPendingCredential` and no ID token.
+private struct PendingSecondFactor: Decodable {
+    var mfaPendingCredential: String
+    var idToken: String?
+    var localId: String?
+    var email: String?
+    var mfaInfo: [MFAEnrollment]?
 }

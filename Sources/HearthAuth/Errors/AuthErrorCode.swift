@@ -204,6 +204,7 @@ public enum AuthErrorCode: Int, Error, Sendable, CaseIterable {
         case .malformedJWT: return "Failed to parse JWT. Check the userInfo dictionary for the full token."
         case .internalError: return "An internal error has occurred, print and inspect the error details for more information."
         case .adminRestrictedOperation: return "This operation is restricted to administrators only."
+        case .secondFactorRequired: return "Please complete a second factor challenge to finish signing into this account."
         default: return "An error occurred (\(errorCodeString))."
         }
     }

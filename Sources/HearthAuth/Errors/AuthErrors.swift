@@ -9,7 +9,8 @@ public let AuthErrorUserInfoEmailKey = "FIRAuthErrorUserInfoEmailKey"
 /// userInfo key of the credential to sign in or link with later, without asking the provider again: an
 /// ``OAuthCredential``, or a ``PhoneAuthCredential`` carrying the server's temporary proof of a phone number.
 public let AuthErrorUserInfoUpdatedCredentialKey = "FIRAuthErrorUserInfoUpdatedCredentialKey"
-/// userInfo key FirebaseAuth uses for a multi-factor resolver (never set: Hearth has no multi-factor sign-in yet).
+/// userInfo key of the ``MultiFactorResolver`` of an ``AuthErrorCode/secondFactorRequired`` error: the account's
+/// second factors and the way to finish the sign-in with one of them.
 public let AuthErrorUserInfoMultiFactorResolverKey = "FIRAuthErrorUserInfoMultiFactorResolverKey"
 
 /// FirebaseAuth's `AuthErrors` constants, for code that spells them that way.

@@ -41,8 +41,8 @@ public final class PhoneAuthProvider: Sendable {
         verifyPhoneNumber(phoneNumber, uiDelegate: uiDelegate, multiFactorSession: nil, completion: completion)
     }
 
-    /// ``verifyPhoneNumber(_:uiDelegate:completion:)`` for a multi-factor session. A non-nil `multiFactorSession`
-    /// fails with ``AuthErrorCode/operationNotAllowed``: Hearth has no multi-factor sign-in yet.
+    /// ``verifyPhoneNumber(_:uiDelegate:completion:)`` for a multi-factor session: with an enrolment's session
+    /// (``MultiFactor/session()``) the code goes to `phoneNumber`, the number to enrol (`mfaEnrollment:start`).
     public func verifyPhoneNumber(
         _ phoneNumber: String, uiDelegate: (any AuthUIDelegate)? = nil, multiFactorSession: MultiFactorSession? = nil,
         completion: (@MainActor @Sendable (String?, (any Error)?) -> Void)?
@@ -52,27 +52,90 @@ public final class PhoneAuthProvider: Sendable {
         }
     }
 
-    /// Sends a verification code to `phoneNumber` and returns the verification ID (the server's `sessionInfo`).
+    /// Sends a verification code to `phoneNumber` and returns the verification ID (the server's `sessionInfo`). With
+    /// an enrolment's `multiFactorSession` the code is that of enrolling the number as a second factor; with a
+    /// sign-in's, use ``verifyPhoneNumber(with:uiDelegate:multiFactorSession:)``.
     public func verifyPhoneNumber(
         _ phoneNumber: String, uiDelegate: (any AuthUIDelegate)? = nil, multiFactorSession: MultiFactorSession? = nil
     ) async throws -> String {
-        if multiFactorSession != nil {
-            throw AuthErrorFactory.error(
-                .operationNotAllowed, message: "Multi-factor phone verification is not supported by Hearth yet: pass no multiFactorSession.")
+        switch multiFactorSession?.kind {
+        case nil:
+            break
+        case .enrollment(let user):
+            return try await startEnrollment(phoneNumber, user: user)
+        case .signIn(let pendingCredential, let engine):
+            // FirebaseAuth sends no factor here: the server answers MISSING_MFA_ENROLLMENT_ID (missingMultiFactorInfo).
+            return try await startSignIn(pendingCredential: pendingCredential, enrollmentID: nil, engine: engine)
         }
         if phoneNumber.isEmpty { throw AuthErrorFactory.error(.missingPhoneNumber) }
         var request = SendVerificationCodeRequest(phoneNumber: phoneNumber)
         request.tenantId = auth.tenantID
-        // A server that asks for Hearth's proof of work gets one; one that asks for a captcha's token is not served
-        // (the captcha is the app's to show: pass its token through the REST API).
-        let parameters = try await auth.engine.backend.recaptchaParams()
-        if let work = parameters.hearthProofOfWork, work.format == "hearth-pow.v1" {
-            request.recaptchaToken = ProofOfWorkSolver.solve(
-                projectID: auth.engine.options.projectID, phoneNumber: phoneNumber, time: Int(auth.engine.now.timeIntervalSince1970),
-                difficulty: work.difficulty)
-        }
+        request.recaptchaToken = try await appProof(for: phoneNumber)
         let response: SendVerificationCodeResponse = try await auth.engine.backend.call(.sendVerificationCode, request)
         return response.sessionInfo
+    }
+
+    /// Sends the code of an enrolled SMS factor to finish a sign-in (`mfaSignIn:start`): `multiFactorInfo` is one of
+    /// the resolver's ``MultiFactorResolver/hints`` and `multiFactorSession` its ``MultiFactorResolver/session``.
+    /// Returns the verification ID to make the credential of ``PhoneMultiFactorGenerator/assertion(with:)`` with.
+    public func verifyPhoneNumber(
+        with multiFactorInfo: PhoneMultiFactorInfo, uiDelegate: (any AuthUIDelegate)? = nil, multiFactorSession: MultiFactorSession?,
+        completion: (@MainActor @Sendable (String?, (any Error)?) -> Void)?
+    ) {
+        complete(completion) {
+            try await self.verifyPhoneNumber(with: multiFactorInfo, uiDelegate: uiDelegate, multiFactorSession: multiFactorSession)
+        }
+    }
+
+    public func verifyPhoneNumber(
+        with multiFactorInfo: PhoneMultiFactorInfo, uiDelegate: (any AuthUIDelegate)? = nil, multiFactorSession: MultiFactorSession?
+    ) async throws -> String {
+        switch multiFactorSession?.kind {
+        case .signIn(let pendingCredential, let engine):
+            return try await startSignIn(pendingCredential: pendingCredential, enrollmentID: multiFactorInfo.uid, engine: engine)
+        case .enrollment(let user):
+            return try await startEnrollment(multiFactorInfo.phoneNumber, user: user)
+        case nil:
+            throw AuthErrorFactory.error(.missingMultiFactorSession)
+        }
+    }
+
+    /// `mfaEnrollment:start` of an SMS factor: the code goes to `phoneNumber`.
+    private func startEnrollment(_ phoneNumber: String, user: User) async throws -> String {
+        if phoneNumber.isEmpty { throw AuthErrorFactory.error(.missingPhoneNumber) }
+        let engine = user.engine
+        let proof = try await appProof(for: phoneNumber)
+        let response: StartMFAEnrollmentResponse = try await engine.withIDToken(of: user) { token in
+            var request = StartMFAEnrollmentRequest(
+                idToken: token, phoneEnrollmentInfo: MFAPhoneRequestInfo(phoneNumber: phoneNumber, recaptchaToken: proof))
+            request.tenantId = user.tenantID
+            return try await engine.backend.call(.startMFAEnrollment, request)
+        }
+        guard let sessionInfo = response.phoneSessionInfo?.sessionInfo else {
+            throw AuthErrorFactory.error(.internalError, message: "The server's answer has no phoneSessionInfo.")
+        }
+        return sessionInfo
+    }
+
+    /// `mfaSignIn:start`: the code goes to the enrolled factor's number, which the client knows only masked, so no
+    /// proof of work is sent (a server that asks for one refuses the call).
+    private func startSignIn(pendingCredential: String, enrollmentID: String?, engine: AuthEngine) async throws -> String {
+        var request = StartMFASignInRequest(
+            mfaPendingCredential: pendingCredential, mfaEnrollmentId: enrollmentID, phoneSignInInfo: MFAPhoneRequestInfo())
+        request.tenantId = engine.tenantID
+        let response: StartMFASignInResponse = try await engine.backend.call(.startMFASignIn, request)
+        return response.phoneResponseInfo.sessionInfo
+    }
+
+    /// Hearth's proof of work for `phoneNumber` when the server asks for one (`recaptchaToken`), else nil. A server
+    /// that asks for a captcha's token is not served (the captcha is the app's to show: pass its token through the
+    /// REST API).
+    private func appProof(for phoneNumber: String) async throws -> String? {
+        let parameters = try await auth.engine.backend.recaptchaParams()
+        guard let work = parameters.hearthProofOfWork, work.format == "hearth-pow.v1" else { return nil }
+        return ProofOfWorkSolver.solve(
+            projectID: auth.engine.options.projectID, phoneNumber: phoneNumber, time: Int(auth.engine.now.timeIntervalSince1970),
+            difficulty: work.difficulty)
     }
 
     /// A credential of the verification ID from ``verifyPhoneNumber(_:uiDelegate:multiFactorSession:)`` and the
@@ -118,12 +181,6 @@ public final class PhoneAuthCredential: AuthCredential, @unchecked Sendable {
         request.tenantId = tenantID
         return request
     }
-}
-
-/// A multi-factor session, as FirebaseAuth's `MultiFactorSession` (from `user.multiFactor.session()` or a
-/// resolver). Hearth has no multi-factor sign-in yet, so no public API makes one.
-public final class MultiFactorSession: Sendable {
-    init() {}
 }
 
 extension AuthEngine {

@@ -24,6 +24,8 @@ struct StoredUser: Codable, Equatable, Sendable {
     var providerData: [ProviderUserInfo] = []
     var metadata = UserMetadata(lastSignInDate: nil, creationDate: nil)
     var tenantID: String?
+    /// The enrolled second factors (`mfaInfo` of `accounts:lookup`); absent from users stored before there were any.
+    var mfaEnrollments: [MFAEnrollment]?
     var tokens: TokenSet
     /// The API key the tokens were issued with.
     var apiKey: String
@@ -45,6 +47,7 @@ struct StoredUser: Codable, Equatable, Sendable {
         phoneNumber = info.phoneNumber
         hasPassword = info.passwordHash != nil
         providerData = (info.providerUserInfo ?? []).map(ProviderUserInfo.init)
+        mfaEnrollments = info.mfaInfo
         metadata = UserMetadata(
             lastSignInDate: info.lastLoginAt.map(Self.millisecondsDate),
             creationDate: info.createdAt.map(Self.millisecondsDate))

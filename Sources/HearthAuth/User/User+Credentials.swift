@@ -63,8 +63,9 @@ extension User {
         try await adopt(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
     }
 
-    /// Takes new tokens from a link, reloads the profile and announces the change.
-    private func adopt(idToken: String?, refreshToken: String?, expiresIn: String?) async throws {
+    /// Takes new tokens from a link (or a second factor's enrolment or removal), reloads the profile and announces
+    /// the change.
+    func adopt(idToken: String?, refreshToken: String?, expiresIn: String?) async throws {
         guard let idToken, !idToken.isEmpty, let refreshToken, !refreshToken.isEmpty else {
             throw AuthErrorFactory.error(.invalidUserToken, message: "accessToken or refreshToken is nil")
         }

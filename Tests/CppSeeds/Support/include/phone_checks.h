@@ -8,6 +8,10 @@
 //                     lifetimes, linking, a number in use, reauthentication, UpdatePhoneNumberCredential, Unlink
 //   PROGRAM limits    the server's sending limits: kAuthErrorTooManyRequests, then kAuthErrorQuotaExceeded
 //   PROGRAM offline   the server has stopped: kAuthErrorNetworkRequestFailed, through the listener
+//   PROGRAM second-factor EMAIL PASSWORD
+//                     the account has a second factor (the test enrolled it): a password sign-in fails with
+//                     kAuthErrorUnimplemented and FirebaseAuth's message, as Firebase's C++ API reports
+//                     FIRAuthErrorCodeSecondFactorRequired, and nobody is signed in
 #ifndef HEARTH_PHONE_CHECKS_H_
 #define HEARTH_PHONE_CHECKS_H_
 
@@ -573,12 +577,36 @@ inline int RunOffline() {
   return seed::Finish();
 }
 
+// An account with a second factor: Firebase's C++ API has no multi-factor calls, so a first factor fails.
+inline int RunSecondFactor(const std::string& email, const std::string& password) {
+  firebase::auth::Auth* auth = AccessAuth();
+  auth->SignOut();
+  const std::string message = "Please complete a second factor challenge to finish signing into this account.";
+  auto with_password = auth->SignInWithEmailAndPassword(email.c_str(), password.c_str());
+  ExpectError(with_password, firebase::auth::kAuthErrorUnimplemented,
+              "SignInWithEmailAndPassword of an account with a second factor");
+  Check(with_password.error_message() != nullptr && with_password.error_message() == message,
+        Describe("FirebaseAuth's message", with_password));
+  auto with_credential = auth->SignInAndRetrieveDataWithCredential(
+      firebase::auth::EmailAuthProvider::GetCredential(email.c_str(), password.c_str()));
+  ExpectError(with_credential, firebase::auth::kAuthErrorUnimplemented,
+              "SignInAndRetrieveDataWithCredential(password)");
+  Check(!SignedIn(auth), "nobody signed in");
+  auto wrong = auth->SignInWithEmailAndPassword(email.c_str(), "wrong-password");
+  Await(wrong, "a wrong password", false);
+  Check(wrong.error() == firebase::auth::kAuthErrorWrongPassword ||
+            wrong.error() == firebase::auth::kAuthErrorInvalidCredential,
+        Describe("a wrong password fails as it does without a second factor", wrong));
+  return seed::Finish();
+}
+
 inline int Main(int argc, char** argv) {
   std::string phase = argc > 1 ? argv[1] : "phone";
   if (phase == "phone") return RunPhone();
   if (phase == "limits") return RunLimits();
   if (phase == "offline") return RunOffline();
-  std::fprintf(stderr, "usage: %s phone | limits | offline\n", argv[0]);
+  if (phase == "second-factor" && argc > 3) return RunSecondFactor(argv[2], argv[3]);
+  std::fprintf(stderr, "usage: %s phone | limits | offline | second-factor EMAIL PASSWORD\n", argv[0]);
   return 2;
 }
 
