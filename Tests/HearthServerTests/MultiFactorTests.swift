@@ -267,6 +267,55 @@ struct MultiFactorHTTPTests {
         }
     }
 
+    @Test("an SMS factor on a real number behind proof of work: enrolment needs the proof, the sign-in's code does not (the client sees the number masked)")
+    func smsBehindProofOfWork() async throws {
+        try await withFederated(providers: { _ in }, { Self.mfaOn(&$0); $0.sms.appVerification = .proofOfWork(difficulty: 8) }) { live, client in
+            func listedCode(_ sessionInfo: String) async throws -> String {
+                let listing = try await client.raw("/emulator/v1/projects/\(live.projectID)/verificationCodes", method: .get)
+                guard case .array(let codes)? = listing["verificationCodes"] else { throw CancellationError() }
+                for case .object(let entry) in codes where entry["sessionInfo"] == .string(sessionInfo) {
+                    if case .string(let code)? = entry["code"] { return code }
+                }
+                throw CancellationError()
+            }
+            let created = try await client.signUp(email: "mfa@example.com")
+            _ = try await live.services.store.updateUser(uid: created.localId, session: nil) { $0.emailVerified = true }
+            let idToken = try #require(try await client.signIn(email: "mfa@example.com").string("idToken"))
+            let number = "+919876543210"
+            let start = "/v2/accounts/mfaEnrollment:start"
+            #expect(
+                try await client.post(start, ["idToken": .string(idToken), "phoneEnrollmentInfo": .object(["phoneNumber": .string(number)])])
+                    .errorMessage == "MISSING_CLIENT_IDENTIFIER")
+            let proof = ProofOfWork.solve(
+                projectID: live.projectID, phoneNumber: number, time: Int(live.clock.now.timeIntervalSince1970), difficulty: 8)
+            let started = try await client.post(
+                start,
+                ["idToken": .string(idToken), "phoneEnrollmentInfo": .object(["phoneNumber": .string(number), "recaptchaToken": .string(proof)])])
+            let sessionInfo = try #require(try started.decode(StartMFAEnrollmentResponse.self).phoneSessionInfo?.sessionInfo)
+            let enrolled = try await client.post(
+                "/v2/accounts/mfaEnrollment:finalize",
+                [
+                    "idToken": .string(idToken),
+                    "phoneVerificationInfo": .object(["sessionInfo": .string(sessionInfo), "code": .string(try await listedCode(sessionInfo))]),
+                ])
+            #expect(enrolled.status == .ok, "\(enrolled.json)")
+            let factorID = try #require(try await live.services.store.user(uid: created.localId)?.secondFactors.first?.id)
+
+            let pending = try await Self.pendingCredential(client)
+            let sent = try await client.post(
+                "/v2/accounts/mfaSignIn:start",
+                ["mfaPendingCredential": .string(pending.mfaPendingCredential), "mfaEnrollmentId": .string(factorID), "phoneSignInInfo": .object([:])])
+            let signInSession = try #require(try sent.decode(StartMFASignInResponse.self).phoneResponseInfo.sessionInfo, "\(sent.json)")
+            let done = try await client.post(
+                "/v2/accounts/mfaSignIn:finalize",
+                [
+                    "mfaPendingCredential": .string(pending.mfaPendingCredential),
+                    "phoneVerificationInfo": .object(["sessionInfo": .string(signInSession), "code": .string(try await listedCode(signInSession))]),
+                ])
+            #expect(done.string("idToken") != nil, "\(done.json)")
+        }
+    }
+
     @Test("each error a person can cause, with Firebase's exact string")
     func errors() async throws {
         try await withHearth(Self.mfaOn) { hearth, client in

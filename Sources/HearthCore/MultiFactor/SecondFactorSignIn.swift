@@ -42,7 +42,8 @@ public struct SecondFactorSignIn: Sendable {
             throw HearthError(.mfaEnrollmentNotFound)
         }
         let settings = try await settings.projectSettings()
-        return try await phone.sendCode(toValidated: number, settings: settings, from: origin, languageCode: languageCode, proof: proof)
+        return try await phone.sendCode(
+            toValidated: number, settings: settings, from: origin, languageCode: languageCode, proof: proof, verifiesApp: false)
     }
 
     /// The second factor given to `mfaSignIn:finalize`.

@@ -65,8 +65,12 @@ public struct PhoneSignIn: Sendable {
 
     /// Sends a code to `number` (E.164, validated) under every limit and check of ``sendCode(to:from:languageCode:proof:)``
     /// but whether phone sign-in is on: a phone second factor's code (the caller checked that SMS factors are on).
+    /// `verifiesApp` false skips the app's proof: a second-factor sign-in's code goes to a number the account enrolled,
+    /// not one the client chose, after a first factor passed (and the client knows the number only masked, so it
+    /// could not make a proof for it); the limits per address, number, range and project still count.
     public func sendCode(
-        toValidated number: String, settings: ProjectSettings, from origin: ClientOrigin, languageCode: String?, proof: AppProof
+        toValidated number: String, settings: ProjectSettings, from origin: ClientOrigin, languageCode: String?, proof: AppProof,
+        verifiesApp: Bool = true
     ) async throws -> String {
         let testCode = settings.testPhoneNumbers[number]
         if testCode == nil {
@@ -86,7 +90,7 @@ public struct PhoneSignIn: Sendable {
             guard sender != nil || externalCodes != nil else {
                 throw HearthError(.operationNotAllowed, detail: "SMS delivery is not configured.", reason: "no SMS sender")
             }
-            try await appVerifier?.verify(proof, phoneNumber: number, clientAddress: origin.counterAddress)
+            if verifiesApp { try await appVerifier?.verify(proof, phoneNumber: number, clientAddress: origin.counterAddress) }
             try await abuse.count(\.phoneCodes, address: origin.counterAddress)
             try await abuse.count(\.phoneCodesPerNumber, address: number)
             try await abuse.count(\.phoneCodesPerPrefix, address: String(number.dropLast(3)))
