@@ -184,6 +184,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The domain's values as the wire has them: HearthCore's types to and from HearthWire's (accounts, imports,
+        // second factors, settings) and each domain error's Firebase status and message. No HTTP server.
+        .target(
+            name: "HearthWireMapping",
+            dependencies: [
+                "HearthCore", "HearthWire",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Authenticator-app codes (RFC 6238) for TOTP second factors, by HummingbirdOTP, and their base32 secrets.
         .target(
             name: "HearthOTP",
@@ -270,7 +280,7 @@ let package = Package(
             dependencies: [
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage",
                 "HearthProviders", "HearthMail", "HearthSMS", "HearthMessages", "HearthTelemetry", "HearthConfiguration",
-                "HearthConsole", "HearthFormEncoding", "HearthOTP",
+                "HearthConsole", "HearthFormEncoding", "HearthOTP", "HearthWireMapping",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

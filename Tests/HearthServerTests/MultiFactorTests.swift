@@ -267,9 +267,17 @@ struct MultiFactorHTTPTests {
         }
     }
 
-    @Test("an SMS factor on a real number behind proof of work: enrolment needs the proof, the sign-in's code does not (the client sees the number masked)")
+    @Test(
+        "an SMS factor on a real number behind proof of work: enrolment needs the proof, the sign-in's code does not (the client sees the number masked)"
+    )
     func smsBehindProofOfWork() async throws {
-        try await withFederated(providers: { _ in }, { Self.mfaOn(&$0); $0.sms.appVerification = .proofOfWork(difficulty: 8) }) { live, client in
+        try await withFederated(
+            providers: { _ in },
+            {
+                Self.mfaOn(&$0)
+                $0.sms.appVerification = .proofOfWork(difficulty: 8)
+            }
+        ) { live, client in
             func listedCode(_ sessionInfo: String) async throws -> String {
                 let listing = try await client.raw("/emulator/v1/projects/\(live.projectID)/verificationCodes", method: .get)
                 guard case .array(let codes)? = listing["verificationCodes"] else { throw CancellationError() }
@@ -304,7 +312,10 @@ struct MultiFactorHTTPTests {
             let pending = try await Self.pendingCredential(client)
             let sent = try await client.post(
                 "/v2/accounts/mfaSignIn:start",
-                ["mfaPendingCredential": .string(pending.mfaPendingCredential), "mfaEnrollmentId": .string(factorID), "phoneSignInInfo": .object([:])])
+                [
+                    "mfaPendingCredential": .string(pending.mfaPendingCredential), "mfaEnrollmentId": .string(factorID),
+                    "phoneSignInInfo": .object([:]),
+                ])
             let signInSession = try #require(try sent.decode(StartMFASignInResponse.self).phoneResponseInfo.sessionInfo, "\(sent.json)")
             let done = try await client.post(
                 "/v2/accounts/mfaSignIn:finalize",

@@ -6,6 +6,7 @@ import HearthCore
 import HearthFormEncoding
 import HearthProviders
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 import Logging
 

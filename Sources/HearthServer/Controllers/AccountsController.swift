@@ -5,6 +5,7 @@ import HearthCore
 import HearthTelemetry
 import HearthTokens
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 
 /// `accounts:*` of Identity Toolkit v1 (and their legacy v3 names): sign-up, password sign-in, lookup,

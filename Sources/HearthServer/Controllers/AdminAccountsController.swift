@@ -2,6 +2,7 @@ import Foundation
 import HearthConfiguration
 import HearthCore
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 
 /// What `accounts:*` do for an administrator (an Admin SDK, HearthAdmin, `hearth users`): create a user with

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 
 /// `GET /v1/projects/{project}/auditEvents`: the audit trail, newest first, for administrators (a Hearth

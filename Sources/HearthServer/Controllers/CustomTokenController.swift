@@ -3,6 +3,7 @@ import HearthConfiguration
 import HearthCore
 import HearthTokens
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 
 /// `accounts:signInWithCustomToken` (legacy `verifyCustomToken`): ``CustomTokenSignIn``.

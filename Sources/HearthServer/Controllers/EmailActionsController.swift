@@ -4,6 +4,7 @@ import HearthConfiguration
 import HearthCore
 import HearthTokens
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 
 /// The e-mail actions of Identity Toolkit v1: `accounts:sendOobCode` (legacy `getOobConfirmationCode`),

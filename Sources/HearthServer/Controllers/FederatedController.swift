@@ -5,6 +5,7 @@ import HearthFormEncoding
 import HearthProviders
 import HearthTokens
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 
 /// `accounts:signInWithIdp` (legacy `verifyAssertion`): sign in, sign up, link or re-authenticate with an

@@ -3,6 +3,7 @@ import HearthConfiguration
 import HearthCore
 import HearthProviders
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 
 /// The admin API for identity-provider settings, as the Admin SDKs call it:

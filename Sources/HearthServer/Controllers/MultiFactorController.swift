@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HearthCore
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 
 /// Identity Platform's multi-factor calls (`/v2/accounts/mfaEnrollment:*`, `/v2/accounts/mfaSignIn:*`) and Hearth's

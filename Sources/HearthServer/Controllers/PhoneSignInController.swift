@@ -1,6 +1,7 @@
 import HTTPTypes
 import HearthCore
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 
 /// `accounts:sendVerificationCode` and `accounts:signInWithPhoneNumber` (legacy `sendVerificationCode`,

@@ -2,6 +2,7 @@ import Foundation
 import HearthConfiguration
 import HearthCore
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 
 /// `GET/PATCH /v2/projects/{project}/config`: the sign-in settings of ``ProjectSettings`` as Identity

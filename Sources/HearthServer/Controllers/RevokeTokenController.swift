@@ -6,6 +6,7 @@ import HearthCore
 import HearthProviders
 import HearthTelemetry
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 import Logging
 

@@ -3,6 +3,7 @@ import HearthConfiguration
 import HearthCore
 import HearthTokens
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 
 /// `securetoken.googleapis.com/v1/token`: a refresh token buys a fresh ID token.

@@ -4,6 +4,7 @@ import HearthConfiguration
 import HearthCore
 import HearthTokens
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 
 /// Session cookies, as the Admin SDKs make and check them: `POST /v1/projects/{project}:createSessionCookie`

@@ -4,6 +4,7 @@ import HearthConfiguration
 import HearthCore
 import HearthTokens
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 import Logging
 

@@ -3,6 +3,7 @@ import HearthConfiguration
 import HearthCore
 import HearthProviders
 import HearthWire
+import HearthWireMapping
 
 /// Where the action page sends a person once the action is done: the `continueUrl` of `sendOobCode`.
 ///

@@ -1,5 +1,6 @@
 import HTTPTypes
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 import NIOCore
 import NIOHTTP1

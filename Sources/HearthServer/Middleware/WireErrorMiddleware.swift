@@ -1,4 +1,5 @@
 import HearthCore
+import HearthWireMapping
 import Hummingbird
 import Logging
 import NIOCore

@@ -3,6 +3,7 @@ import HTTPTypes
 import HearthCore
 import HearthFormEncoding
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 import NIOCore
 

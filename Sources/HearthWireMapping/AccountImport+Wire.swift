@@ -3,7 +3,7 @@ import HearthWire
 
 extension AccountImport.Batch {
     /// The batch of an `accounts:batchCreate` request.
-    init(_ input: BatchCreateRequest) {
+    public init(_ input: BatchCreateRequest) {
         self.init(entries: (input.users ?? []).map(AccountImport.Entry.init))
         hashAlgorithm = input.hashAlgorithm
         signerKey = input.signerKey
@@ -22,7 +22,7 @@ extension AccountImport.Batch {
 }
 
 extension AccountImport.Entry {
-    init(_ info: UserInfo) {
+    public init(_ info: UserInfo) {
         self.init(uid: info.localId)
         email = info.email
         displayName = info.displayName
@@ -47,7 +47,7 @@ extension AccountImport.Entry {
 extension AdministeredSecondFactors.Entry {
     /// A factor as an administrator's `mfaInfo` or `mfa.enrollments` names it; the number in `phoneInfo` or
     /// `unobfuscatedPhoneInfo`.
-    init(_ wire: MFAEnrollment) {
+    public init(_ wire: MFAEnrollment) {
         let number = wire.phoneInfo ?? wire.unobfuscatedPhoneInfo
         self.init(
             enrollmentID: wire.mfaEnrollmentId, displayName: wire.displayName, enrolledAt: wire.enrolledAt, phoneNumber: number,

@@ -4,7 +4,7 @@ import HearthWire
 
 extension MFAEnrollment {
     /// `factor` as lookups show it (`masked`: as a sign-in's `mfaInfo` shows it, the number hidden but its end).
-    init(_ factor: SecondFactorEnrollment, masked: Bool = false) {
+    public init(_ factor: SecondFactorEnrollment, masked: Bool = false) {
         self.init(
             mfaEnrollmentId: factor.id, displayName: factor.displayName,
             enrolledAt: factor.enrolledAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
@@ -17,7 +17,7 @@ extension MFAEnrollment {
 
 extension SecondFactorRequired {
     /// The answer of a first factor that needs a second: HTTP 200, no tokens.
-    var wire: MFARequiredResponse {
+    public var wire: MFARequiredResponse {
         MFARequiredResponse(
             localId: user.uid, email: user.email, mfaPendingCredential: pendingCredential,
             mfaInfo: user.secondFactors.map { MFAEnrollment($0, masked: true) })
@@ -26,7 +26,7 @@ extension SecondFactorRequired {
 
 extension MFAPhoneRequestInfo {
     /// The app verification proof the request carries.
-    var proof: AppProof {
+    public var proof: AppProof {
         AppProof(
             recaptchaToken: recaptchaToken, captchaResponse: captchaResponse, playIntegrityToken: playIntegrityToken,
             safetyNetToken: safetyNetToken, iosReceipt: iosReceipt, iosSecret: iosSecret)

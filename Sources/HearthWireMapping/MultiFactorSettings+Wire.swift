@@ -4,7 +4,7 @@ import HearthWire
 extension MultiFactorSettings {
     /// The settings of an `mfa` config; `INVALID_CONFIG` for an unknown state or provider, or adjacent intervals out
     /// of 0…10.
-    init(_ config: MultiFactorAuthConfig) throws {
+    public init(_ config: MultiFactorAuthConfig) throws {
         self.init()
         if let raw = config.state {
             guard let state = State(rawValue: raw) else {
@@ -32,7 +32,7 @@ extension MultiFactorSettings {
 }
 
 extension MultiFactorAuthConfig {
-    init(_ settings: MultiFactorSettings) {
+    public init(_ settings: MultiFactorSettings) {
         self.init(
             state: settings.state.rawValue, enabledProviders: settings.phoneEnabled ? ["PHONE_SMS"] : [],
             providerConfigs: [

@@ -4,9 +4,9 @@ import HearthWire
 
 extension UserInfo {
     /// base64 of "REDACTED", what production returns in place of a password hash.
-    static let redactedPasswordHash = UserInfo.redacted
+    public static let redactedPasswordHash = UserInfo.redacted
 
-    init(_ user: UserRecord) {
+    public init(_ user: UserRecord) {
         self.init(localId: user.uid)
         email = user.email
         emailVerified = user.emailVerified

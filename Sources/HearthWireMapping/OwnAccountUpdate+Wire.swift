@@ -4,7 +4,7 @@ import HearthWire
 extension OwnAccountUpdate.Input {
     /// What an `accounts:update` request asks of the account (the oobCode, ID token and target fields are the
     /// controller's).
-    init(_ request: UpdateRequest, languageCode: String?) {
+    public init(_ request: UpdateRequest, languageCode: String?) {
         self.init(
             email: request.email, password: request.password, displayName: request.displayName, photoURL: request.photoUrl,
             deletedAttributes: (request.deleteAttribute ?? []).map(\.name), deletedProviders: request.deleteProvider ?? [],
