@@ -350,6 +350,7 @@ let package = Package(
                 "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres", "HearthPostgresLauncher",
                 "HearthBase64URL", "HearthAdmin",
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -50,6 +50,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
     var phoneSessions: Int = 50_000
 
     @Option(
+        name: .customLong("totp-sign-ins"),
+        help: "Pending sign-ins prepared for the mfaTOTP scenario (8 per account): each is finished once.")
+    var totpSignIns: Int = 30_000
+
+    @Option(
         name: .customLong("attack-bcrypt-cost"),
         help: "bcrypt cost of the accounts the signinUnderAttack scenario attacks (imported; within the server's budget).")
     var attackBcryptCost: Int = 12
@@ -119,7 +124,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
         guard seconds > 0, warmupSeconds >= 0, ceilingSeconds > 0 else { throw ValidationError("durations must be positive") }
         guard (1...20).contains(scryptLogN) else { throw ValidationError("--scrypt-log-n must be 1...20") }
         guard (1...64).contains(clientThreads) else { throw ValidationError("--client-threads must be 1...64") }
-        guard refreshUsers > 0, passwordUsers > 0, phoneSessions > 0 else { throw ValidationError("fixture counts must be positive") }
+        guard refreshUsers > 0, passwordUsers > 0, phoneSessions > 0, totpSignIns > 0 else {
+            throw ValidationError("fixture counts must be positive")
+        }
         guard (1...32).contains(replicas) else { throw ValidationError("--replicas must be 1...32") }
         guard replicas == 1 || database == .postgres else {
             throw ValidationError("--replicas > 1 needs --database postgres: replicas share one database, and an SQLite file belongs to one process")
@@ -599,6 +606,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         let fixtures = FixtureFactory(driver: driver, connections: connections)
         var sessions: [FixtureFactory.Session] = []
         var results: [ScenarioResult] = []
+        var firstFactorsPerSecond: Double?
         for scenario in selected {
             let requests: [PreparedRequest]
             switch scenario {
@@ -638,6 +646,21 @@ struct BenchmarkCommand: AsyncParsableCommand {
                         path: scenario.path, json: #"{"sessionInfo":"\#($0.sessionInfo.jsonEscaped)","code":"\#(Scenario.phoneCode)"}"#,
                         hostHeader: driver.hostHeader)
                 }
+            case .mfaTOTP:
+                let started = ContinuousClock.now
+                let (prepared, firstFactors) = try await fixtures.totpSignIns(
+                    count: totpSignIns, runID: String(UUID().uuidString.prefix(8)).lowercased())
+                firstFactorsPerSecond = firstFactors
+                Self.emit(
+                    "prepared \(prepared.count) pending TOTP sign-ins in \(Self.elapsed(since: started)): first factors at \(ResultTable.decimal(firstFactors))/s"
+                )
+                requests = prepared.map {
+                    PreparedRequest(
+                        path: scenario.path,
+                        json:
+                            #"{"mfaPendingCredential":"\#($0.pendingCredential.jsonEscaped)","mfaEnrollmentId":"\#($0.enrollmentID.jsonEscaped)","totpVerificationInfo":{"verificationCode":"\#($0.code)"}}"#,
+                        hostHeader: driver.hostHeader)
+                }
             case .signin, .signinUnderAttack:
                 let started = ContinuousClock.now
                 let accounts = try await fixtures.passwordAccounts(count: passwordUsers, runID: String(UUID().uuidString.prefix(8)).lowercased())
@@ -668,6 +691,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
             Self.emit(
                 "\(scenario.title): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(p50) ms, \(report.errors) errors, CPU server+db+client+other \(ResultTable.cpu(usage)) cores\(bracket)"
             )
+            if scenario == .mfaTOTP, let firstFactorsPerSecond, report.successesPerSecond > 0 {
+                // Each sign-in is both steps; their CPU costs add, so the pair's rate is the harmonic sum.
+                let scrypt = try await measureCeiling(.scrypt, meter: meter)
+                let pairs = 1 / (1 / firstFactorsPerSecond + 1 / report.successesPerSecond)
+                Self.emit(
+                    "  password + TOTP sign-in, both steps: \(ResultTable.decimal(pairs)) sign-ins/s = \(String(format: "%.1f%%", pairs / max(scrypt.operationsPerSecond, 1e-9) * 100)) of the scrypt ceiling (\(ResultTable.decimal(scrypt.operationsPerSecond))/s); first factors \(ResultTable.decimal(firstFactorsPerSecond))/s, second \(ResultTable.decimal(report.successesPerSecond))/s"
+                )
+            }
             if let attackReport {
                 let fraction = ceiling.map { String(format: "%.1f%%", report.successesPerSecond / max($0.operationsPerSecond, 1e-9) * 100) } ?? "-"
                 let attempts = ResultTable.decimal(Double(attackReport.requests) / max(attackReport.seconds, 1e-9))

@@ -11,6 +11,10 @@ enum Scenario: String, CaseIterable, Sendable {
     /// Phone sign-in with test phone numbers (no SMS): codes sent to prepare sessions, then each session's code
     /// entered once (`signInWithPhoneNumber`), the step that mints a session and signs a token.
     case phone
+    /// Password + TOTP sign-in of accounts with an authenticator-app factor: the first factors (which answer
+    /// `mfaPendingCredential`) are made while preparing, at the scrypt lane's pace, and reported; the measured step is
+    /// `mfaSignIn:finalize` with a fresh code, the step that mints the session and signs the token.
+    case mfaTOTP
 
     /// The CPU-bound operation that bounds a scenario's throughput.
     enum Ceiling: Sendable, CaseIterable {
@@ -43,6 +47,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case "signinunderattack", "sign-in-under-attack", "attack", "imported-hash-attack": self = .signinUnderAttack
         case "passwordreset", "password-reset", "reset", "sendoobcode": self = .passwordReset
         case "phone", "phone-signin", "sms", "signinwithphonenumber": self = .phone
+        case "mfatotp", "mfa", "totp", "mfa-totp", "second-factor", "mfasignin": self = .mfaTOTP
         default: return nil
         }
     }
@@ -56,6 +61,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .signinUnderAttack: "password sign-in, imported-hash attack beside"
         case .passwordReset: "password-reset mail"
         case .phone: "phone sign-in (test numbers)"
+        case .mfaTOTP: "second factor (TOTP) of a password sign-in"
         }
     }
 
@@ -67,12 +73,13 @@ enum Scenario: String, CaseIterable, Sendable {
         case .signin, .signinUnderAttack: "/v1/accounts:signInWithPassword?key=bench"
         case .passwordReset: "/v1/accounts:sendOobCode?key=bench"
         case .phone: "/v1/accounts:signInWithPhoneNumber?key=bench"
+        case .mfaTOTP: "/v2/accounts/mfaSignIn:finalize?key=bench"
         }
     }
 
     var ceiling: Ceiling? {
         switch self {
-        case .signup, .refresh, .phone: .rs256
+        case .signup, .refresh, .phone, .mfaTOTP: .rs256
         case .lookup, .passwordReset: nil
         case .signin, .signinUnderAttack: .scrypt
         }
@@ -90,6 +97,9 @@ enum Scenario: String, CaseIterable, Sendable {
         case .passwordReset: .requestsPerSecond(1_000)
         // As a sign-up (a write and a signature), plus the code's conditional write.
         case .phone: .fractionOfCeiling(0.40)
+        // As phone sign-in: the pending credential's two conditional writes, the code's counter, the session and a
+        // signature.
+        case .mfaTOTP: .fractionOfCeiling(0.35)
         }
     }
 
