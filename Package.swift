@@ -268,6 +268,7 @@ let package = Package(
                 "HearthServer", "HearthComposition", "HearthDevelopment", "HearthCore", "HearthSandbox", "HearthProviders",
                 "HearthPostgresLauncher", "HearthMail", "HearthConfiguration", "HearthStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

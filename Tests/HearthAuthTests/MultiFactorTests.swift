@@ -289,23 +289,13 @@ import Testing
     }
 }
 
-/// RFC 6238 TOTP (HMAC-SHA1, 30-second periods, six digits), written here so that the tests do not share the
-/// server's code.
+/// TOTP codes of a base32 secret, by the test kit's ``RFC6238`` (a second party, not the server's library).
 enum TOTP {
     struct BadSecret: Error {}
 
-    static func code(secret base32: String, at date: Date, period: TimeInterval = 30, digits: Int = 6) throws -> String {
-        let key = SymmetricKey(data: try decodeBase32(base32))
-        var counter = UInt64(floor(date.timeIntervalSince1970 / period)).bigEndian
-        let message = withUnsafeBytes(of: &counter) { Data($0) }
-        let mac = Array(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: key))
-        let offset = Int(mac[mac.count - 1] & 0x0f)
-        let binary =
-            (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8) | UInt32(mac[offset + 3])
-        var modulus: UInt32 = 1
-        for _ in 0..<digits { modulus *= 10 }
-        let value = String(binary % modulus)
-        return String(repeating: "0", count: digits - value.count) + value
+    static func code(secret base32: String, at date: Date) throws -> String {
+        guard let key = RFC6238.base32Decode(base32) else { throw BadSecret() }
+        return RFC6238.code(key: key, at: date)
     }
 
     /// A six-digit code that is not `code`.
@@ -313,23 +303,5 @@ enum TOTP {
         let value = ((Int(code) ?? 0) + 500_001) % 1_000_000
         let text = String(value)
         return String(repeating: "0", count: 6 - text.count) + text
-    }
-
-    /// RFC 4648 base32, padding optional.
-    static func decodeBase32(_ text: String) throws -> Data {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
-        var bits: UInt64 = 0
-        var count = 0
-        var bytes = [UInt8]()
-        for character in text.uppercased() where character != "=" {
-            guard let index = alphabet.firstIndex(of: character) else { throw BadSecret() }
-            bits = (bits << 5) | UInt64(index)
-            count += 5
-            if count >= 8 {
-                bytes.append(UInt8((bits >> UInt64(count - 8)) & 0xff))
-                count -= 8
-            }
-        }
-        return Data(bytes)
     }
 }

@@ -638,33 +638,3 @@ struct MultiFactorHTTPTests {
         }
     }
 }
-
-/// RFC 6238 (and RFC 4226's truncation) with HMAC-SHA1, 6 digits, 30-second periods; RFC 4648 base32.
-enum RFC6238 {
-    static func code(key: [UInt8], at date: Date) -> String {
-        var counter = UInt64(date.timeIntervalSince1970 / 30).bigEndian
-        let message = withUnsafeBytes(of: &counter) { Array($0) }
-        let mac = Array(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: key)))
-        let offset = Int(mac[mac.count - 1] & 0x0f)
-        let binary = (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8) | UInt32(mac[offset + 3])
-        let value = String(binary % 1_000_000)
-        return String(repeating: "0", count: 6 - value.count) + value
-    }
-
-    static func base32Decode(_ text: String) -> [UInt8]? {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
-        var bits: UInt64 = 0
-        var count = 0
-        var bytes: [UInt8] = []
-        for character in text where character != "=" {
-            guard let index = alphabet.firstIndex(of: character) else { return nil }
-            bits = (bits << 5) | UInt64(index)
-            count += 5
-            if count >= 8 {
-                count -= 8
-                bytes.append(UInt8((bits >> UInt64(count)) & 0xff))
-            }
-        }
-        return bytes
-    }
-}
