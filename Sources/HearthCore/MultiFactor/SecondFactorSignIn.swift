@@ -114,9 +114,9 @@ public struct SecondFactorSignIn: Sendable {
         guard try await store.spendMultiFactorSession(key: reserved.key) else {
             throw HearthError(.invalidMFAPendingCredential, reason: "pending credential used by a parallel request")
         }
-        let signIn =
-            (try? JSONDecoder().decode(PendingSignIn.self, from: Data(reserved.payload.utf8)))
-            ?? PendingSignIn(provider: "password", method: "password", sessionClaims: nil)
+        guard let signIn = try? JSONDecoder().decode(PendingSignIn.self, from: Data(reserved.payload.utf8)) else {
+            throw HearthError(.internalError, reason: "unreadable pending sign-in")
+        }
         let claims = signIn.sessionClaims.flatMap(JSONValue.object(fromJSON:)) ?? [:]
         let now = completion.clock.now
         let spentCode = spentRecoveryCode
