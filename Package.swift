@@ -281,7 +281,7 @@ let package = Package(
             dependencies: [
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage",
                 "HearthProviders", "HearthMail", "HearthSMS", "HearthMessages", "HearthTelemetry", "HearthConfiguration",
-                "HearthConsole", "HearthFormEncoding", "HearthOTP", "HearthWireMapping",
+                "HearthConsole", "HearthFormEncoding", "HearthBase64URL", "HearthOTP", "HearthWireMapping",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -12,4 +12,19 @@ extension ProjectSettings {
         smsRegionPolicy = configuration.signIn.smsRegionPolicy
         multiFactor = configuration.signIn.multiFactor
     }
+
+    /// Where a new tenant starts, as Identity Platform's tenants do: no sign-in on until its administrator turns one on
+    /// (`allowPasswordSignup`, `enableEmailLinkSignin`, `enableAnonymousUser`), no test phone numbers, no second factors.
+    /// What is the server's rather than a user pool's (one account per e-mail, the anonymous clean-up, phone sign-in) is
+    /// the configuration's.
+    public static func tenantDefaults(_ configuration: ServerConfiguration) -> ProjectSettings {
+        var settings = ProjectSettings(configuration)
+        settings.anonymousEnabled = false
+        settings.passwordEnabled = false
+        settings.emailLinkEnabled = false
+        settings.emailEnumerationProtection = false
+        settings.testPhoneNumbers = [:]
+        settings.multiFactor = MultiFactorSettings()
+        return settings
+    }
 }

@@ -2,18 +2,27 @@ import Foundation
 import HearthCore
 
 /// The project's sign-in settings as they stand: the configuration's, overridden by an administrator's (stored
-/// for every replica). The last settings read are kept for ``lifetime``: a sign-in reads no setting row, and a
+/// for every replica); or one tenant's: the tenant defaults (``ProjectSettings/tenantDefaults(_:)``) overridden by
+/// the tenant's own. The last settings read are kept for ``lifetime``: a sign-in reads no setting row, and a
 /// change made on another replica is seen within that time.
 public struct ProjectSettingsSource: ProjectSettingsReading {
     static let lifetime: TimeInterval = 5
 
     let configuration: ServerConfiguration
-    let store: any SettingStore
+    let store: any SettingStore & TenantStore
+    /// Whose settings: `nil` for the project's.
+    let tenantID: String?
     private let cache = LockedBox<(settings: ProjectSettings, readAt: ContinuousClock.Instant)?>(nil)
 
-    public init(configuration: ServerConfiguration, store: any SettingStore) {
+    public init(configuration: ServerConfiguration, store: any SettingStore & TenantStore, tenantID: String? = nil) {
         self.configuration = configuration
         self.store = store
+        self.tenantID = tenantID
+    }
+
+    /// Where the settings start before an administrator's overrides.
+    private var defaults: ProjectSettings {
+        tenantID == nil ? ProjectSettings(configuration) : .tenantDefaults(configuration)
     }
 
     public func projectSettings() async throws -> ProjectSettings {
@@ -22,12 +31,17 @@ public struct ProjectSettingsSource: ProjectSettingsReading {
             return entry.settings
         }
         if let cached { return cached }
-        let settings = ProjectSettings(configuration).applying(try await storedOverrides())
+        let settings = defaults.applying(try await storedOverrides())
         remember(settings)
         return settings
     }
 
+    /// The overrides an administrator stored: the project config's, or the tenant's (`TENANT_NOT_FOUND` when it is gone).
     public func storedOverrides() async throws -> ProjectSettings.Overrides {
+        if let tenantID {
+            guard let tenant = try await store.tenant(id: tenantID) else { throw HearthError(.tenantNotFound) }
+            return tenant.settings
+        }
         guard let text = try await store.setting(ProjectSettings.settingName),
             let overrides = try? JSONDecoder().decode(ProjectSettings.Overrides.self, from: Data(text.utf8))
         else { return ProjectSettings.Overrides() }
@@ -36,9 +50,13 @@ public struct ProjectSettingsSource: ProjectSettingsReading {
 
     /// Stores `overrides` for every replica and returns the settings they make.
     public func store(_ overrides: ProjectSettings.Overrides) async throws -> ProjectSettings {
-        let text = String(decoding: try JSONEncoder().encode(overrides), as: UTF8.self)
-        try await store.setSetting(ProjectSettings.settingName, to: text)
-        let settings = ProjectSettings(configuration).applying(overrides)
+        if let tenantID {
+            try await store.updateTenant(id: tenantID) { $0.settings = overrides }
+        } else {
+            let text = String(decoding: try JSONEncoder().encode(overrides), as: UTF8.self)
+            try await store.setSetting(ProjectSettings.settingName, to: text)
+        }
+        let settings = defaults.applying(overrides)
         remember(settings)
         return settings
     }

@@ -84,26 +84,21 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     router.add(middleware: FirebaseCORSMiddleware())
     router.add(middleware: WireErrorMiddleware())
 
-    // The parts the controllers are given: each controller holds the few it uses.
-    let audit = AuditTrail(services: services)
-    let idTokens = ServerIDTokens(services: services)
-    let signIn = SignInUseCases(services: services)
-    let accountUseCases = AccountUseCases(services: services)
-    let emailActions = EmailActions(services: services)
+    // The parts the controllers are given: each controller holds the few it uses. The controllers of Identity
+    // Toolkit's calls are the request's tenant's (TenantScopes): the tenant its body or path names, else the project's.
+    let scopes = TenantScopes(services: services)
+    let limit = configuration.maxBodyBytes
     let browserSignIn = BrowserSignIn(services: services)
 
     WellKnownController<HearthRequestContext>(
         keyRing: services.keyRing, store: services.store, clock: services.clock, logger: services.logger, configuration: configuration,
         baseURL: configuration.baseURL
     ).addRoutes(to: router)
-    let sessionCookies = SessionCookieController<HearthRequestContext>(
-        keyRing: services.keyRing, tokens: services.tokens, idTokens: idTokens, clock: services.clock, configuration: configuration)
-    sessionCookies.addPublicRoutes(to: router)
+    scopes.project.sessionCookies.addPublicRoutes(to: router)
     // Routes given from outside: development mode's identity-provider stand-ins.
     for serverExtension in services.extensions { serverExtension.addRoutes(to: router, services: services) }
     BrowserSignInController<HearthRequestContext>(browserSignIn: browserSignIn).addRoutes(to: router)
-    ActionPageController<HearthRequestContext>(actions: emailActions, store: services.store, configuration: configuration)
-        .addRoutes(to: router)
+    ActionPageController<HearthRequestContext>.addRoutes(to: router, from: scopes.byQuery(\.actionPage))
 
     let accessTokens = AdminAccessTokens(
         keyRing: services.keyRing, keys: ServiceAccountKeys(store: services.store), projectID: configuration.projectID,
@@ -112,81 +107,79 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     let administrators = AdministratorCredentials(configuration: configuration, accessTokens: accessTokens)
     let apiKeys = APIKeyMiddleware<HearthRequestContext>(
         acceptsAnyKey: configuration.mode == .development, keys: Set(configuration.apiKeys), administrators: administrators)
-    let secureToken = SecureTokenController<HearthRequestContext>(
-        store: services.store, idTokens: ServerIDTokens(services: services), configuration: configuration)
-    // The bare paths, then the host-prefixed paths Firebase SDKs use in emulator mode, then the legacy v3 names.
-    let adminAccounts = AdminAccountsController<HearthRequestContext>(
-        accounts: AdministeredAccounts(
-            store: services.store, passwords: ServerPasswords(services: services), audit: audit, clock: services.clock),
-        store: services.store, hashing: services.hashing, audit: audit, configuration: configuration, clock: services.clock)
-    let accounts = AccountsController<HearthRequestContext>(
-        signIn: signIn, accountUseCases: accountUseCases, idTokens: idTokens, admin: adminAccounts,
-        emailActions: EmailActionsController(
-            actions: emailActions, addressing: accountUseCases.addressing, emailLinkSignIn: signIn.emailLinkSignIn,
-            settings: services.projectSettings, audit: audit, configuration: configuration),
-        federated: FederatedController(
-            signIn: signIn.federatedSignIn, browserSignIn: browserSignIn, identityVerifier: services.identityVerifier,
-            tokens: services.tokens, audit: audit, configuration: configuration),
-        customToken: CustomTokenController(signIn: signIn.customTokenSignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes),
-        phone: PhoneSignInController(signIn: signIn.phoneSignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes),
-        browserSignIn: browserSignIn, audit: audit, configuration: configuration)
     let admin = AdminAuthMiddleware<HearthRequestContext>(credentials: administrators)
+    // What only the project's administrators see: its tenants, metrics and status (a tenant's key is refused).
+    let projectAdmin = AdminAuthMiddleware<HearthRequestContext>(credentials: administrators, projectWide: true)
     let project = ProjectMiddleware<HearthRequestContext>(projectID: configuration.projectID)
     if configuration.metrics.enabled {
-        MetricsController<HearthRequestContext>(scrape: services.scrapeMetrics).addRoutes(to: router.group("/metrics").add(middleware: admin))
+        MetricsController<HearthRequestContext>(scrape: services.scrapeMetrics).addRoutes(to: router.group("/metrics").add(middleware: projectAdmin))
     }
     StatusPageController<HearthRequestContext>(report: services.statusReport).addRoutes(
         to: router.group(RouterPath(StatusPageController<HearthRequestContext>.path))
-            .add(middleware: StatusPageAccessMiddleware(admin: admin, opensToLocalBrowsers: configuration.mode == .development)))
+            .add(middleware: StatusPageAccessMiddleware(admin: projectAdmin, opensToLocalBrowsers: configuration.mode == .development)))
+    // The bare paths, then the host-prefixed paths Firebase SDKs use in emulator mode, then the legacy v3 names.
     for prefix in ["/v1", "/identitytoolkit.googleapis.com/v1"] {
         let group = router.group(RouterPath(prefix)).add(middleware: apiKeys)
-        accounts.addRoutes(to: group, names: .v1)
-        adminAccounts.addRoutes(to: group)
-        // The project-scoped paths of the Admin SDKs: an administrator's only.
+        AccountsController.addRoutes(to: group, names: .v1, from: scopes.byBody(\.accounts, limit: limit))
+        AdminAccountsController.addRoutes(to: group, from: scopes.byBody(\.adminAccounts, limit: limit))
+        // The project-scoped paths of the Admin SDKs: an administrator's only; a tenant's under `tenants/{tenant}`.
         let scoped = router.group(RouterPath(prefix + "/projects/:project")).add(middleware: admin).add(middleware: project)
-        accounts.addRoutes(to: scoped, names: .v1)
-        scoped.post("accounts", use: accounts.signUp)
-        adminAccounts.addRoutes(to: scoped)
-        AuditEventsController<HearthRequestContext>(store: services.store).addRoutes(to: scoped)
+        let tenant = scoped.group("tenants/:tenant")
+        for (group, accounts, adminAccounts, auditEvents) in [
+            (scoped, scopes.byBody(\.accounts, limit: limit), scopes.byBody(\.adminAccounts, limit: limit), scopes.project(\.auditEvents)),
+            (
+                tenant, scopes.byPath(\.accounts, limit: limit), scopes.byPath(\.adminAccounts, limit: limit),
+                scopes.byPath(\.auditEvents, limit: limit)
+            ),
+        ] {
+            AccountsController.addRoutes(to: group, names: .v1, from: accounts)
+            group.post("accounts", use: accounts { $0.signUp })
+            AdminAccountsController.addRoutes(to: group, from: adminAccounts)
+            AuditEventsController.addRoutes(to: group, from: auditEvents)
+        }
         // `projects.queryAccounts`: accounts:query by its other name.
         router.group(RouterPath(prefix + "/projects")).add(middleware: admin).add(middleware: project)
-            .post("{project}:queryAccounts", use: adminAccounts.query)
+            .post("{project}:queryAccounts", use: scopes.byBody(\.adminAccounts, limit: limit).callAsFunction { $0.query })
     }
     for prefix in ["/identitytoolkit/v3/relyingparty", "/www.googleapis.com/identitytoolkit/v3/relyingparty"] {
         let group = router.group(RouterPath(prefix)).add(middleware: apiKeys)
-        accounts.addRoutes(to: group, names: .legacyV3)
-        adminAccounts.addLegacyRoutes(to: group)
+        AccountsController.addRoutes(to: group, names: .legacyV3, from: scopes.byBody(\.accounts, limit: limit))
+        AdminAccountsController.addLegacyRoutes(to: group, from: scopes.byBody(\.adminAccounts, limit: limit))
     }
-    // Identity Toolkit v2's client call (the iOS SDKs use v2 for it).
+    // Identity Toolkit v2's client calls (the iOS SDKs use v2 for some).
     for prefix in ["/v2", "/identitytoolkit.googleapis.com/v2"] {
         RevokeTokenController<HearthRequestContext>(
-            idTokens: idTokens, identityVerifier: services.identityVerifier, providers: { services.providersInEffect },
-            httpClient: services.httpClient, clock: services.clock, logger: services.logger, telemetry: services.metrics.telemetry,
-            configuration: configuration
+            idTokens: ServerIDTokens(services: services), identityVerifier: services.identityVerifier,
+            providers: { services.providersInEffect }, httpClient: services.httpClient, clock: services.clock, logger: services.logger,
+            telemetry: services.metrics.telemetry, configuration: configuration
         ).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys))
-        MultiFactorController<HearthRequestContext>(
-            enrollments: signIn.secondFactorEnrollments, signIn: signIn.secondFactorSignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes
-        ).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys))
+        MultiFactorController.addRoutes(
+            to: router.group(RouterPath(prefix)).add(middleware: apiKeys), from: scopes.byBody(\.multiFactor, limit: limit))
     }
-    // The admin API: an administrator's bearer token, no API key.
+    // The admin API: an administrator's bearer token, no API key. A tenant's providers and settings under its path.
     for prefix in ["/v2/projects/:project", "/identitytoolkit.googleapis.com/v2/projects/:project"] {
         let group = router.group(RouterPath(prefix)).add(middleware: admin)
-        IdpConfigController<HearthRequestContext>(
-            store: services.store, identityVerifier: services.identityVerifier, audit: audit, configuration: configuration
-        ).addRoutes(to: group)
-        ProjectConfigController<HearthRequestContext>(
-            settings: services.projectSettings, passwords: services.passwords, audit: audit, configuration: configuration
-        ).addRoutes(to: group)
+        IdpConfigController.addRoutes(to: group, from: scopes.project(\.idpConfigs))
+        ProjectConfigController.addRoutes(to: group, from: scopes.project(\.projectConfig))
+        TenantsController<HearthRequestContext>(services: services, scopes: scopes, audit: AuditTrail(services: services))
+            .addRoutes(to: router.group(RouterPath(prefix)).add(middleware: projectAdmin).add(middleware: project))
+        let tenant = group.group("tenants/:tenant").add(middleware: project)
+        IdpConfigController.addRoutes(to: tenant, from: scopes.byPath(\.idpConfigs, limit: limit))
+        ProjectConfigController.addRoutes(to: tenant, from: scopes.byPath(\.projectConfig, limit: limit))
     }
     for prefix in ["/v1/projects", "/identitytoolkit.googleapis.com/v1/projects"] {
-        sessionCookies.addAdminRoutes(to: router.group(RouterPath(prefix)).add(middleware: admin))
+        let group = router.group(RouterPath(prefix)).add(middleware: admin)
+        SessionCookieController.addAdminRoutes(to: group, from: scopes.byBody(\.sessionCookies, limit: limit))
+        group.group(":project/tenants").add(middleware: project)
+            .post("{tenant}:createSessionCookie", use: scopes.byPath(\.sessionCookies, limit: limit).callAsFunction { $0.createSessionCookie })
     }
     // The token_uri of service-account files: an assertion buys an admin access token (no API key).
     router.post(
         RouterPath(ServiceAccountKeys.tokenPath),
         use: ServiceAccountTokenController<HearthRequestContext>(logger: services.logger, accessTokens: accessTokens).token)
     for path in ["/v1/token", "/securetoken.googleapis.com/v1/token"] {
-        router.group(RouterPath(path)).add(middleware: apiKeys).post(use: secureToken.token)
+        router.group(RouterPath(path)).add(middleware: apiKeys).post(
+            use: scopes.byRefreshToken(\.secureToken, limit: limit).callAsFunction { $0.token })
     }
     return router
 }

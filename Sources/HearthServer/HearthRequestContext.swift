@@ -10,6 +10,7 @@ public struct HearthRequestContext: CallerRequestContext, RemoteAddressRequestCo
     /// An app's until a middleware has seen an administrator's credential.
     public var caller: Caller = .app
     public var administratorCredential: String?
+    public var administratorTenant: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -18,7 +18,9 @@ public struct HearthServices: Sendable {
     public var store: any HearthStore { database }
     /// The same store as the SQL store it is (SQLite or PostgreSQL): its pools are reported by `/metrics` and the status
     /// page.
-    public let database: SQLStore
+    public private(set) var database: SQLStore
+    /// The tenant these services work in (`nil`: the project's own users): see ``scoped(to:)``.
+    public private(set) var tenantID: String?
     public let keyRing: KeyRing
     public let tokens: TokenService
     /// Checks the custom tokens of `accounts:signInWithCustomToken`.
@@ -56,7 +58,7 @@ public struct HearthServices: Sendable {
     /// How many password checks ran, and how many of them against the decoy hash.
     public let passwordChecks = PasswordCheckCounter()
     /// The project's sign-in settings: the configuration's with an administrator's overrides, cached briefly.
-    public let projectSettings: ProjectSettingsSource
+    public private(set) var projectSettings: ProjectSettingsSource
     /// The OpenID discovery documents, shared by the provider registry and the browser sign-in.
     public internal(set) var providerDiscovery = DiscoveryCache()
     /// The mails of the e-mail actions, built in or from `email.templatesDirectory`.
@@ -228,6 +230,16 @@ public struct HearthServices: Sendable {
     /// settings stored through the admin API laid over them.
     var providersInEffect: ProvidersConfiguration {
         administeredProviders?.providers ?? configuration.providers
+    }
+
+    /// These services in one tenant: a store that sees that tenant's rows alone and the tenant's sign-in settings.
+    /// Everything built from them (use cases, controllers) works in the tenant, and the ID tokens they sign carry it.
+    func scoped(to tenantID: String) -> HearthServices {
+        var scoped = self
+        scoped.database = database.scoped(toTenant: tenantID)
+        scoped.projectSettings = ProjectSettingsSource(configuration: configuration, store: scoped.database, tenantID: tenantID)
+        scoped.tenantID = tenantID
+        return scoped
     }
 
     /// Hashes a password on the blocking thread pool, never on an event loop.

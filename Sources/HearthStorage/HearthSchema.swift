@@ -373,5 +373,6 @@ enum HearthSchema {
                 """,
                 "CREATE INDEX mfa_sessions_expires_at ON mfa_sessions (expires_at)",
             ]),
+        addTenants,
     ]
 }

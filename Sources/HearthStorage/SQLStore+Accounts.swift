@@ -10,13 +10,14 @@ extension SQLStore {
     /// held. Conflicts are reported exactly as ``checkUniqueness(of:replacing:on:)`` orders them (uid,
     /// e-mail, phone number, two links to one provider, a provider identity taken).
     public func createUser(_ user: UserRecord, session: RefreshSessionRecord?) async throws {
+        let tenant = tenantID
         defer { accountCache?.forget(uid: user.uid) }
         try await work.write { database in
-            try await Self.insertUserRow(user, on: database)
+            try await Self.insertUserRow(user, tenant: tenant, on: database)
             try Self.checkOneLinkPerProvider(user.providers)
-            try await Self.insertLinks(user.providers, uid: user.uid, on: database)
+            try await Self.insertLinks(user.providers, uid: user.uid, tenant: tenant, on: database)
             if let session {
-                try await Self.insertSessionRow(session, on: database)
+                try await Self.insertSessionRow(session, tenant: tenant, on: database)
             }
         }
     }
@@ -27,8 +28,9 @@ extension SQLStore {
         _ mutate: @escaping @Sendable (inout UserRecord) throws -> Void
     ) async throws -> UserRecord {
         defer { accountCache?.forget(uid: uid) }
+        let tenant = tenantID
         return try await work.write { database in
-            guard let current = try await Self.loadUsers(where: "uid = \(bind: uid)", on: database, lock: true).first
+            guard let current = try await Self.loadUsers(where: "uid = \(bind: uid)", tenant: tenant, on: database, lock: true).first
             else {
                 throw HearthError(.userNotFound, reason: "updateUser: no such user")
             }
@@ -39,7 +41,7 @@ extension SQLStore {
             }
             updated.providers = Self.ordered(updated.providers)
             try Self.checkStorable(updated)
-            try await Self.checkUniqueness(of: updated, replacing: current, on: database)
+            try await Self.checkUniqueness(of: updated, replacing: current, tenant: tenant, on: database)
             try await Self.exec(
                 database,
                 """
@@ -60,14 +62,14 @@ extension SQLStore {
                     valid_since = \(bind: StoredTime.milliseconds(updated.validSince)),
                     scheduled_deletion_at = \(bind: StoredTime.milliseconds(updated.scheduledDeletionAt)),
                     second_factors = \(bind: SecondFactorsRow.text(of: updated))
-                WHERE uid = \(bind: uid)
+                WHERE tenant_id = \(bind: tenant) AND uid = \(bind: uid)
                 """)
             if updated.providers != current.providers {
-                try await Self.exec(database, "DELETE FROM provider_links WHERE uid = \(bind: uid)")
-                try await Self.insertLinks(updated.providers, uid: uid, on: database)
+                try await Self.exec(database, "DELETE FROM provider_links WHERE tenant_id = \(bind: tenant) AND uid = \(bind: uid)")
+                try await Self.insertLinks(updated.providers, uid: uid, tenant: tenant, on: database)
             }
             if let session, startsSession(updated) {
-                try await Self.insertSessionRow(session, on: database)
+                try await Self.insertSessionRow(session, tenant: tenant, on: database)
             }
             return updated
         }
@@ -76,9 +78,10 @@ extension SQLStore {
     @discardableResult
     public func deleteUser(uid: String) async throws -> Bool {
         defer { accountCache?.forget(uid: uid) }
+        let tenant = tenantID
         return try await work.writeSingleStatement { database in
             // provider_links and refresh_sessions go with it (ON DELETE CASCADE).
-            try await Self.exists(database, "DELETE FROM users WHERE uid = \(bind: uid) RETURNING uid")
+            try await Self.exists(database, "DELETE FROM users WHERE tenant_id = \(bind: tenant) AND uid = \(bind: uid) RETURNING uid")
         }
     }
 
@@ -98,13 +101,13 @@ extension SQLStore {
 
     private func readUser(uid: String) async throws -> UserRecord? {
         try await work.readSingleStatement { database in
-            try await Self.selectUsers(where: "users.uid = \(bind: uid)", on: database).first
+            try await Self.selectUsers(where: "users.uid = \(bind: uid)", tenant: tenantID, on: database).first
         }
     }
 
     public func user(email: String) async throws -> UserRecord? {
         try await work.readSingleStatement { database in
-            try await Self.selectUsers(where: "users.email = \(bind: email)", on: database).first
+            try await Self.selectUsers(where: "users.email = \(bind: email)", tenant: tenantID, on: database).first
         }
     }
 
@@ -113,9 +116,10 @@ extension SQLStore {
             try await Self.selectUsers(
                 where: """
                     users.uid IN (SELECT owner.uid FROM provider_links AS owner
-                                  WHERE owner.provider_id = \(bind: providerID) AND owner.raw_id = \(bind: rawID))
+                                  WHERE owner.tenant_id = \(bind: tenantID) AND owner.provider_id = \(bind: providerID)
+                                    AND owner.raw_id = \(bind: rawID))
                     """,
-                on: database
+                tenant: tenantID, on: database
             ).first
         }
     }
@@ -126,15 +130,15 @@ extension SQLStore {
                 where: """
                     users.email = \(bind: email)
                     OR users.uid IN (SELECT owner.uid FROM provider_links AS owner
-                                     WHERE lower(owner.email) = \(bind: email))
+                                     WHERE owner.tenant_id = \(bind: tenantID) AND lower(owner.email) = \(bind: email))
                     """,
-                on: database)
+                tenant: tenantID, on: database)
         }
     }
 
     public func user(phoneNumber: String) async throws -> UserRecord? {
         try await work.readSingleStatement { database in
-            try await Self.selectUsers(where: "users.phone_number = \(bind: phoneNumber)", on: database).first
+            try await Self.selectUsers(where: "users.phone_number = \(bind: phoneNumber)", tenant: tenantID, on: database).first
         }
     }
 
@@ -144,24 +148,28 @@ extension SQLStore {
         // their users and links around it. Ordered by uid in byte order on both databases.
         let users = try await work.readSingleStatement { database in
             let bytes = SQLDialectQuirks.byteCollation(on: database)
-            let after: SQLQueryString = uid.map { "WHERE page.uid \(bytes) > \(bind: $0)" } ?? ""
+            let after: SQLQueryString = uid.map { "AND page.uid \(bytes) > \(bind: $0)" } ?? ""
             return try await Self.selectUsers(
                 where: """
-                    users.uid IN (SELECT page.uid FROM users AS page \(after)
+                    users.uid IN (SELECT page.uid FROM users AS page WHERE page.tenant_id = \(bind: tenantID) \(after)
                                   ORDER BY page.uid \(bytes) LIMIT \(bind: limit))
                     """,
-                on: database)
+                tenant: tenantID, on: database)
         }
         return users.sorted { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }
     }
 
     /// Stores a session of an existing user. Throws ``HearthError/Code/userNotFound`` when there is none.
     public func insertSession(_ session: RefreshSessionRecord) async throws {
+        let tenant = tenantID
         try await work.write { database in
-            guard try await Self.exists(database, "SELECT uid FROM users WHERE uid = \(bind: session.uid)") else {
+            guard
+                try await Self.exists(
+                    database, "SELECT uid FROM users WHERE tenant_id = \(bind: tenant) AND uid = \(bind: session.uid)")
+            else {
                 throw HearthError(.userNotFound, reason: "insertSession: no such user")
             }
-            try await Self.insertSessionRow(session, on: database)
+            try await Self.insertSessionRow(session, tenant: tenant, on: database)
         }
     }
 
@@ -183,12 +191,12 @@ extension SQLStore {
                 """
                 SELECT \(Self.sessionWithPrefixColumns), \(Self.userWithLinkColumns)
                 FROM refresh_sessions
-                LEFT JOIN users ON users.uid = refresh_sessions.uid
-                LEFT JOIN provider_links ON provider_links.uid = users.uid
-                WHERE refresh_sessions.token_hash = \(bind: tokenHash)
+                LEFT JOIN users ON users.tenant_id = refresh_sessions.tenant_id AND users.uid = refresh_sessions.uid
+                LEFT JOIN provider_links ON provider_links.tenant_id = users.tenant_id AND provider_links.uid = users.uid
+                WHERE refresh_sessions.tenant_id = \(bind: tenantID) AND refresh_sessions.token_hash = \(bind: tokenHash)
                 """)
             guard let first = rows.first else { return nil }
-            let session = RefreshSessionRecord(
+            var session = RefreshSessionRecord(
                 tokenHash: try first.text("session_token_hash"),
                 uid: try first.text("session_uid"),
                 signInProvider: try first.text("session_sign_in_provider"),
@@ -196,6 +204,7 @@ extension SQLStore {
                 createdAt: try first.date("session_created_at"),
                 extraClaims: try first.optionalText("session_extra_claims"),
                 secondFactor: try first.optionalText("session_second_factor").flatMap(SecondFactorUse.init(stored:)))
+            session.tenantID = tenantID.isEmpty ? nil : tenantID
             // A session outlives its user only between a delete and its cascade: no user then.
             guard try first.optionalText("uid") != nil else { return (session, nil) }
             return (session, try Self.groupUsers(rows).first)
@@ -206,7 +215,10 @@ extension SQLStore {
         try await work.readSingleStatement { database in
             let rows = try await Self.rows(
                 database,
-                "SELECT \(Self.sessionColumns) FROM refresh_sessions WHERE token_hash = \(bind: tokenHash)")
+                """
+                SELECT \(Self.sessionColumns) FROM refresh_sessions
+                WHERE tenant_id = \(bind: tenantID) AND token_hash = \(bind: tokenHash)
+                """)
             return try rows.first.map(Self.session(from:))
         }
     }
@@ -224,7 +236,7 @@ extension SQLStore {
                     CASE WHEN created_at + \(bind: ageMilliseconds) > \(bind: notBeforeMilliseconds)
                          THEN created_at + \(bind: ageMilliseconds)
                          ELSE \(bind: notBeforeMilliseconds) END
-                WHERE scheduled_deletion_at IS NULL AND \(Self.isAnonymous())
+                WHERE tenant_id = \(bind: self.tenantID) AND scheduled_deletion_at IS NULL AND \(Self.isAnonymous())
                 RETURNING uid
                 """
             ).count
@@ -240,7 +252,7 @@ extension SQLStore {
                 database,
                 """
                 SELECT uid FROM users
-                WHERE scheduled_deletion_at <= \(bind: nowMilliseconds) AND \(Self.isAnonymous())
+                WHERE tenant_id = \(bind: self.tenantID) AND scheduled_deletion_at <= \(bind: nowMilliseconds) AND \(Self.isAnonymous())
                 ORDER BY scheduled_deletion_at, uid
                 LIMIT \(bind: Int64(limit))
                 """
@@ -251,7 +263,7 @@ extension SQLStore {
                 database,
                 """
                 DELETE FROM users
-                WHERE uid IN (\(binds: candidates)) AND \(Self.isAnonymous())
+                WHERE tenant_id = \(bind: self.tenantID) AND uid IN (\(binds: candidates)) AND \(Self.isAnonymous())
                 RETURNING uid
                 """
             ).map { try $0.text("uid") }
@@ -262,7 +274,8 @@ extension SQLStore {
 
     public func countUsers() async throws -> Int {
         try await work.readSingleStatement { database in
-            let rows = try await Self.rows(database, "SELECT COUNT(*) AS user_count FROM users")
+            let rows = try await Self.rows(
+                database, "SELECT COUNT(*) AS user_count FROM users WHERE tenant_id = \(bind: tenantID)")
             return Int(try rows.first?.int64("user_count") ?? 0)
         }
     }
@@ -271,16 +284,16 @@ extension SQLStore {
 // MARK: - Rows
 
 extension SQLStore {
-    /// Columns of `users` in the order ``userValues(_:)`` binds them (after `uid`).
+    /// Columns of `users` in the order ``userValues(_:)`` binds them (after `tenant_id` and `uid`).
     static let userColumns: SQLQueryString = """
-        uid, email, email_verified, display_name, photo_url, phone_number, password_hash, \
+        tenant_id, uid, email, email_verified, display_name, photo_url, phone_number, password_hash, \
         password_updated_at, disabled, custom_attributes, custom_auth, created_at, last_login_at, \
         valid_since, scheduled_deletion_at, email_link_sign_in, second_factors
         """
 
     /// Columns of `provider_links`.
     static let linkColumns: SQLQueryString = """
-        uid, provider_id, raw_id, email, display_name, photo_url, phone_number, screen_name
+        tenant_id, uid, provider_id, raw_id, email, display_name, photo_url, phone_number, screen_name
         """
 
     /// "Anonymous": no password, no e-mail link sign-in (to an address), no provider link, no phone number,
@@ -289,7 +302,8 @@ extension SQLStore {
         """
         (users.password_hash IS NULL AND users.phone_number IS NULL AND users.custom_auth = \(bind: false)
          AND (users.email_link_sign_in = \(bind: false) OR users.email IS NULL)
-         AND NOT EXISTS (SELECT 1 FROM provider_links WHERE provider_links.uid = users.uid))
+         AND NOT EXISTS (SELECT 1 FROM provider_links
+                         WHERE provider_links.tenant_id = users.tenant_id AND provider_links.uid = users.uid))
         """
     }
 
@@ -327,7 +341,7 @@ extension SQLStore {
         links.sorted { ($0.providerID, $0.rawID) < ($1.providerID, $1.rawID) }
     }
 
-    /// The columns ``selectUsers(where:on:)`` reads: every column of `users` under its own name
+    /// The columns ``selectUsers(where:tenant:on:)`` reads: every column of `users` under its own name
     /// (`users.*`), and every column of the joined `provider_links` row prefixed with `link_` (NULL
     /// without a link). `users.*` rather than fifteen `users.x AS x`: SQLite prepares every statement
     /// afresh, and a shorter statement parses and resolves faster (the lookup's hottest cost).
@@ -339,13 +353,13 @@ extension SQLStore {
     /// Users matching `predicate` (over `users`, whose columns it must qualify: `provider_links` is
     /// joined), oldest first, each with its links, read by ONE statement: one row per link (one row
     /// with NULL link columns for a user without links), a user's rows adjacent.
-    static func selectUsers(where predicate: SQLQueryString, on database: any SQLDatabase) async throws -> [UserRecord] {
+    static func selectUsers(where predicate: SQLQueryString, tenant: String, on database: any SQLDatabase) async throws -> [UserRecord] {
         let rows = try await rows(
             database,
             """
             SELECT \(userWithLinkColumns)
-            FROM users LEFT JOIN provider_links ON provider_links.uid = users.uid
-            WHERE \(predicate)
+            FROM users LEFT JOIN provider_links ON provider_links.tenant_id = users.tenant_id AND provider_links.uid = users.uid
+            WHERE users.tenant_id = \(bind: tenant) AND (\(predicate))
             ORDER BY users.created_at, users.uid
             """)
         return try groupUsers(rows)
@@ -353,7 +367,7 @@ extension SQLStore {
 
     /// `refresh_sessions` columns prefixed with `session_`, for reads that join users to a session.
     static let sessionWithPrefixColumns: SQLQueryString = {
-        let names = ["token_hash", "uid", "sign_in_provider", "auth_time", "created_at", "extra_claims", "second_factor"]
+        let names = ["token_hash", "tenant_id", "uid", "sign_in_provider", "auth_time", "created_at", "extra_claims", "second_factor"]
         return SQLQueryString(names.map { "refresh_sessions.\($0) AS session_\($0)" }.joined(separator: ", "))
     }()
 
@@ -379,7 +393,7 @@ extension SQLStore {
         return users
     }
 
-    /// The `link_`-prefixed link of a ``selectUsers(where:on:)`` row, `nil` when the user has none.
+    /// The `link_`-prefixed link of a ``selectUsers(where:tenant:on:)`` row, `nil` when the user has none.
     static func joinedProviderLink(from row: any SQLRow) throws -> ProviderLink? {
         guard let providerID = try row.optionalText("link_provider_id") else { return nil }
         return ProviderLink(
@@ -395,17 +409,17 @@ extension SQLStore {
     /// Users matching `predicate` (over the unaliased `users` table), oldest first, with their links.
     /// `lock` takes row locks where the dialect has them (see ``SQLDialectQuirks/lockForUpdate(on:)``).
     static func loadUsers(
-        where predicate: SQLQueryString, on database: any SQLDatabase, lock: Bool = false
+        where predicate: SQLQueryString, tenant: String, on database: any SQLDatabase, lock: Bool = false
     ) async throws -> [UserRecord] {
         let locking: any SQLExpression = lock ? SQLDialectQuirks.lockForUpdate(on: database) : SQLRaw("")
         let userRows = try await rows(
             database,
-            "SELECT \(userColumns) FROM users WHERE \(predicate) ORDER BY created_at, uid \(locking)")
+            "SELECT \(userColumns) FROM users WHERE tenant_id = \(bind: tenant) AND (\(predicate)) ORDER BY created_at, uid \(locking)")
         guard !userRows.isEmpty else { return [] }
         let uids = try userRows.map { try $0.text("uid") }
         let linkRows = try await rows(
             database,
-            "SELECT \(linkColumns) FROM provider_links WHERE uid IN (\(binds: uids)) \(locking)")
+            "SELECT \(linkColumns) FROM provider_links WHERE tenant_id = \(bind: tenant) AND uid IN (\(binds: uids)) \(locking)")
         var linksByUID: [String: [ProviderLink]] = [:]
         for row in linkRows {
             linksByUID[try row.text("uid"), default: []].append(try providerLink(from: row))
@@ -434,6 +448,8 @@ extension SQLStore {
             validSince: try row.date("valid_since"),
             scheduledDeletionAt: try row.optionalDate("scheduled_deletion_at"),
             providers: providers)
+        let tenant = try row.text("tenant_id")
+        user.tenantID = tenant.isEmpty ? nil : tenant
         if let text = try row.optionalText("second_factors") { try SecondFactorsRow.read(text, into: &user) }
         return user
     }
@@ -451,11 +467,11 @@ extension SQLStore {
 
     /// Inserts `links` of user `uid` with one statement. A provider identity another user has is
     /// reported as ``StoreConflict/providerIdentity`` (by the constraint).
-    static func insertLinks(_ links: [ProviderLink], uid: String, on database: any SQLDatabase) async throws {
+    static func insertLinks(_ links: [ProviderLink], uid: String, tenant: String, on database: any SQLDatabase) async throws {
         guard !links.isEmpty else { return }
         let rows: [any SQLExpression] = links.map { link in
             let values: [any Encodable & Sendable] = [
-                uid, link.providerID, link.rawID, link.email, link.displayName, link.photoURL,
+                tenant, uid, link.providerID, link.rawID, link.email, link.displayName, link.photoURL,
                 link.phoneNumber, link.screenName,
             ]
             let row: SQLQueryString = "(\(binds: values))"
@@ -468,24 +484,24 @@ extension SQLStore {
     /// conflict ``checkUniqueness(of:replacing:on:)`` would have reported first (uid, then e-mail, then
     /// phone number), whichever constraint the database happened to trip: `ON CONFLICT DO NOTHING`
     /// leaves the transaction usable on both dialects, so the rules are then checked in order.
-    static func insertUserRow(_ user: UserRecord, on database: any SQLDatabase) async throws {
+    static func insertUserRow(_ user: UserRecord, tenant: String, on database: any SQLDatabase) async throws {
         try checkStorable(user)
         let inserted = try await exists(
             database,
             """
-            INSERT INTO users (\(userColumns)) VALUES (\(bind: user.uid), \(binds: userValues(user)))
+            INSERT INTO users (\(userColumns)) VALUES (\(bind: tenant), \(bind: user.uid), \(binds: userValues(user)))
             ON CONFLICT DO NOTHING RETURNING uid
             """)
         guard !inserted else { return }
-        if try await exists(database, "SELECT uid FROM users WHERE uid = \(bind: user.uid)") {
+        if try await exists(database, "SELECT uid FROM users WHERE tenant_id = \(bind: tenant) AND uid = \(bind: user.uid)") {
             throw StoreConflict.uid
         }
-        try await checkUniqueness(of: user, replacing: nil, on: database)
+        try await checkUniqueness(of: user, replacing: nil, tenant: tenant, on: database)
         // The conflicting row went away meanwhile (another transaction committed its removal):
         // insert again, letting the constraints speak.
         try await exec(
             database,
-            "INSERT INTO users (\(userColumns)) VALUES (\(bind: user.uid), \(binds: userValues(user)))")
+            "INSERT INTO users (\(userColumns)) VALUES (\(bind: tenant), \(bind: user.uid), \(binds: userValues(user)))")
     }
 
     /// Throws ``StoreConflict/providerIdentity`` when `links` has two links to one provider.
@@ -497,18 +513,19 @@ extension SQLStore {
     }
 
     /// Columns of `refresh_sessions` in the order ``sessionValues(_:)`` binds them.
-    static let sessionColumns: SQLQueryString = "token_hash, uid, sign_in_provider, auth_time, created_at, extra_claims, second_factor"
+    static let sessionColumns: SQLQueryString =
+        "token_hash, tenant_id, uid, sign_in_provider, auth_time, created_at, extra_claims, second_factor"
 
     /// The values of ``sessionColumns``.
-    static func sessionValues(_ session: RefreshSessionRecord) -> [any Encodable & Sendable] {
+    static func sessionValues(_ session: RefreshSessionRecord, tenant: String) -> [any Encodable & Sendable] {
         [
-            session.tokenHash, session.uid, session.signInProvider, StoredTime.milliseconds(session.authTime),
+            session.tokenHash, tenant, session.uid, session.signInProvider, StoredTime.milliseconds(session.authTime),
             StoredTime.milliseconds(session.createdAt), session.extraClaims, session.secondFactor?.stored,
         ]
     }
 
     static func session(from row: any SQLRow) throws -> RefreshSessionRecord {
-        RefreshSessionRecord(
+        var session = RefreshSessionRecord(
             tokenHash: try row.text("token_hash"),
             uid: try row.text("uid"),
             signInProvider: try row.text("sign_in_provider"),
@@ -516,12 +533,14 @@ extension SQLStore {
             createdAt: try row.date("created_at"),
             extraClaims: try row.optionalText("extra_claims"),
             secondFactor: try row.optionalText("second_factor").flatMap(SecondFactorUse.init(stored:)))
+        session.tenantID = try tenantID(row)
+        return session
     }
 
-    static func insertSessionRow(_ session: RefreshSessionRecord, on database: any SQLDatabase) async throws {
+    static func insertSessionRow(_ session: RefreshSessionRecord, tenant: String, on database: any SQLDatabase) async throws {
         try await exec(
             database,
-            "INSERT INTO refresh_sessions (\(sessionColumns)) VALUES (\(binds: sessionValues(session)))")
+            "INSERT INTO refresh_sessions (\(sessionColumns)) VALUES (\(binds: sessionValues(session, tenant: tenant)))")
     }
 
     /// Checks, inside the transaction, the uniqueness rules `user` could break (only for values that
@@ -531,18 +550,19 @@ extension SQLStore {
     /// the constraints refused the new row. The constraints in the schema stay the backstop; their
     /// violations are mapped the same way.
     static func checkUniqueness(
-        of user: UserRecord, replacing previous: UserRecord?, on database: any SQLDatabase
+        of user: UserRecord, replacing previous: UserRecord?, tenant: String, on database: any SQLDatabase
     ) async throws {
         if let email = user.email, email != previous?.email,
             try await exists(
-                database, "SELECT uid FROM users WHERE email = \(bind: email) AND uid <> \(bind: user.uid)")
+                database,
+                "SELECT uid FROM users WHERE tenant_id = \(bind: tenant) AND email = \(bind: email) AND uid <> \(bind: user.uid)")
         {
             throw StoreConflict.email
         }
         if let phone = user.phoneNumber, phone != previous?.phoneNumber,
             try await exists(
                 database,
-                "SELECT uid FROM users WHERE phone_number = \(bind: phone) AND uid <> \(bind: user.uid)")
+                "SELECT uid FROM users WHERE tenant_id = \(bind: tenant) AND phone_number = \(bind: phone) AND uid <> \(bind: user.uid)")
         {
             throw StoreConflict.phoneNumber
         }
@@ -554,7 +574,7 @@ extension SQLStore {
                 database,
                 """
                 SELECT uid FROM provider_links
-                WHERE provider_id = \(bind: link.providerID) AND raw_id = \(bind: link.rawID)
+                WHERE tenant_id = \(bind: tenant) AND provider_id = \(bind: link.providerID) AND raw_id = \(bind: link.rawID)
                   AND uid <> \(bind: user.uid)
                 """)
             if taken { throw StoreConflict.providerIdentity }

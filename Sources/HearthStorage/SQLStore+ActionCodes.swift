@@ -10,12 +10,13 @@ extension SQLStore {
     /// `record.uid` names no user.
     public func insertActionCode(_ record: ActionCodeRecord) async throws {
         try Self.checkStorable(record)
+        let tenant = tenantID
         try await work.write { database in
             try await Self.exec(
                 database, "DELETE FROM action_codes WHERE expires_at < \(bind: StoredTime.milliseconds(record.createdAt))")
             try await Self.exec(
                 database,
-                "INSERT INTO action_codes (\(Self.actionCodeColumns)) VALUES (\(binds: Self.actionCodeValues(record)))")
+                "INSERT INTO action_codes (tenant_id, \(Self.actionCodeColumns)) VALUES (\(bind: tenant), \(binds: Self.actionCodeValues(record)))")
         }
     }
 
@@ -23,7 +24,8 @@ extension SQLStore {
         guard UserText.isStorable(hash) else { return nil }
         return try await work.readSingleStatement { database in
             try await Self.rows(
-                database, "SELECT \(Self.actionCodeColumns) FROM action_codes WHERE code_hash = \(bind: hash)"
+                database,
+                "SELECT \(Self.actionCodeColumns) FROM action_codes WHERE tenant_id = \(bind: tenantID) AND code_hash = \(bind: hash)"
             ).first.map(Self.actionCode(from:))
         }
     }
@@ -32,9 +34,11 @@ extension SQLStore {
     /// receiving the same code at the same moment exactly one gets it.
     public func consumeActionCode(hash: String) async throws -> ActionCodeRecord? {
         guard UserText.isStorable(hash) else { return nil }
+        let tenant = tenantID
         let rows = try await work.writeSingleStatement { database in
             try await Self.rows(
-                database, "DELETE FROM action_codes WHERE code_hash = \(bind: hash) RETURNING \(Self.actionCodeColumns)")
+                database,
+                "DELETE FROM action_codes WHERE tenant_id = \(bind: tenant) AND code_hash = \(bind: hash) RETURNING \(Self.actionCodeColumns)")
         }
         return try rows.first.map(Self.actionCode(from:))
     }
@@ -43,11 +47,12 @@ extension SQLStore {
     public func deleteActionCodes(uid: String, kinds: Set<ActionCodeKind>) async throws -> Int {
         guard !kinds.isEmpty, UserText.isStorable(uid) else { return 0 }
         let kindNames = kinds.map(\.rawValue).sorted()
+        let tenant = tenantID
         return try await work.writeSingleStatement { database in
             try await Self.rows(
                 database,
                 """
-                DELETE FROM action_codes WHERE uid = \(bind: uid) AND kind IN (\(binds: kindNames))
+                DELETE FROM action_codes WHERE tenant_id = \(bind: tenant) AND uid = \(bind: uid) AND kind IN (\(binds: kindNames))
                 RETURNING code_hash
                 """
             ).count

@@ -11,8 +11,8 @@ extension SQLStore {
             try await Self.exec(
                 database,
                 """
-                INSERT INTO audit_events (id, occurred_at, kind, uid, actor, actor_id, method, client_address, details)
-                VALUES (\(bind: event.id), \(bind: StoredTime.milliseconds(event.time)), \(bind: event.kind.rawValue), \(bind: event.uid),
+                INSERT INTO audit_events (tenant_id, id, occurred_at, kind, uid, actor, actor_id, method, client_address, details)
+                VALUES (\(bind: self.tenantID), \(bind: event.id), \(bind: StoredTime.milliseconds(event.time)), \(bind: event.kind.rawValue), \(bind: event.uid),
                     \(bind: event.actor.rawValue), \(bind: event.actorID), \(bind: event.method), \(bind: event.clientAddress), \(bind: details))
                 """)
         }
@@ -21,7 +21,7 @@ extension SQLStore {
     public func auditEvents(uid: String?, kind: AuditEvent.Kind?, after cursor: AuditCursor?, limit: Int) async throws -> [AuditEvent] {
         guard limit > 0 else { return [] }
         return try await work.readSingleStatement { database in
-            var conditions: [SQLQueryString] = []
+            var conditions: [SQLQueryString] = ["tenant_id = \(bind: self.tenantID)"]
             if let uid { conditions.append("uid = \(bind: uid)") }
             if let kind { conditions.append("kind = \(bind: kind.rawValue)") }
             if let cursor {

@@ -7,14 +7,15 @@ import SQLKit
 extension SQLStore {
     public func insertAuthSession(_ record: AuthSessionRecord) async throws {
         let data = try Self.encodeValues(record.values)
+        let tenant = tenantID
         try await work.write { database in
             try await Self.exec(
                 database, "DELETE FROM auth_sessions WHERE expires_at < \(bind: StoredTime.milliseconds(record.createdAt))")
             try await Self.exec(
                 database,
                 """
-                INSERT INTO auth_sessions (id, kind, session_id, provider_id, continue_uri, created_at, expires_at, data)
-                VALUES (\(bind: record.id), \(bind: record.kind.rawValue), \(bind: record.sessionID), \(bind: record.providerID),
+                INSERT INTO auth_sessions (tenant_id, id, kind, session_id, provider_id, continue_uri, created_at, expires_at, data)
+                VALUES (\(bind: tenant), \(bind: record.id), \(bind: record.kind.rawValue), \(bind: record.sessionID), \(bind: record.providerID),
                         \(bind: record.continueURI), \(bind: StoredTime.milliseconds(record.createdAt)),
                         \(bind: StoredTime.milliseconds(record.expiresAt)), \(bind: data))
                 """)
@@ -24,11 +25,12 @@ extension SQLStore {
     /// One `DELETE … RETURNING` statement: the row is read and removed atomically, so a state or result
     /// code is used at most once even when two replicas receive it at the same moment.
     public func consumeAuthSession(id: String, kind: AuthSessionRecord.Kind) async throws -> AuthSessionRecord? {
+        let tenant = tenantID
         let rows = try await work.writeSingleStatement { database in
             try await Self.rows(
                 database,
                 """
-                DELETE FROM auth_sessions WHERE id = \(bind: id) AND kind = \(bind: kind.rawValue)
+                DELETE FROM auth_sessions WHERE tenant_id = \(bind: tenant) AND id = \(bind: id) AND kind = \(bind: kind.rawValue)
                 RETURNING id, kind, session_id, provider_id, continue_uri, created_at, expires_at, data
                 """)
         }

@@ -11,20 +11,22 @@ extension SQLStore {
             throw HearthError(.invalidArgument, detail: "Text values must not contain NUL characters.", reason: "NUL in an MFA session")
         }
         let values: [any Encodable & Sendable] = [
-            record.key, record.kind.rawValue, record.uid, record.payload, Int64(record.attemptsLeft),
+            tenantID, record.key, record.kind.rawValue, record.uid, record.payload, Int64(record.attemptsLeft),
             StoredTime.milliseconds(record.createdAt), StoredTime.milliseconds(record.expiresAt),
         ]
         try await work.write { database in
             try await Self.exec(database, "DELETE FROM mfa_sessions WHERE expires_at < \(bind: StoredTime.milliseconds(record.createdAt))")
-            try await Self.exec(database, "INSERT INTO mfa_sessions (\(Self.multiFactorSessionColumns)) VALUES (\(binds: values))")
+            try await Self.exec(database, "INSERT INTO mfa_sessions (tenant_id, \(Self.multiFactorSessionColumns)) VALUES (\(binds: values))")
         }
     }
 
     public func multiFactorSession(key: String) async throws -> MultiFactorSessionRecord? {
         guard UserText.isStorable(key) else { return nil }
+        let tenant = tenantID
         return try await work.readSingleStatement { database in
             try await Self.rows(
-                database, "SELECT \(Self.multiFactorSessionColumns) FROM mfa_sessions WHERE session_key = \(bind: key)"
+                database,
+                "SELECT \(Self.multiFactorSessionColumns) FROM mfa_sessions WHERE tenant_id = \(bind: tenant) AND session_key = \(bind: key)"
             ).first.map(Self.multiFactorSession(from:))
         }
     }
@@ -33,16 +35,18 @@ extension SQLStore {
     /// and the later ones find fewer left); when it matches nothing, whether the session exists tells spent from unknown.
     public func reserveMultiFactorAttempt(key: String) async throws -> MultiFactorAttempt {
         guard UserText.isStorable(key) else { return .unknown }
+        let tenant = tenantID
         return try await work.write { database in
             let reserved = try await Self.rows(
                 database,
                 """
                 UPDATE mfa_sessions SET attempts_left = attempts_left - 1
-                WHERE session_key = \(bind: key) AND attempts_left > 0
+                WHERE tenant_id = \(bind: tenant) AND session_key = \(bind: key) AND attempts_left > 0
                 RETURNING \(Self.multiFactorSessionColumns)
                 """)
             if let row = reserved.first { return .reserved(try Self.multiFactorSession(from: row)) }
-            let exists = try await Self.exists(database, "SELECT 1 FROM mfa_sessions WHERE session_key = \(bind: key)")
+            let exists = try await Self.exists(
+                database, "SELECT 1 FROM mfa_sessions WHERE tenant_id = \(bind: tenant) AND session_key = \(bind: key)")
             return exists ? .spent : .unknown
         }
     }
@@ -50,8 +54,11 @@ extension SQLStore {
     /// One `DELETE … RETURNING` statement: of parallel callers, one deletes the row.
     public func spendMultiFactorSession(key: String) async throws -> Bool {
         guard UserText.isStorable(key) else { return false }
+        let tenant = tenantID
         return try await work.writeSingleStatement { database in
-            try await Self.rows(database, "DELETE FROM mfa_sessions WHERE session_key = \(bind: key) RETURNING session_key").count == 1
+            try await Self.rows(
+                database, "DELETE FROM mfa_sessions WHERE tenant_id = \(bind: tenant) AND session_key = \(bind: key) RETURNING session_key"
+            ).count == 1
         }
     }
 }

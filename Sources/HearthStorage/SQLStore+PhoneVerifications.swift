@@ -19,7 +19,8 @@ extension SQLStore {
             try await Self.exec(
                 database, "DELETE FROM phone_verifications WHERE expires_at < \(bind: StoredTime.milliseconds(record.createdAt))")
             try await Self.exec(
-                database, "INSERT INTO phone_verifications (\(Self.phoneVerificationColumns)) VALUES (\(binds: values))")
+                database,
+                "INSERT INTO phone_verifications (tenant_id, \(Self.phoneVerificationColumns)) VALUES (\(bind: self.tenantID), \(binds: values))")
         }
     }
 
@@ -34,7 +35,7 @@ extension SQLStore {
                 database,
                 """
                 UPDATE phone_verifications SET attempts_left = 0
-                WHERE verification_key = \(bind: key) AND kind = 'code' AND code_hash = \(bind: codeHash) AND attempts_left > 0
+                WHERE tenant_id = \(bind: self.tenantID) AND verification_key = \(bind: key) AND kind = 'code' AND code_hash = \(bind: codeHash) AND attempts_left > 0
                 RETURNING \(Self.phoneVerificationColumns)
                 """)
             if let row = verified.first { return .verified(try Self.phoneVerification(from: row)) }
@@ -42,14 +43,15 @@ extension SQLStore {
                 database,
                 """
                 UPDATE phone_verifications SET attempts_left = attempts_left - 1
-                WHERE verification_key = \(bind: key) AND kind = 'code' AND attempts_left > 0
+                WHERE tenant_id = \(bind: self.tenantID) AND verification_key = \(bind: key) AND kind = 'code' AND attempts_left > 0
                 RETURNING attempts_left, expires_at
                 """)
             if let row = wrong.first {
                 return .wrongCode(attemptsLeft: Int(try row.int64("attempts_left")), expiresAt: try row.date("expires_at"))
             }
             let exists = try await Self.exists(
-                database, "SELECT 1 FROM phone_verifications WHERE verification_key = \(bind: key) AND kind = 'code'")
+                database,
+                "SELECT 1 FROM phone_verifications WHERE tenant_id = \(bind: self.tenantID) AND verification_key = \(bind: key) AND kind = 'code'")
             return exists ? .spent : .unknown
         }
     }
@@ -63,12 +65,14 @@ extension SQLStore {
                 database,
                 """
                 UPDATE phone_verifications SET attempts_left = attempts_left - 1
-                WHERE verification_key = \(bind: key) AND kind = 'external' AND attempts_left > 0
+                WHERE tenant_id = \(bind: self.tenantID) AND verification_key = \(bind: key) AND kind = 'external' AND attempts_left > 0
                 RETURNING \(Self.phoneVerificationColumns)
                 """)
             if let row = reserved.first { return .reserved(try Self.phoneVerification(from: row)) }
             let exists = try await Self.exists(
-                database, "SELECT 1 FROM phone_verifications WHERE verification_key = \(bind: key) AND kind IN ('external', 'spent')")
+                database,
+                "SELECT 1 FROM phone_verifications WHERE tenant_id = \(bind: self.tenantID) AND verification_key = \(bind: key) AND kind IN ('external', 'spent')"
+            )
             return exists ? .spent : .unknown
         }
     }
@@ -81,7 +85,7 @@ extension SQLStore {
                 database,
                 """
                 UPDATE phone_verifications SET kind = 'spent', attempts_left = 0
-                WHERE verification_key = \(bind: key) AND kind = 'external'
+                WHERE tenant_id = \(bind: self.tenantID) AND verification_key = \(bind: key) AND kind = 'external'
                 RETURNING verification_key
                 """
             ).count == 1
@@ -93,7 +97,7 @@ extension SQLStore {
         return try await work.readSingleStatement { database in
             try await Self.rows(
                 database,
-                "SELECT \(Self.phoneVerificationColumns) FROM phone_verifications WHERE verification_key = \(bind: key) AND kind = 'proof'"
+                "SELECT \(Self.phoneVerificationColumns) FROM phone_verifications WHERE tenant_id = \(bind: self.tenantID) AND verification_key = \(bind: key) AND kind = 'proof'"
             ).first.map(Self.phoneVerification(from:))
         }
     }
@@ -105,7 +109,7 @@ extension SQLStore {
             try await Self.rows(
                 database,
                 """
-                DELETE FROM phone_verifications WHERE verification_key = \(bind: key) AND kind = 'proof'
+                DELETE FROM phone_verifications WHERE tenant_id = \(bind: self.tenantID) AND verification_key = \(bind: key) AND kind = 'proof'
                 RETURNING \(Self.phoneVerificationColumns)
                 """)
         }

@@ -61,11 +61,16 @@ extension SQLStore {
             for prefix in SecretSealer.sealedSettingPrefixes {
                 let rows = try await Self.rows(
                     database,
-                    "SELECT name, value FROM settings WHERE substr(name, 1, CAST(\(bind: prefix.count) AS INTEGER)) = \(bind: prefix)")
+                    """
+                    SELECT tenant_id, name, value FROM settings
+                    WHERE substr(name, 1, CAST(\(bind: prefix.count) AS INTEGER)) = \(bind: prefix)
+                    """)
+                // Every tenant's: this is the whole database's key.
                 for row in rows {
-                    let name = try row.text("name")
-                    guard let value = try change(try row.text("value"), SecretSealer.settingContext(name: name)) else { continue }
-                    try await Self.exec(database, "UPDATE settings SET value = \(bind: value) WHERE name = \(bind: name)")
+                    let (tenant, name) = (try row.text("tenant_id"), try row.text("name"))
+                    guard let value = try change(try row.text("value"), Self.settingContext(name, tenant: tenant)) else { continue }
+                    try await Self.exec(
+                        database, "UPDATE settings SET value = \(bind: value) WHERE tenant_id = \(bind: tenant) AND name = \(bind: name)")
                     counts.settings += 1
                 }
             }
@@ -95,9 +100,9 @@ extension SQLStore {
                 counts.sms += 1
             }
             let factorRows = try await Self.rows(
-                database, "SELECT uid, second_factors FROM users WHERE second_factors IS NOT NULL ORDER BY uid")
+                database, "SELECT tenant_id, uid, second_factors FROM users WHERE second_factors IS NOT NULL ORDER BY tenant_id, uid")
             for row in factorRows {
-                let uid = try row.text("uid")
+                let (tenant, uid) = (try row.text("tenant_id"), try row.text("uid"))
                 var factors = try SecondFactorsRow.decoded(try row.text("second_factors"))
                 var changed = false
                 for index in factors.enrollments.indices {
@@ -109,7 +114,8 @@ extension SQLStore {
                     counts.totpSecrets += 1
                 }
                 if changed {
-                    try await Self.exec(database, "UPDATE users SET second_factors = \(bind: factors.text) WHERE uid = \(bind: uid)")
+                    try await Self.exec(
+                        database, "UPDATE users SET second_factors = \(bind: factors.text) WHERE tenant_id = \(bind: tenant) AND uid = \(bind: uid)")
                 }
             }
             if counts.totpSecrets > 0 { self.accountCache?.forgetAll() }

@@ -7,7 +7,7 @@ extension SQLStore {
     /// The value stored under `name`; one named by ``SecretSealer/sealedSettingPrefixes`` is opened.
     public func setting(_ name: String) async throws -> String? {
         let stored = try await work.readSingleStatement { database in
-            try await Self.rows(database, "SELECT value FROM settings WHERE name = \(bind: name)")
+            try await Self.rows(database, "SELECT value FROM settings WHERE tenant_id = \(bind: self.tenantID) AND name = \(bind: name)")
                 .first?.text("value")
         }
         return try stored.map { try openedSetting(name, $0) }
@@ -22,11 +22,11 @@ extension SQLStore {
                 try await Self.exec(
                     database,
                     """
-                    INSERT INTO settings (name, value) VALUES (\(bind: name), \(bind: value))
-                    ON CONFLICT (name) DO UPDATE SET value = excluded.value
+                    INSERT INTO settings (tenant_id, name, value) VALUES (\(bind: self.tenantID), \(bind: name), \(bind: value))
+                    ON CONFLICT (tenant_id, name) DO UPDATE SET value = excluded.value
                     """)
             } else {
-                try await Self.exec(database, "DELETE FROM settings WHERE name = \(bind: name)")
+                try await Self.exec(database, "DELETE FROM settings WHERE tenant_id = \(bind: self.tenantID) AND name = \(bind: name)")
             }
         }
     }
@@ -37,8 +37,8 @@ extension SQLStore {
             let inserted = try await Self.rows(
                 database,
                 """
-                INSERT INTO settings (name, value) VALUES (\(bind: name), \(bind: value))
-                ON CONFLICT (name) DO NOTHING RETURNING name
+                INSERT INTO settings (tenant_id, name, value) VALUES (\(bind: self.tenantID), \(bind: name), \(bind: value))
+                ON CONFLICT (tenant_id, name) DO NOTHING RETURNING name
                 """)
             return !inserted.isEmpty
         }
@@ -49,7 +49,10 @@ extension SQLStore {
             let rows = try await Self.rows(
                 database,
                 // CAST: PostgreSQL has substr(text, integer, integer) only, and the length binds as bigint.
-                "SELECT name, value FROM settings WHERE substr(name, 1, CAST(\(bind: prefix.count) AS INTEGER)) = \(bind: prefix)")
+                """
+                SELECT name, value FROM settings
+                WHERE tenant_id = \(bind: self.tenantID) AND substr(name, 1, CAST(\(bind: prefix.count) AS INTEGER)) = \(bind: prefix)
+                """)
             var result: [String: String] = [:]
             for row in rows {
                 let name = try row.text("name")
@@ -62,12 +65,18 @@ extension SQLStore {
     /// `value` as the row for `name` keeps it: sealed when the name says so and there is a ``sealer``.
     func sealedSetting(_ name: String, _ value: String) throws -> String {
         guard SecretSealer.isSealedSetting(name) else { return value }
-        return try sealer.seal(value, context: SecretSealer.settingContext(name: name))
+        return try sealer.seal(value, context: Self.settingContext(name, tenant: tenantID))
     }
 
     /// The value of the row for `name`, opened when sealed.
     func openedSetting(_ name: String, _ stored: String) throws -> String {
         guard SecretSealer.isSealedSetting(name) else { return stored }
-        return try sealer.open(stored, context: SecretSealer.settingContext(name: name))
+        return try sealer.open(stored, context: Self.settingContext(name, tenant: tenantID))
+    }
+
+    /// What a sealed setting is bound to: its name, and its tenant's for a tenant's (so that a sealed value copied into
+    /// another tenant's row does not open there).
+    static func settingContext(_ name: String, tenant: String) -> String {
+        SecretSealer.settingContext(name: tenant.isEmpty ? name : "tenants/\(tenant)/\(name)")
     }
 }

@@ -7,7 +7,7 @@ import SQLKit
 extension SQLStore {
     /// Tables ``counts()`` reports, in this order.
     static let countedTables = [
-        "users", "provider_links", "refresh_sessions", "signing_keys", "settings", "action_codes", "mail_queue", "rate_counters",
+        "tenants", "users", "provider_links", "refresh_sessions", "signing_keys", "settings", "action_codes", "mail_queue", "rate_counters",
     ]
 
     /// Rows per table, from one read snapshot.
@@ -27,6 +27,14 @@ extension SQLStore {
         let limit = Int64(max(1, limit))
         return try await work.read { database in
             switch table {
+            case .tenants:
+                let rows = try await Self.rows(
+                    database,
+                    """
+                    SELECT \(Self.tenantColumns) FROM tenants
+                    WHERE \(Self.after(cursor, column: "tenant_id")) ORDER BY tenant_id LIMIT \(bind: limit)
+                    """)
+                return .tenants(try rows.map(Self.tenant(from:)))
             case .users:
                 return .users(try await Self.exportUsers(after: cursor, limit: limit, on: database))
             case .sessions:
@@ -49,18 +57,29 @@ extension SQLStore {
                 let rows = try await Self.rows(
                     database,
                     """
-                    SELECT name, value FROM settings
-                    WHERE \(Self.after(cursor, column: "name")) ORDER BY name LIMIT \(bind: limit)
+                    SELECT tenant_id, name, value FROM settings
+                    WHERE \(Self.after(TransferCursor.split(cursor), columns: "tenant_id", "name"))
+                    ORDER BY tenant_id, name LIMIT \(bind: limit)
                     """)
-                return .settings(try rows.map { SettingRecord(name: try $0.text("name"), value: try $0.text("value")) })
+                return .settings(
+                    try rows.map { row in
+                        var setting = SettingRecord(name: try row.text("name"), value: try row.text("value"))
+                        setting.tenantID = try Self.tenantID(row)
+                        return setting
+                    })
             case .actionCodes:
                 let rows = try await Self.rows(
                     database,
                     """
-                    SELECT \(Self.actionCodeColumns) FROM action_codes
+                    SELECT tenant_id, \(Self.actionCodeColumns) FROM action_codes
                     WHERE \(Self.after(cursor, column: "code_hash")) ORDER BY code_hash LIMIT \(bind: limit)
                     """)
-                return .actionCodes(try rows.map(Self.actionCode(from:)))
+                return .actionCodes(
+                    try rows.map { row in
+                        var code = try Self.actionCode(from: row)
+                        code.tenantID = try Self.tenantID(row)
+                        return code
+                    })
             case .mails:
                 // Bodies as stored: sealed ones stay sealed, as signing keys and settings do.
                 let rows = try await Self.rows(
@@ -81,6 +100,17 @@ extension SQLStore {
         defer { accountCache?.forgetAll() }
         try await work.write { database in
             switch batch {
+            case .tenants(let tenants):
+                for tenant in tenants {
+                    try await Self.exec(
+                        database,
+                        """
+                        INSERT INTO tenants (\(Self.tenantColumns)) VALUES (\(binds: try Self.tenantValues(tenant)))
+                        ON CONFLICT (tenant_id) DO UPDATE SET
+                            display_name = excluded.display_name, disabled = excluded.disabled, config = excluded.config,
+                            created_at = excluded.created_at
+                        """)
+                }
             case .users(let users):
                 for user in users {
                     try await Self.upsertUser(user, on: database)
@@ -90,9 +120,10 @@ extension SQLStore {
                     try await Self.exec(
                         database,
                         """
-                        INSERT INTO refresh_sessions (\(Self.sessionColumns)) VALUES (\(binds: Self.sessionValues(session)))
+                        INSERT INTO refresh_sessions (\(Self.sessionColumns))
+                        VALUES (\(binds: Self.sessionValues(session, tenant: session.tenantID ?? "")))
                         ON CONFLICT (token_hash) DO UPDATE SET
-                            uid = excluded.uid, sign_in_provider = excluded.sign_in_provider,
+                            tenant_id = excluded.tenant_id, uid = excluded.uid, sign_in_provider = excluded.sign_in_provider,
                             auth_time = excluded.auth_time, created_at = excluded.created_at,
                             extra_claims = excluded.extra_claims, second_factor = excluded.second_factor
                         """)
@@ -115,8 +146,9 @@ extension SQLStore {
                     try await Self.exec(
                         database,
                         """
-                        INSERT INTO settings (name, value) VALUES (\(bind: setting.name), \(bind: setting.value))
-                        ON CONFLICT (name) DO UPDATE SET value = excluded.value
+                        INSERT INTO settings (tenant_id, name, value)
+                        VALUES (\(bind: setting.tenantID ?? ""), \(bind: setting.name), \(bind: setting.value))
+                        ON CONFLICT (tenant_id, name) DO UPDATE SET value = excluded.value
                         """)
                 }
             case .actionCodes(let codes):
@@ -125,9 +157,10 @@ extension SQLStore {
                     try await Self.exec(
                         database,
                         """
-                        INSERT INTO action_codes (\(Self.actionCodeColumns)) VALUES (\(binds: Self.actionCodeValues(code)))
+                        INSERT INTO action_codes (tenant_id, \(Self.actionCodeColumns))
+                        VALUES (\(bind: code.tenantID ?? ""), \(binds: Self.actionCodeValues(code)))
                         ON CONFLICT (code_hash) DO UPDATE SET
-                            kind = excluded.kind, uid = excluded.uid, email = excluded.email, new_email = excluded.new_email,
+                            tenant_id = excluded.tenant_id, kind = excluded.kind, uid = excluded.uid, email = excluded.email, new_email = excluded.new_email,
                             continue_url = excluded.continue_url, language_code = excluded.language_code,
                             created_at = excluded.created_at, expires_at = excluded.expires_at,
                             mfa_enrollment_id = excluded.mfa_enrollment_id
@@ -162,32 +195,50 @@ extension SQLStore {
         return "\(ident: column) > \(bind: cursor)"
     }
 
-    /// A page of users in uid order, with their links.
+    /// Rows after `cursor` in the order of a two-column key (the tenant, then the row's own key).
+    static func after(_ cursor: (String, String)?, columns first: String, _ second: String) -> SQLQueryString {
+        guard let (tenant, key) = cursor else { return "1 = 1" }
+        return "(\(ident: first) > \(bind: tenant) OR (\(ident: first) = \(bind: tenant) AND \(ident: second) > \(bind: key)))"
+    }
+
+    /// The row's `tenant_id`, `nil` for the project's own.
+    static func tenantID(_ row: any SQLRow) throws -> String? {
+        let tenant = try row.text("tenant_id")
+        return tenant.isEmpty ? nil : tenant
+    }
+
+    /// A page of every tenant's users, by tenant and uid, with their links.
     static func exportUsers(after cursor: String?, limit: Int64, on database: any SQLDatabase) async throws -> [UserRecord] {
         let userRows = try await rows(
             database,
-            "SELECT \(userColumns) FROM users WHERE \(after(cursor, column: "uid")) ORDER BY uid LIMIT \(bind: limit)")
+            """
+            SELECT \(userColumns) FROM users WHERE \(after(TransferCursor.split(cursor), columns: "tenant_id", "uid"))
+            ORDER BY tenant_id, uid LIMIT \(bind: limit)
+            """)
         guard !userRows.isEmpty else { return [] }
+        let keys = try userRows.map { TransferCursor.join(try $0.text("tenant_id"), try $0.text("uid")) }
         let uids = try userRows.map { try $0.text("uid") }
+        let tenants = Array(Set(try userRows.map { try $0.text("tenant_id") }))
         let linkRows = try await rows(
-            database, "SELECT \(linkColumns) FROM provider_links WHERE uid IN (\(binds: uids))")
-        var linksByUID: [String: [ProviderLink]] = [:]
+            database, "SELECT \(linkColumns) FROM provider_links WHERE tenant_id IN (\(binds: tenants)) AND uid IN (\(binds: uids))")
+        var linksByKey: [String: [ProviderLink]] = [:]
         for row in linkRows {
-            linksByUID[try row.text("uid"), default: []].append(try providerLink(from: row))
+            linksByKey[TransferCursor.join(try row.text("tenant_id"), try row.text("uid")), default: []].append(try providerLink(from: row))
         }
-        return try userRows.map { row in
-            try userRecord(from: row, providers: ordered(linksByUID[try row.text("uid")] ?? []))
+        return try zip(userRows, keys).map { row, key in
+            try userRecord(from: row, providers: ordered(linksByKey[key] ?? []))
         }
     }
 
-    /// Inserts or replaces the user row, then replaces its links.
+    /// Inserts or replaces the user row in the user's own tenant (``UserRecord/tenantID``), then replaces its links.
     static func upsertUser(_ user: UserRecord, on database: any SQLDatabase) async throws {
         try checkStorable(user)
+        let tenant = user.tenantID ?? ""
         try await exec(
             database,
             """
-            INSERT INTO users (\(userColumns)) VALUES (\(bind: user.uid), \(binds: userValues(user)))
-            ON CONFLICT (uid) DO UPDATE SET
+            INSERT INTO users (\(userColumns)) VALUES (\(bind: tenant), \(bind: user.uid), \(binds: userValues(user)))
+            ON CONFLICT (tenant_id, uid) DO UPDATE SET
                 email = excluded.email, email_verified = excluded.email_verified,
                 display_name = excluded.display_name, photo_url = excluded.photo_url,
                 phone_number = excluded.phone_number, password_hash = excluded.password_hash,
@@ -197,7 +248,18 @@ extension SQLStore {
                 valid_since = excluded.valid_since, scheduled_deletion_at = excluded.scheduled_deletion_at,
                 email_link_sign_in = excluded.email_link_sign_in, second_factors = excluded.second_factors
             """)
-        try await exec(database, "DELETE FROM provider_links WHERE uid = \(bind: user.uid)")
-        try await insertLinks(ordered(user.providers), uid: user.uid, on: database)
+        try await exec(database, "DELETE FROM provider_links WHERE tenant_id = \(bind: tenant) AND uid = \(bind: user.uid)")
+        try await insertLinks(ordered(user.providers), uid: user.uid, tenant: tenant, on: database)
+    }
+}
+
+/// The cursor of a table keyed by tenant and a key of its own: `tenant` and `key` joined by `/` (tenant ids hold
+/// none).
+enum TransferCursor {
+    static func join(_ tenant: String, _ key: String) -> String { "\(tenant)/\(key)" }
+
+    static func split(_ cursor: String?) -> (String, String)? {
+        guard let cursor, let slash = cursor.firstIndex(of: "/") else { return nil }
+        return (String(cursor[..<slash]), String(cursor[cursor.index(after: slash)...]))
     }
 }

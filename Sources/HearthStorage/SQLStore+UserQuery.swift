@@ -9,7 +9,7 @@ extension SQLStore {
             // An equality on a unique column: at most one user, whatever the order.
             guard query.offset == 0, let predicate = Self.predicate(filter) else { return [] }
             return try await work.readSingleStatement { database in
-                try await Self.selectUsers(where: predicate, on: database)
+                try await Self.selectUsers(where: predicate, tenant: tenantID, on: database)
             }
         }
         // One statement: the page's uids from the sort key's index (LIMIT and OFFSET count users, not
@@ -22,10 +22,10 @@ extension SQLStore {
                 database,
                 """
                 SELECT \(Self.userWithLinkColumns)
-                FROM (SELECT page.uid FROM users AS page ORDER BY \(inner)
+                FROM (SELECT page.uid FROM users AS page WHERE page.tenant_id = \(bind: tenantID) ORDER BY \(inner)
                       LIMIT \(bind: Int64(query.limit)) OFFSET \(bind: Int64(query.offset))) AS chosen
-                JOIN users ON users.uid = chosen.uid
-                LEFT JOIN provider_links ON provider_links.uid = users.uid
+                JOIN users ON users.tenant_id = \(bind: tenantID) AND users.uid = chosen.uid
+                LEFT JOIN provider_links ON provider_links.tenant_id = users.tenant_id AND provider_links.uid = users.uid
                 ORDER BY \(outer)
                 """)
             return try Self.groupUsers(rows)
@@ -36,7 +36,7 @@ extension SQLStore {
         guard let filter else { return try await countUsers() }
         guard let predicate = Self.predicate(filter) else { return 0 }
         return try await work.readSingleStatement { database in
-            let rows = try await Self.rows(database, "SELECT COUNT(*) AS user_count FROM users WHERE \(predicate)")
+            let rows = try await Self.rows(database, "SELECT COUNT(*) AS user_count FROM users WHERE tenant_id = \(bind: tenantID) AND \(predicate)")
             return Int(try rows.first?.int64("user_count") ?? 0)
         }
     }

@@ -26,6 +26,9 @@ public final class SQLStore: HearthStore {
     /// queued mails) before they reach a row, and opens them when read; `nil`: they are written in plain text
     /// (see ``SecretSealer`` for how plain text and sealed values are told apart).
     public let sealer: SecretSealer?
+    /// The tenant this store sees: every query of a person's account or of a setting carries it, so a store scoped to
+    /// one tenant can neither read nor change another's rows. `""`: the project's own users (no tenant).
+    public let tenantID: String
 
     /// Wraps a transactor. Does not touch the database; call ``migrate()`` before first use.
     ///
@@ -44,6 +47,24 @@ public final class SQLStore: HearthStore {
         self.logger = logger
         self.sealer = sealer
         self.accountCache = userCacheCapacity > 0 ? AccountCache(capacity: userCacheCapacity) : nil
+        self.tenantID = ""
+    }
+
+    private init(scoping store: SQLStore, to tenantID: String) {
+        self.transactor = store.transactor
+        self.work = store.work
+        self.logger = store.logger
+        self.sealer = store.sealer
+        // The cache is keyed by uid alone: it serves the project's own users, and a tenant's are always read.
+        self.accountCache = tenantID.isEmpty ? store.accountCache : nil
+        self.tenantID = tenantID
+    }
+
+    /// The same database seen by one tenant (`nil`: the project's own users): the rows of every other tenant are out
+    /// of its reach. Cheap: it shares this store's connections and cache.
+    public func scoped(toTenant tenantID: String?) -> SQLStore {
+        let tenantID = tenantID ?? ""
+        return tenantID == self.tenantID ? self : SQLStore(scoping: self, to: tenantID)
     }
 
     /// How busy the backend's connection pools are now (for `/metrics`).

@@ -94,6 +94,8 @@ public struct AdminAccessTokens: Sendable {
         guard let key = candidates.first(where: { $0.clientEmail == issuer }) else {
             throw GrantError.invalidGrant("The assertion's iss is not the client_email of its key.")
         }
+        // A key made for another project (by a server of that project on this database) buys nothing here.
+        guard key.projectID == projectID else { throw GrantError.invalidGrant("The service-account key belongs to another project.") }
         let signingInput = Data(assertion.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
         guard let publicKey = key.publicKey,
             publicKey.isValidSignature(
@@ -197,7 +199,7 @@ public struct AdminAccessTokens: Sendable {
         guard claims.aud == Self.audience(projectID: projectID), claims.exp > now, claims.iat <= now + Int64(Self.clockLeeway) else {
             return nil
         }
-        guard let key = try await keys.key(id: claims.key), key.clientEmail == claims.sub else { return nil }
+        guard let key = try await keys.key(id: claims.key), key.clientEmail == claims.sub, key.projectID == projectID else { return nil }
         return key
     }
 }

@@ -30,6 +30,8 @@ public struct CustomTokenVerifier: Sendable {
         public let uid: String
         /// The developer claims (`claims`), to carry in every ID token of the session.
         public let claims: [String: JSONValue]
+        /// The tenant the token signs in to (`tenant_id`, as the Admin SDKs' tenant-aware `createCustomToken` writes it).
+        public var tenantID: String?
     }
 
     public let signers: [Signer]
@@ -116,13 +118,18 @@ public struct CustomTokenVerifier: Sendable {
                 .invalidCustomToken, detail: "((The uid must be a non-empty string of at most 128 printable characters.))",
                 reason: "bad uid")
         }
-        guard let claimsValue = payload["claims"], claimsValue != .null else { return Verified(uid: uid, claims: [:]) }
+        var tenantID: String?
+        if let tenant = payload["tenant_id"], tenant != .null {
+            guard case .string(let text) = tenant else { throw HearthError(.invalidCustomToken, reason: "tenant_id not a string") }
+            tenantID = text
+        }
+        guard let claimsValue = payload["claims"], claimsValue != .null else { return Verified(uid: uid, claims: [:], tenantID: tenantID) }
         guard case .object(let claims) = claimsValue else { throw HearthError(.invalidClaims) }
         if let reserved = claims.keys.sorted().first(where: IDTokenClaims.reservedNames.contains) {
             throw HearthError(.forbiddenClaim, detail: reserved)
         }
         guard claimsValue.jsonText.utf8.count <= 1_000 else { throw HearthError(.claimsTooLarge) }
-        return Verified(uid: uid, claims: claims)
+        return Verified(uid: uid, claims: claims, tenantID: tenantID)
     }
 
     private static func base64URL(_ text: Substring) -> Data? {

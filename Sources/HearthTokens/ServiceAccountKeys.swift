@@ -16,6 +16,16 @@ public struct ServiceAccountKey: Sendable, Codable, Equatable {
     /// `token_uri` of the file: an assertion's `aud` may name it.
     public let tokenURI: String
     public let createdAt: Date
+    /// The one tenant the key administers (`hearth admin create-key --tenant`); `nil`: the whole project.
+    public var tenantID: String?
+
+    /// The project the key was made for: the one its ``clientEmail`` names (`NAME@PROJECT.iam.hearth.local`). A key is
+    /// worth nothing to a server of another project, even on the same database.
+    public var projectID: String? {
+        guard let at = clientEmail.lastIndex(of: "@"), clientEmail.hasSuffix(ServiceAccountKeys.emailDomainSuffix) else { return nil }
+        let project = clientEmail[clientEmail.index(after: at)...].dropLast(ServiceAccountKeys.emailDomainSuffix.count)
+        return project.isEmpty ? nil : String(project)
+    }
 
     /// The RSA public key; `nil` for a record that does not hold one.
     public var publicKey: _RSA.Signing.PublicKey? { try? _RSA.Signing.PublicKey(pemRepresentation: publicKeyPEM) }
@@ -50,20 +60,25 @@ public struct ServiceAccountKeys: Sendable {
     /// `NAME@PROJECT.iam.hearth.local`: shaped like Google's `…@PROJECT.iam.gserviceaccount.com`, in a domain
     /// that is visibly Hearth's and never resolves.
     public static func clientEmail(name: String, projectID: String) -> String {
-        "\(name)@\(projectID).iam.hearth.local"
+        "\(name)@\(projectID)\(emailDomainSuffix)"
     }
+
+    /// What follows the project in a service account's e-mail.
+    static let emailDomainSuffix = ".iam.hearth.local"
 
     /// Makes an RSA-2048 key pair, stores its public half and returns the service-account file.
     /// - Parameter baseURL: the server's public base URL, without a trailing slash (`https://auth.example.com`).
-    public func create(name: String, projectID: String, baseURL: String, now: Date) async throws -> Created {
+    /// - Parameter tenantID: the one tenant the key may administer; `nil`: the whole project.
+    public func create(name: String, projectID: String, tenantID: String? = nil, baseURL: String, now: Date) async throws -> Created {
         let privateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let keyID = HexDigits.lowercase(Self.randomBytes(20))
         let clientID = String(Int.random(in: 1...9)) + (0..<20).map { _ in String(Int.random(in: 0...9)) }.joined()
         let clientEmail = Self.clientEmail(name: name, projectID: projectID)
         let tokenURI = baseURL + Self.tokenPath
-        let key = ServiceAccountKey(
+        var key = ServiceAccountKey(
             keyID: keyID, clientEmail: clientEmail, clientID: clientID, publicKeyPEM: privateKey.publicKey.pemRepresentation,
             tokenURI: tokenURI, createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)))
+        key.tenantID = tenantID
         let record = try Self.encoder.encode(key)
         guard try await store.insertSetting(Self.settingPrefix + keyID, value: String(decoding: record, as: UTF8.self)) else {
             throw HearthError(.internalError, reason: "a service-account key id was drawn twice")

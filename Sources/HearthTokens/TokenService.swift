@@ -74,7 +74,8 @@ public struct TokenService: Sendable {
             picture: user.photoURL,
             providerID: signInProvider == "anonymous" ? "anonymous" : nil,
             firebase: .init(
-                identities: user.identities, signInProvider: signInProvider, signInSecondFactor: secondFactor?.kind.rawValue,
+                identities: user.identities, signInProvider: signInProvider, tenant: user.tenantID,
+                signInSecondFactor: secondFactor?.kind.rawValue,
                 secondFactorIdentifier: secondFactor?.enrollmentID),
             custom: custom
         )

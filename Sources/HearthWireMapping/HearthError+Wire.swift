@@ -107,6 +107,10 @@ extension HearthError {
         case .invalidProviderID: return business(detail.map { "INVALID_PROVIDER_ID : \($0)" } ?? "INVALID_PROVIDER_ID")
         case .invalidOAuthClientID: return business(detail.map { "INVALID_OAUTH_CLIENT_ID : \($0)" } ?? "INVALID_OAUTH_CLIENT_ID")
         case .invalidConfig: return business(detail.map { "INVALID_CONFIG : \($0)" } ?? "INVALID_CONFIG")
+        case .tenantNotFound: return business("TENANT_NOT_FOUND")
+        case .invalidTenantID: return business("INVALID_TENANT_ID")
+        case .tenantIDMismatch: return business("TENANT_ID_MISMATCH")
+        case .projectDisabled: return business("PROJECT_DISABLED")
         case .invalidArgument:
             return (.badRequest, "\(M.invalidJSONPrefix) \(detail ?? "")", "INVALID_ARGUMENT", "parseError")
         case .storageUnavailable:

@@ -43,7 +43,7 @@ struct AdminCommand: AsyncParsableCommand {
         }
     }
 
-    /// `hearth admin create-key [--name NAME] [--out FILE]`.
+    /// `hearth admin create-key [--name NAME] [--tenant TENANT] [--out FILE]`.
     struct CreateKey: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "create-key",
@@ -51,17 +51,20 @@ struct AdminCommand: AsyncParsableCommand {
             discussion: """
                 Stores the public key in the database and writes the private key only to the file, in the format Google's \
                 auth libraries read (GOOGLE_APPLICATION_CREDENTIALS). Its token_uri is <server.publicURL>/oauth2/v4/token; \
-                its client_email is NAME@<project>.iam.hearth.local.
+                its client_email is NAME@<project>.iam.hearth.local. The key works for this project alone; with --tenant, \
+                for that tenant's users and settings alone.
                 """)
 
         @OptionGroup var options: CommonOptions
         @Option(name: .long, help: "The service account: 6-30 lower-case letters, digits and dashes.") var name = "hearth-admin"
         @Option(name: .long, help: "Where to write the file (default: ./NAME-<key id>.json); never overwritten.") var out: String?
+        @Option(name: .long, help: "The one tenant the key administers (default: the whole project).") var tenant: String?
 
         func validate() throws {
             guard ServiceAccountKeys.isValidName(name) else {
                 throw ValidationError("--name: use 6 to 30 lower-case letters, digits and dashes, starting with a letter")
             }
+            if let tenant, !TenantRecord.isValidID(tenant) { throw ValidationError("--tenant: not a tenant id") }
         }
 
         func run() async throws {
@@ -77,9 +80,13 @@ struct AdminCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
             try await AdminCommand.withStore(configuration) { store in
+                if let tenant, try await store.tenant(id: tenant) == nil {
+                    FileHandle.standardError.write(Data("hearth: --tenant: there is no tenant \(tenant)\n".utf8))
+                    throw ExitCode(2)
+                }
                 let keys = ServiceAccountKeys(store: store)
                 let created = try await keys.create(
-                    name: name, projectID: configuration.projectID, baseURL: configuration.publicBaseURL, now: Date())
+                    name: name, projectID: configuration.projectID, tenantID: tenant, baseURL: configuration.publicBaseURL, now: Date())
                 let path = out ?? "\(name)-\(created.key.keyID.prefix(12)).json"
                 let written: Bool
                 do {
@@ -95,7 +102,7 @@ struct AdminCommand: AsyncParsableCommand {
                 }
                 print(
                     """
-                    created key \(created.key.keyID) for \(created.key.clientEmail)
+                    created key \(created.key.keyID) for \(created.key.clientEmail)\(tenant.map { " (tenant \($0) only)" } ?? "")
                     wrote \(path) (mode 0600; it holds the only copy of the private key)
                     token_uri: \(created.key.tokenURI)
                     """)

@@ -7,6 +7,7 @@ import HearthCore
 import HearthServer
 import HearthTesting
 import HearthTokens
+import HearthWire
 import Testing
 
 /// Service-account keys outside development mode: the JWT-bearer grant at `/oauth2/v4/token`, the access
@@ -155,6 +156,69 @@ struct ServiceAccountKeyTests {
 
             live.clock.advance(by: 3_601)
             #expect(try await Self.adminRoute(client, bearer: accessToken).status == .unauthorized)
+        }
+    }
+
+    @Test("a key of another project on the same database buys nothing; a tenant's key reaches that tenant alone")
+    func scopedKeys() async throws {
+        try await Self.withProductionHearth { live, client in
+            // Made by `hearth admin create-key` of a server of another project on this data directory.
+            let foreign = try await ServiceAccountKeys(store: live.services.store).create(
+                name: "other-admin", projectID: "another-project", baseURL: live.baseURL, now: live.clock.now)
+            let file = try #require(JSONValue.object(fromJSON: String(decoding: foreign.file, as: UTF8.self)))
+            guard case .string(let pem)? = file["private_key"] else { throw HarnessError("no private_key") }
+            let foreignMade = Made(key: foreign.key, file: file, privateKey: try _RSA.Signing.PrivateKey(pemRepresentation: pem))
+            let refused = try await Self.grant(client, body: Self.form(try Self.assertion(foreignMade, now: live.clock.now)))
+            #expect(refused.status == .badRequest)
+            #expect(refused.string("error_description") == "The service-account key belongs to another project.")
+
+            // A project key makes two tenants; a key of the first reaches the first alone.
+            let owner = try #require(
+                try await Self.grant(client, body: Self.form(try Self.assertion(try await Self.makeKey(live), now: live.clock.now)))
+                    .string("access_token"))
+            var admin = client
+            admin.apiKey = nil
+            func tenant(_ name: String) async throws -> String {
+                let made = try await admin.raw(
+                    "/v2/projects/\(Self.project)/tenants", method: .post, body: Data(#"{"displayName":"\#(name)"}"#.utf8),
+                    headers: [.authorization: "Bearer \(owner)", .contentType: "application/json"])
+                return try #require(try made.decode(TenantResource.self).tenantId)
+            }
+            let acme = try await tenant("Acme")
+            let globex = try await tenant("Globex")
+            let tenantKey = try await ServiceAccountKeys(store: live.services.store).create(
+                name: "acme-admin", projectID: Self.project, tenantID: acme, baseURL: live.baseURL, now: live.clock.now)
+            let tenantFile = try #require(JSONValue.object(fromJSON: String(decoding: tenantKey.file, as: UTF8.self)))
+            guard case .string(let tenantPEM)? = tenantFile["private_key"] else { throw HarnessError("no private_key") }
+            let tenantMade = Made(key: tenantKey.key, file: tenantFile, privateKey: try _RSA.Signing.PrivateKey(pemRepresentation: tenantPEM))
+            let bearer = try #require(
+                try await Self.grant(client, body: Self.form(try Self.assertion(tenantMade, now: live.clock.now))).string("access_token"))
+            let headers: HTTPFields = [.authorization: "Bearer \(bearer)", .contentType: "application/json"]
+            let create = #"{"email":"ada@example.com"}"#
+            let inAcme = try await admin.raw(
+                "/v1/projects/\(Self.project)/tenants/\(acme)/accounts", method: .post, body: Data(create.utf8), headers: headers)
+            #expect(inAcme.status == .ok, "\(inAcme.text)")
+            for (path, body) in [
+                ("/v1/projects/\(Self.project)/tenants/\(globex)/accounts", create),
+                ("/v1/projects/\(Self.project)/accounts", create),
+                ("/v1/accounts:lookup", #"{"email":["ada@example.com"]}"#),
+                ("/v1/accounts:lookup", #"{"email":["ada@example.com"],"tenantId":"\#(globex)"}"#),
+            ] {
+                let denied = try await admin.raw(path, method: .post, body: Data(body.utf8), headers: headers)
+                #expect(denied.status == .forbidden && denied.text.contains("PERMISSION_DENIED"), "\(path): \(denied.text)")
+            }
+            let inBody = try await admin.raw(
+                "/v1/accounts:lookup", method: .post, body: Data(#"{"email":["ada@example.com"],"tenantId":"\#(acme)"}"#.utf8), headers: headers)
+            #expect(inBody.status == .ok && inBody.text.contains("ada@example.com"))
+            for (path, method) in [
+                ("/v2/projects/\(Self.project)/tenants", HTTPRequest.Method.get), ("/v2/projects/\(Self.project)/config", .get),
+                ("/v2/projects/\(Self.project)/tenants/\(acme)", .delete),
+            ] {
+                let denied = try await admin.raw(path, method: method, headers: headers)
+                #expect(denied.status == .forbidden, "\(path): \(denied.text)")
+            }
+            let tenantConfig = try await admin.raw("/v2/projects/\(Self.project)/tenants/\(acme)/config", method: .get, headers: headers)
+            #expect(tenantConfig.status == .ok, "\(tenantConfig.text)")
         }
     }
 

@@ -113,7 +113,7 @@ struct SQLiteStorageTests {
                     { database in
                         // A deferred foreign-key violation is only noticed by COMMIT.
                         try await database.raw("PRAGMA defer_foreign_keys = ON").run()
-                        try await SQLStore.insertSessionRow(makeSession("orphan", uid: "nobody"), on: database)
+                        try await SQLStore.insertSessionRow(makeSession("orphan", uid: "nobody"), tenant: "", on: database)
                         return "orphan"
                     },
                     Self.insertUser("c"),

@@ -53,12 +53,17 @@ struct TransferStoreTests {
             try await source.setSetting("cleanup.enabledAt", to: "1800000000")
             try await source.setSetting("other", to: "")
             _ = try await source.incrementCounter("not-copied", window: 60, now: epoch)
+            // A tenant with an account under a uid the project has too, a session and a setting of its own.
+            try await source.createTenant(TenantRecord(id: "acme-00001", displayName: "Acme", createdAt: epoch))
+            let tenantSource = source.scoped(toTenant: "acme-00001")
+            try await tenantSource.createUser(makeUser("u1", email: "u1@example.com"), session: makeSession("s-tenant", uid: "u1"))
+            try await tenantSource.setSetting("other", to: "the tenant's")
 
             let sourceCounts = try await source.counts()
             #expect(
                 sourceCounts == [
-                    "users": 5, "provider_links": 2, "refresh_sessions": 6, "signing_keys": 2, "settings": 2, "action_codes": 1,
-                    "mail_queue": 2, "rate_counters": 1,
+                    "users": 6, "provider_links": 2, "refresh_sessions": 7, "signing_keys": 2, "settings": 3, "action_codes": 1,
+                    "mail_queue": 2, "rate_counters": 1, "tenants": 1,
                 ])
 
             let target = try await targetFixture.open()
@@ -69,11 +74,11 @@ struct TransferStoreTests {
                 }
                 #expect(
                     copied == [
-                        "users": 5, "provider_links": 2, "refresh_sessions": 6, "signing_keys": 2, "settings": 2, "action_codes": 1,
-                        "mail_queue": 2,
+                        "users": 6, "provider_links": 2, "refresh_sessions": 7, "signing_keys": 2, "settings": 3, "action_codes": 1,
+                        "mail_queue": 2, "tenants": 1,
                     ])
-                #expect(progressLog.withLock { $0 }.contains("users 5/5"))
-                #expect(progressLog.withLock { $0 }.contains("refresh_sessions 6/6"))
+                #expect(progressLog.withLock { $0 }.contains("users 6/6"))
+                #expect(progressLog.withLock { $0 }.contains("refresh_sessions 7/7"))
 
                 // Twice: upserts, nothing duplicated, the same counts.
                 let again = try await source.copy(to: target, batchSize: 4)
@@ -98,6 +103,14 @@ struct TransferStoreTests {
                 #expect(try await target.recentMails(limit: 10) == (try await source.recentMails(limit: 10)))
                 #expect(try await target.recentMails(limit: 10).map(\.textBody) == ["text link", ""])
                 #expect(try await target.countWaitingMails() == 1)
+                // The tenant's rows stay its own.
+                let tenantTarget = target.scoped(toTenant: "acme-00001")
+                #expect(try await target.tenant(id: "acme-00001")?.displayName == "Acme")
+                #expect(try await tenantTarget.user(uid: "u1") == (try await tenantSource.user(uid: "u1")))
+                #expect(try await tenantTarget.user(uid: "u1")?.tenantID == "acme-00001")
+                #expect(try await tenantTarget.session(tokenHash: "s-tenant")?.uid == "u1")
+                #expect(try await target.session(tokenHash: "s-tenant") == nil)
+                #expect(try await tenantTarget.setting("other") == "the tenant's")
 
                 // A changed source row replaces the target's on the next run; links follow.
                 try await source.updateUser(uid: "u3", session: nil) { user in
@@ -123,10 +136,11 @@ struct TransferStoreTests {
             }
             let first = try await store.exportBatch(.users, after: nil, limit: 2)
             #expect(first.count == 2)
-            #expect(first.lastKey == "b")
+            // Keyed by tenant, then uid: the project's users have the empty tenant.
+            #expect(first.lastKey == "/b")
             let second = try await store.exportBatch(.users, after: first.lastKey, limit: 2)
-            #expect(second.lastKey == "c")
-            #expect(try await store.exportBatch(.users, after: "c", limit: 2) == .users([]))
+            #expect(second.lastKey == "/c")
+            #expect(try await store.exportBatch(.users, after: "/c", limit: 2) == .users([]))
             #expect(try await store.exportBatch(.settings, after: nil, limit: 10) == .settings([]))
 
             // A different user with an existing e-mail is a conflict, and the batch is not applied.

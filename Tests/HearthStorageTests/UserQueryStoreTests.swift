@@ -128,6 +128,7 @@ struct UserQueryStoreTests {
                         }
                         let statement: SQLQueryString = """
                             \(unsafeRaw: postgres ? "EXPLAIN" : "EXPLAIN QUERY PLAN") SELECT page.uid FROM users AS page
+                            WHERE page.tenant_id = ''
                             ORDER BY \(SQLStore.ordering(query, table: "page", on: database)) LIMIT 3 OFFSET 2
                             """
                         let column = postgres ? "QUERY PLAN" : "detail"

@@ -106,7 +106,8 @@ public struct OwnAccountUpdate: Sendable {
         let provider = update.setsPassword ? "password" : current.signInProvider
         let session =
             update.changesCredentials(of: current.user)
-            ? RefreshSessionRecord.issue(uid: current.user.uid, signInProvider: provider, authTime: now, now: now) : nil
+            ? RefreshSessionRecord.issue(
+                uid: current.user.uid, signInProvider: provider, authTime: now, now: now, tenantID: current.user.tenantID) : nil
         let user = try await StoreConflict.mapped {
             try await store.updateUser(uid: current.user.uid, session: session?.record) { try update.apply(to: &$0, passwordHash: hash, now: now) }
         }

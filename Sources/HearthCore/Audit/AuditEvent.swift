@@ -46,6 +46,8 @@ public struct AuditEvent: Sendable, Equatable {
         public static let adminProviderSettingsChanged = Kind(rawValue: "admin.provider_settings_changed")
         /// An administrator changed the project's sign-in settings (`fields` in ``AuditEvent/details``).
         public static let adminProjectSettingsChanged = Kind(rawValue: "admin.project_settings_changed")
+        /// An administrator created, changed or deleted a tenant (`tenant`, `operation` in ``AuditEvent/details``).
+        public static let adminTenantChanged = Kind(rawValue: "admin.tenant_changed")
         /// A second factor enrolled (`kind`: `phone` or `totp`, and `enrollment` in ``AuditEvent/details``).
         public static let secondFactorEnrolled = Kind(rawValue: "user.second_factor_enrolled")
         /// A second factor withdrawn (`enrollment` in ``AuditEvent/details``; ``AuditEvent/method``: `withdraw` or
@@ -62,7 +64,7 @@ public struct AuditEvent: Sendable, Equatable {
         public static let known: [Kind] = [
             signedUp, signedIn, signInFailed, linked, unlinked, passwordChanged, emailChanged, deleted, adminUserCreated,
             adminUserUpdated, adminUserDeleted, adminUsersImported, adminProviderSettingsChanged, adminProjectSettingsChanged,
-            keysRotated, secondFactorEnrolled, secondFactorWithdrawn, secondFactorFailed, recoveryCodesGenerated,
+            adminTenantChanged, keysRotated, secondFactorEnrolled, secondFactorWithdrawn, secondFactorFailed, recoveryCodesGenerated,
         ].sorted()
     }
 

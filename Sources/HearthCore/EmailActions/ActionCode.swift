@@ -52,6 +52,9 @@ public struct ActionCodeRecord: Sendable, Equatable {
     public var mfaEnrollmentID: String?
     public var createdAt: Date
     public var expiresAt: Date
+    /// The tenant of the account (`nil`: the project's). Set by the store that read the code; a store writes codes
+    /// into its own tenant, whatever this says.
+    public var tenantID: String?
 
     public init(
         codeHash: String, kind: ActionCodeKind, uid: String?, email: String, newEmail: String? = nil,

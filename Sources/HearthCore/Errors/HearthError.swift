@@ -34,6 +34,8 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         // Administration
         case projectNotFound, configurationNotFound, configurationExists, invalidProviderID, invalidOAuthClientID
         case invalidConfig
+        // Tenants
+        case tenantNotFound, invalidTenantID, tenantIDMismatch, projectDisabled
         // Tokens
         case invalidIDToken, tokenExpired, invalidRefreshToken, missingCustomToken, invalidCustomToken
         // Abuse

@@ -18,7 +18,14 @@ public struct SignInCompletion: Sendable {
     /// Wrong second factors one pending credential allows.
     public static let pendingAttempts = 5
 
-    public init(store: any AccountStore & MultiFactorSessionStore, tokens: any IDTokenMinting, audit: any AuditRecording, clock: WallClock) {
+    /// The tenant the store works in (`nil`: the project's): its refresh tokens name it.
+    let tenantID: String?
+
+    public init(
+        store: any AccountStore & MultiFactorSessionStore, tokens: any IDTokenMinting, audit: any AuditRecording, clock: WallClock,
+        tenantID: String? = nil
+    ) {
+        self.tenantID = tenantID
         self.store = store
         self.tokens = tokens
         self.audit = audit
@@ -94,7 +101,8 @@ public struct SignInCompletion: Sendable {
         case .update(let existing, _): uid = existing
         }
         let session = RefreshSessionRecord.issue(
-            uid: uid, signInProvider: record.provider, authTime: now, now: now, extraClaims: claimsText, secondFactor: record.secondFactor)
+            uid: uid, signInProvider: record.provider, authTime: now, now: now, extraClaims: claimsText, secondFactor: record.secondFactor,
+            tenantID: tenantID)
 
         let user: UserRecord
         let isNewUser: Bool

@@ -1,6 +1,7 @@
 /// A page of rows of one ``TransferTable``, as ``TransferStore/exportBatch(_:after:limit:)`` reads
 /// them (in primary-key order) and ``TransferStore/importBatch(_:)`` upserts them.
 public enum TransferBatch: Sendable, Equatable {
+    case tenants([TenantRecord])
     /// Users, each with all its provider links.
     case users([UserRecord])
     case sessions([RefreshSessionRecord])
@@ -13,6 +14,7 @@ public enum TransferBatch: Sendable, Equatable {
     /// The table the rows belong to.
     public var table: TransferTable {
         switch self {
+        case .tenants: .tenants
         case .users: .users
         case .sessions: .sessions
         case .signingKeys: .signingKeys
@@ -25,6 +27,7 @@ public enum TransferBatch: Sendable, Equatable {
     /// The number of primary rows (users, not counting their links).
     public var count: Int {
         switch self {
+        case .tenants(let rows): rows.count
         case .users(let rows): rows.count
         case .sessions(let rows): rows.count
         case .signingKeys(let rows): rows.count
@@ -37,6 +40,7 @@ public enum TransferBatch: Sendable, Equatable {
     /// Rows per ``TransferStore/counts()`` key: users and their provider links are counted apart.
     public var rowCounts: [String: Int] {
         switch self {
+        case .tenants(let rows): ["tenants": rows.count]
         case .users(let rows): ["users": rows.count, "provider_links": rows.reduce(0) { $0 + $1.providers.count }]
         case .sessions(let rows): ["refresh_sessions": rows.count]
         case .signingKeys(let rows): ["signing_keys": rows.count]
@@ -49,10 +53,12 @@ public enum TransferBatch: Sendable, Equatable {
     /// The primary key of the last row: the cursor for the next page (`nil` when empty).
     public var lastKey: String? {
         switch self {
-        case .users(let rows): rows.last?.uid
+        case .tenants(let rows): rows.last?.id
+        // Tenant, then key: the order these tables are read in (tenant ids hold no `/`).
+        case .users(let rows): rows.last.map { "\($0.tenantID ?? "")/\($0.uid)" }
         case .sessions(let rows): rows.last?.tokenHash
         case .signingKeys(let rows): rows.last?.kid
-        case .settings(let rows): rows.last?.name
+        case .settings(let rows): rows.last.map { "\($0.tenantID ?? "")/\($0.name)" }
         case .actionCodes(let rows): rows.last?.codeHash
         case .mails(let rows): rows.last?.id
         }

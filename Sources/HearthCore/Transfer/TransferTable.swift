@@ -4,6 +4,8 @@
 /// Abuse counters (`rate_counters`) and the schema bookkeeping (`schema_migrations`) are not copied:
 /// counters are short-lived, and each database gets its schema from its own binary.
 public enum TransferTable: String, Sendable, CaseIterable {
+    /// The project's tenants (their users, settings, sessions and codes are in the other groups, each row with its tenant).
+    case tenants
     /// Users with their provider links.
     case users
     /// Refresh sessions.
@@ -20,6 +22,7 @@ public enum TransferTable: String, Sendable, CaseIterable {
     /// The ``TransferStore/counts()`` keys (table names) whose rows this group holds.
     public var countKeys: [String] {
         switch self {
+        case .tenants: ["tenants"]
         case .users: ["users", "provider_links"]
         case .sessions: ["refresh_sessions"]
         case .signingKeys: ["signing_keys"]

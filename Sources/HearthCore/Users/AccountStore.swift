@@ -188,7 +188,7 @@ public protocol TransferStore: Sendable {
 /// Everything the server keeps, behind one value.
 public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCounterStore, CredentialReplayGuard, LeaderLockStore,
     TransferStore, AuthSessionStore, LoginFailureStore, ActionCodeStore, MailQueueStore, AuditStore, PhoneVerificationStore,
-    SMSQueueStore, MultiFactorSessionStore
+    SMSQueueStore, MultiFactorSessionStore, TenantStore
 {
     func close() async throws
 }

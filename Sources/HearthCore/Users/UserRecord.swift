@@ -30,6 +30,9 @@ public struct UserRecord: Sendable, Equatable {
     public var secondFactors: [SecondFactorEnrollment]
     /// Hashes of the unused recovery codes (``RecoveryCodes``); empty: none generated, or all used.
     public var recoveryCodeHashes: [String]
+    /// The tenant the account belongs to (`firebase.tenant` in its ID tokens); `nil`: the project's own. Set by the
+    /// store that read it: a store writes the users it is given into its own tenant, whatever this says.
+    public var tenantID: String?
 
     public init(
         uid: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,

@@ -26,26 +26,26 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
 
     enum RouteNames { case v1, legacyV3 }
 
-    func addRoutes(to group: RouterGroup<Context>, names: RouteNames) {
+    static func addRoutes(to group: RouterGroup<Context>, names: RouteNames, from source: ControllerSource<Self, Context>) {
         let routes: [(v1: String, v3: String, handler: @Sendable (Request, Context) async throws -> Response)] = [
-            ("accounts:signUp", "signupNewUser", signUp),
-            ("accounts:signInWithPassword", "verifyPassword", signInWithPassword),
-            ("accounts:lookup", "getAccountInfo", lookup),
-            ("accounts:update", "setAccountInfo", update),
-            ("accounts:delete", "deleteAccount", delete),
-            ("accounts:createAuthUri", "createAuthUri", createAuthUri),
-            ("accounts:signInWithIdp", "verifyAssertion", federated.signInWithIdp),
-            ("accounts:signInWithCustomToken", "verifyCustomToken", customToken.signInWithCustomToken),
-            ("accounts:sendOobCode", "getOobConfirmationCode", emailActions.sendOobCode),
-            ("accounts:resetPassword", "resetPassword", emailActions.resetPassword),
-            ("accounts:signInWithEmailLink", "emailLinkSignin", emailActions.signInWithEmailLink),
-            ("accounts:sendVerificationCode", "sendVerificationCode", phone.sendVerificationCode),
-            ("accounts:signInWithPhoneNumber", "verifyPhoneNumber", phone.signInWithPhoneNumber),
+            ("accounts:signUp", "signupNewUser", source { $0.signUp }),
+            ("accounts:signInWithPassword", "verifyPassword", source { $0.signInWithPassword }),
+            ("accounts:lookup", "getAccountInfo", source { $0.lookup }),
+            ("accounts:update", "setAccountInfo", source { $0.update }),
+            ("accounts:delete", "deleteAccount", source { $0.delete }),
+            ("accounts:createAuthUri", "createAuthUri", source { $0.createAuthUri }),
+            ("accounts:signInWithIdp", "verifyAssertion", source { $0.federated.signInWithIdp }),
+            ("accounts:signInWithCustomToken", "verifyCustomToken", source { $0.customToken.signInWithCustomToken }),
+            ("accounts:sendOobCode", "getOobConfirmationCode", source { $0.emailActions.sendOobCode }),
+            ("accounts:resetPassword", "resetPassword", source { $0.emailActions.resetPassword }),
+            ("accounts:signInWithEmailLink", "emailLinkSignin", source { $0.emailActions.signInWithEmailLink }),
+            ("accounts:sendVerificationCode", "sendVerificationCode", source { $0.phone.sendVerificationCode }),
+            ("accounts:signInWithPhoneNumber", "verifyPhoneNumber", source { $0.phone.signInWithPhoneNumber }),
         ]
         for route in routes {
             group.post(RouterPath(names == .v1 ? route.v1 : route.v3), use: route.handler)
         }
-        group.get(RouterPath(names == .v1 ? "recaptchaParams" : "getRecaptchaParam"), use: phone.recaptchaParams)
+        group.get(RouterPath(names == .v1 ? "recaptchaParams" : "getRecaptchaParam"), use: source { $0.phone.recaptchaParams })
     }
 
     private func body<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
@@ -197,6 +197,8 @@ extension HearthServices {
     func authenticate(_ idToken: String) async throws -> (IDTokenClaims, UserRecord) {
         do {
             let claims = try await tokens.verifyIDToken(idToken)
+            // A token of another tenant (or of the project, in a tenant) is not this scope's.
+            guard claims.firebase.tenant == tenantID else { throw HearthError(.tenantIDMismatch, reason: "ID token of another tenant") }
             guard let user = try await store.user(uid: claims.userID) else { throw HearthError(.userNotFound) }
             if user.disabled { throw HearthError(.userDisabled) }
             let validSince = Int64(user.validSince.timeIntervalSince1970.rounded(.down))
@@ -219,6 +221,9 @@ extension HearthServices {
         secondFactor: SecondFactorUse? = nil
     ) async throws -> String {
         RequestRecord.noteUser(user.uid)
+        // The scope decides the tenant, not the record: a user made in this request has not been read back.
+        var user = user
+        user.tenantID = tenantID
         return try await tokens.mintIDToken(
             for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims, secondFactor: secondFactor)
     }

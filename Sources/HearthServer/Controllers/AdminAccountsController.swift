@@ -22,17 +22,17 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
     let clock: WallClock
 
     /// The routes only an administrator may call, under `group` (which already names the version).
-    func addRoutes(to group: RouterGroup<Context>) {
-        group.get("accounts:batchGet", use: batchGet)
-        group.post("accounts:query", use: query)
-        group.post("accounts:batchDelete", use: batchDelete)
-        group.post("accounts:batchCreate", use: batchCreate)
+    static func addRoutes(to group: RouterGroup<Context>, from source: ControllerSource<Self, Context>) {
+        group.get("accounts:batchGet", use: source { $0.batchGet })
+        group.post("accounts:query", use: source { $0.query })
+        group.post("accounts:batchDelete", use: source { $0.batchDelete })
+        group.post("accounts:batchCreate", use: source { $0.batchCreate })
     }
 
     /// The legacy v3 names the Firebase CLI's `auth:export` and `auth:import` call.
-    func addLegacyRoutes(to group: RouterGroup<Context>) {
-        group.post("downloadAccount", use: downloadAccount)
-        group.post("uploadAccount", use: batchCreate)
+    static func addLegacyRoutes(to group: RouterGroup<Context>, from source: ControllerSource<Self, Context>) {
+        group.post("downloadAccount", use: source { $0.downloadAccount })
+        group.post("uploadAccount", use: source { $0.batchCreate })
     }
 
     /// Refuses an app's call of an admin-only route, as Google does when no OAuth credential comes with it.

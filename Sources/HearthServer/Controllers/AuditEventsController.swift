@@ -15,8 +15,8 @@ struct AuditEventsController<Context: CallerRequestContext>: Sendable {
     static var defaultPageSize: Int { 100 }
     static var maximumPageSize: Int { 1_000 }
 
-    func addRoutes(to group: RouterGroup<Context>) {
-        group.get("auditEvents", use: list)
+    static func addRoutes(to group: RouterGroup<Context>, from source: ControllerSource<Self, Context>) {
+        group.get("auditEvents", use: source { $0.list })
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {

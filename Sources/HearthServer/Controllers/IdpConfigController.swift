@@ -18,17 +18,17 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
     let audit: AuditTrail
     let configuration: ServerConfiguration
 
-    func addRoutes(to group: RouterGroup<Context>) {
-        group.get("defaultSupportedIdpConfigs") { request, context in try await self.list(request, context, kind: .defaultSupported) }
-        group.post("defaultSupportedIdpConfigs") { request, context in try await self.create(request, context, kind: .defaultSupported) }
-        group.get("defaultSupportedIdpConfigs/:id") { request, context in try await self.get(request, context, kind: .defaultSupported) }
-        group.patch("defaultSupportedIdpConfigs/:id") { request, context in try await self.update(request, context, kind: .defaultSupported) }
-        group.delete("defaultSupportedIdpConfigs/:id") { request, context in try await self.delete(request, context, kind: .defaultSupported) }
-        group.get("oauthIdpConfigs") { request, context in try await self.list(request, context, kind: .oauth) }
-        group.post("oauthIdpConfigs") { request, context in try await self.create(request, context, kind: .oauth) }
-        group.get("oauthIdpConfigs/:id") { request, context in try await self.get(request, context, kind: .oauth) }
-        group.patch("oauthIdpConfigs/:id") { request, context in try await self.update(request, context, kind: .oauth) }
-        group.delete("oauthIdpConfigs/:id") { request, context in try await self.delete(request, context, kind: .oauth) }
+    static func addRoutes(to group: RouterGroup<Context>, from source: ControllerSource<Self, Context>) {
+        group.get("defaultSupportedIdpConfigs", use: source { controller in { try await controller.list($0, $1, kind: .defaultSupported) } })
+        group.post("defaultSupportedIdpConfigs", use: source { controller in { try await controller.create($0, $1, kind: .defaultSupported) } })
+        group.get("defaultSupportedIdpConfigs/:id", use: source { controller in { try await controller.get($0, $1, kind: .defaultSupported) } })
+        group.patch("defaultSupportedIdpConfigs/:id", use: source { controller in { try await controller.update($0, $1, kind: .defaultSupported) } })
+        group.delete("defaultSupportedIdpConfigs/:id", use: source { controller in { try await controller.delete($0, $1, kind: .defaultSupported) } })
+        group.get("oauthIdpConfigs", use: source { controller in { try await controller.list($0, $1, kind: .oauth) } })
+        group.post("oauthIdpConfigs", use: source { controller in { try await controller.create($0, $1, kind: .oauth) } })
+        group.get("oauthIdpConfigs/:id", use: source { controller in { try await controller.get($0, $1, kind: .oauth) } })
+        group.patch("oauthIdpConfigs/:id", use: source { controller in { try await controller.update($0, $1, kind: .oauth) } })
+        group.delete("oauthIdpConfigs/:id", use: source { controller in { try await controller.delete($0, $1, kind: .oauth) } })
     }
 
     enum Kind {

@@ -13,13 +13,13 @@ struct MultiFactorController<Context: RequestContext>: Sendable {
     let audit: AuditTrail
     let maxBodyBytes: Int
 
-    func addRoutes(to group: RouterGroup<Context>) {
-        group.post("accounts/mfaEnrollment:start", use: startEnrollment)
-        group.post("accounts/mfaEnrollment:finalize", use: finalizeEnrollment)
-        group.post("accounts/mfaEnrollment:withdraw", use: withdraw)
-        group.post("accounts/mfaSignIn:start", use: startSignIn)
-        group.post("accounts/mfaSignIn:finalize", use: finalizeSignIn)
-        group.post("accounts/mfaRecoveryCodes:generate", use: generateRecoveryCodes)
+    static func addRoutes(to group: RouterGroup<Context>, from source: ControllerSource<Self, Context>) {
+        group.post("accounts/mfaEnrollment:start", use: source { $0.startEnrollment })
+        group.post("accounts/mfaEnrollment:finalize", use: source { $0.finalizeEnrollment })
+        group.post("accounts/mfaEnrollment:withdraw", use: source { $0.withdraw })
+        group.post("accounts/mfaSignIn:start", use: source { $0.startSignIn })
+        group.post("accounts/mfaSignIn:finalize", use: source { $0.finalizeSignIn })
+        group.post("accounts/mfaRecoveryCodes:generate", use: source { $0.generateRecoveryCodes })
     }
 
     private func locale(_ request: Request) -> String? { request.headers[HTTPField.Name("X-Firebase-Locale")!] }

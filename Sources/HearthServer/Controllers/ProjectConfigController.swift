@@ -15,9 +15,9 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
     let audit: AuditTrail
     let configuration: ServerConfiguration
 
-    func addRoutes(to group: RouterGroup<Context>) {
-        group.get("config", use: get)
-        group.patch("config", use: patch)
+    static func addRoutes(to group: RouterGroup<Context>, from source: ControllerSource<Self, Context>) {
+        group.get("config", use: source { $0.get })
+        group.patch("config", use: source { $0.patch })
     }
 
     @Sendable func get(_ request: Request, context: Context) async throws -> Response {

@@ -28,8 +28,8 @@ struct SessionCookieController<Context: RequestContext>: Sendable {
     }
 
     /// `{project}:createSessionCookie` under a group of the admin API (`/v1/projects`).
-    func addAdminRoutes(to group: RouterGroup<Context>) {
-        group.post("{project}:createSessionCookie", use: createSessionCookie)
+    static func addAdminRoutes(to group: RouterGroup<Context>, from source: ControllerSource<Self, Context>) {
+        group.post("{project}:createSessionCookie", use: source { $0.createSessionCookie })
     }
 
     @Sendable func publicKeys(_ request: Request, context: Context) async throws -> Response {

@@ -21,9 +21,9 @@ struct ActionPageController<Context: RequestContext>: Sendable {
     /// The largest form the page posts (a code, two passwords and a continue URL).
     static var maximumBodySize: Int { 16 * 1024 }
 
-    func addRoutes(to router: Router<Context>) {
-        router.get(RouterPath(Self.path), use: page)
-        router.post(RouterPath(Self.path), use: page)
+    static func addRoutes(to router: Router<Context>, from source: ControllerSource<Self, Context>) {
+        router.get(RouterPath(Self.path), use: source { $0.page })
+        router.post(RouterPath(Self.path), use: source { $0.page })
     }
 
     @Sendable func page(_ request: Request, context: Context) async throws -> Response {

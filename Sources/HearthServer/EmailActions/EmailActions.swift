@@ -51,10 +51,11 @@ struct EmailActions: AccountMailing {
         return (code, link(code: code, kind: kind, continueURL: continueURL, languageCode: language))
     }
 
-    /// The action link: Firebase's query keys (`mode`, `oobCode`, `apiKey`, `continueUrl`, `lang`), which the
-    /// client SDKs' `ActionCodeURL` parsers read.
+    /// The action link: Firebase's query keys (`mode`, `oobCode`, `apiKey`, `tenantId` for a tenant's account,
+    /// `continueUrl`, `lang`), which the client SDKs' `ActionCodeURL` parsers read.
     func link(code: String, kind: ActionCodeKind, continueURL: String?, languageCode: String?) -> String {
         var pairs = [("mode", kind.mode), ("oobCode", code), ("apiKey", configuration.apiKeys.first ?? "hearth")]
+        if let tenantID = services.tenantID { pairs.append(("tenantId", tenantID)) }
         if let continueURL { pairs.append(("continueUrl", continueURL)) }
         pairs.append(("lang", languageCode ?? "en"))
         return actionURL + "?" + pairs.map { "\($0.0)=\(Self.queryEscaped($0.1))" }.joined(separator: "&")

@@ -14,11 +14,12 @@ struct APIKeyMiddleware<Context: CallerRequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method != .options else { return try await next(request, context) }
         if let presented = AdministratorCredentials.bearer(of: request) {
-            guard let credential = try await administrators.identify(presented) else { throw RequestError.invalidCredential }
+            guard let administrator = try await administrators.identify(presented) else { throw RequestError.invalidCredential }
             RequestRecord.noteAdministrator()
             var context = context
             context.caller = .administrator
-            context.administratorCredential = credential
+            context.administratorCredential = administrator.name
+            context.administratorTenant = administrator.tenantID
             return try await next(request, context)
         }
         let key = request.uri.queryParameters.get("key") ?? request.headers[Self.headerName]

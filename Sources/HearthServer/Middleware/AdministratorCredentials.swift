@@ -31,16 +31,16 @@ struct AdministratorCredentials: Sendable {
     /// Which administrator's credential `presented` is, as audit events name it: `owner`, `token:` and the first 8 hex
     /// digits of an `admin.tokens` entry's SHA-256 (nothing a guess could use), or `key:<key id>:<service account>` for
     /// an access token; `nil` when it is none.
-    func identify(_ presented: String) async throws -> String? {
+    func identify(_ presented: String) async throws -> Administrator? {
         guard !presented.isEmpty else { return nil }
-        if acceptsOwner && presented.lowercased() == "owner" { return "owner" }
+        if acceptsOwner && presented.lowercased() == "owner" { return Administrator(name: "owner") }
         if tokens.contains(where: { Self.constantTimeEquals($0, presented) }) {
-            return "token:" + SHA256.hash(data: Data(presented.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
+            return Administrator(name: "token:" + SHA256.hash(data: Data(presented.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined())
         }
         guard let accessTokens, presented.utf8.count <= AdminAccessTokens.maximumAssertionLength,
             presented.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 2
         else { return nil }
-        return try await accessTokens.key(of: presented).map { "key:\($0.keyID):\($0.clientEmail)" }
+        return try await accessTokens.key(of: presented).map { Administrator(name: "key:\($0.keyID):\($0.clientEmail)", tenantID: $0.tenantID) }
     }
 
     /// Compares the SHA-256 digests of both, byte by byte without stopping at the first difference: the
@@ -52,4 +52,11 @@ struct AdministratorCredentials: Sendable {
         for (x, y) in zip(a, b) { difference |= x ^ y }
         return difference == 0
     }
+}
+
+/// An administrator's credential: its name in audit events, and the one tenant it administers (a service-account key
+/// made with `--tenant`); `nil`: the whole project.
+struct Administrator: Sendable, Equatable {
+    var name: String
+    var tenantID: String?
 }

@@ -14,4 +14,7 @@ public protocol CallerRequestContext: RequestContext {
     /// The administrator's credential as audit events name it (``AdministratorCredentials/identify(_:)``); `nil`
     /// unless ``caller`` is an administrator.
     var administratorCredential: String? { get set }
+    /// The one tenant the administrator's credential is for (``Administrator/tenantID``); `nil`: the whole project, or
+    /// no administrator.
+    var administratorTenant: String? { get set }
 }

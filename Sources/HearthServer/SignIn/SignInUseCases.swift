@@ -25,7 +25,7 @@ struct SignInUseCases: Sendable {
         let audit = AuditTrail(services: services)
         let passwords = ServerPasswords(services: services)
         let abuse = services.abuseCounter
-        completion = SignInCompletion(store: services.store, tokens: tokens, audit: audit, clock: services.clock)
+        completion = SignInCompletion(store: services.store, tokens: tokens, audit: audit, clock: services.clock, tenantID: services.tenantID)
         signUp = SignUp(
             settings: services.projectSettings, store: services.store, passwords: passwords, abuse: abuse, idTokens: tokens, completion: completion,
             anonymousMaxAge: services.configuration.anonymousCleanup.maxAge, recentLoginWindow: services.configuration.recentLoginWindow)
@@ -107,6 +107,8 @@ struct ServerCustomTokens: CustomTokenChecking {
     func check(_ token: String) async throws -> (uid: String, claims: [String: JSONValue]) {
         let storedSigners = token.hasPrefix("{") ? [] : try await ServiceAccountKeys(store: services.store).customTokenSigners()
         let verified = try services.customTokens.verify(token, now: services.clock.now, storedSigners: storedSigners)
+        // A token made for one tenant signs in to that tenant alone (and one made for none, to none).
+        guard verified.tenantID == services.tenantID else { throw HearthError(.tenantIDMismatch, reason: "custom token of another tenant") }
         return (verified.uid, verified.claims)
     }
 }

@@ -1,0 +1,167 @@
+import Foundation
+import HearthConfiguration
+import HearthCore
+import HearthWire
+import HearthWireMapping
+import Hummingbird
+
+/// Identity Platform's tenants: `POST/GET /v2/projects/{project}/tenants`, `GET/PATCH/DELETE …/tenants/{tenant}`. The
+/// tenant's sign-in settings live on the tenant itself (`allowPasswordSignup`, `enableEmailLinkSignin`,
+/// `enableAnonymousUser`, `disableAuth`, `mfaConfig`, `testPhoneNumbers`, `smsRegionConfig`, `emailPrivacyConfig`).
+/// Deleting a tenant deletes its users.
+struct TenantsController<Context: CallerRequestContext>: Sendable {
+    let services: HearthServices
+    let scopes: TenantScopes
+    let audit: AuditTrail
+
+    static var maximumPageSize: Int { 1_000 }
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.post("tenants", use: create)
+        group.get("tenants", use: list)
+        group.get("tenants/:tenant", use: get)
+        group.patch("tenants/:tenant", use: update)
+        group.delete("tenants/:tenant", use: delete)
+    }
+
+    private var projectID: String { services.configuration.projectID }
+
+    /// Errors: `INVALID_ARGUMENT` (a display name Identity Platform refuses), `INVALID_CONFIG` (settings).
+    @Sendable func create(_ request: Request, context: Context) async throws -> Response {
+        let input = try await WireCoding.decode(TenantResource.self, from: request, limit: services.configuration.maxBodyBytes)
+        guard let displayName = input.displayName else { throw HearthError(.invalidArgument, detail: "displayName is required.") }
+        var tenant = TenantRecord(id: TenantRecord.newID(displayName: displayName), displayName: displayName, createdAt: services.clock.now)
+        try Self.apply(input, paths: Self.allPaths.filter { Self.isSet($0, in: input) }, to: &tenant)
+        while true {
+            do {
+                try await services.store.createTenant(tenant)
+                break
+            } catch StoreConflict.uid {
+                tenant.id = TenantRecord.newID(displayName: displayName)
+            }
+        }
+        await audit.record(
+            .adminTenantChanged, uid: nil, actor: .administrator, request: request, context: context,
+            details: ["tenant": tenant.id, "operation": "create"])
+        return WireCoding.response(resource(tenant))
+    }
+
+    @Sendable func get(_ request: Request, context: Context) async throws -> Response {
+        WireCoding.response(resource(try await existing(context)))
+    }
+
+    /// Pages of `pageSize` (1 to 1,000, 20 by default) in id order; `nextPageToken` names the last tenant of a full page.
+    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        let parameters = request.uri.queryParameters
+        let pageSize =
+            try parameters.get("pageSize").map { text -> Int in
+                guard let number = Int(text), (1...Self.maximumPageSize).contains(number) else {
+                    throw HearthError(.invalidArgument, detail: "pageSize must be between 1 and \(Self.maximumPageSize).")
+                }
+                return number
+            } ?? 20
+        let after = parameters.get("pageToken").flatMap { $0.isEmpty ? nil : $0 }
+        if let after, !TenantRecord.isValidID(after) { throw HearthError(.invalidPageToken) }
+        let page = try await services.store.tenants(after: after, limit: pageSize + 1)
+        let shown = Array(page.prefix(pageSize))
+        return WireCoding.response(
+            ListTenantsResponse(tenants: shown.map(resource), nextPageToken: page.count > pageSize ? shown.last?.id : nil))
+    }
+
+    /// `updateMask` names the fields to change (every field the body sets when there is none).
+    @Sendable func update(_ request: Request, context: Context) async throws -> Response {
+        let tenantID = try await existing(context).id
+        let input = try await WireCoding.decode(TenantResource.self, from: request, limit: services.configuration.maxBodyBytes)
+        let paths = try Self.paths(request.uri.queryParameters.get("updateMask"), body: input)
+        let updated = try await services.store.updateTenant(id: tenantID) { try Self.apply(input, paths: paths, to: &$0) }
+        scopes.forget(tenantID)
+        await audit.record(
+            .adminTenantChanged, uid: nil, actor: .administrator, request: request, context: context,
+            details: ["tenant": tenantID, "operation": "update", "fields": paths.joined(separator: ",")])
+        return WireCoding.response(resource(updated))
+    }
+
+    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+        let tenantID = try await existing(context).id
+        guard try await services.store.deleteTenant(id: tenantID) else { throw HearthError(.tenantNotFound) }
+        scopes.forget(tenantID)
+        await audit.record(
+            .adminTenantChanged, uid: nil, actor: .administrator, request: request, context: context,
+            details: ["tenant": tenantID, "operation": "delete"])
+        return WireCoding.response([String: String]())
+    }
+
+    /// The tenant of the path: `INVALID_TENANT_ID`, `TENANT_NOT_FOUND`.
+    private func existing(_ context: Context) async throws -> TenantRecord {
+        let tenantID = context.parameters.get("tenant") ?? ""
+        guard TenantRecord.isValidID(tenantID) else { throw HearthError(.invalidTenantID) }
+        guard let tenant = try await services.store.tenant(id: tenantID) else { throw HearthError(.tenantNotFound) }
+        return tenant
+    }
+
+    private func resource(_ tenant: TenantRecord) -> TenantResource {
+        let settings = ProjectSettings.tenantDefaults(services.configuration).applying(tenant.settings)
+        return TenantResource(
+            name: "projects/\(projectID)/tenants/\(tenant.id)", tenantId: tenant.id, displayName: tenant.displayName,
+            allowPasswordSignup: settings.passwordEnabled, enableEmailLinkSignin: settings.emailLinkEnabled,
+            enableAnonymousUser: settings.anonymousEnabled, disableAuth: tenant.disabled, mfaConfig: MultiFactorAuthConfig(settings.multiFactor),
+            testPhoneNumbers: settings.testPhoneNumbers.isEmpty ? nil : settings.testPhoneNumbers,
+            smsRegionConfig: SmsRegionConfig(settings.smsRegionPolicy),
+            emailPrivacyConfig: EmailPrivacyConfig(enableImprovedEmailPrivacy: settings.emailEnumerationProtection))
+    }
+
+    static var allPaths: [String] {
+        [
+            "displayName", "allowPasswordSignup", "enableEmailLinkSignin", "enableAnonymousUser", "disableAuth", "mfaConfig",
+            "testPhoneNumbers", "smsRegionConfig", "emailPrivacyConfig.enableImprovedEmailPrivacy",
+        ]
+    }
+
+    static func isSet(_ path: String, in body: TenantResource) -> Bool {
+        switch path {
+        case "displayName": body.displayName != nil
+        case "allowPasswordSignup": body.allowPasswordSignup != nil
+        case "enableEmailLinkSignin": body.enableEmailLinkSignin != nil
+        case "enableAnonymousUser": body.enableAnonymousUser != nil
+        case "disableAuth": body.disableAuth != nil
+        case "mfaConfig": body.mfaConfig != nil
+        case "testPhoneNumbers": body.testPhoneNumbers != nil
+        case "smsRegionConfig": body.smsRegionConfig != nil
+        default: body.emailPrivacyConfig?.enableImprovedEmailPrivacy != nil
+        }
+    }
+
+    /// The field paths to change: `updateMask`'s (a message stands for its fields), else every field the body sets.
+    static func paths(_ updateMask: String?, body: TenantResource) throws -> [String] {
+        guard let updateMask, !updateMask.isEmpty else { return allPaths.filter { isSet($0, in: body) } }
+        var paths: [String] = []
+        for field in updateMask.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let covered = allPaths.filter { $0 == field || $0.hasPrefix(field + ".") || field.hasPrefix($0 + ".") }
+            guard !covered.isEmpty else { throw HearthError(.invalidConfig, detail: "Hearth does not keep \(field.prefix(100)).") }
+            paths += covered.filter { !paths.contains($0) }
+        }
+        return paths
+    }
+
+    static func apply(_ body: TenantResource, paths: [String], to tenant: inout TenantRecord) throws {
+        for path in paths {
+            switch path {
+            case "displayName":
+                guard let name = body.displayName, TenantRecord.isValidDisplayName(name) else {
+                    throw HearthError(
+                        .invalidArgument,
+                        detail: "displayName must be 4 to 20 characters: a letter first, then letters, digits and hyphens.")
+                }
+                tenant.displayName = name
+            case "allowPasswordSignup": tenant.settings.passwordEnabled = body.allowPasswordSignup
+            case "enableEmailLinkSignin": tenant.settings.emailLinkEnabled = body.enableEmailLinkSignin
+            case "enableAnonymousUser": tenant.settings.anonymousEnabled = body.enableAnonymousUser
+            case "disableAuth": tenant.disabled = body.disableAuth ?? false
+            case "mfaConfig": tenant.settings.multiFactor = try body.mfaConfig.map(MultiFactorSettings.init)
+            case "testPhoneNumbers": tenant.settings.testPhoneNumbers = try body.testPhoneNumbers.map(ProjectSettings.checkTestPhoneNumbers)
+            case "smsRegionConfig": tenant.settings.smsRegionPolicy = try body.smsRegionConfig.map(SMSRegionPolicy.init)
+            default: tenant.settings.emailEnumerationProtection = body.emailPrivacyConfig?.enableImprovedEmailPrivacy
+            }
+        }
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import HearthBase64URL
+import HearthConfiguration
+import HearthCore
+import HearthWire
+import Hummingbird
+import NIOCore
+
+/// The controllers of one tenant, or of the project's own users: built on services scoped to it
+/// (``HearthServices/scoped(to:)``), so that every store call they make carries the tenant.
+struct TenantControllers: Sendable {
+    typealias Context = HearthRequestContext
+
+    let services: HearthServices
+    let accounts: AccountsController<Context>
+    let adminAccounts: AdminAccountsController<Context>
+    let multiFactor: MultiFactorController<Context>
+    let idpConfigs: IdpConfigController<Context>
+    let projectConfig: ProjectConfigController<Context>
+    let auditEvents: AuditEventsController<Context>
+    let sessionCookies: SessionCookieController<Context>
+    let secureToken: SecureTokenController<Context>
+    let actionPage: ActionPageController<Context>
+
+    init(services: HearthServices) {
+        let configuration = services.configuration
+        let audit = AuditTrail(services: services)
+        let idTokens = ServerIDTokens(services: services)
+        let signIn = SignInUseCases(services: services)
+        let accountUseCases = AccountUseCases(services: services)
+        let emailActions = EmailActions(services: services)
+        let browserSignIn = BrowserSignIn(services: services)
+        self.services = services
+        adminAccounts = AdminAccountsController(
+            accounts: AdministeredAccounts(
+                store: services.store, passwords: ServerPasswords(services: services), audit: audit, clock: services.clock),
+            store: services.store, hashing: services.hashing, audit: audit, configuration: configuration, clock: services.clock)
+        accounts = AccountsController(
+            signIn: signIn, accountUseCases: accountUseCases, idTokens: idTokens, admin: adminAccounts,
+            emailActions: EmailActionsController(
+                actions: emailActions, addressing: accountUseCases.addressing, emailLinkSignIn: signIn.emailLinkSignIn,
+                settings: services.projectSettings, audit: audit, configuration: configuration),
+            federated: FederatedController(
+                signIn: signIn.federatedSignIn, browserSignIn: browserSignIn, identityVerifier: services.identityVerifier,
+                tokens: services.tokens, audit: audit, configuration: configuration),
+            customToken: CustomTokenController(signIn: signIn.customTokenSignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes),
+            phone: PhoneSignInController(signIn: signIn.phoneSignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes),
+            browserSignIn: browserSignIn, audit: audit, configuration: configuration)
+        multiFactor = MultiFactorController(
+            enrollments: signIn.secondFactorEnrollments, signIn: signIn.secondFactorSignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes)
+        idpConfigs = IdpConfigController(
+            store: services.store, identityVerifier: services.identityVerifier, audit: audit, configuration: configuration)
+        projectConfig = ProjectConfigController(
+            settings: services.projectSettings, passwords: services.passwords, audit: audit, configuration: configuration)
+        auditEvents = AuditEventsController(store: services.store)
+        sessionCookies = SessionCookieController(
+            keyRing: services.keyRing, tokens: services.tokens, idTokens: idTokens, clock: services.clock, configuration: configuration)
+        secureToken = SecureTokenController(store: services.store, idTokens: idTokens, configuration: configuration)
+        actionPage = ActionPageController(actions: emailActions, store: services.store, configuration: configuration)
+    }
+}
+
+/// Finds the tenant a request is for and hands it to that tenant's controllers.
+///
+/// Where the tenant is named: a client call's body (`tenantId`, Firebase's field) or, for calls that carry an ID
+/// token, the token's `firebase.tenant` (both, when both are there, must agree: `TENANT_ID_MISMATCH`); an
+/// administrator's path (`…/tenants/{tenant}/…`). A tenant id that cannot be one answers `INVALID_TENANT_ID`, one
+/// that names no tenant `TENANT_NOT_FOUND`, a tenant with `disableAuth` `PROJECT_DISABLED` for everyone but an
+/// administrator. No tenant: the project's own users.
+final class TenantScopes: Sendable {
+    /// How long a tenant read is trusted: a tenant deleted or disabled on another replica is seen within this.
+    static let lifetime: Duration = .seconds(5)
+
+    let base: HearthServices
+    let project: TenantControllers
+    private let cache = LockedBox<[String: (controllers: TenantControllers, tenant: TenantRecord, readAt: ContinuousClock.Instant)]>([:])
+
+    init(services: HearthServices) {
+        base = services
+        project = TenantControllers(services: services)
+    }
+
+    /// The controllers of `tenantID` (`nil` or empty: the project's) for the caller of `context`: an administrator's
+    /// credential of one tenant reaches that tenant alone (`PERMISSION_DENIED`).
+    func controllers(for tenantID: String?, context: some CallerRequestContext) async throws -> TenantControllers {
+        let tenantID = tenantID.flatMap { $0.isEmpty ? nil : $0 }
+        if context.caller == .administrator, let allowed = context.administratorTenant, tenantID != allowed {
+            throw RequestError.permissionDenied
+        }
+        let caller = context.caller
+        guard let tenantID else { return project }
+        guard TenantRecord.isValidID(tenantID) else { throw HearthError(.invalidTenantID) }
+        let now = ContinuousClock.now
+        let cached = cache.withLock { entries in
+            entries[tenantID].flatMap { $0.readAt.duration(to: now) < Self.lifetime ? $0 : nil }
+        }
+        let entry: (controllers: TenantControllers, tenant: TenantRecord)
+        if let cached {
+            entry = (cached.controllers, cached.tenant)
+        } else {
+            guard let tenant = try await base.store.tenant(id: tenantID) else {
+                cache.withLock { $0[tenantID] = nil }
+                throw HearthError(.tenantNotFound)
+            }
+            let controllers = TenantControllers(services: base.scoped(to: tenantID))
+            cache.withLock { $0[tenantID] = (controllers, tenant, now) }
+            entry = (controllers, tenant)
+        }
+        if entry.tenant.disabled, caller != .administrator { throw HearthError(.projectDisabled) }
+        return entry.controllers
+    }
+
+    /// Forgets what this replica knows of `tenantID` (it was changed or deleted here).
+    func forget(_ tenantID: String) {
+        cache.withLock { $0[tenantID] = nil }
+    }
+
+    /// The controllers of the tenant `request`'s body names (the body is read once and kept for the controller).
+    func controllers(forBodyOf request: inout Request, context: some CallerRequestContext, limit: Int) async throws -> TenantControllers {
+        guard request.method == .post else { return project }
+        let buffer = try await WireCoding.body(of: request, limit: limit)
+        request.body = RequestBody(buffer: buffer)
+        let named = TenantNaming(json: Data(buffer.readableBytesView))
+        return try await controllers(for: try named.tenantID(), context: context)
+    }
+
+    /// Each request's controller from the tenant its body names.
+    func byBody<Controller>(_ controller: any KeyPath<TenantControllers, Controller> & Sendable, limit: Int)
+        -> ControllerSource<Controller, HearthRequestContext>
+    {
+        ControllerSource { request, context in
+            var request = request
+            let controllers = try await self.controllers(forBodyOf: &request, context: context, limit: limit)
+            return (controllers[keyPath: controller], request)
+        }
+    }
+
+    /// Each request's controller from the tenant of its path (`:tenant`); a body that names another tenant is refused
+    /// (`TENANT_ID_MISMATCH`).
+    func byPath<Controller>(_ controller: any KeyPath<TenantControllers, Controller> & Sendable, limit: Int)
+        -> ControllerSource<Controller, HearthRequestContext>
+    {
+        ControllerSource { request, context in
+            let tenantID = context.parameters.get("tenant") ?? ""
+            var request = request
+            if request.method == .post || request.method == .patch {
+                let buffer = try await WireCoding.body(of: request, limit: limit)
+                request.body = RequestBody(buffer: buffer)
+                if let named = try TenantNaming(json: Data(buffer.readableBytesView)).tenantID(), named != tenantID {
+                    throw HearthError(.tenantIDMismatch, reason: "the body names another tenant than the path")
+                }
+            }
+            let controllers = try await self.controllers(for: tenantID, context: context)
+            return (controllers[keyPath: controller], request)
+        }
+    }
+
+    /// Each request's controller from the tenant of its query's `tenantId` (the action page's links carry it).
+    func byQuery<Controller>(_ controller: any KeyPath<TenantControllers, Controller> & Sendable) -> ControllerSource<
+        Controller, HearthRequestContext
+    > {
+        ControllerSource { request, context in
+            let tenantID = request.uri.queryParameters.get("tenantId")
+            return (try await self.controllers(for: tenantID, context: context)[keyPath: controller], request)
+        }
+    }
+
+    /// Each request's controller from the tenant its refresh token names (``RefreshSessionRecord/tenantID(ofToken:)``):
+    /// the refresh names no tenant of its own. A token naming no tenant that exists is `INVALID_REFRESH_TOKEN`.
+    func byRefreshToken<Controller>(_ controller: any KeyPath<TenantControllers, Controller> & Sendable, limit: Int)
+        -> ControllerSource<Controller, HearthRequestContext>
+    {
+        ControllerSource { request, context in
+            var request = request
+            let buffer = try await WireCoding.body(of: request, limit: limit)
+            request.body = RequestBody(buffer: buffer)
+            var probe = Request(head: request.head, body: RequestBody(buffer: buffer))
+            probe.body = RequestBody(buffer: buffer)
+            let token = (try? await WireCoding.decode(TokenRequest.self, from: probe, limit: limit))?.refreshToken
+            let tenantID = token.flatMap(RefreshSessionRecord.tenantID(ofToken:))
+            do {
+                return (try await self.controllers(for: tenantID, context: context)[keyPath: controller], request)
+            } catch let error as HearthError where [.invalidTenantID, .tenantNotFound].contains(error.code) {
+                throw HearthError(.invalidRefreshToken, reason: "refresh token of no tenant")
+            }
+        }
+    }
+
+    /// The project's own controller for every request.
+    func project<Controller: Sendable>(_ controller: any KeyPath<TenantControllers, Controller> & Sendable)
+        -> ControllerSource<Controller, HearthRequestContext>
+    {
+        let fixed = project[keyPath: controller]
+        return ControllerSource { request, context in
+            if context.caller == .administrator, context.administratorTenant != nil { throw RequestError.permissionDenied }
+            return (fixed, request)
+        }
+    }
+}
+
+/// Where a route finds the controller that answers a request: one fixed controller, or the controller of the tenant the
+/// request is for (``TenantScopes``). A controller registers its routes through one: `group.post("x", use: source { $0.x })`.
+struct ControllerSource<Controller, Context: RequestContext>: Sendable {
+    /// The controller for `request`, and the request to hand it (its body may have been read into memory).
+    let resolve: @Sendable (Request, Context) async throws -> (Controller, Request)
+
+    init(_ resolve: @escaping @Sendable (Request, Context) async throws -> (Controller, Request)) {
+        self.resolve = resolve
+    }
+
+    /// One controller for every request.
+    init(fixed controller: Controller) where Controller: Sendable {
+        self.resolve = { request, _ in (controller, request) }
+    }
+
+    /// The handler that runs `pick`'s handler of the request's controller.
+    func callAsFunction(
+        _ pick: @escaping @Sendable (Controller) -> @Sendable (Request, Context) async throws -> Response
+    ) -> @Sendable (Request, Context) async throws -> Response {
+        { request, context in
+            let (controller, request) = try await resolve(request, context)
+            return try await pick(controller)(request, context)
+        }
+    }
+}
+
+/// The tenant a request body names: its `tenantId`, and the tenant of the ID token it carries (read without checking
+/// the signature: only to choose where to look; the scoped token check refuses a token of another tenant).
+struct TenantNaming {
+    var bodyTenant: String?
+    var idTokenTenant: String?
+
+    init(json: Data) {
+        struct Fields: Decodable {
+            var tenantId: String?
+            var idToken: String?
+        }
+        let fields = try? JSONDecoder().decode(Fields.self, from: json)
+        bodyTenant = fields?.tenantId
+        idTokenTenant = fields?.idToken.flatMap(Self.tenant(ofToken:))
+    }
+
+    /// The one tenant named; `TENANT_ID_MISMATCH` when the body's and the token's differ.
+    func tenantID() throws -> String? {
+        let body = bodyTenant.flatMap { $0.isEmpty ? nil : $0 }
+        if let body, let idTokenTenant, body != idTokenTenant { throw HearthError(.tenantIDMismatch) }
+        return body ?? idTokenTenant
+    }
+
+    /// `firebase.tenant` of a JWT's payload, unchecked.
+    static func tenant(ofToken token: String) -> String? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[1].utf8.count <= 16_384, let payload = Base64URL.decode(String(parts[1])) else { return nil }
+        struct Claims: Decodable {
+            struct Firebase: Decodable { var tenant: String? }
+            var firebase: Firebase?
+        }
+        return (try? JSONDecoder().decode(Claims.self, from: Data(payload)))?.firebase?.tenant
+    }
+}
