@@ -30,6 +30,14 @@ public final class AdministeredProviders: IdentityVerifier {
 
     private var verifier: any IdentityVerifier { state.withLock { $0.verifier } }
 
+    /// The configuration the stored settings are laid over.
+    public var base: ProvidersConfiguration { state.withLock { $0.base } }
+
+    /// The same providers for the settings `store` holds (a tenant's, through a store scoped to it), over `base`.
+    public func reading(_ store: any SettingStore, over base: ProvidersConfiguration) -> AdministeredProviders {
+        AdministeredProviders(base: base, store: store, makeVerifier: makeVerifier)
+    }
+
     /// The providers in effect: the base configuration with the stored settings laid over it (what the
     /// browser sign-in flows use).
     public var providers: ProvidersConfiguration {

@@ -88,7 +88,6 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     // Toolkit's calls are the request's tenant's (TenantScopes): the tenant its body or path names, else the project's.
     let scopes = TenantScopes(services: services)
     let limit = configuration.maxBodyBytes
-    let browserSignIn = BrowserSignIn(services: services)
 
     WellKnownController<HearthRequestContext>(
         keyRing: services.keyRing, store: services.store, clock: services.clock, logger: services.logger, configuration: configuration,
@@ -97,7 +96,7 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     scopes.project.sessionCookies.addPublicRoutes(to: router)
     // Routes given from outside: development mode's identity-provider stand-ins.
     for serverExtension in services.extensions { serverExtension.addRoutes(to: router, services: services) }
-    BrowserSignInController<HearthRequestContext>(browserSignIn: browserSignIn).addRoutes(to: router)
+    BrowserSignInController.addRoutes(to: router, from: scopes.byBrowserState(\.browserSignIn))
     ActionPageController<HearthRequestContext>.addRoutes(to: router, from: scopes.byQuery(\.actionPage))
 
     let accessTokens = AdminAccessTokens(

@@ -30,10 +30,10 @@ public struct HearthServices: Sendable {
     /// within a time budget (``PasswordHashing``).
     public let hashing: PasswordHashing
     /// Verifies identity-provider credentials for `signInWithIdp`.
-    public let identityVerifier: any IdentityVerifier
+    public private(set) var identityVerifier: any IdentityVerifier
     /// The configured providers with the settings stored through the admin API laid over them; `nil` when the
     /// verifier was given (a server with no providers).
-    let administeredProviders: AdministeredProviders?
+    private(set) var administeredProviders: AdministeredProviders?
     /// Routes and providers given from outside (development mode's provider sandbox).
     public let extensions: [any ServerExtension]
     /// Where phone sign-in's codes go: the SMS queue when `sms.gateway` is set (and is not Twilio Verify, which sends
@@ -239,6 +239,13 @@ public struct HearthServices: Sendable {
         scoped.database = database.scoped(toTenant: tenantID)
         scoped.projectSettings = ProjectSettingsSource(configuration: configuration, store: scoped.database, tenantID: tenantID)
         scoped.tenantID = tenantID
+        // The tenant's providers: none until its administrator turns them on (its own settings, over the server's
+        // endpoints and, in development, the sandbox's).
+        if let administeredProviders {
+            let tenantProviders = administeredProviders.reading(scoped.database, over: administeredProviders.base.switchedOff())
+            scoped.administeredProviders = tenantProviders
+            scoped.identityVerifier = tenantProviders
+        }
         return scoped
     }
 

@@ -22,6 +22,25 @@ struct AnonymousCleanupTests {
         }
     }
 
+    @Test("a tenant's anonymous accounts are cleaned up as the project's are, each in its own tenant")
+    func tenantsToo() async throws {
+        try await withHearth({ $0.anonymousCleanup.enabled = true }) { hearth, client async throws in
+            var admin = client
+            admin.apiKey = nil
+            let made = try await admin.raw(
+                "/v2/projects/demo-hearth/tenants", method: .post, body: Data(#"{"displayName":"Acme","enableAnonymousUser":true}"#.utf8),
+                headers: [.authorization: "Bearer owner", .contentType: "application/json"])
+            let tenant = try #require(try made.decode(TenantResource.self).tenantId)
+            let cleanup = AnonymousCleanupService(services: hearth.services)
+            let inProject = try await client.signUpAnonymously()
+            let inTenant = try await client.post("/v1/accounts:signUp", ["tenantId": .string(tenant), "returnSecureToken": .bool(true)])
+                .decode(SignUpResponse.self)
+            hearth.clock.advance(by: 30 * day + 1)
+            #expect(Set(try await cleanup.runOnce()) == [inProject.localId, inTenant.localId])
+            #expect(try await client.refresh(try #require(inTenant.refreshToken)).errorMessage == "INVALID_REFRESH_TOKEN")
+        }
+    }
+
     @Test("accounts made before clean-up was switched on are deleted about 30 days after that moment")
     func existingAccounts() async throws {
         let clock = ManualClock()

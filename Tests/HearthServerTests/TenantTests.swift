@@ -1,7 +1,9 @@
 import Foundation
 import HTTPTypes
 import HearthCore
+import HearthSandbox
 import HearthServer
+import HearthTesting
 import HearthWire
 import Testing
 
@@ -179,6 +181,39 @@ struct TenantTests {
                 "/v1/projects/demo-hearth/tenants/\(tenant)/accounts", method: .post, body: Data(#"{"email":"bob@example.com"}"#.utf8),
                 headers: Self.admin)
             #expect(made.status == .ok, "\(made.errorMessage ?? "")")
+        }
+    }
+
+    @Test("a tenant's providers are off until its own settings turn them on; one Google account is two accounts in two pools")
+    func federated() async throws {
+        try await withFederated { live, client in
+            var admin = client
+            admin.apiKey = nil
+            let tenant = try await Self.makeTenant(admin, name: "Acme")
+            let credential = try live.sandbox.signInCredential(for: .googleGmail)
+            func signIn(_ tenant: String?) async throws -> WireResult {
+                var body: [String: JSONValue] = [
+                    "requestUri": .string("http://localhost"), "returnSecureToken": .bool(true), "postBody": .string(credential.postBody),
+                ]
+                if let tenant { body["tenantId"] = .string(tenant) }
+                return try await client.post("/v1/accounts:signInWithIdp", body)
+            }
+            #expect(try await signIn(tenant).errorMessage == "OPERATION_NOT_ALLOWED")
+            // The tenant's administrator turns Google on with the tenant's client id.
+            let enabled = try await admin.raw(
+                "/v2/projects/\(live.projectID)/tenants/\(tenant)/defaultSupportedIdpConfigs?idpId=google.com", method: .post,
+                body: Data(#"{"enabled":true,"clientId":"\#(live.sandbox.credentials.google.webClientID)","clientSecret":"s"}"#.utf8),
+                headers: Self.admin)
+            #expect(enabled.status == .ok, "\(enabled.text)")
+            let inTenant = try await signIn(tenant)
+            #expect(inTenant.status == .ok, "\(inTenant.text)")
+            let inProject = try await signIn(nil)
+            #expect(inProject.status == .ok, "\(inProject.text)")
+            #expect(inTenant.string("localId") != inProject.string("localId"))
+            #expect(jwtClaims(try #require(inTenant.string("idToken")))["firebase"]?.objectValue?["tenant"] == .string(tenant))
+            // The project's provider settings stay the project's.
+            let listed = try await admin.raw("/v2/projects/\(live.projectID)/defaultSupportedIdpConfigs", method: .get, headers: Self.admin)
+            #expect(!listed.text.contains("\"clientSecret\" : \"s\"") && !listed.text.contains("\"clientSecret\":\"s\""))
         }
     }
 }

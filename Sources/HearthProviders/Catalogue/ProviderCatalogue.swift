@@ -61,6 +61,15 @@ extension ProvidersConfiguration {
         return merged
     }
 
+    /// This configuration with every provider switched off and no OIDC provider, its endpoints, network limits and
+    /// caching kept: where a tenant's providers start, as Identity Platform's tenants start with none (each tenant's
+    /// administrator turns providers on with the tenant's own client ids through the admin API).
+    public func switchedOff() -> ProvidersConfiguration {
+        var providers = applying(ProviderCatalogue.builtInProviderIDs.map { IdentityProviderSetting(providerID: $0, enabled: false) })
+        providers.oidc = [:]
+        return providers
+    }
+
     /// This configuration with each stored setting taking the place of its provider's switch and
     /// credentials (client ids, secrets, signing keys, an OIDC issuer). Endpoints, caching and network limits
     /// stay as configured.

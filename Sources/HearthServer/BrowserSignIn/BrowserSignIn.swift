@@ -86,7 +86,9 @@ struct BrowserSignIn: Sendable {
         guard AuthSessionRecord.isValidSessionID(sessionID) else {
             throw HearthError(.invalidArgument, detail: "/sessionId must be 1 to 512 printable ASCII characters")
         }
-        let state = AuthSessionRecord.makeID()
+        // A tenant's sign-in names the tenant after the random part: the provider's answer reaches the handler with
+        // nothing else to tell where to look (``BrowserSignIn/tenantID(ofState:)``).
+        let state = AuthSessionRecord.makeID() + (services.tenantID.map { ".\($0)" } ?? "")
         let scopes = (input.oauthScope ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         let redirectURI = callbackMode ? continueAsURL : handlerURL(authority: authority)
         let start = try await authorization.start(
@@ -128,7 +130,7 @@ struct BrowserSignIn: Sendable {
         guard let state = parameters["state"], !state.isEmpty else {
             return .page(.missingState)
         }
-        guard AuthSessionRecord.isWellFormedID(state) else {
+        guard AuthSessionRecord.isWellFormedID(String(state.prefix(43))), Self.tenantID(ofState: state) == services.tenantID else {
             services.logger.notice("browser sign-in refused: malformed state")
             return .page(.unknownState)
         }
@@ -277,6 +279,12 @@ struct BrowserSignIn: Sendable {
     // MARK: Helpers
 
     /// Form-decoded pairs, the first value of a name winning.
+    /// The tenant a handler's `state` names after its random part (`nil`: the project's).
+    static func tenantID(ofState state: String) -> String? {
+        guard state.utf8.count > 44, state.utf8.dropFirst(43).first == UInt8(ascii: ".") else { return nil }
+        return String(state.dropFirst(44))
+    }
+
     static func formFields(_ text: String) -> [String: String] {
         FormEncoding.firstValues(FormEncoding.lenientPairs(text))
     }

@@ -12,19 +12,23 @@ struct BrowserSignInController<Context: RequestContext>: Sendable {
     /// The largest form body the handler reads (Apple posts a code, a state and a small JSON).
     static var maximumBodySize: Int { 64 * 1024 }
 
-    func addRoutes(to router: Router<Context>) {
-        router.get("/__/auth/handler", use: handler)
-        router.post("/__/auth/handler", use: handler)
+    static func addRoutes(to router: Router<Context>, from source: ControllerSource<Self, Context>) {
+        router.get("/__/auth/handler", use: source { $0.handler })
+        router.post("/__/auth/handler", use: source { $0.handler })
     }
 
-    @Sendable func handler(_ request: Request, context: Context) async throws -> Response {
+    /// The query's fields and, for a form post, the form's (which win, as the provider posted them).
+    static func parameters(of request: Request) async throws -> [String: String] {
         var parameters = BrowserSignIn.formFields(request.uri.query ?? "")
         if request.method == .post, Self.isForm(request) {
             let buffer = try await WireCoding.body(of: request, limit: Self.maximumBodySize)
-            // Form fields win over the query, as the provider posted them.
             parameters.merge(BrowserSignIn.formFields(String(buffer: buffer))) { _, posted in posted }
         }
-        switch try await browserSignIn.handle(parameters) {
+        return parameters
+    }
+
+    @Sendable func handler(_ request: Request, context: Context) async throws -> Response {
+        switch try await browserSignIn.handle(try await Self.parameters(of: request)) {
         case .page(let page):
             return page.response
         case .redirect(let url):
@@ -41,7 +45,7 @@ struct BrowserSignInController<Context: RequestContext>: Sendable {
         }
     }
 
-    private static func isForm(_ request: Request) -> Bool {
+    static func isForm(_ request: Request) -> Bool {
         guard let type = request.headers[.contentType] else { return false }
         return type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/x-www-form-urlencoded"
     }

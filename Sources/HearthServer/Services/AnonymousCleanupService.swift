@@ -1,6 +1,7 @@
 import Foundation
 import HearthConfiguration
 import HearthCore
+import HearthStorage
 import HearthTelemetry
 import Logging
 import ServiceLifecycle
@@ -51,21 +52,39 @@ public struct AnonymousCleanupService: Service {
                 logger.notice(
                     "anonymous clean-up switched on; existing anonymous accounts will be deleted after \(Int(configuration.maxAge / 86_400)) days")
             }
-            let scheduled = try await store.scheduleAnonymousDeletion(
-                olderThan: configuration.maxAge, notBefore: enabledAt.addingTimeInterval(configuration.maxAge))
+            var scheduled = 0
+            for store in try await userPools() {
+                scheduled += try await store.scheduleAnonymousDeletion(
+                    olderThan: configuration.maxAge, notBefore: enabledAt.addingTimeInterval(configuration.maxAge))
+            }
             if scheduled > 0 { logger.info("scheduled anonymous accounts for clean-up", metadata: ["count": "\(scheduled)"]) }
         } else if try await store.setting(Self.enabledAtSetting) != nil {
             try await store.setSetting(Self.enabledAtSetting, to: nil)
             logger.notice("anonymous clean-up switched off; accounts already scheduled stay scheduled")
         }
         var deleted: [String] = []
-        while true {
-            let batch = try await store.deleteScheduledAnonymousUsers(now: now, limit: 500)
-            deleted += batch
-            if batch.count < 500 { break }
+        for store in try await userPools() {
+            while true {
+                let batch = try await store.deleteScheduledAnonymousUsers(now: now, limit: 500)
+                deleted += batch
+                if batch.count < 500 { break }
+            }
         }
         if !deleted.isEmpty { logger.info("deleted anonymous accounts", metadata: ["count": "\(deleted.count)"]) }
         services.metrics.count(.anonymousCleanupDeletions, by: deleted.count)
         return deleted
+    }
+
+    /// The project's users and each tenant's, each through a store that sees that pool alone: the clean-up is the
+    /// server's (one switch, one age), the accounts it deletes are each pool's.
+    private func userPools() async throws -> [SQLStore] {
+        var pools = [services.database]
+        var after: String?
+        while true {
+            let page = try await store.tenants(after: after, limit: 1_000)
+            pools += page.map { services.database.scoped(toTenant: $0.id) }
+            guard page.count == 1_000 else { return pools }
+            after = page.last?.id
+        }
     }
 }

@@ -21,6 +21,7 @@ struct TenantControllers: Sendable {
     let sessionCookies: SessionCookieController<Context>
     let secureToken: SecureTokenController<Context>
     let actionPage: ActionPageController<Context>
+    let browserSignIn: BrowserSignInController<Context>
 
     init(services: HearthServices) {
         let configuration = services.configuration
@@ -57,6 +58,7 @@ struct TenantControllers: Sendable {
             keyRing: services.keyRing, tokens: services.tokens, idTokens: idTokens, clock: services.clock, configuration: configuration)
         secureToken = SecureTokenController(store: services.store, idTokens: idTokens, configuration: configuration)
         actionPage = ActionPageController(actions: emailActions, store: services.store, configuration: configuration)
+        self.browserSignIn = BrowserSignInController(browserSignIn: browserSignIn)
     }
 }
 
@@ -183,6 +185,27 @@ final class TenantScopes: Sendable {
             } catch let error as HearthError where [.invalidTenantID, .tenantNotFound].contains(error.code) {
                 throw HearthError(.invalidRefreshToken, reason: "refresh token of no tenant")
             }
+        }
+    }
+
+    /// Each request's controller from the tenant its browser sign-in `state` names (``BrowserSignIn/tenantID(ofState:)``):
+    /// the provider's answer carries nothing else. A state naming no tenant that exists shows the handler's page of
+    /// an unknown sign-in, from the project's controller.
+    func byBrowserState<Controller>(_ controller: any KeyPath<TenantControllers, Controller> & Sendable)
+        -> ControllerSource<Controller, HearthRequestContext>
+    {
+        ControllerSource { request, context in
+            var request = request
+            if request.method == .post, BrowserSignInController<HearthRequestContext>.isForm(request) {
+                let buffer = try await WireCoding.body(of: request, limit: BrowserSignInController<HearthRequestContext>.maximumBodySize)
+                request.body = RequestBody(buffer: buffer)
+            }
+            var probe = Request(head: request.head, body: request.body)
+            let state = try await BrowserSignInController<HearthRequestContext>.parameters(of: probe)["state"]
+            probe = request
+            let tenantID = state.flatMap(BrowserSignIn.tenantID(ofState:))
+            let controllers = (try? await self.controllers(for: tenantID, context: context)) ?? self.project
+            return (controllers[keyPath: controller], probe)
         }
     }
 
