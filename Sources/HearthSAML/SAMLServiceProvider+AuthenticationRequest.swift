@@ -1,5 +1,3 @@
-import CXMLSec
-import CXMLSecSupport
 import Foundation
 
 extension SAMLServiceProvider {
@@ -52,78 +50,5 @@ extension SAMLServiceProvider {
         var generator = SystemRandomNumberGenerator()
         let hex: [Character] = Array("0123456789abcdef")
         return "_" + String((0..<32).map { _ in hex[Int(generator.next() % 16)] })
-    }
-}
-
-/// The Redirect binding's signature: RSA-SHA256 (PKCS #1 v1.5) over the query's bytes, by libxmlsec1's
-/// OpenSSL transform with the SP key. (HearthSAML links OpenSSL through libxmlsec1 already and depends on nothing
-/// else, so swift-crypto's `_RSA` is not used here.)
-enum RedirectSignature {
-    /// The signature of `bytes` with `key`.
-    static func sign(_ bytes: [UInt8], with key: SAMLPrivateKey) throws(SAMLError) -> [UInt8] {
-        XMLSecurityLibrary.clearError()
-        guard let context = xmlSecTransformCtxCreate() else { throw .requestFailed("xmlSecTransformCtxCreate failed") }
-        defer { xmlSecTransformCtxDestroy(context) }
-        guard let transform = xmlSecTransformCtxCreateAndAppend(context, cxmlsec_transform_rsa_sha256()) else {
-            throw .requestFailed(XMLSecurityLibrary.lastError(or: "no RSA-SHA256 transform"))
-        }
-        transform.pointee.operation = xmlSecTransformOperationSign
-        guard let loaded = key.key() else { throw .invalidPrivateKey(XMLSecurityLibrary.lastError(or: "the signing key")) }
-        defer { xmlSecKeyDestroy(loaded) }
-        guard xmlSecTransformSetKey(transform, loaded) >= 0 else {
-            throw .requestFailed(XMLSecurityLibrary.lastError(or: "the key does not suit RSA-SHA256"))
-        }
-        let executed = bytes.withUnsafeBufferPointer { buffer in
-            xmlSecTransformCtxBinaryExecute(context, buffer.baseAddress, cxmlsec_size(buffer.count))
-        }
-        guard executed >= 0, let result = context.pointee.result, let data = xmlSecBufferGetData(result) else {
-            throw .requestFailed(XMLSecurityLibrary.lastError(or: "signing failed"))
-        }
-        return Array(UnsafeBufferPointer(start: data, count: Int(xmlSecBufferGetSize(result))))
-    }
-}
-
-/// Raw DEFLATE (RFC 1951) by zlib, for the Redirect binding.
-enum RawDeflate {
-    /// `bytes` deflated.
-    static func deflate(_ bytes: [UInt8]) throws(SAMLError) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: bytes.count + bytes.count / 8 + 64)
-        let written = bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { hearth_raw_deflate(input.baseAddress, input.count, $0.baseAddress, $0.count) }
-        }
-        guard written >= 0 else { throw .requestFailed("DEFLATE failed") }
-        return Array(output.prefix(written))
-    }
-}
-
-/// Percent-encoding of a query value: everything but RFC 3986's unreserved characters.
-enum URLQueryEncoding {
-    static func encode(_ value: String) -> String {
-        var encoded = ""
-        let hex: [Character] = Array("0123456789ABCDEF")
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.append(Character(UnicodeScalar(byte)))
-            default:
-                encoded += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
-            }
-        }
-        return encoded
-    }
-}
-
-/// Escaping for XML that HearthSAML writes.
-enum XMLEscaping {
-    /// `value` for a double-quoted attribute.
-    static func attribute(_ value: String) -> String {
-        text(value).replacingOccurrences(of: "\"", with: "&quot;")
-    }
-
-    /// `value` for element content.
-    static func text(_ value: String) -> String {
-        value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
     }
 }
