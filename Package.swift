@@ -387,11 +387,14 @@ let package = Package(
         .target(
             name: "HearthSandbox",
             dependencies: [
-                "HearthBase64URL", "HearthFormEncoding",
+                "HearthBase64URL", "HearthFormEncoding", "CXMLSec", "CXMLSecSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                // The SAML IdP's self-signed certificate.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -677,7 +680,7 @@ let package = Package(
         .testTarget(
             name: "HearthSandboxTests",
             dependencies: [
-                "HearthSandbox",
+                "HearthSandbox", "HearthSAML",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
