@@ -5,9 +5,10 @@
 
 // What `pkg-config --cflags xmlsec1-openssl` defines. SwiftPM drops every -D of a pkg-config file ("prohibited
 // flag(s)"), so they are repeated here, before any xmlsec header. XMLSEC_NO_SIZE_T changes the ABI (xmlSecSize is
-// `unsigned int` with it, `size_t` without): it must match the build of the installed library (Debian's and
-// Homebrew's 1.2.x define it; 1.3 dropped the switch and uses size_t).
-#ifndef XMLSEC_NO_SIZE_T
+// `unsigned int` with it, `size_t` without): it must match the build of the installed library. 1.2.x's .pc files
+// (Debian's 1.2.37) define it; 1.3 made xmlSecSize size_t, so it is defined for 1.2 only.
+#include <xmlsec/version.h>
+#if !defined(XMLSEC_NO_SIZE_T) && XMLSEC_VERSION_MAJOR == 1 && XMLSEC_VERSION_MINOR < 3
 #define XMLSEC_NO_SIZE_T 1
 #endif
 #ifndef XMLSEC_CRYPTO_OPENSSL

@@ -88,6 +88,17 @@ struct SAMLResponseAcceptanceTests {
         #expect(try fixture.check(attacked).nameID == "user@corp.com.evil.com")
     }
 
+    @Test("32 verifications at once on as many threads: libxmlsec1 initialised once, no shared state between them")
+    func concurrent() async throws {
+        let fixture = try SAMLFixture()
+        let xml = try fixture.response(["sign": ["assertion", "response"], "encryptTo": fixture.keys.certificate("sp")])
+        let names = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<32 { group.addTask { try fixture.check(xml).nameID } }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(names == Array(repeating: "ada@corp.example", count: 32))
+    }
+
     @Test("verifyResponse records the assertion: the same response a second time is refused as replayed")
     func replay() async throws {
         let fixture = try SAMLFixture()
