@@ -204,6 +204,27 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // libxml2 and libxmlsec1 with its OpenSSL back end, from the system through pkg-config (Debian: libxmlsec1-dev;
+        // Homebrew: libxmlsec1). Sources/CXMLSec/CXMLSec.h repeats the defines SwiftPM drops from the .pc file.
+        .systemLibrary(
+            name: "CXMLSec",
+            pkgConfig: "xmlsec1-openssl",
+            providers: [.apt(["libxmlsec1-dev", "pkg-config"]), .brew(["libxmlsec1", "pkg-config"])]
+        ),
+        // C beside libxmlsec1: its one process-wide initialisation, a parser that refuses DOCTYPEs, raw DEFLATE (zlib).
+        .target(
+            name: "CXMLSecSupport",
+            dependencies: ["CXMLSec"],
+            cSettings: [.headerSearchPath("../CXMLSec")],
+            linkerSettings: [.linkedLibrary("z")]
+        ),
+        // SAML 2.0 for a service provider: AuthnRequests (HTTP-Redirect) and responses verified against the known
+        // attacks by libxmlsec1 (XML-DSig, XML Encryption). No HTTP, no storage: the replay check is a port.
+        .target(
+            name: "HearthSAML",
+            dependencies: ["CXMLSec", "CXMLSecSupport"],
+            swiftSettings: swiftSettings
+        ),
         // The SMS gateways phone sign-in's codes leave through: Twilio (SMS and WhatsApp), Vonage and a signed webhook,
         // each a request format and the reading of its answer. The queue in front of them is HearthServer's.
         .target(
@@ -366,11 +387,14 @@ let package = Package(
         .target(
             name: "HearthSandbox",
             dependencies: [
-                "HearthBase64URL", "HearthFormEncoding",
+                "HearthBase64URL", "HearthFormEncoding", "CXMLSec", "CXMLSecSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                // The SAML IdP's self-signed certificate.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -646,10 +670,17 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // HearthSAML against an independent IdP: scripts/saml-idp.py (signxml, lxml, cryptography from PyPI) signs,
+        // encrypts and attacks the responses, and checks the AuthnRequests' signatures.
+        .testTarget(
+            name: "HearthSAMLTests",
+            dependencies: ["HearthSAML"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .testTarget(
             name: "HearthSandboxTests",
             dependencies: [
-                "HearthSandbox",
+                "HearthSandbox", "HearthSAML",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -2,7 +2,7 @@ import Hummingbird
 
 extension Sandbox {
     /// A router serving every provider at its prefix: `/apple/…`, `/microsoft/…`, `/google/…`, `/facebook/…`,
-    /// `/github/…`, `/twitter/…`, `/yahoo/…`, `/oidc/<name>/…`. Set ``baseURL`` to where it is reachable.
+    /// `/github/…`, `/twitter/…`, `/yahoo/…`, `/oidc/<name>/…`, and the SAML IdP at `/saml/…`. Set ``baseURL`` to where it is reachable.
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         addRoutes(to: router.group())
@@ -23,6 +23,8 @@ extension Sandbox {
                 AuthorizationRoutes(sandbox: self, provider: SandboxProvider(id: definition.id)).add(to: prefix)
             }
         }
+        // The SAML IdP: not a SandboxProviderDefinition (no JWTs, no OAuth), its own routes under `saml/`.
+        SAMLRoutes(sandbox: self).add(to: group.group("saml"))
         ConsoleRoutes(sandbox: self).add(to: group)
     }
 }

@@ -80,6 +80,10 @@ struct ModuleBoundaryTests {
         Rule(module: "HearthConsole", says: "no HTTP, no SQL driver, never the server") {
             isHTTP($0) || isSQL($0) || $0.hasPrefix("NIO") || ["HearthServer", "HearthSandbox", "HearthDevelopment"].contains($0)
         },
+        // SAML's signatures and encryption are libxmlsec1's: the module speaks no HTTP and stores nothing.
+        Rule(module: "HearthSAML", says: "the platform and libxmlsec1 (CXMLSec, CXMLSecSupport) only") {
+            !platform.contains($0) && !["CXMLSec", "CXMLSecSupport"].contains($0)
+        },
         Rule(module: "HearthMail", says: "nothing of Hearth") { $0.hasPrefix("Hearth") },
         Rule(module: "HearthPostgresLauncher", says: "nothing of Hearth") { $0.hasPrefix("Hearth") },
     ]

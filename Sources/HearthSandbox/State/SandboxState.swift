@@ -27,6 +27,8 @@ struct SandboxState: Sendable {
     var twitterRequestTokens: [String: TwitterRequestToken] = [:]
     /// The parameters the last authorization request of each provider carried (tests read what reached it).
     var lastAuthorizationParameters: [SandboxProvider: [String: String]] = [:]
+    /// The SAML IdP's key, users and last request (``SandboxSAMLState``).
+    var saml = SandboxSAMLState()
 
     mutating func keySet(for provider: SandboxProvider) throws -> SandboxKeySet {
         if let set = keySets[provider] { return set }
