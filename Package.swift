@@ -172,9 +172,13 @@ let package = Package(
         .target(
             name: "HearthProviders",
             dependencies: [
-                "HearthCore", "HearthBase64URL", "HearthFormEncoding", "HearthTelemetry",
+                "HearthCore", "HearthBase64URL", "HearthFormEncoding", "HearthTelemetry", "HearthSAML",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // A SAML provider's SP key (AuthnRequests' signatures) and its self-signed certificate.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -17,6 +17,7 @@ import Logging
 /// | `github.com` | – | `/user` + `/user/emails` |
 /// | `yahoo.com` | discovery + JWKS (ES256) | – |
 /// | `oidc.<name>` | discovery + JWKS | – |
+/// | `saml.<name>` | – (the browser sign-in's verified response only) | – |
 ///
 /// When a credential has both, the ID token is used. Errors: ``HearthError/Code/operationNotAllowed`` when the
 /// provider is switched off or not configured; ``HearthError/Code/invalidCredentialOrProviderID`` for a
@@ -109,7 +110,9 @@ public final class ProviderRegistry: IdentityVerifier {
         switch (adapter.idToken != nil, adapter.accessToken != nil) {
         case (true, true): "The \(providerID) credential has neither id_token nor access_token."
         case (true, false): "The \(providerID) credential needs an id_token."
-        default: "The \(providerID) credential needs an access_token."
+        case (false, true): "The \(providerID) credential needs an access_token."
+        // SAML: the posted response, through the browser sign-in, is the only credential.
+        case (false, false): "\(providerID) signs in through the browser only (createAuthUri, then the IdP's response)."
         }
     }
 }

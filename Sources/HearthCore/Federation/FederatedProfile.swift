@@ -19,6 +19,8 @@ public struct FederatedProfile: Sendable, Equatable, Codable {
     public var isPrivateEmail: Bool
     /// The provider's profile, returned to clients as `rawUserInfo` (their `additionalUserInfo.profile`).
     public var rawUserInfo: [String: JSONValue]
+    /// What the ID tokens of the sign-in carry as `firebase.sign_in_attributes`: a SAML assertion's attributes.
+    public var signInAttributes: [String: JSONValue]?
 
     public init(
         providerID: String, rawID: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,

@@ -36,6 +36,9 @@ public struct AuthorizationFlows: Sendable {
     let clock: WallClock
     let logger: Logger
     let discovery: DiscoveryReader
+    /// Where SAML sign-ins record the assertions used, so that one response signs in once on every replica (the
+    /// store's shared counters); a SAML sign-in fails without one.
+    public var replayGuard: (any CredentialReplayGuard)?
 
     /// - Parameters:
     ///   - configuration: the providers, their secrets and endpoints.

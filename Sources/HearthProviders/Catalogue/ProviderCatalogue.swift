@@ -6,10 +6,10 @@ import HearthCore
 public enum ProviderCatalogue {
     /// The descriptions, in the order settings are read and providers listed.
     public static let all: [ProviderDescription] = [
-        .apple, .microsoft, .twitter, .google, .facebook, .gitHub, .yahoo, .oidc,
+        .apple, .microsoft, .twitter, .google, .facebook, .gitHub, .yahoo, .oidc, .saml,
     ]
 
-    /// The description of `providerID` (`google.com`, or `oidc.<name>` for the family).
+    /// The description of `providerID` (`google.com`, or `oidc.<name>` / `saml.<name>` for the families).
     public static func description(of providerID: String) -> ProviderDescription? {
         all.first { $0.describes(providerID) }
     }
@@ -67,6 +67,7 @@ extension ProvidersConfiguration {
     public func switchedOff() -> ProvidersConfiguration {
         var providers = applying(ProviderCatalogue.builtInProviderIDs.map { IdentityProviderSetting(providerID: $0, enabled: false) })
         providers.oidc = [:]
+        providers.saml = [:]
         return providers
     }
 

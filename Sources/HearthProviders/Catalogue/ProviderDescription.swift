@@ -8,7 +8,7 @@ import HearthCore
 /// mode's sandbox read them instead of switching on provider ids.
 ///
 /// A description either names one provider (`google.com`) or a family (`oidc.`, whose members are
-/// `oidc.<name>`, one per configured issuer).
+/// `oidc.<name>`, one per configured issuer; `saml.`, one per `inboundSamlConfig`).
 public struct ProviderDescription: Sendable {
     /// Which admin API collection an administrator stores the provider's settings in.
     public enum AdminCollection: Sendable {
@@ -16,6 +16,8 @@ public struct ProviderDescription: Sendable {
         case defaultSupported
         /// `oauthIdpConfigs/oidc.{name}`: generic OpenID Connect providers.
         case oauth
+        /// `inboundSamlConfigs/saml.{name}`: SAML 2.0 providers.
+        case inboundSaml
     }
 
     /// Firebase's provider id (`google.com`), or a family's prefix (`oidc.`).

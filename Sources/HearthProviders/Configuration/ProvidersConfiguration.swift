@@ -12,6 +12,8 @@ public struct ProvidersConfiguration: Sendable, Equatable, CustomStringConvertib
     var providerSettings: [String: any ProviderSettings] = [:]
     /// Generic OpenID Connect providers, keyed by the name after `oidc.` in the provider id.
     public var oidc: [String: OIDC]
+    /// SAML 2.0 providers (the admin API's `inboundSamlConfigs`), keyed by the name after `saml.` in the provider id.
+    public var saml: [String: SAML] = [:]
     /// Timeouts and limits of every outbound call.
     public var network: Network
     /// How fetched key sets and discovery documents are cached.
@@ -49,7 +51,8 @@ public struct ProvidersConfiguration: Sendable, Equatable, CustomStringConvertib
             case (nil, nil): true
             }
         }
-        return sameProviders && left.oidc == right.oidc && left.network == right.network && left.keyCaching == right.keyCaching
+        return sameProviders && left.oidc == right.oidc && left.saml == right.saml && left.network == right.network
+            && left.keyCaching == right.keyCaching
             && left.clockSkew == right.clockSkew && left.browserSignIn == right.browserSignIn
     }
 
@@ -59,7 +62,9 @@ public struct ProvidersConfiguration: Sendable, Equatable, CustomStringConvertib
             guard !description.isFamily else { return nil }
             return "\(description.settingsKey): \(description.settingsText(self))"
         }
-        let oidcText = oidc.keys.sorted().map { "oidc.\($0): \(oidc[$0].map(String.init(describing:)) ?? "")" }
+        let oidcText =
+            oidc.keys.sorted().map { "oidc.\($0): \(oidc[$0].map(String.init(describing:)) ?? "")" }
+            + saml.keys.sorted().map { "saml.\($0): \(saml[$0].map(String.init(describing:)) ?? "")" }
         return "ProvidersConfiguration("
             + (builtIn + oidcText + [
                 "network: \(network)", "keyCaching: \(keyCaching)", "clockSkew: \(clockSkew)s", "browserSignIn: \(browserSignIn)",

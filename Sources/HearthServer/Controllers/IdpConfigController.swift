@@ -8,7 +8,8 @@ import Hummingbird
 
 /// The admin API for identity-provider settings, as the Admin SDKs call it:
 /// `/v2/projects/{project}/defaultSupportedIdpConfigs[/{idpId}]` and
-/// `/v2/projects/{project}/oauthIdpConfigs[/{oidc.name}]`: list, create, get, patch (with `updateMask`),
+/// `/v2/projects/{project}/oauthIdpConfigs[/{oidc.name}]` and `/v2/projects/{project}/inboundSamlConfigs[/{saml.name}]`:
+/// list, create, get, patch (with `updateMask`),
 /// delete. Settings live in the database and take effect on every replica's next federated sign-in.
 /// Secrets are accepted and never returned.
 struct IdpConfigController<Context: RequestContext>: Sendable {
@@ -17,6 +18,10 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
     let identityVerifier: any IdentityVerifier
     let audit: AuditTrail
     let configuration: ServerConfiguration
+    /// The tenant the controller works in (`nil`: the project's): SAML configs' resource names carry it.
+    var tenantID: String?
+    /// When a SAML provider's SP certificate starts.
+    var clock: WallClock = .system
 
     static func addRoutes(to group: RouterGroup<Context>, from source: ControllerSource<Self, Context>) {
         group.get("defaultSupportedIdpConfigs", use: source { controller in { try await controller.list($0, $1, kind: .defaultSupported) } })
@@ -29,17 +34,40 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         group.get("oauthIdpConfigs/:id", use: source { controller in { try await controller.get($0, $1, kind: .oauth) } })
         group.patch("oauthIdpConfigs/:id", use: source { controller in { try await controller.update($0, $1, kind: .oauth) } })
         group.delete("oauthIdpConfigs/:id", use: source { controller in { try await controller.delete($0, $1, kind: .oauth) } })
+        group.get("inboundSamlConfigs", use: source { controller in { try await controller.list($0, $1, kind: .saml) } })
+        group.post("inboundSamlConfigs", use: source { controller in { try await controller.create($0, $1, kind: .saml) } })
+        group.get("inboundSamlConfigs/:id", use: source { controller in { try await controller.get($0, $1, kind: .saml) } })
+        group.patch("inboundSamlConfigs/:id", use: source { controller in { try await controller.update($0, $1, kind: .saml) } })
+        group.delete("inboundSamlConfigs/:id", use: source { controller in { try await controller.delete($0, $1, kind: .saml) } })
     }
 
     enum Kind {
-        case defaultSupported, oauth
+        case defaultSupported, oauth, saml
 
-        var collection: String { self == .defaultSupported ? "defaultSupportedIdpConfigs" : "oauthIdpConfigs" }
+        var collection: String {
+            switch self {
+            case .defaultSupported: "defaultSupportedIdpConfigs"
+            case .oauth: "oauthIdpConfigs"
+            case .saml: "inboundSamlConfigs"
+            }
+        }
         /// The query parameter naming the new config on create.
-        var idParameter: String { self == .defaultSupported ? "idpId" : "oauthIdpConfigId" }
+        var idParameter: String {
+            switch self {
+            case .defaultSupported: "idpId"
+            case .oauth: "oauthIdpConfigId"
+            case .saml: "inboundSamlConfigId"
+            }
+        }
 
         /// Where the catalogue puts the providers of this kind.
-        var catalogueCollection: ProviderDescription.AdminCollection { self == .defaultSupported ? .defaultSupported : .oauth }
+        var catalogueCollection: ProviderDescription.AdminCollection {
+            switch self {
+            case .defaultSupported: .defaultSupported
+            case .oauth: .oauth
+            case .saml: .inboundSaml
+            }
+        }
 
         func owns(_ providerID: String) -> Bool { ProviderCatalogue.describes(providerID, in: catalogueCollection) }
 
@@ -54,6 +82,11 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
                 guard id.range(of: #"^oidc\.[a-z0-9][a-z0-9._-]{0,62}$"#, options: .regularExpression) != nil else {
                     throw HearthError(
                         .invalidProviderID, detail: "OIDC provider ids look like oidc.<name>, with lower-case letters, digits, '.', '_' and '-'")
+                }
+            case .saml:
+                guard id.range(of: #"^saml\.[a-z0-9][a-z0-9._-]{0,62}$"#, options: .regularExpression) != nil else {
+                    throw HearthError(
+                        .invalidProviderID, detail: "SAML provider ids look like saml.<name>, with lower-case letters, digits, '.', '_' and '-'")
                 }
             }
         }
@@ -87,6 +120,11 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         case .oauth:
             return WireCoding.response(
                 ListOAuthIdpConfigsResponse(oauthIdpConfigs: settings.map { Self.oauthConfig($0, project: project) }, nextPageToken: next))
+        case .saml:
+            return WireCoding.response(
+                ListInboundSamlConfigsResponse(
+                    inboundSamlConfigs: settings.map { Self.samlConfig($0, name: resourceName($0.providerID, kind: .saml, project: project)) },
+                    nextPageToken: next))
         }
     }
 
@@ -105,6 +143,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         try kind.validateID(id)
         var setting = IdentityProviderSetting(providerID: id, enabled: false)
         try await apply(request, to: &setting, kind: kind, mask: nil)
+        if kind == .saml { try SAMLServiceProviderKey.generate(into: &setting, now: clock.now) }
         try ProviderCatalogue.validate(setting)
         // Created only if absent: an existing row makes this write a no-op and the answer CONFIGURATION_EXISTS.
         guard try await store.insertSetting(IdentityProviderSetting.storageName(for: id), value: Self.encode(setting)) else {
@@ -200,6 +239,20 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
             if take("displayName", body.displayName) { setting.displayName = body.displayName }
             if take("responseType.idToken", body.responseType?.idToken) { setting.responseTypeIDToken = body.responseType?.idToken }
             if take("responseType.code", body.responseType?.code) { setting.responseTypeCode = body.responseType?.code }
+        case .saml:
+            let body = try await WireCoding.decode(InboundSamlConfig.self, from: request, limit: configuration.maxBodyBytes)
+            var saml = setting.saml
+            if take("enabled", body.enabled) { setting.enabled = body.enabled ?? false }
+            if take("displayName", body.displayName) { setting.displayName = body.displayName }
+            if take("idpConfig.idpEntityId", body.idpConfig?.idpEntityId) { saml.idpEntityID = body.idpConfig?.idpEntityId }
+            if take("idpConfig.ssoUrl", body.idpConfig?.ssoUrl) { saml.ssoURL = body.idpConfig?.ssoUrl }
+            if take("idpConfig.signRequest", body.idpConfig?.signRequest) { saml.signsRequests = body.idpConfig?.signRequest }
+            if take("idpConfig.idpCertificates", body.idpConfig?.idpCertificates) {
+                saml.idpCertificates = body.idpConfig?.idpCertificates?.map { $0.x509Certificate ?? "" }
+            }
+            if take("spConfig.spEntityId", body.spConfig?.spEntityId) { saml.spEntityID = body.spConfig?.spEntityId }
+            if take("spConfig.callbackUri", body.spConfig?.callbackUri) { saml.callbackURI = body.spConfig?.callbackUri }
+            setting.saml = saml
         }
     }
 
@@ -207,7 +260,29 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         switch kind {
         case .defaultSupported: WireCoding.response(Self.defaultSupportedConfig(setting, project: project))
         case .oauth: WireCoding.response(Self.oauthConfig(setting, project: project))
+        case .saml: WireCoding.response(Self.samlConfig(setting, name: resourceName(setting.providerID, kind: .saml, project: project)))
         }
+    }
+
+    /// `projects/{p}[/tenants/{t}]/{collection}/{id}`: a tenant's configs are named under it.
+    private func resourceName(_ providerID: String, kind: Kind, project: String) -> String {
+        "projects/\(project)" + (tenantID.map { "/tenants/\($0)" } ?? "") + "/\(kind.collection)/\(providerID)"
+    }
+
+    /// The wire form of a SAML provider, without the SP's private key.
+    static func samlConfig(_ setting: IdentityProviderSetting, name: String) -> InboundSamlConfig {
+        let saml = setting.saml
+        return InboundSamlConfig(
+            name: name,
+            idpConfig: InboundSamlConfig.IdpConfig(
+                idpEntityId: saml.idpEntityID, ssoUrl: saml.ssoURL,
+                idpCertificates: saml.idpCertificates?.map { InboundSamlConfig.IdpCertificate(x509Certificate: $0) },
+                signRequest: saml.signsRequests),
+            spConfig: InboundSamlConfig.SpConfig(
+                spEntityId: saml.spEntityID, callbackUri: saml.callbackURI,
+                spCertificates: saml.spCertificate.map { [InboundSamlConfig.SpCertificate(x509Certificate: $0, expiresAt: saml.spCertificateExpiry)] }
+            ),
+            displayName: setting.displayName, enabled: setting.enabled)
     }
 
     /// The wire form, without secrets.

@@ -50,7 +50,8 @@ struct TenantControllers: Sendable {
         multiFactor = MultiFactorController(
             enrollments: signIn.secondFactorEnrollments, signIn: signIn.secondFactorSignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes)
         idpConfigs = IdpConfigController(
-            store: services.store, identityVerifier: services.identityVerifier, audit: audit, configuration: configuration)
+            store: services.store, identityVerifier: services.identityVerifier, audit: audit, configuration: configuration,
+            tenantID: services.tenantID, clock: services.clock)
         projectConfig = ProjectConfigController(
             settings: services.projectSettings, passwords: services.passwords, audit: audit, configuration: configuration)
         auditEvents = AuditEventsController(store: services.store)
