@@ -12,6 +12,8 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         public var signInSecondFactor: String?
         /// The enrolment id of that factor.
         public var secondFactorIdentifier: String?
+        /// A SAML sign-in's assertion attributes.
+        public var signInAttributes: [String: JSONValue]?
 
         enum CodingKeys: String, CodingKey {
             case identities
@@ -19,12 +21,14 @@ public struct IDTokenClaims: JWTPayload, Equatable {
             case tenant
             case signInSecondFactor = "sign_in_second_factor"
             case secondFactorIdentifier = "second_factor_identifier"
+            case signInAttributes = "sign_in_attributes"
         }
 
         public init(
             identities: [String: [String]], signInProvider: String, tenant: String? = nil, signInSecondFactor: String? = nil,
-            secondFactorIdentifier: String? = nil
+            secondFactorIdentifier: String? = nil, signInAttributes: [String: JSONValue]? = nil
         ) {
+            self.signInAttributes = signInAttributes
             self.identities = identities
             self.signInProvider = signInProvider
             self.tenant = tenant

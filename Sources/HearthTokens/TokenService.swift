@@ -58,6 +58,12 @@ public struct TokenService: Sendable {
             throw HearthError(.internalError, reason: "no signing key is active")
         }
         var custom = user.customAttributes.flatMap(JSONValue.object(fromJSON:)) ?? [:]
+        var sessionClaims = sessionClaims
+        // A SAML sign-in's attributes go inside `firebase`, not beside the developer's claims.
+        var signInAttributes: [String: JSONValue]?
+        if case .object(let attributes)? = sessionClaims.removeValue(forKey: FederatedSignIn.signInAttributesClaim) {
+            signInAttributes = attributes
+        }
         custom.merge(sessionClaims) { _, session in session }
         let issuedAt = Int64(now.timeIntervalSince1970)
         let claims = IDTokenClaims(
@@ -76,7 +82,7 @@ public struct TokenService: Sendable {
             firebase: .init(
                 identities: user.identities, signInProvider: signInProvider, tenant: user.tenantID,
                 signInSecondFactor: secondFactor?.kind.rawValue,
-                secondFactorIdentifier: secondFactor?.enrollmentID),
+                secondFactorIdentifier: secondFactor?.enrollmentID, signInAttributes: signInAttributes),
             custom: custom
         )
         if let signer, signer.kid == kid {

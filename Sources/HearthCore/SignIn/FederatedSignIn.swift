@@ -33,6 +33,10 @@ public struct FederatedSignIn: Sendable {
         case needsConfirmation(owner: UserRecord)
     }
 
+    /// The session claim that holds a SAML sign-in's attributes; the token minter moves it into
+    /// `firebase.sign_in_attributes` (a reserved name no developer claim can take).
+    public static let signInAttributesClaim = "firebase.sign_in_attributes"
+
     /// How many times a decision that went stale is made again before the sign-in gives up.
     static let attempts = 3
 
@@ -72,7 +76,11 @@ public struct FederatedSignIn: Sendable {
         var emailOwner: UserRecord?
         if let email = rules.emailToCheck(signedIn: signedIn, identityOwner: identityOwner) { emailOwner = try await store.user(email: email) }
         let now = completion.clock.now
-        let record = SignInCompletion.Record(provider: profile.providerID, origin: origin.audit)
+        // A SAML sign-in's attributes ride with the session: every ID token of it carries them as
+        // `firebase.sign_in_attributes` (``signInAttributesClaim``).
+        let record = SignInCompletion.Record(
+            provider: profile.providerID, origin: origin.audit,
+            sessionClaims: profile.signInAttributes.map { [Self.signInAttributesClaim: .object($0)] } ?? [:])
         switch try rules.decide(signedIn: signedIn, identityOwner: identityOwner, emailOwner: emailOwner, autoCreate: autoCreate) {
         case .link(let uid):
             var linked = record

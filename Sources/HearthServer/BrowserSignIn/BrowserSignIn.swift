@@ -36,9 +36,12 @@ struct BrowserSignIn: Sendable {
 
     /// The flows over ``providers``.
     func flows(_ providers: ProvidersConfiguration) -> AuthorizationFlows {
-        AuthorizationFlows(
+        var flows = AuthorizationFlows(
             configuration: providers, httpClient: services.httpClient, clock: services.clock, logger: services.logger,
             telemetry: services.metrics.telemetry, discovery: services.providerDiscovery)
+        // SAML assertions are used once, on every replica: the database's shared counters remember them.
+        flows.replayGuard = services.database
+        return flows
     }
 
     /// Hearth's redirect handler as the providers reach it (the `redirect_uri` Hearth registers):
@@ -187,7 +190,7 @@ struct BrowserSignIn: Sendable {
                 .queryItems?.first(where: { $0.name == Self.resultParameter })?.value, !resultID.isEmpty
         else { return nil }
         let completed = try await consume(
-            resultID, kind: .completed, sessionID: sessionID, unknown: "The browser sign-in result is unknown or was already used.",
+            resultID, kinds: [.completed], sessionID: sessionID, unknown: "The browser sign-in result is unknown or was already used.",
             expired: "The browser sign-in result has expired; sign in again.")
         if let claimed = postBodyProviderID.map(Self.canonicalProviderID), !claimed.isEmpty, claimed != completed.providerID {
             throw HearthError(.invalidCredentialOrProviderID, detail: "Invalid IdP response/credential: providerId=\(claimed)")
@@ -215,10 +218,19 @@ struct BrowserSignIn: Sendable {
     func callbackCredential(requestURI: String, postBody: String?, sessionID: String?) async throws -> FederatedCredential? {
         let fields = Self.callbackFields(requestURI: requestURI, postBody: postBody)
         guard let key = Self.callbackKey(fields) else { return nil }
+        // A SAML response posted on by whoever received it (Firebase's handler page does so): the sign-in
+        // createAuthUri started for the redirect handler, or for the app's own callback URL.
+        let isSAML = fields["SAMLResponse"] != nil
         let started = try await consume(
-            key, kind: .callback, sessionID: sessionID, unknown: "The browser sign-in state is unknown or was already used.",
-            expired: "The browser sign-in has expired; sign in again.")
-        guard let requested = ReturnURL(requestURI), ReturnURL(started.continueURI) == requested,
+            key, kinds: isSAML ? [.pending, .callback] : [.callback], sessionID: sessionID,
+            unknown: "The browser sign-in state is unknown or was already used.", expired: "The browser sign-in has expired; sign in again.")
+        if isSAML, !started.providerID.hasPrefix("saml.") {
+            throw HearthError(
+                .invalidIDPResponse, detail: "The browser sign-in was not started for SAML.", reason: "SAMLResponse for \(started.providerID)")
+        }
+        // The request URI is the app's return URL, or (SAML) the Assertion Consumer Service URL the IdP posted to.
+        let accepted = [started.continueURI] + (isSAML ? [started.values["saml_acs"], started.values["redirect_uri"]].compactMap { $0 } : [])
+        guard let requested = ReturnURL(requestURI), accepted.contains(where: { ReturnURL($0) == requested }),
             let redirectURI = started.values["redirect_uri"].flatMap(URL.init(string:))
         else {
             throw HearthError(
@@ -240,15 +252,19 @@ struct BrowserSignIn: Sendable {
 
     /// Consumes the row `id` of `kind` for `signInWithIdp`: it must exist (`unknown` otherwise), be young
     /// (`expired`) and belong to `sessionID`. Used up whichever check fails after it was found.
-    private func consume(_ id: String, kind: AuthSessionRecord.Kind, sessionID: String?, unknown: String, expired: String) async throws
+    private func consume(_ id: String, kinds: [AuthSessionRecord.Kind], sessionID: String?, unknown: String, expired: String) async throws
         -> AuthSessionRecord
     {
         guard let sessionID, !sessionID.isEmpty else {
             throw HearthError(.invalidIDPResponse, detail: "The browser sign-in needs the sessionId of createAuthUri.")
         }
-        guard AuthSessionRecord.isWellFormedID(id), let record = try await services.store.consumeAuthSession(id: id, kind: kind) else {
-            throw HearthError(.invalidIDPResponse, detail: unknown)
+        var found: AuthSessionRecord?
+        // A state names its tenant after the random part (a tenant's store would not find it anyway).
+        let suffix = Self.tenantID(ofState: id)
+        if AuthSessionRecord.isWellFormedID(String(id.prefix(43))), id.utf8.count == 43 || (suffix != nil && suffix == services.tenantID) {
+            for kind in kinds where found == nil { found = try await services.store.consumeAuthSession(id: id, kind: kind) }
         }
+        guard let record = found else { throw HearthError(.invalidIDPResponse, detail: unknown) }
         guard record.expiresAt > services.clock.now else { throw HearthError(.invalidIDPResponse, detail: expired) }
         guard record.sessionID == sessionID else {
             throw HearthError(.invalidIDPResponse, detail: "The browser sign-in belongs to another session.", reason: "sessionId mismatch")
@@ -270,6 +286,7 @@ struct BrowserSignIn: Sendable {
     /// the key of Twitter's request token; `nil` when the fields are not a provider's callback.
     static func callbackKey(_ fields: [String: String]) -> String? {
         if let state = fields["state"], fields["code"] != nil || fields["error"] != nil { return state }
+        if fields["SAMLResponse"] != nil { return fields["RelayState"] ?? "" }
         if let token = fields["denied"] ?? (fields["oauth_verifier"] != nil ? fields["oauth_token"] : nil) {
             return AuthSessionRecord.id(forRequestToken: token)
         }
@@ -295,10 +312,11 @@ struct BrowserSignIn: Sendable {
         return HTTPField.Name("Host").flatMap { request.headers[$0] }
     }
 
-    /// Built-in ids lower-cased; `oidc.` names as given.
+    /// Built-in ids lower-cased; `oidc.` and `saml.` names as given.
     static func canonicalProviderID(_ text: String) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        return trimmed.lowercased().hasPrefix("oidc.") ? "oidc." + trimmed.dropFirst(5) : trimmed.lowercased()
+        for family in ["oidc.", "saml."] where trimmed.lowercased().hasPrefix(family) { return family + trimmed.dropFirst(5) }
+        return trimmed.lowercased()
     }
 
     /// `{"code":"auth/…","message":"…"}`, what Firebase's handler puts in `firebaseError`.

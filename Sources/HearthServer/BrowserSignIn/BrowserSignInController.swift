@@ -9,8 +9,9 @@ import NIOCore
 struct BrowserSignInController<Context: RequestContext>: Sendable {
     let browserSignIn: BrowserSignIn
 
-    /// The largest form body the handler reads (Apple posts a code, a state and a small JSON).
-    static var maximumBodySize: Int { 64 * 1024 }
+    /// The largest form body the handler reads (Apple posts a code, a state and a small JSON; a SAML IdP a signed
+    /// response of up to HearthSAML's 512 KiB, base64 and form-encoded).
+    static var maximumBodySize: Int { 1024 * 1024 }
 
     static func addRoutes(to router: Router<Context>, from source: ControllerSource<Self, Context>) {
         router.get("/__/auth/handler", use: source { $0.handler })
@@ -24,6 +25,8 @@ struct BrowserSignInController<Context: RequestContext>: Sendable {
             let buffer = try await WireCoding.body(of: request, limit: Self.maximumBodySize)
             parameters.merge(BrowserSignIn.formFields(String(buffer: buffer))) { _, posted in posted }
         }
+        // A SAML IdP posts the sign-in's state as RelayState.
+        if parameters["SAMLResponse"] != nil, let relayState = parameters["RelayState"] { parameters["state"] = relayState }
         return parameters
     }
 

@@ -50,7 +50,12 @@ struct FederatedController<Context: RequestContext>: Sendable {
                 throw HearthError(.invalidCredentialOrProviderID, detail: "Invalid IdP response/credential: \(requestURI)")
             }
             RequestRecord.noteSignInAttempt(provider: parsed.providerID.lowercased(), signUp: false)
-            profile = try await identityVerifier.verify(parsed).storable()
+            if fromBrowser, let verified = Self.samlProfile(of: parsed) {
+                // Verified by the browser sign-in (the response, its request and its one use), never an app's field.
+                profile = try verified.storable()
+            } else {
+                profile = try await identityVerifier.verify(parsed).storable()
+            }
             credential = parsed
         }
 
@@ -115,6 +120,15 @@ struct FederatedController<Context: RequestContext>: Sendable {
         response.photoUrl = profile.photoURL
         response.screenName = profile.screenName
         response.rawUserInfo = JSONValue.object(profile.rawUserInfo).jsonText
+    }
+
+    /// The profile a SAML browser sign-in verified (``AuthorizationFlows/samlProfileField``), for a `saml.` credential
+    /// from the server's own records only.
+    static func samlProfile(of credential: FederatedCredential) -> FederatedProfile? {
+        guard credential.providerID.hasPrefix("saml."), let json = credential.providerFields[AuthorizationFlows.samlProfileField],
+            let profile = try? JSONDecoder().decode(FederatedProfile.self, from: Data(json.utf8)), profile.providerID == credential.providerID
+        else { return nil }
+        return profile
     }
 
     /// The `providerId` field of a `postBody`, if any.
