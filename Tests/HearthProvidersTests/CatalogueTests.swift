@@ -36,7 +36,7 @@ struct CatalogueTests {
         "known means in the catalogue, configured or not",
         arguments: [
             ("yahoo.com", true), ("oidc.anything", true), ("google.com", true), ("oidc.", false), ("myspace.com", false),
-            ("", false), ("saml.corp", false),
+            ("", false), ("saml.corp", true), ("saml.", false),
         ])
     func known(id: String, known: Bool) {
         #expect(ProviderCatalogue.isKnown(id) == known)

@@ -193,7 +193,7 @@ struct FederatedRejectionTests {
 
     @Test(
         "Unknown providers are INVALID_CREDENTIAL_OR_PROVIDER_ID",
-        arguments: ["myspace.com", "saml.corp", "password", "phone"])
+        arguments: ["myspace.com", "password", "phone"])
     func unknownProvider(providerID: String) async throws {
         try await withFederated { _, client in
             let result = try await client.signInWithIdp("providerId=\(providerID)&access_token=x")
