@@ -111,6 +111,8 @@ extension HearthError {
         case .invalidTenantID: return business("INVALID_TENANT_ID")
         case .tenantIDMismatch: return business("TENANT_ID_MISMATCH")
         case .projectDisabled: return business("PROJECT_DISABLED")
+        case .blockingFunctionError:
+            return business(detail.map { "BLOCKING_FUNCTION_ERROR_RESPONSE : \($0)" } ?? "BLOCKING_FUNCTION_ERROR_RESPONSE")
         case .invalidArgument:
             return (.badRequest, "\(M.invalidJSONPrefix) \(detail ?? "")", "INVALID_ARGUMENT", "parseError")
         case .storageUnavailable:

@@ -36,6 +36,9 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidConfig
         // Tenants
         case tenantNotFound, invalidTenantID, tenantIDMismatch, projectDisabled
+        // Blocking hooks
+        /// A hook refused, failed, answered late or answered something unreadable (`BLOCKING_FUNCTION_ERROR_RESPONSE`).
+        case blockingFunctionError
         // Tokens
         case invalidIDToken, tokenExpired, invalidRefreshToken, missingCustomToken, invalidCustomToken
         // Abuse
