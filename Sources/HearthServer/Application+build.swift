@@ -113,7 +113,7 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     let apiKeys = APIKeyMiddleware<HearthRequestContext>(
         acceptsAnyKey: configuration.mode == .development, keys: Set(configuration.apiKeys), administrators: administrators)
     let secureToken = SecureTokenController<HearthRequestContext>(
-        store: services.store, idTokens: ServerIDTokens(services: services), configuration: configuration)
+        store: services.store, idTokens: ServerIDTokens(services: services), configuration: configuration, clock: services.clock)
     // The bare paths, then the host-prefixed paths Firebase SDKs use in emulator mode, then the legacy v3 names.
     let adminAccounts = AdminAccountsController<HearthRequestContext>(
         accounts: AdministeredAccounts(

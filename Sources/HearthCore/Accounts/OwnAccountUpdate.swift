@@ -108,7 +108,11 @@ public struct OwnAccountUpdate: Sendable {
             update.changesCredentials(of: current.user)
             ? RefreshSessionRecord.issue(uid: current.user.uid, signInProvider: provider, authTime: now, now: now) : nil
         let user = try await StoreConflict.mapped {
-            try await store.updateUser(uid: current.user.uid, session: session?.record) { try update.apply(to: &$0, passwordHash: hash, now: now) }
+            try await store.updateUser(uid: current.user.uid, session: session?.record) { user in
+                try update.apply(to: &user, passwordHash: hash, now: now)
+                // The new session's ID token is handed out with the answer.
+                if session != nil { user.lastRefreshAt = now }
+            }
         }
         await recordChanges(from: current.user, to: user, passwordSet: hash != nil, origin: origin)
         if hash != nil { try await store.deleteActionCodes(uid: user.uid, kinds: [.passwordReset]) }

@@ -100,7 +100,10 @@ public struct SignInCompletion: Sendable {
         let isNewUser: Bool
         let idToken: String
         switch write {
-        case .create(let created):
+        case .create(let made):
+            var stamped = made
+            stamped.lastRefreshAt = now
+            let created = stamped
             // The token is signed while the user is being written: the signature does not depend on the write, and
             // the write (queued behind others on SQLite's single writer) does not hold up the CPU work. The token
             // leaves only once the user is stored.
@@ -116,19 +119,27 @@ public struct SignInCompletion: Sendable {
                     let lastLogin = user.lastLoginAt
                     try change(&user)
                     // The sign-in is not done until the second factor: it is not the last sign-in yet.
-                    if Self.needsSecondFactor(user, record) { user.lastLoginAt = lastLogin }
+                    if Self.needsSecondFactor(user, record) {
+                        user.lastLoginAt = lastLogin
+                    } else {
+                        user.lastRefreshAt = now
+                    }
                 })
             isNewUser = false
             if Self.needsSecondFactor(user, record) { throw try await pendSecondFactor(user, record, now: now) }
             idToken = try await tokens.mintIDToken(
                 for: user, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims,
                 secondFactor: record.secondFactor)
-        case .createOrUpdate(let created, let change):
+        case .createOrUpdate(var created, let change):
+            created.lastRefreshAt = now
             do {
                 try await store.createUser(created, session: session.record)
                 (user, isNewUser) = (created, true)
             } catch StoreConflict.uid {
-                user = try await store.updateUser(uid: uid, session: session.record, change)
+                user = try await store.updateUser(uid: uid, session: session.record) { user in
+                    try change(&user)
+                    user.lastRefreshAt = now
+                }
                 isNewUser = false
             }
             idToken = try await tokens.mintIDToken(

@@ -93,7 +93,7 @@ public struct ProfileUpdate: Sendable, Equatable {
 
     private func setCredentials(of user: inout UserRecord, passwordHash: String?, now: Date) {
         if let email, email != user.email {
-            user.email = email
+            user.changeEmail(to: email)
             user.emailVerified = false
             user.validSince = now
         }
