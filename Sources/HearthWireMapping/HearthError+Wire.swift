@@ -54,7 +54,6 @@ extension HearthError {
         case .invalidDuration: return business("INVALID_DURATION")
         case .invalidPageToken: return business("INVALID_PAGE_SELECTION")
         case .invalidHashParameter: return business(detail ?? "INVALID_HASH_ALGORITHM")
-        case .cannotRemoveLastProvider: return business("\(M.operationNotAllowed) : A user cannot unlink their last sign-in method.")
         case .emailChangeNeedsVerification: return business("\(M.operationNotAllowed) : \(M.verifyNewEmailFirst)")
         case .missingRequestType: return business("MISSING_REQ_TYPE")
         case .missingOOBCode: return business("MISSING_OOB_CODE")

@@ -14,7 +14,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         // Accounts
         case emailExists, emailNotFound, invalidPassword, invalidLoginCredentials, userDisabled, userNotFound
         case operationNotAllowed, adminOnlyOperation, passwordLoginDisabled, credentialTooOldLoginAgain
-        case cannotRemoveLastProvider, emailChangeNeedsVerification
+        case emailChangeNeedsVerification
         case phoneNumberExists, invalidPhoneNumber, duplicateLocalID, duplicateEmail, duplicateRawID, missingUserAccount
         case localIDListExceedsLimit, missingProviderID, missingRawID, invalidDuration, invalidPageToken
         case invalidHashParameter

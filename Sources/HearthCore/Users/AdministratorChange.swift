@@ -1,8 +1,8 @@
 import Foundation
 
 /// An administrator's change of an account (`accounts:update` with `localId`): everything a
-/// ``ProfileUpdate`` does, without its rules for signed-in users (no recent sign-in, the last provider may
-/// go), and more: phone number, verified and disabled flags, custom claims, revocation, times and links.
+/// ``ProfileUpdate`` does, without its rule for signed-in users (no recent sign-in), and more: phone number,
+/// verified and disabled flags, custom claims, revocation, times and links.
 public struct AdministratorChange: Sendable, Equatable {
     public var profile: ProfileUpdate
     public var phoneNumber: String?
@@ -33,7 +33,7 @@ public struct AdministratorChange: Sendable, Equatable {
             user.secondFactors = try AdministeredSecondFactors.replacing(user.secondFactors, with: secondFactors, now: now)
             if user.secondFactors.isEmpty { user.recoveryCodeHashes = [] }
         }
-        profile.change(&user, passwordHash: passwordHash, now: now)
+        profile.apply(to: &user, passwordHash: passwordHash, now: now)
         if let phoneNumber { user.phoneNumber = phoneNumber }
         if let emailVerified, user.email != nil { user.emailVerified = emailVerified }
         if let disabled { user.disabled = disabled }
