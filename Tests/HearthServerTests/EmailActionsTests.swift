@@ -268,6 +268,11 @@ struct EmailActionsTests {
             hearth.clock.advance(by: 2)
             let applied = try await client.post("/v1/accounts:update", ["oobCode": .string(code)])
             #expect(applied.status == .ok && applied.string("email") == "ada.new@example.com")
+            // Firebase's answer names the address the account moved to.
+            #expect(applied.string("newEmail") == "ada.new@example.com")
+            #expect(applied.string("kind") == "identitytoolkit#SetAccountInfoResponse")
+            let moved = try #require(try await hearth.services.store.user(uid: ada.localId))
+            #expect(moved.initialEmail == "ada@example.com")
             #expect(try await client.lookup(ada.idToken ?? "").errorMessage == "TOKEN_EXPIRED")
             #expect(try await client.signIn(email: "ada.new@example.com").status == .ok)
             let recovery = try #require(try await Self.mails(hearth).first)

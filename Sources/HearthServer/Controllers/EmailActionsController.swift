@@ -100,7 +100,8 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
         default: break
         }
         var response = AccountsController<Context>.updateResponse(user)
-        if record.kind == .recoverEmail { response.newEmail = nil }
+        // An e-mail change names the address the account moved to, as Firebase's answer does.
+        if record.kind == .verifyAndChangeEmail { response.newEmail = record.newEmail }
         return WireCoding.response(response)
     }
 
