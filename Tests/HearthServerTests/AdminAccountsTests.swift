@@ -337,6 +337,33 @@ struct AdminAccountsTests {
         }
     }
 
+    @Test(
+        "Firebase's refusals an Admin SDK sees: a link to a disabled user USER_DISABLED, no providerId MISSING_PROVIDER_ID, localId with idToken UNEXPECTED_PARAMETER"
+    )
+    func administratorRefusals() async throws {
+        try await withHearth { hearth, client async throws in
+            let admin = AdminClient(client)
+            #expect(try await admin.post("/accounts", #"{"localId":"off","email":"off@example.com","disabled":true}"#).status == .ok)
+            let linkToDisabled = try await admin.post(
+                "/accounts:update", #"{"localId":"off","linkProviderUserInfo":{"providerId":"google.com","rawId":"g-off"}}"#)
+            #expect(linkToDisabled.errorMessage == "USER_DISABLED")
+            #expect(try await hearth.services.store.user(uid: "off")?.providers.isEmpty == true)
+            // Anything else of a disabled account an administrator may still change.
+            #expect(try await admin.post("/accounts:update", #"{"localId":"off","displayName":"Still here"}"#).status == .ok)
+            let noProvider = try await admin.post("/accounts:update", #"{"localId":"off","linkProviderUserInfo":{"rawId":"g-off"}}"#)
+            #expect(noProvider.errorMessage == "MISSING_PROVIDER_ID")
+
+            let anonymous = try await client.signUpAnonymously()
+            let idToken = try #require(anonymous.idToken)
+            let asAdministrator = try await admin.post("/accounts:signUp", #"{"localId":"chosen","idToken":"\#(idToken)"}"#)
+            #expect(asAdministrator.errorMessage == "UNEXPECTED_PARAMETER : User ID")
+            let asClient = try await client.post("/v1/accounts:signUp", ["localId": .string("chosen"), "idToken": .string(idToken)])
+            #expect(asClient.errorMessage == "UNEXPECTED_PARAMETER : User ID")
+            #expect(try await hearth.services.store.user(uid: "chosen") == nil)
+            #expect(try await admin.post("/accounts:delete", #"{"displayName":"x"}"#).errorMessage == "MISSING_LOCAL_ID")
+        }
+    }
+
     @Test("import with Firebase scrypt and bcrypt hashes: the old password signs in and is rehashed to Hearth's scrypt on that sign-in")
     func importedHashes() async throws {
         try await withHearth { hearth, client async throws in

@@ -27,8 +27,10 @@ public struct AdministratorChange: Sendable, Equatable {
     /// Changes `user`. The profile part first (a new e-mail is unverified and a new password ends the
     /// sessions, as for the user's own change), then the administrator's fields, so that a request that
     /// sets an e-mail and `emailVerified` together leaves it verified and an explicit `validSince` wins.
-    /// Throws the errors of ``AdministeredSecondFactors/replacing(_:with:now:)``.
+    /// Throws `USER_DISABLED` when it links an identity to a disabled account (as Firebase does, although an administrator
+    /// may change anything else of one), and the errors of ``AdministeredSecondFactors/replacing(_:with:now:)``.
     public func apply(to user: inout UserRecord, passwordHash: String?, now: Date) throws {
+        if link != nil, user.disabled { throw HearthError(.userDisabled, reason: "an identity linked to a disabled account") }
         if let secondFactors {
             user.secondFactors = try AdministeredSecondFactors.replacing(user.secondFactors, with: secondFactors, now: now)
             if user.secondFactors.isEmpty { user.recoveryCodeHashes = [] }
