@@ -379,6 +379,22 @@ struct FederatedSignInTests {
         }
     }
 
+    @Test("Linking an identity again to the user who has it is FEDERATED_USER_ID_ALREADY_LINKED; Twitter's screenName is on the looked-up user")
+    func relinkAndScreenName() async throws {
+        try await withFederated { live, client in
+            let signedIn = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .twitterUser).postBody)
+            #expect(signedIn.status == .ok, "\(signedIn.text)")
+            let idToken = try #require(signedIn.string("idToken"))
+            let again = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .twitterUser).postBody, idToken: idToken)
+            #expect(again.status == .badRequest)
+            #expect(again.errorMessage == "FEDERATED_USER_ID_ALREADY_LINKED")
+
+            let user = try #require(try await client.lookup(idToken).decode(LookupResponse.self).users?.first)
+            #expect(user.screenName == "sandbox_jack")
+            #expect(user.providerUserInfo?.first { $0.providerId == "twitter.com" }?.screenName == "sandbox_jack")
+        }
+    }
+
     @Test("Unlinking a provider; the last way in may go too, as Firebase allows, and the session lives on")
     func unlink() async throws {
         try await withFederated { live, client in
