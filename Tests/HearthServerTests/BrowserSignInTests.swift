@@ -92,6 +92,9 @@ struct BrowserSignInTests {
             let oauthIdToken = try #require(signedIn.string("oauthIdToken"))
             #expect(jwtClaims(oauthIdToken)["sub"] == .string(SandboxIdentity.googleGmail.subject))
             #expect(signedIn.string("oauthAccessToken")?.hasPrefix("ya29.") == true)
+            // Google's rawUserInfo names the scopes the token response says were granted.
+            let rawUserInfo = try #require(signedIn.string("rawUserInfo"))
+            #expect(JSONValue.object(fromJSON: rawUserInfo)?["granted_scopes"] == .string("openid email profile"), "\(rawUserInfo)")
         }
     }
 
