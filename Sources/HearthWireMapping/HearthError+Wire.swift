@@ -49,6 +49,7 @@ extension HearthError {
         case .duplicateRawID: return business(detail.map { "DUPLICATE_RAW_ID : \($0)" } ?? "DUPLICATE_RAW_ID")
         case .missingUserAccount: return business("MISSING_USER_ACCOUNT")
         case .localIDListExceedsLimit: return business("LOCAL_ID_LIST_EXCEEDS_LIMIT")
+        case .exceedMaxUserCount: return business("EXCEED_MAX_USER_COUNT")
         case .missingProviderID: return business("MISSING_PROVIDER_ID")
         case .missingRawID: return business("MISSING_RAW_ID")
         case .invalidDuration: return business("INVALID_DURATION")

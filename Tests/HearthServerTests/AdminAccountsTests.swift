@@ -364,6 +364,52 @@ struct AdminAccountsTests {
         }
     }
 
+    @Test(
+        "batchCreate and uploadAccount: rawPassword hashed with Hearth's hasher; no localId or a link without providerId fail that user alone; over 1000 users EXCEED_MAX_USER_COUNT"
+    )
+    func batchCreateRawPasswords() async throws {
+        try await withHearth { hearth, client async throws in
+            let admin = AdminClient(client)
+            let result = try await admin.post(
+                "/accounts:batchCreate",
+                #"""
+                {"users":[
+                  {"localId":"raw-1","email":"raw@example.com","rawPassword":"correct horse"},
+                  {"email":"no-uid@example.com"},
+                  {"localId":"raw-3","providerUserInfo":[{"rawId":"x-1"}]},
+                  {"localId":"raw-4","rawPassword":"abc"},
+                  {"displayName":"no uid either"}
+                ]}
+                """#)
+            #expect(result.status == .ok, "\(result.text)")
+            #expect(
+                try result.decode(BatchCreateResponse.self).error == [
+                    BatchCreateError(index: 1, message: "localId is missing"),
+                    BatchCreateError(index: 2, message: "federatedId or (providerId & rawId) is required"),
+                    BatchCreateError(index: 3, message: "Password should be at least 6 characters"),
+                    BatchCreateError(index: 4, message: "localId is missing"),
+                ])
+            let signedIn = try await client.signIn(email: "raw@example.com", password: "correct horse")
+            #expect(signedIn.status == .ok && signedIn.string("localId") == "raw-1")
+            let hash = try #require(try await hearth.services.store.user(uid: "raw-1")?.passwordHash)
+            #expect(!hash.contains("correct horse") && !hearth.services.passwords.needsRehash(hash))
+
+            // The Firebase CLI's legacy name takes it too.
+            let legacy = try await admin.client.raw(
+                "/identitytoolkit/v3/relyingparty/uploadAccount", method: .post,
+                body: Data(
+                    #"{"targetProjectId":"demo-hearth","users":[{"localId":"raw-5","email":"legacy@example.com","rawPassword":"legacy password"}]}"#
+                        .utf8),
+                headers: AdminAccountsTests.owner)
+            #expect(legacy.status == .ok && legacy["error"] == nil, "\(legacy.text)")
+            #expect(try await client.signIn(email: "legacy@example.com", password: "legacy password").string("localId") == "raw-5")
+
+            let many = JSONValue.object(["users": .array((0...1000).map { .object(["localId": .string("many-\($0)")]) })]).jsonText
+            #expect(try await admin.post("/accounts:batchCreate", many).errorMessage == "EXCEED_MAX_USER_COUNT")
+            #expect(try await hearth.services.store.user(uid: "many-0") == nil)
+        }
+    }
+
     @Test("import with Firebase scrypt and bcrypt hashes: the old password signs in and is rehashed to Hearth's scrypt on that sign-in")
     func importedHashes() async throws {
         try await withHearth { hearth, client async throws in

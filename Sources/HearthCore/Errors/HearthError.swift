@@ -16,7 +16,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case operationNotAllowed, adminOnlyOperation, passwordLoginDisabled, credentialTooOldLoginAgain
         case emailChangeNeedsVerification
         case phoneNumberExists, invalidPhoneNumber, duplicateLocalID, duplicateEmail, duplicateRawID, missingUserAccount
-        case localIDListExceedsLimit, missingProviderID, missingRawID, invalidDuration, invalidPageToken
+        case localIDListExceedsLimit, exceedMaxUserCount, missingProviderID, missingRawID, invalidDuration, invalidPageToken
         case invalidHashParameter
         // E-mail actions
         case missingRequestType, missingOOBCode, invalidOOBCode, expiredOOBCode, missingNewEmail, resetPasswordExceedLimit
