@@ -19,6 +19,7 @@ extension HearthError {
         case .missingContinueURI: return business(M.missingContinueURI)
         case .invalidContinueURI: return business(M.invalidContinueURI)
         case .unauthorizedDomain: return business(detail.map { "UNAUTHORIZED_DOMAIN : \($0)" } ?? "UNAUTHORIZED_DOMAIN")
+        case .invalidHostingLinkDomain: return business("INVALID_HOSTING_LINK_DOMAIN")
         case .invalidDisplayName: return business(M.invalidDisplayName)
         case .invalidPhotoURL: return business(M.invalidPhotoURL)
         case .missingIDToken: return business(M.missingIDToken)

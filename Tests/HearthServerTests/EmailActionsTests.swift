@@ -419,6 +419,35 @@ struct EmailActionsTests {
         }
     }
 
+    @Test("linkDomain: INVALID_HOSTING_LINK_DOMAIN unless Hearth serves the host or it is authorized, for every kind of code")
+    func linkDomains() async throws {
+        try await withConfiguredHearth { hearth, client async throws in
+            _ = try await client.signUp(email: "ada@example.com")
+            func signInLink(_ domain: String) async throws -> WireResult {
+                try await client.post(
+                    "/v1/accounts:sendOobCode",
+                    json:
+                        #"{"requestType":"EMAIL_SIGNIN","email":"ada@example.com","continueUrl":"http://localhost/done","canHandleCodeInApp":true,"linkDomain":"\#(domain)"}"#
+                )
+            }
+            for bad in ["evil.example", "app.example.com.evil.example", "app.example.com:8443", "https://app.example.com", "app.example.com/x"] {
+                #expect(try await signInLink(bad).errorMessage == "INVALID_HOSTING_LINK_DOMAIN", "\(bad)")
+            }
+            #expect(try await Self.mails(hearth).isEmpty)
+            for good in ["app.example.com", "App.Example.COM", "localhost"] {
+                let sent = try await signInLink(good)
+                #expect(sent.status == .ok, "\(good): \(sent.text)")
+            }
+            // The same check for the other kinds of code.
+            let reset = try await client.post(
+                "/v1/accounts:sendOobCode", json: #"{"requestType":"PASSWORD_RESET","email":"ada@example.com","linkDomain":"evil.example"}"#)
+            #expect(reset.errorMessage == "INVALID_HOSTING_LINK_DOMAIN")
+        } configure: {
+            $0.email.authorizedDomains = ["app.example.com"]
+            $0.signIn.emailLinkEnabled = true
+        }
+    }
+
     // MARK: Helpers
 
     /// ``withHearth(_:_:)`` with the configuration change written after the test.

@@ -10,6 +10,7 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingIDToken, missingRefreshToken, missingGrantType, invalidGrantType, missingLocalID
         case invalidRequestType, unexpectedLocalID, invalidClaims, claimsTooLarge, forbiddenClaim
         case insufficientPermission, invalidContinueURI, missingContinueURI, invalidArgument, unauthorizedDomain
+        case invalidHostingLinkDomain
         case invalidDisplayName, invalidPhotoURL
         // Accounts
         case emailExists, emailNotFound, invalidPassword, invalidLoginCredentials, userDisabled, userNotFound
