@@ -448,6 +448,29 @@ struct EmailActionsTests {
         }
     }
 
+    @Test("an administrator's reset link for an unknown address under enumeration protection is EMAIL_NOT_FOUND: protection is for clients")
+    func administratorUnderEnumerationProtection() async throws {
+        try await withConfiguredHearth { hearth, client async throws in
+            var admin = client
+            admin.apiKey = nil
+            let unknown = try await admin.post(
+                "/v1/projects/demo-hearth/accounts:sendOobCode",
+                json: #"{"requestType":"PASSWORD_RESET","email":"nobody@example.com","returnOobLink":true}"#, headers: Self.owner)
+            #expect(unknown.errorMessage == "EMAIL_NOT_FOUND")
+            // The bare path with an administrator's bearer, without returnOobLink: the same.
+            let mailed = try await admin.post(
+                "/v1/accounts:sendOobCode", json: #"{"requestType":"PASSWORD_RESET","email":"nobody@example.com"}"#, headers: Self.owner)
+            #expect(mailed.errorMessage == "EMAIL_NOT_FOUND")
+            // A client still gets the answer a known address gets.
+            let fromClient = try await client.post(
+                "/v1/accounts:sendOobCode", json: #"{"requestType":"PASSWORD_RESET","email":"nobody@example.com"}"#)
+            #expect(fromClient.status == .ok && fromClient.string("email") == "nobody@example.com")
+            #expect(try await Self.mails(hearth).isEmpty)
+        } configure: {
+            $0.signIn.emailEnumerationProtection = true
+        }
+    }
+
     // MARK: Helpers
 
     /// ``withHearth(_:_:)`` with the configuration change written after the test.

@@ -211,6 +211,23 @@ struct UpdateAndDeleteTests {
         }
     }
 
+    @Test("a new password answers fresh idToken, refreshToken and expiresIn, as Firebase does; the old refresh token ends")
+    func passwordChangeTokens() async throws {
+        try await withHearth { hearth, client async throws in
+            let created = try await client.signUp(email: "ada@example.com")
+            hearth.clock.advance(by: 2)
+            let changed = try await client.post("/v1/accounts:update", ["idToken": .string(created.idToken!), "password": .string("another one")])
+            #expect(changed.status == .ok, "\(changed.text)")
+            let idToken = try #require(changed.string("idToken"))
+            let refreshToken = try #require(changed.string("refreshToken"))
+            #expect(changed.string("expiresIn") == "3600")
+            #expect(idToken != created.idToken && refreshToken != created.refreshToken)
+            #expect(try await client.lookup(idToken).status == .ok)
+            #expect(try await client.refresh(refreshToken).status == .ok)
+            #expect(try await client.refresh(created.refreshToken!).errorMessage == "TOKEN_EXPIRED")
+        }
+    }
+
     @Test("delete removes the account; MISSING_ID_TOKEN without a token")
     func delete() async throws {
         try await withHearth { hearth, client async throws in
