@@ -427,8 +427,8 @@ struct FederatedSignInTests {
         try await withFederated { live, client in
             let signedIn = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .appleAlice).postBody)
             let uid = try #require(signedIn.string("localId"))
-            let linked = try await client.signInWithIdp(
-                try live.sandbox.signInCredential(for: .githubUser).postBody, idToken: try #require(signedIn.string("idToken")))
+            let idToken = try #require(signedIn.string("idToken"))
+            let linked = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .githubUser).postBody, idToken: idToken)
             #expect(linked.status == .ok, "\(linked.text)")
             let refreshToken = try #require(linked.string("refreshToken"))
 
