@@ -143,7 +143,10 @@ public struct SignInCompletion: Sendable {
             // A hook disabled the new account: it is kept, disabled, and nobody is signed in.
             try await store.createUser(created, session: nil)
             throw HearthError(.userDisabled, reason: "a blocking hook disabled the new account")
-        case .create(let created):
+        case .create(let made):
+            var stamped = made
+            stamped.lastRefreshAt = now
+            let created = stamped
             // The token is signed while the user is being written: the signature does not depend on the write, and
             // the write (queued behind others on SQLite's single writer) does not hold up the CPU work. The token
             // leaves only once the user is stored.
@@ -159,7 +162,11 @@ public struct SignInCompletion: Sendable {
                     let lastLogin = user.lastLoginAt
                     try change(&user)
                     // The sign-in is not done until the second factor: it is not the last sign-in yet.
-                    if Self.needsSecondFactor(user, record) { user.lastLoginAt = lastLogin }
+                    if Self.needsSecondFactor(user, record) {
+                        user.lastLoginAt = lastLogin
+                    } else {
+                        user.lastRefreshAt = now
+                    }
                 })
             isNewUser = false
             if user.disabled { throw HearthError(.userDisabled, reason: "disabled in the sign-in's write") }
@@ -167,12 +174,16 @@ public struct SignInCompletion: Sendable {
             idToken = try await tokens.mintIDToken(
                 for: user, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims,
                 secondFactor: record.secondFactor)
-        case .createOrUpdate(let created, let change):
+        case .createOrUpdate(var created, let change):
+            created.lastRefreshAt = now
             do {
                 try await store.createUser(created, session: session.record)
                 (user, isNewUser) = (created, true)
             } catch StoreConflict.uid {
-                user = try await store.updateUser(uid: uid, session: session.record, change)
+                user = try await store.updateUser(uid: uid, session: session.record) { user in
+                    try change(&user)
+                    user.lastRefreshAt = now
+                }
                 isNewUser = false
             }
             idToken = try await tokens.mintIDToken(
