@@ -23,6 +23,7 @@ extension UserInfo {
         createdAt = WireInt64(Int64(user.createdAt.timeIntervalSince1970 * 1000))
         lastLoginAt = user.lastLoginAt.map { WireInt64(Int64($0.timeIntervalSince1970 * 1000)) }
         mfaInfo = user.secondFactors.isEmpty ? nil : user.secondFactors.map { MFAEnrollment($0) }
+        tenantId = user.tenantID
         var providers: [ProviderUserInfo] = []
         if let email = user.email, user.hasEmailProvider {
             providers.append(

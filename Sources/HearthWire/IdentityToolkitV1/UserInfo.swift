@@ -25,6 +25,8 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var lastRefreshAt: String?
     /// The enrolled second factors (none: absent).
     public var mfaInfo: [MFAEnrollment]?
+    /// The tenant of a tenant's user (absent for the project's own), as Identity Platform answers.
+    public var tenantId: String?
 
     public init(localId: String) { self.localId = localId }
 }
