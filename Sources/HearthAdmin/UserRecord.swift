@@ -31,9 +31,12 @@ public struct UserRecord: Sendable, Equatable {
     public let lastRefreshTime: Date?
     /// The user's second factors; `nil` when there are none (as firebase-admin's `multiFactor` is then undefined).
     public let multiFactor: MultiFactorSettings?
+    /// The tenant of a tenant's user (the server's `tenantId`); `nil` for the project's own.
+    public let tenantID: String?
 
     init(_ info: UserInfo) {
         uid = info.localId
+        tenantID = info.tenantId
         email = info.email
         emailVerified = info.emailVerified ?? false
         displayName = info.displayName

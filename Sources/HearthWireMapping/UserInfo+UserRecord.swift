@@ -27,6 +27,7 @@ extension UserInfo {
         // Firebase repeats Twitter's handle at the top level of the user.
         screenName = user.providers.first { $0.providerID == "twitter.com" }?.screenName
         mfaInfo = user.secondFactors.isEmpty ? nil : user.secondFactors.map { MFAEnrollment($0) }
+        tenantId = user.tenantID
         var providers: [ProviderUserInfo] = []
         if let email = user.email, user.hasEmailProvider {
             providers.append(

@@ -117,3 +117,24 @@ struct AdminConnectionOptions: ParsableArguments {
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 }
+
+/// ``AdminConnectionOptions`` with `--tenant`: `hearth users …` on the users of one tenant instead of the project's,
+/// through the admin API's tenant paths (`…/projects/{project}/tenants/{tenant}/accounts…`).
+struct TenantAdminConnectionOptions: ParsableArguments {
+    @OptionGroup var connection: AdminConnectionOptions
+    @Option(name: .long, help: "Work in this tenant (an id from `hearth tenants list`): its users, not the project's own.")
+    var tenant: String?
+
+    func validate() throws {
+        if tenant?.isEmpty == true { throw ValidationError("--tenant: give a tenant id") }
+    }
+
+    /// ``AdminConnectionOptions/withAdmin(_:)``, with the client of `--tenant` when given.
+    func withAdmin<T: Sendable>(_ body: @Sendable (HearthAdmin) async throws -> T) async throws -> T {
+        let tenant = self.tenant
+        return try await connection.withAdmin { admin in
+            guard let tenant else { return try await body(admin) }
+            return try await body(try admin.tenantManager.auth(forTenant: tenant))
+        }
+    }
+}

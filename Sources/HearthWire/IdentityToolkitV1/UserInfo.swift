@@ -35,13 +35,15 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var screenName: String?
     /// Imports only: a password in the clear, hashed by the server (`accounts:batchCreate`).
     public var rawPassword: String?
+    /// The tenant of a tenant's user (absent for the project's own), as Identity Platform answers.
+    public var tenantId: String?
 
     public init(localId: String) { self.localId = localId }
 
     enum CodingKeys: String, CodingKey {
         case localId, email, initialEmail, emailVerified, displayName, photoUrl, phoneNumber, disabled, customAttributes, customAuth
         case emailLinkSignin, providerUserInfo, passwordHash, salt, passwordUpdatedAt, validSince, createdAt, lastLoginAt
-        case lastRefreshAt, mfaInfo, screenName, rawPassword
+        case lastRefreshAt, mfaInfo, screenName, rawPassword, tenantId
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,6 +70,7 @@ public struct UserInfo: Codable, Sendable, Equatable {
         mfaInfo = try container.decodeIfPresent([MFAEnrollment].self, forKey: .mfaInfo)
         screenName = try container.decodeIfPresent(String.self, forKey: .screenName)
         rawPassword = try container.decodeIfPresent(String.self, forKey: .rawPassword)
+        tenantId = try container.decodeIfPresent(String.self, forKey: .tenantId)
     }
 }
 
