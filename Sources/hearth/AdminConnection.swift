@@ -138,3 +138,19 @@ struct TenantAdminConnectionOptions: ParsableArguments {
         }
     }
 }
+
+/// Prints every item of every page `fetch` reads (given the previous page's token, `nil` first), one `line` each, and
+/// returns how many there were: the listings of `hearth users list` and `hearth tenants list`.
+func printPages<Item>(
+    line: (Item) -> String, _ fetch: (_ pageToken: String?) async throws -> (items: [Item], next: String?)
+) async throws -> Int {
+    var token: String?
+    var count = 0
+    repeat {
+        let page = try await fetch(token)
+        for item in page.items { print(line(item)) }
+        count += page.items.count
+        token = page.next
+    } while token != nil
+    return count
+}

@@ -25,15 +25,10 @@ struct TenantsCommand: AsyncParsableCommand {
         func run() async throws {
             let pageSize = self.pageSize
             let count = try await connection.withAdmin { admin in
-                var token: String?
-                var count = 0
-                repeat {
+                try await printPages(line: TenantPrinting.line) { token in
                     let page = try await admin.tenantManager.listTenants(pageSize: pageSize, pageToken: token)
-                    for tenant in page.tenants { print(TenantPrinting.line(tenant)) }
-                    count += page.tenants.count
-                    token = page.nextPageToken
-                } while token != nil
-                return count
+                    return (page.tenants, page.nextPageToken)
+                }
             }
             FileHandle.standardError.write(Data("\(count) tenant(s)\n".utf8))
         }

@@ -15,15 +15,10 @@ extension UsersCommand {
         func run() async throws {
             let pageSize = self.pageSize
             let count = try await connection.withAdmin { admin in
-                var token: String?
-                var count = 0
-                repeat {
+                try await printPages(line: UserPrinting.line) { token in
                     let page = try await admin.listUsers(pageSize: pageSize, pageToken: token)
-                    for user in page.users { print(UserPrinting.line(user)) }
-                    count += page.users.count
-                    token = page.nextPageToken
-                } while token != nil
-                return count
+                    return (page.users, page.nextPageToken)
+                }
             }
             FileHandle.standardError.write(Data("\(count) user(s)\n".utf8))
         }
