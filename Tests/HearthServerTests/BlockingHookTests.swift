@@ -28,7 +28,7 @@ struct BlockingHookTests {
             @Sendable func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
                 Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
             }
-            for path in ["enrich", "refuse", "slow", "huge", "redirect", "reserved", "disable", "garbage"] {
+            for path in ["enrich", "refuse", "slow", "huge", "redirect", "reserved", "disable", "garbage", "block", "allow"] {
                 router.post(RouterPath(path)) { request, _ -> Response in
                     let body = try await request.body.collect(upTo: 1 << 20)
                     if case .object(let data)? = JSONValue.object(fromJSON: String(buffer: body))?["data"], case .string(let jwt)? = data["jwt"] {
@@ -50,6 +50,8 @@ struct BlockingHookTests {
                     case "redirect": return Response(status: .found, headers: [.location: "/enrich"])
                     case "reserved": return json(#"{"userRecord":{"updateMask":"customClaims","customClaims":{"firebase":{"tenant":"x"}}}}"#)
                     case "disable": return json(#"{"userRecord":{"updateMask":"disabled","disabled":true}}"#)
+                    case "block": return json(#"{"recaptchaActionOverride":"BLOCK"}"#)
+                    case "allow": return json("{}")
                     default: return json("not json at all")
                     }
                 }
@@ -239,6 +241,54 @@ struct BlockingHookTests {
                     ])
                 #expect(refused.errorMessage?.hasPrefix("BLOCKING_FUNCTION_ERROR_RESPONSE") == true, "\(refused.text)")
                 #expect(try await Self.signUp(client, "project@example.com").status == .ok)
+            }
+        }
+    }
+
+    @Test("beforeSendEmail and beforeSendSms: told the recipient and the message's type; a refusal or a BLOCK stops the message")
+    func messages() async throws {
+        let received = Received()
+        try await withLoopbackRouter(Self.hookRoutes(received)) { hooks in
+            try await withLiveHearth { live in
+                let client = FirebaseTestClient(baseURL: live.baseURL)
+                var admin = client
+                admin.apiKey = nil
+                #expect(try await Self.signUp(client, "ada@example.com").status == .ok)
+                func set(email: String, sms: String) async throws {
+                    let body =
+                        #"{"blockingFunctions":{"triggers":{"beforeSendEmail":{"functionUri":"\#(hooks)/\#(email)"},"beforeSendSms":{"functionUri":"\#(hooks)/\#(sms)"}}}}"#
+                    let set = try await admin.raw(
+                        "/v2/projects/\(live.projectID)/config?updateMask=blockingFunctions", method: .patch, body: Data(body.utf8),
+                        headers: Self.admin)
+                    #expect(set.status == .ok, "\(set.text)")
+                }
+                func reset() async throws -> WireResult {
+                    try await client.post(
+                        "/v1/accounts:sendOobCode", ["requestType": .string("PASSWORD_RESET"), "email": .string("ada@example.com")])
+                }
+                func text(_ number: String) async throws -> WireResult {
+                    try await client.post("/v1/accounts:sendVerificationCode", ["phoneNumber": .string(number)])
+                }
+                try await set(email: "allow", sms: "allow")
+                #expect(try await reset().status == .ok)
+                #expect(try await text("+447700900123").status == .ok)
+                let events = received.all.map { jwtClaims($0.jwt) }
+                #expect(events.count == 2)
+                #expect(events.first?["event_type"] == .string("providers/cloud.auth/eventTypes/user.beforeSendEmail"))
+                #expect(events.first?["email"] == .string("ada@example.com") && events.first?["email_type"] == .string("PASSWORD_RESET"))
+                #expect(events.last?["event_type"] == .string("providers/cloud.auth/eventTypes/user.beforeSendSms"))
+                #expect(events.last?["phone_number"] == .string("+447700900123") && events.last?["sms_type"] == .string("SIGN_IN_OR_SIGN_UP"))
+
+                try await set(email: "refuse", sms: "block")
+                #expect(
+                    try await reset().errorMessage
+                        == "BLOCKING_FUNCTION_ERROR_RESPONSE : ((HTTP request to \(hooks)/refuse returned HTTP error 400: Only example.org addresses may sign up.[31m))"
+                )
+                #expect(
+                    try await text("+447700900124").errorMessage
+                        == "BLOCKING_FUNCTION_ERROR_RESPONSE : ((The blocking function stopped the message.))")
+                let sent = try await client.raw("/emulator/v1/projects/\(live.projectID)/verificationCodes", method: .get).text
+                #expect(sent.contains("+447700900123") && !sent.contains("+447700900124"))
             }
         }
     }

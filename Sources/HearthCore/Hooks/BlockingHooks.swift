@@ -9,9 +9,9 @@ public struct BlockingHookSettings: Codable, Sendable, Equatable {
     public var beforeCreate: String?
     /// `triggers.beforeSignIn.functionUri`.
     public var beforeSignIn: String?
-    /// `triggers.beforeSendEmail.functionUri` (kept and shown; Hearth does not call it yet).
+    /// `triggers.beforeSendEmail.functionUri`: asked before a password-reset or e-mail sign-in mail.
     public var beforeSendEmail: String?
-    /// `triggers.beforeSendSms.functionUri` (kept and shown; Hearth does not call it yet).
+    /// `triggers.beforeSendSms.functionUri`: asked before a verification code goes out by SMS.
     public var beforeSendSMS: String?
     /// `forwardInboundCredentials`: which of the identity provider's tokens the event carries.
     public var forwardIDToken: Bool
@@ -50,11 +50,20 @@ public struct BlockingHookSettings: Codable, Sendable, Equatable {
 public struct BlockingHookEvent: Sendable {
     public enum Kind: String, Sendable {
         case beforeCreate, beforeSignIn
+        /// Before a password-reset or sign-in mail goes out (`beforeSendEmail`).
+        case beforeSendEmail
+        /// Before a verification code goes out by SMS (`beforeSendSms`).
+        case beforeSendSMS = "beforeSendSms"
     }
 
     public var kind: Kind
-    /// The account as it will be written (``Kind/beforeCreate``) or as the sign-in leaves it.
-    public var user: UserRecord
+    /// The account as it will be written (``Kind/beforeCreate``) or as the sign-in leaves it; a message's events have
+    /// none.
+    public var user: UserRecord?
+    /// A message's recipient (an e-mail address, or an E.164 number) and its type (`PASSWORD_RESET`, `EMAIL_SIGN_IN`;
+    /// `SIGN_IN_OR_SIGN_UP`, `MULTI_FACTOR_SIGN_IN`, `MULTI_FACTOR_ENROLLMENT`).
+    public var recipient: String?
+    public var messageType: String?
     /// The sign-in's method: `password`, `emailLink`, `phone`, or the identity provider's id.
     public var signInMethod: String
     public var origin: AuditOrigin
@@ -64,8 +73,11 @@ public struct BlockingHookEvent: Sendable {
     public var tenantID: String?
 
     public init(
-        kind: Kind, user: UserRecord, signInMethod: String, origin: AuditOrigin, providerTokens: ProviderTokens? = nil, tenantID: String? = nil
+        kind: Kind, user: UserRecord?, signInMethod: String, origin: AuditOrigin, providerTokens: ProviderTokens? = nil,
+        tenantID: String? = nil, recipient: String? = nil, messageType: String? = nil
     ) {
+        self.recipient = recipient
+        self.messageType = messageType
         self.kind = kind
         self.user = user
         self.signInMethod = signInMethod
@@ -149,6 +161,17 @@ public struct BlockingHooks: Sendable {
     /// Firebase's never do, and neither does adding a password to an account.
     public static func applies(to record: SignInCompletion.Record) -> Bool {
         !["anonymous", "custom"].contains(record.provider) && !(record.event == .linked && record.provider == "password")
+    }
+
+    /// Asks `beforeSendEmail` (`kind` ``BlockingHookEvent/Kind/beforeSendEmail``) or `beforeSendSms` before a message of
+    /// `messageType` goes to `recipient`, when that hook is set; its refusal blocks the message
+    /// (`BLOCKING_FUNCTION_ERROR_RESPONSE`). What it answers besides is not read.
+    public func beforeSending(_ kind: BlockingHookEvent.Kind, to recipient: String, messageType: String, origin: AuditOrigin) async throws {
+        let hooks = try await settings.projectSettings().blockingHooks
+        guard let uri = kind == .beforeSendEmail ? hooks.beforeSendEmail : hooks.beforeSendSMS else { return }
+        let event = BlockingHookEvent(
+            kind: kind, user: nil, signInMethod: "", origin: origin, tenantID: tenantID, recipient: recipient, messageType: messageType)
+        _ = try await caller.call(uri, event: event, settings: hooks)
     }
 
     /// Whether any hook a sign-in asks is set (read from the settings' short-lived cache).

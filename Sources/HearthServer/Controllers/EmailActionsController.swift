@@ -52,7 +52,10 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
             target = issued
         }
 
-        if !returnsLink { try await actions.countMail(to: target.recipient, kind: target.kind) }
+        if !returnsLink {
+            try await actions.countMail(to: target.recipient, kind: target.kind)
+            try await actions.askBeforeSending(target.kind, to: target.recipient, origin: audit.origin(request, context: context))
+        }
         let issued = try await actions.issue(
             target.kind, uid: target.uid, email: target.email, newEmail: target.newEmail, continueURL: continueURL, languageCode: languageCode)
         var response = SendOobCodeResponse(email: target.email)

@@ -67,19 +67,40 @@ struct HTTPBlockingHooks: BlockingHookCalling {
         guard status == .ok else {
             throw Self.failure("((HTTP request to \(uri) returned HTTP error \(status.code): \(Self.message(in: text))))", reason: "hook refused")
         }
+        guard event.kind == .beforeCreate || event.kind == .beforeSignIn else {
+            // A message's hook may only let it go or stop it.
+            if case .string("BLOCK")? = JSONValue.object(fromJSON: text.isEmpty ? "{}" : text)?["recaptchaActionOverride"] {
+                throw Self.failure("((The blocking function stopped the message.))", reason: "hook blocked a message")
+            }
+            return .none
+        }
         return try Self.changes(from: text)
     }
 
     /// The event's claims, as Identity Platform's blocking functions read them.
     func payload(_ uri: String, event: BlockingHookEvent, settings: BlockingHookSettings) -> [String: JSONValue] {
         let now = Int64(clock.now.timeIntervalSince1970)
+        let eventType = "providers/cloud.auth/eventTypes/user.\(event.kind.rawValue)"
         var claims: [String: JSONValue] = [
             "iss": .string(configuration.resolvedIssuer), "aud": .string(uri), "iat": .number(Double(now)),
             "exp": .number(Double(now + Int64(Self.eventLifetime))), "event_id": .string(VerificationCode.makeHandle()),
-            "event_type": .string("providers/cloud.auth/eventTypes/user.\(event.kind.rawValue):\(event.signInMethod)"),
+            "event_type": .string(event.user == nil ? eventType : "\(eventType):\(event.signInMethod)"),
             "auth_type": .string("USER"), "resource": .string("projects/\(configuration.projectID)"),
-            "sign_in_method": .string(event.signInMethod), "user_record": .object(Self.userRecord(event.user, tenantID: event.tenantID)),
         ]
+        if let user = event.user {
+            claims["sign_in_method"] = .string(event.signInMethod)
+            claims["user_record"] = .object(Self.userRecord(user, tenantID: event.tenantID))
+        }
+        switch event.kind {
+        case .beforeSendEmail:
+            if let recipient = event.recipient { claims["email"] = .string(recipient) }
+            if let type = event.messageType { claims["email_type"] = .string(type) }
+        case .beforeSendSMS:
+            if let recipient = event.recipient { claims["phone_number"] = .string(recipient) }
+            if let type = event.messageType { claims["sms_type"] = .string(type) }
+        case .beforeCreate, .beforeSignIn:
+            break
+        }
         if let address = event.origin.address { claims["ip_address"] = .string(address) }
         if let agent = event.origin.userAgent { claims["user_agent"] = .string(agent) }
         if let locale = event.origin.locale { claims["locale"] = .string(locale) }
