@@ -1,6 +1,7 @@
 """The official firebase-admin Python SDK against a development-mode Hearth, as its emulator mode reaches it
 (FIREBASE_AUTH_EMULATOR_HOST: `Bearer owner`, no API key, paths under /identitytoolkit.googleapis.com), second
-factors included (written through the SDK's own client: it has no multi-factor API).
+factors included (written through the SDK's own client: it has no multi-factor API), and tenants (tenant_mgt: the
+tenants themselves, and users, tokens, action links and OIDC provider configs inside one).
 
     FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099 HEARTH_PROJECT=demo-hearth python firebase-admin-emulator.py
 
@@ -17,7 +18,7 @@ import urllib.parse
 import urllib.request
 
 import firebase_admin
-from firebase_admin import auth, exceptions
+from firebase_admin import _utils, auth, credentials, exceptions, tenant_mgt
 
 HOST = os.environ["FIREBASE_AUTH_EMULATOR_HOST"]
 PROJECT = os.environ.get("HEARTH_PROJECT", "demo-hearth")
@@ -227,4 +228,97 @@ check(result.success_count == 1 and result.errors[0].index == 1
       f"import_users with second factors; an unverified user refused: {[error.reason for error in result.errors]}")
 check([(factor["mfaEnrollmentId"], factor["phoneInfo"]) for factor in enrolled_factors("mfa-imp-1")] == [("w1", "+15555550125")],
       "an imported user's second factors")
+
+# tenants. firebase-admin's tenant_mgt does not follow FIREBASE_AUTH_EMULATOR_HOST (firebase/firebase-admin-python#910):
+# its tenant calls go to Google's TENANT_MGT_URL with the app's credential. So the URL is pointed at the server, as
+# scripts/admin-sdk-check.py points the others, and an app of its own carries the SDK's own emulator credential
+# (Bearer owner); auth_for_tenant's clients follow the emulator host as the project's do.
+tenant_mgt._TenantManagementService.TENANT_MGT_URL = f"http://{HOST}/identitytoolkit.googleapis.com/v2"  # noqa: SLF001
+
+
+class OwnerCredential(credentials.Base):
+    """The emulator's credential (`Bearer owner`) as an app credential."""
+
+    def get_credential(self):
+        return _utils.EmulatorAdminCredentials()
+
+
+tenants_app = firebase_admin.initialize_app(OwnerCredential(), options={"projectId": PROJECT}, name="tenants")
+acme = tenant_mgt.create_tenant("Acme", allow_password_sign_up=True, app=tenants_app)
+check(acme.tenant_id.startswith("acme-") and acme.display_name == "Acme" and acme.allow_password_sign_up
+      and not acme.enable_email_link_sign_in, "create_tenant")
+globex = tenant_mgt.create_tenant("Globex", app=tenants_app)
+check(tenant_mgt.get_tenant(acme.tenant_id, app=tenants_app).display_name == "Acme", "get_tenant")
+fails_with(lambda: tenant_mgt.get_tenant("nobody-12345", app=tenants_app), tenant_mgt.TenantNotFoundError,
+           "get_tenant of an unknown tenant")
+updated_tenant = tenant_mgt.update_tenant(globex.tenant_id, display_name="Globex-Two", enable_email_link_sign_in=True,
+                                          allow_password_sign_up=True, app=tenants_app)
+check(updated_tenant.display_name == "Globex-Two" and updated_tenant.enable_email_link_sign_in
+      and updated_tenant.allow_password_sign_up, "update_tenant (updateMask)")
+listed_tenants = [tenant.tenant_id for tenant in tenant_mgt.list_tenants(max_results=1, app=tenants_app).iterate_all()]
+check(sorted(listed_tenants) == sorted([acme.tenant_id, globex.tenant_id]), "list_tenants pages through every tenant")
+
+acme_auth = tenant_mgt.auth_for_tenant(acme.tenant_id, app=tenants_app)
+globex_auth = tenant_mgt.auth_for_tenant(globex.tenant_id, app=tenants_app)
+check(acme_auth.tenant_id == acme.tenant_id, "auth_for_tenant")
+# The project's ada@example.com exists; in the tenant the address is free, and the uid too.
+grace = acme_auth.create_user(uid="ada-1", email="ada@example.com", password="in the tenant", display_name="Grace")
+check(grace.uid == "ada-1" and grace.tenant_id == acme.tenant_id, "create_user in a tenant, with a uid and e-mail the project has")
+check(acme_auth.get_user("ada-1").display_name == "Grace" and auth.get_user("ada-1").display_name == "Countess",
+      "get_user sees the tenant's user; the project's is another")
+check(acme_auth.get_user_by_email("ada@example.com").tenant_id == acme.tenant_id, "get_user_by_email in a tenant")
+fails_with(lambda: globex_auth.get_user("ada-1"), auth.UserNotFoundError, "another tenant has no such user")
+fails_with(lambda: acme_auth.create_user(email="ada@example.com"), auth.EmailAlreadyExistsError,
+           "create_user with an e-mail the tenant has")
+check(acme_auth.update_user("ada-1", display_name="Grace Hopper").display_name == "Grace Hopper", "update_user in a tenant")
+acme_auth.set_custom_user_claims("ada-1", {"role": "admiral"})
+check(acme_auth.get_user("ada-1").custom_claims == {"role": "admiral"}, "set_custom_user_claims in a tenant")
+for index in range(3):
+    acme_auth.create_user(uid=f"acme-{index}")
+check([user.uid for user in acme_auth.list_users(max_results=2).iterate_all()] == ["acme-0", "acme-1", "acme-2", "ada-1"],
+      "list_users lists the tenant's users alone")
+
+tenant_signed_in = client_call("accounts:signInWithPassword", {"email": "ada@example.com", "password": "in the tenant",
+                                                               "tenantId": acme.tenant_id, "returnSecureToken": True})
+check(tenant_signed_in["localId"] == "ada-1", "a tenant's user signs in with tenantId")
+tenant_token = acme_auth.verify_id_token(tenant_signed_in["idToken"])
+check(tenant_token["firebase"]["tenant"] == acme.tenant_id and tenant_token.get("role") == "admiral",
+      "verify_id_token in the tenant: firebase.tenant and the claims")
+fails_with(lambda: globex_auth.verify_id_token(tenant_signed_in["idToken"]), tenant_mgt.TenantIdMismatchError,
+           "verify_id_token in another tenant")
+check(auth.verify_id_token(tenant_signed_in["idToken"])["uid"] == "ada-1", "the project's verify_id_token takes a tenant's token")
+custom = acme_auth.create_custom_token("acme-0", {"premium": True}).decode()
+check(claims_of(custom).get("tenant_id") == acme.tenant_id, "create_custom_token in a tenant names it (tenant_id)")
+exchanged = client_call("accounts:signInWithCustomToken", {"token": custom, "tenantId": acme.tenant_id, "returnSecureToken": True})
+check(claims_of(exchanged["idToken"])["firebase"]["tenant"] == acme.tenant_id and claims_of(exchanged["idToken"]).get("premium"),
+      "the tenant's custom token signs in to the tenant")
+check(acme_auth.verify_id_token(exchanged["idToken"])["uid"] == "acme-0", "... and verifies in it")
+
+tenant_reset = acme_auth.generate_password_reset_link("ada@example.com")
+query = urllib.parse.parse_qs(urllib.parse.urlparse(tenant_reset).query)
+check(query.get("tenantId") == [acme.tenant_id], "generate_password_reset_link in a tenant: the link names the tenant")
+client_call("accounts:resetPassword", {"oobCode": query["oobCode"][0], "newPassword": "reset in the tenant",
+                                       "tenantId": acme.tenant_id})
+client_call("accounts:signInWithPassword", {"email": "ada@example.com", "password": "reset in the tenant",
+                                            "tenantId": acme.tenant_id, "returnSecureToken": True})
+check(True, "... its code resets the tenant user's password")
+
+oidc = acme_auth.create_oidc_provider_config("oidc.acme-sso", client_id="acme-client", issuer="https://sso.acme.example",
+                                             display_name="Acme SSO", enabled=True)
+check(oidc.provider_id == "oidc.acme-sso" and oidc.issuer == "https://sso.acme.example" and oidc.enabled,
+      "create_oidc_provider_config in a tenant")
+check(acme_auth.get_oidc_provider_config("oidc.acme-sso").client_id == "acme-client", "get_oidc_provider_config in a tenant")
+check([config.provider_id for config in acme_auth.list_oidc_provider_configs().iterate_all()] == ["oidc.acme-sso"],
+      "list_oidc_provider_configs in a tenant")
+check([config.provider_id for config in globex_auth.list_oidc_provider_configs().iterate_all()] == [],
+      "another tenant has no such provider")
+acme_auth.delete_oidc_provider_config("oidc.acme-sso")
+fails_with(lambda: acme_auth.get_oidc_provider_config("oidc.acme-sso"), auth.ConfigurationNotFoundError,
+           "delete_oidc_provider_config in a tenant")
+
+acme_auth.delete_user("acme-2")
+fails_with(lambda: acme_auth.get_user("acme-2"), auth.UserNotFoundError, "delete_user in a tenant")
+tenant_mgt.delete_tenant(globex.tenant_id, app=tenants_app)
+fails_with(lambda: tenant_mgt.get_tenant(globex.tenant_id, app=tenants_app), tenant_mgt.TenantNotFoundError, "delete_tenant")
+check(auth.get_user("ada-1").display_name == "Countess", "the project's user is untouched")
 print("all checks passed")

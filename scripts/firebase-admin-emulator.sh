@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks a development-mode Hearth with the official firebase-admin Python SDK in emulator mode (Bearer owner,
 # no API key): users created, read, listed, updated, disabled, given claims, revoked, imported with Firebase
-# scrypt and bcrypt hashes, deleted; session cookies; custom tokens.
+# scrypt and bcrypt hashes, deleted; session cookies; custom tokens; tenants (tenant_mgt) and their users.
 #
 #   FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099 scripts/firebase-admin-emulator.sh
 #

@@ -18,6 +18,8 @@ public struct DecodedToken: Sendable, Equatable {
     public var phoneNumber: String? { claims["phone_number"]?.stringValue }
     /// `firebase.sign_in_provider`: `password`, `anonymous`, `custom`, `google.com`, …
     public var signInProvider: String? { claims["firebase"]?.objectValue?["sign_in_provider"]?.stringValue }
+    /// `firebase.tenant`: the tenant of the user; `nil` for the project's own users.
+    public var tenantID: String? { claims["firebase"]?.objectValue?["tenant"]?.stringValue }
 
     /// Names a developer cannot use for custom claims: the reserved claims of ID tokens.
     public static let reservedClaimNames: Set<String> = [

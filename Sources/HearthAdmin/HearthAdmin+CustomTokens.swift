@@ -5,7 +5,8 @@ extension HearthAdmin {
     public static let customTokenAudience = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
 
     /// A custom token for `uid`, which the app exchanges for an ID token with `signIn(withCustomToken:)`.
-    /// Valid for an hour; `claims` ride in every ID token of that session.
+    /// Valid for an hour; `claims` ride in every ID token of that session. In a tenant (``tenantID``) it names the
+    /// tenant (`tenant_id`), and the app signs in with `auth.tenantID` set to it.
     ///
     /// Signed RS256 with the service account's key (`iss` = `sub` = its `client_email`). With
     /// ``Credential/emulatorOwner`` it is unsigned (`alg: none`), as the Admin SDKs make them for an emulator;
@@ -25,6 +26,8 @@ extension HearthAdmin {
             "aud": .string(Self.customTokenAudience), "uid": .string(uid), "iat": .number(issuedAt), "exp": .number(issuedAt + 3_600),
         ]
         if !claims.isEmpty { payload["claims"] = .object(claims) }
+        // In a tenant the token signs in to that tenant alone, as firebase-admin's tenant-aware tokens do.
+        if let tenantID { payload["tenant_id"] = .string(tenantID) }
         switch credential {
         case .serviceAccount:
             guard let serviceAccount else { throw HearthAdminError(.invalidCredential, "No service account is loaded.") }

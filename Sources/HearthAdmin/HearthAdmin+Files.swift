@@ -11,6 +11,15 @@ extension HearthAdmin {
     /// other (one imported and not yet redone at the user's sign-in) is left out.
     public func exportUsers(pageSize: Int = 1_000, pageToken: String? = nil) async throws -> (users: [ExportedUser], nextPageToken: String?) {
         guard (1...1_000).contains(pageSize) else { throw HearthAdminError(.argumentError, "pageSize must be between 1 and 1000.") }
+        if tenantID != nil {
+            // `downloadAccount` is the project's; a tenant's users come from its `accounts:batchGet`, the same page.
+            var components = URLComponents()
+            components.queryItems = [URLQueryItem(name: "maxResults", value: String(pageSize))]
+            if let pageToken { components.queryItems?.append(URLQueryItem(name: "nextPageToken", value: pageToken)) }
+            let query = (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+            let page = try await get(projectPath("accounts:batchGet") + "?" + query, as: BatchGetResponse.self)
+            return ((page.users ?? []).map(ExportedUser.init), page.nextPageToken.flatMap { $0.isEmpty ? nil : $0 })
+        }
         var request = DownloadAccountRequest(maxResults: WireInt32(Int32(pageSize)), nextPageToken: pageToken)
         request.targetProjectId = projectID
         let page = try await call("identitytoolkit/v3/relyingparty/downloadAccount", request, as: BatchGetResponse.self)
@@ -20,7 +29,7 @@ extension HearthAdmin {
     /// The options that import the hashes ``exportUsers(pageSize:pageToken:)`` gives: the server's scrypt as
     /// `STANDARD_SCRYPT`, read from its project config.
     public func exportHashOptions() async throws -> PasswordHashOptions {
-        let config = try await call("v2/projects/\(projectID)/config", EmptyBody(), as: ProjectConfig.self, method: .GET)
+        let config = try await call("\(scopePath(version: "v2"))/config", EmptyBody(), as: ProjectConfig.self, method: .GET)
         guard let hash = config.signIn?.hashConfig, hash.algorithm == "STANDARD_SCRYPT", let logN = hash.memoryCost, (1...20).contains(logN) else {
             throw HearthAdminError(.internalError, "The server did not say how it hashes passwords.")
         }

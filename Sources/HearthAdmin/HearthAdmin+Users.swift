@@ -59,15 +59,7 @@ extension HearthAdmin {
 
     /// `GET` of an admin path that carries its own query.
     func get<Response: Decodable>(_ pathAndQuery: String, as: Response.Type) async throws -> Response {
-        guard let url = URL(string: server.absoluteString + "/" + pathAndQuery) else {
-            throw HearthAdminError(.argumentError, "The request could not be formed.")
-        }
-        let reply = try await http.send(.GET, url, headers: [("Authorization", try await authorization())])
-        guard (200..<300).contains(reply.status) else { throw Self.error(from: reply) }
-        guard let decoded = try? JSONDecoder().decode(Response.self, from: reply.body) else {
-            throw HearthAdminError(.internalError, "The server's answer could not be read.")
-        }
-        return decoded
+        try await send(.GET, pathAndQuery, as: Response.self)
     }
 
     // MARK: Writing
@@ -260,6 +252,6 @@ extension HearthAdmin {
             throw HearthAdminError(.invalidSessionCookieDuration, "A session cookie lasts from 5 minutes to 2 weeks.")
         }
         let request = CreateSessionCookieRequest(idToken: idToken, validDuration: String(Int64(expiresIn)))
-        return try await call("v1/projects/\(projectID):createSessionCookie", request, as: CreateSessionCookieResponse.self).sessionCookie
+        return try await call("\(scopePath(version: "v1")):createSessionCookie", request, as: CreateSessionCookieResponse.self).sessionCookie
     }
 }

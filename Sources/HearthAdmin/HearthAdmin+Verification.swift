@@ -19,6 +19,7 @@ extension HearthAdmin {
     /// With `checkRevoked` it also asks the server for the user: a disabled user is refused with
     /// `auth/user-disabled`, a token of a sign-in before the user's tokens were revoked with
     /// `auth/id-token-revoked`, a deleted user with `auth/user-not-found`.
+    /// In a tenant (``tenantID``) the token must be of that tenant (`firebase.tenant`): `auth/mismatching-tenant-id`.
     /// - Throws: ``HearthAdminError`` with `auth/argument-error` for anything malformed, foreign or forged,
     ///   `auth/id-token-expired`, and `auth/internal-error` when the keys cannot be fetched.
     public func verifyIDToken(_ token: String, checkRevoked: Bool = false) async throws -> DecodedToken {
@@ -63,6 +64,11 @@ extension HearthAdmin {
         guard expiresAt > now - clockSkew else { throw HearthAdminError(kind.expired, "The \(kind.name) has expired.") }
         guard issuedAt <= now + clockSkew else { throw refused("it was issued in the future (iat)") }
         guard authTime <= now + clockSkew else { throw refused("its sign-in time (auth_time) is in the future") }
+
+        // In a tenant, a token of the project or of another tenant is refused (firebase-admin's `TenantAwareAuth`).
+        if let tenantID, claims["firebase"]?.objectValue?["tenant"]?.stringValue != tenantID {
+            throw HearthAdminError(.mismatchingTenantID, "The \(kind.name) belongs to another tenant than \(tenantID).")
+        }
 
         let decoded = DecodedToken(
             uid: subject, issuer: issuer, audience: projectID, authTime: Date(timeIntervalSince1970: authTime),

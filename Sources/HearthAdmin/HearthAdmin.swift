@@ -23,6 +23,9 @@ public final class HearthAdmin: Sendable {
     public let server: URL
     /// How far the token's times may be off the local clock, in seconds (issued "in the future", expired just now).
     public let clockSkew: TimeInterval
+    /// The tenant whose users this instance manages and whose tokens it verifies (from
+    /// ``TenantManager/auth(forTenant:)``, firebase-admin's `TenantAwareAuth.tenantId`); `nil`: the project's own.
+    public let tenantID: String?
 
     let credential: Credential
     let serviceAccount: ServiceAccountKey?
@@ -52,6 +55,7 @@ public final class HearthAdmin: Sendable {
             throw HearthAdminError(.argumentError, "The server URL must be http or https.")
         }
         self.server = normalized
+        self.tenantID = nil
         self.credential = credential
         self.clockSkew = max(0, clockSkew)
         self.clock = clock
@@ -71,6 +75,22 @@ public final class HearthAdmin: Sendable {
             http: http, clock: clock)
         sessionCookieKeys = PublicKeyCache(
             url: normalized.appendingPathComponent("identitytoolkit/v3/relyingparty/publicKeys"), http: http, clock: clock)
+    }
+
+    /// `base` working in `tenantID`: the same server, credential, key caches and access tokens.
+    init(scoping base: HearthAdmin, toTenant tenantID: String) {
+        projectID = base.projectID
+        server = base.server
+        clockSkew = base.clockSkew
+        self.tenantID = tenantID
+        credential = base.credential
+        serviceAccount = base.serviceAccount
+        accessTokens = base.accessTokens
+        http = base.http
+        clock = base.clock
+        idTokenKeys = base.idTokenKeys
+        sessionCookieKeys = base.sessionCookieKeys
+        idTokenIssuer = base.idTokenIssuer
     }
 
     // MARK: The admin API
@@ -109,8 +129,30 @@ public final class HearthAdmin: Sendable {
         }
     }
 
-    /// The path of a project-scoped admin route, `v1/projects/<project>/<rest>`.
-    func projectPath(_ rest: String) -> String { "v1/projects/\(projectID)/\(rest)" }
+    /// The path of a project-scoped admin route, `v1/projects/<project>/<rest>`, or in this instance's tenant
+    /// `v1/projects/<project>/tenants/<tenant>/<rest>`.
+    func projectPath(_ rest: String) -> String { "\(scopePath(version: "v1"))/\(rest)" }
+
+    /// `<version>/projects/<project>`, or in this instance's tenant `<version>/projects/<project>/tenants/<tenant>`.
+    func scopePath(version: String) -> String {
+        "\(version)/projects/\(projectID)" + (tenantID.map { "/tenants/\($0)" } ?? "")
+    }
+
+    /// Sends `body` (none for `GET` and `DELETE`) to `pathAndQuery` (under the server's URL, its query already encoded)
+    /// as an administrator and decodes the answer, as ``call(_:_:as:method:)`` does.
+    func send<Response: Decodable>(_ method: HTTPMethod, _ pathAndQuery: String, body: Data? = nil, as: Response.Type) async throws -> Response {
+        guard let url = URL(string: server.absoluteString + "/" + pathAndQuery) else {
+            throw HearthAdminError(.argumentError, "The request could not be formed.")
+        }
+        var headers = [("Authorization", try await authorization())]
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        let reply = try await http.send(method, url, headers: headers, body: body)
+        guard (200..<300).contains(reply.status) else { throw Self.error(from: reply) }
+        guard let decoded = try? JSONDecoder().decode(Response.self, from: reply.body) else {
+            throw HearthAdminError(.internalError, "The server's answer could not be read.")
+        }
+        return decoded
+    }
 
     static func error(from reply: AdminHTTP.Reply) -> HearthAdminError {
         guard let envelope = try? JSONDecoder().decode(WireErrorResponse.self, from: reply.body) else {

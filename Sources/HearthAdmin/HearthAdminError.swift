@@ -48,6 +48,13 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
         public static let secondFactorLimitExceeded = Code(rawValue: "auth/second-factor-limit-exceeded")
         /// A second factor the user does not have (`MFA_ENROLLMENT_NOT_FOUND`).
         public static let multiFactorInfoNotFound = Code(rawValue: "auth/multi-factor-info-not-found")
+        /// No tenant has this id (`TENANT_NOT_FOUND`).
+        public static let tenantNotFound = Code(rawValue: "auth/tenant-not-found")
+        /// A string that cannot be a tenant id (`INVALID_TENANT_ID`, or an empty one before any call).
+        public static let invalidTenantID = Code(rawValue: "auth/invalid-tenant-id")
+        /// A token of another tenant (or of the project) given to a tenant's instance, or a call that names two
+        /// tenants (`TENANT_ID_MISMATCH`).
+        public static let mismatchingTenantID = Code(rawValue: "auth/mismatching-tenant-id")
         /// The server could not be reached, answered something unreadable, or failed.
         public static let internalError = Code(rawValue: "auth/internal-error")
     }
@@ -99,6 +106,9 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
         case "INVALID_CONTINUE_URI", "MISSING_CONTINUE_URI": return .invalidContinueURI
         case "UNAUTHORIZED_DOMAIN": return .unauthorizedDomain
         case "OPERATION_NOT_ALLOWED": return .operationNotAllowed
+        case "TENANT_NOT_FOUND": return .tenantNotFound
+        case "INVALID_TENANT_ID": return .invalidTenantID
+        case "TENANT_ID_MISMATCH": return .mismatchingTenantID
         default: return .internalError
         }
     }

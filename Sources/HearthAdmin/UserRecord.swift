@@ -26,11 +26,17 @@ public struct UserRecord: Sendable, Equatable {
     public let tokensValidAfterTime: Date?
     public let creationTime: Date?
     public let lastSignInTime: Date?
+    /// When an ID token was last handed to the user, by a sign-in or a refresh (firebase-admin's
+    /// `metadata.lastRefreshTime`); `nil` before the first.
+    public let lastRefreshTime: Date?
     /// The user's second factors; `nil` when there are none (as firebase-admin's `multiFactor` is then undefined).
     public let multiFactor: MultiFactorSettings?
+    /// The tenant of a tenant's user (the server's `tenantId`); `nil` for the project's own.
+    public let tenantID: String?
 
     init(_ info: UserInfo) {
         uid = info.localId
+        tenantID = info.tenantId
         email = info.email
         emailVerified = info.emailVerified ?? false
         displayName = info.displayName
@@ -50,6 +56,10 @@ public struct UserRecord: Sendable, Equatable {
         tokensValidAfterTime = info.validSince.map { Date(timeIntervalSince1970: TimeInterval($0.value)) }
         creationTime = info.createdAt.map { Date(timeIntervalSince1970: TimeInterval($0.value) / 1_000) }
         lastSignInTime = info.lastLoginAt.map { Date(timeIntervalSince1970: TimeInterval($0.value) / 1_000) }
+        // RFC 3339, with or without fractions of a second.
+        lastRefreshTime = info.lastRefreshAt.flatMap { text in
+            (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
+        }
         let factors = (info.mfaInfo ?? []).compactMap(MultiFactorInfo.init)
         multiFactor = factors.isEmpty ? nil : MultiFactorSettings(enrolledFactors: factors)
     }

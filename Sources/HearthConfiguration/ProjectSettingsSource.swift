@@ -12,17 +12,27 @@ public struct ProjectSettingsSource: ProjectSettingsReading {
     let store: any SettingStore & TenantStore
     /// Whose settings: `nil` for the project's.
     let tenantID: String?
+    /// A tenant's: the project's settings, whose blocking hooks apply to the tenant's users unless it sets its own (as
+    /// Identity Platform's blocking functions apply to every user of the project).
+    let project: (any ProjectSettingsReading)?
     private let cache = LockedBox<(settings: ProjectSettings, readAt: ContinuousClock.Instant)?>(nil)
 
-    public init(configuration: ServerConfiguration, store: any SettingStore & TenantStore, tenantID: String? = nil) {
+    public init(
+        configuration: ServerConfiguration, store: any SettingStore & TenantStore, tenantID: String? = nil,
+        project: (any ProjectSettingsReading)? = nil
+    ) {
         self.configuration = configuration
         self.store = store
         self.tenantID = tenantID
+        self.project = project
     }
 
     /// Where the settings start before an administrator's overrides.
-    private var defaults: ProjectSettings {
-        tenantID == nil ? ProjectSettings(configuration) : .tenantDefaults(configuration)
+    private func defaults() async throws -> ProjectSettings {
+        guard tenantID != nil else { return ProjectSettings(configuration) }
+        var settings = ProjectSettings.tenantDefaults(configuration)
+        if let project { settings.blockingHooks = try await project.projectSettings().blockingHooks }
+        return settings
     }
 
     public func projectSettings() async throws -> ProjectSettings {
@@ -31,7 +41,7 @@ public struct ProjectSettingsSource: ProjectSettingsReading {
             return entry.settings
         }
         if let cached { return cached }
-        let settings = defaults.applying(try await storedOverrides())
+        let settings = try await defaults().applying(try await storedOverrides())
         remember(settings)
         return settings
     }
@@ -56,7 +66,7 @@ public struct ProjectSettingsSource: ProjectSettingsReading {
             let text = String(decoding: try JSONEncoder().encode(overrides), as: UTF8.self)
             try await store.setSetting(ProjectSettings.settingName, to: text)
         }
-        let settings = defaults.applying(overrides)
+        let settings = try await defaults().applying(overrides)
         remember(settings)
         return settings
     }

@@ -237,7 +237,8 @@ public struct HearthServices: Sendable {
     func scoped(to tenantID: String) -> HearthServices {
         var scoped = self
         scoped.database = database.scoped(toTenant: tenantID)
-        scoped.projectSettings = ProjectSettingsSource(configuration: configuration, store: scoped.database, tenantID: tenantID)
+        scoped.projectSettings = ProjectSettingsSource(
+            configuration: configuration, store: scoped.database, tenantID: tenantID, project: projectSettings)
         scoped.tenantID = tenantID
         // The tenant's providers: none until its administrator turns them on (its own settings, over the server's
         // endpoints and, in development, the sandbox's).

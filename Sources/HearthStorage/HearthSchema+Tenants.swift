@@ -107,6 +107,8 @@ extension HearthSchema {
             scheduled_deletion_at BIGINT,
             email_link_sign_in BOOLEAN NOT NULL DEFAULT FALSE,
             second_factors TEXT,
+            last_refresh_at BIGINT,
+            initial_email TEXT,
             CONSTRAINT users_pkey PRIMARY KEY (tenant_id, uid),
             CONSTRAINT users_email_unique UNIQUE (tenant_id, email),
             CONSTRAINT users_phone_number_unique UNIQUE (tenant_id, phone_number)
@@ -115,10 +117,10 @@ extension HearthSchema {
         """
         INSERT INTO users (uid, email, email_verified, display_name, photo_url, phone_number, password_hash, password_updated_at,
             disabled, custom_attributes, custom_auth, created_at, last_login_at, valid_since, scheduled_deletion_at,
-            email_link_sign_in, second_factors)
+            email_link_sign_in, second_factors, last_refresh_at, initial_email)
         SELECT uid, email, email_verified, display_name, photo_url, phone_number, password_hash, password_updated_at,
             disabled, custom_attributes, custom_auth, created_at, last_login_at, valid_since, scheduled_deletion_at,
-            email_link_sign_in, second_factors
+            email_link_sign_in, second_factors, last_refresh_at, initial_email
         FROM users_before_tenants
         """,
         "ALTER TABLE provider_links RENAME TO provider_links_before_tenants",

@@ -373,6 +373,15 @@ enum HearthSchema {
                 """,
                 "CREATE INDEX mfa_sessions_expires_at ON mfa_sessions (expires_at)",
             ]),
+        SchemaMigration(
+            "2026-11-30-add-refresh-and-initial-email",
+            [
+                // users.last_refresh_at: when an ID token was last handed out (a sign-in, or a refresh recorded at most once
+                // a minute), ms since 1970; NULL: never since this column came.
+                "ALTER TABLE users ADD COLUMN last_refresh_at BIGINT",
+                // users.initial_email: the first e-mail the account had, set when the e-mail first changes (NULL: never).
+                "ALTER TABLE users ADD COLUMN initial_email TEXT",
+            ]),
         addTenants,
     ]
 }

@@ -61,7 +61,9 @@ extension SQLStore {
                     last_login_at = \(bind: StoredTime.milliseconds(updated.lastLoginAt)),
                     valid_since = \(bind: StoredTime.milliseconds(updated.validSince)),
                     scheduled_deletion_at = \(bind: StoredTime.milliseconds(updated.scheduledDeletionAt)),
-                    second_factors = \(bind: SecondFactorsRow.text(of: updated))
+                    second_factors = \(bind: SecondFactorsRow.text(of: updated)),
+                    last_refresh_at = \(bind: StoredTime.milliseconds(updated.lastRefreshAt)),
+                    initial_email = \(bind: updated.initialEmail)
                 WHERE tenant_id = \(bind: tenant) AND uid = \(bind: uid)
                 """)
             if updated.providers != current.providers {
@@ -272,6 +274,22 @@ extension SQLStore {
         }
     }
 
+    /// One statement, no read first: the refresh endpoint calls it at most once a minute per user
+    /// (``UserRecord/recordsRefresh(at:)``), and a later time already recorded (another replica's) stays.
+    public func recordRefresh(uid: String, at time: Date) async throws {
+        defer { accountCache?.forget(uid: uid) }
+        let milliseconds = StoredTime.milliseconds(time)
+        try await work.writeSingleStatement { database in
+            try await Self.exec(
+                database,
+                """
+                UPDATE users SET last_refresh_at = \(bind: milliseconds)
+                WHERE tenant_id = \(bind: self.tenantID) AND uid = \(bind: uid)
+                  AND (last_refresh_at IS NULL OR last_refresh_at < \(bind: milliseconds))
+                """)
+        }
+    }
+
     public func countUsers() async throws -> Int {
         try await work.readSingleStatement { database in
             let rows = try await Self.rows(
@@ -288,7 +306,7 @@ extension SQLStore {
     static let userColumns: SQLQueryString = """
         tenant_id, uid, email, email_verified, display_name, photo_url, phone_number, password_hash, \
         password_updated_at, disabled, custom_attributes, custom_auth, created_at, last_login_at, \
-        valid_since, scheduled_deletion_at, email_link_sign_in, second_factors
+        valid_since, scheduled_deletion_at, email_link_sign_in, second_factors, last_refresh_at, initial_email
         """
 
     /// Columns of `provider_links`.
@@ -313,7 +331,7 @@ extension SQLStore {
     /// is the floor under them.
     static func checkStorable(_ user: UserRecord) throws {
         let texts: [String?] =
-            [user.uid, user.email, user.displayName, user.photoURL, user.phoneNumber, user.passwordHash, user.customAttributes]
+            [user.uid, user.email, user.initialEmail, user.displayName, user.photoURL, user.phoneNumber, user.passwordHash, user.customAttributes]
             + user.secondFactors.map(\.displayName)
         let linkTexts: [String?] = user.providers.flatMap { link in
             [link.providerID, link.rawID, link.email, link.displayName, link.photoURL, link.phoneNumber, link.screenName]
@@ -333,6 +351,7 @@ extension SQLStore {
             user.customAttributes, user.customAuth, StoredTime.milliseconds(user.createdAt),
             StoredTime.milliseconds(user.lastLoginAt), StoredTime.milliseconds(user.validSince),
             StoredTime.milliseconds(user.scheduledDeletionAt), user.emailLinkSignIn, SecondFactorsRow.text(of: user),
+            StoredTime.milliseconds(user.lastRefreshAt), user.initialEmail,
         ]
     }
 
@@ -447,7 +466,8 @@ extension SQLStore {
             lastLoginAt: try row.optionalDate("last_login_at"),
             validSince: try row.date("valid_since"),
             scheduledDeletionAt: try row.optionalDate("scheduled_deletion_at"),
-            providers: providers)
+            providers: providers, initialEmail: try row.optionalText("initial_email"),
+            lastRefreshAt: try row.optionalDate("last_refresh_at"))
         let tenant = try row.text("tenant_id")
         user.tenantID = tenant.isEmpty ? nil : tenant
         if let text = try row.optionalText("second_factors") { try SecondFactorsRow.read(text, into: &user) }

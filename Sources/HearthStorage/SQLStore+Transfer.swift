@@ -246,7 +246,8 @@ extension SQLStore {
                 custom_attributes = excluded.custom_attributes, custom_auth = excluded.custom_auth,
                 created_at = excluded.created_at, last_login_at = excluded.last_login_at,
                 valid_since = excluded.valid_since, scheduled_deletion_at = excluded.scheduled_deletion_at,
-                email_link_sign_in = excluded.email_link_sign_in, second_factors = excluded.second_factors
+                email_link_sign_in = excluded.email_link_sign_in, second_factors = excluded.second_factors,
+                last_refresh_at = excluded.last_refresh_at, initial_email = excluded.initial_email
             """)
         try await exec(database, "DELETE FROM provider_links WHERE tenant_id = \(bind: tenant) AND uid = \(bind: user.uid)")
         try await insertLinks(ordered(user.providers), uid: user.uid, tenant: tenant, on: database)

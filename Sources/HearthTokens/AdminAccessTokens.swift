@@ -61,7 +61,7 @@ public struct AdminAccessTokens: Sendable {
     public struct Assertion: Sendable, Equatable {
         public let key: ServiceAccountKey
         public let scope: String
-        /// `exp` of the assertion: how long a replay must be refused.
+        /// `exp` of the assertion. Until then it may be exchanged again (as at Google's token endpoint): no replay is refused.
         public let expiresAt: Date
     }
 

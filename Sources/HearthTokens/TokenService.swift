@@ -93,6 +93,25 @@ public struct TokenService: Sendable {
         return try await keyRing.collection.sign(claims, kid: JWKIdentifier(string: kid), header: header)
     }
 
+    /// Signs `payload` as a JWT with the current signing key, as ID tokens are signed (RS256, the key's `kid`): the
+    /// blocking hooks' events, which a hook checks at the same published keys.
+    public func signJWT(_ payload: [String: JSONValue]) async throws -> String {
+        let now = clock.now
+        var signer = keyRing.signer(at: now)
+        if signer == nil {
+            try await keyRing.reload()
+            signer = keyRing.signer(at: now)
+        }
+        guard let signer else { throw HearthError(.internalError, reason: "no signing key is active") }
+        var token = Base64URL.encode(try Self.encoder.encode(Header(kid: signer.kid)))
+        token.append(".")
+        token.append(Base64URL.encode(try Self.encoder.encode(JSONValue.object(payload))))
+        let signature = try signer.key.signature(for: SHA256.hash(data: Data(token.utf8)), padding: .insecurePKCS1v1_5)
+        token.append(".")
+        token.append(signature.withUnsafeBytes { Base64URL.encode($0) })
+        return token
+    }
+
     /// The JOSE header of ID tokens, `{"alg":"RS256","kid":…,"typ":"JWT"}`.
     private struct Header: Encodable {
         let alg = "RS256"

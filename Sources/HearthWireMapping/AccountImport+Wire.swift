@@ -33,6 +33,7 @@ extension AccountImport.Entry {
         disabled = info.disabled
         passwordHash = info.passwordHash
         salt = info.salt
+        rawPassword = info.rawPassword
         createdAt = info.createdAt?.value
         lastLoginAt = info.lastLoginAt?.value
         links = (info.providerUserInfo ?? []).map {

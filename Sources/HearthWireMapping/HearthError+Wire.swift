@@ -19,6 +19,7 @@ extension HearthError {
         case .missingContinueURI: return business(M.missingContinueURI)
         case .invalidContinueURI: return business(M.invalidContinueURI)
         case .unauthorizedDomain: return business(detail.map { "UNAUTHORIZED_DOMAIN : \($0)" } ?? "UNAUTHORIZED_DOMAIN")
+        case .invalidHostingLinkDomain: return business("INVALID_HOSTING_LINK_DOMAIN")
         case .invalidDisplayName: return business(M.invalidDisplayName)
         case .invalidPhotoURL: return business(M.invalidPhotoURL)
         case .missingIDToken: return business(M.missingIDToken)
@@ -49,12 +50,12 @@ extension HearthError {
         case .duplicateRawID: return business(detail.map { "DUPLICATE_RAW_ID : \($0)" } ?? "DUPLICATE_RAW_ID")
         case .missingUserAccount: return business("MISSING_USER_ACCOUNT")
         case .localIDListExceedsLimit: return business("LOCAL_ID_LIST_EXCEEDS_LIMIT")
+        case .exceedMaxUserCount: return business("EXCEED_MAX_USER_COUNT")
         case .missingProviderID: return business("MISSING_PROVIDER_ID")
         case .missingRawID: return business("MISSING_RAW_ID")
         case .invalidDuration: return business("INVALID_DURATION")
         case .invalidPageToken: return business("INVALID_PAGE_SELECTION")
         case .invalidHashParameter: return business(detail ?? "INVALID_HASH_ALGORITHM")
-        case .cannotRemoveLastProvider: return business("\(M.operationNotAllowed) : A user cannot unlink their last sign-in method.")
         case .emailChangeNeedsVerification: return business("\(M.operationNotAllowed) : \(M.verifyNewEmailFirst)")
         case .missingRequestType: return business("MISSING_REQ_TYPE")
         case .missingOOBCode: return business("MISSING_OOB_CODE")
@@ -111,6 +112,8 @@ extension HearthError {
         case .invalidTenantID: return business("INVALID_TENANT_ID")
         case .tenantIDMismatch: return business("TENANT_ID_MISMATCH")
         case .projectDisabled: return business("PROJECT_DISABLED")
+        case .blockingFunctionError:
+            return business(detail.map { "BLOCKING_FUNCTION_ERROR_RESPONSE : \($0)" } ?? "BLOCKING_FUNCTION_ERROR_RESPONSE")
         case .invalidArgument:
             return (.badRequest, "\(M.invalidJSONPrefix) \(detail ?? "")", "INVALID_ARGUMENT", "parseError")
         case .storageUnavailable:

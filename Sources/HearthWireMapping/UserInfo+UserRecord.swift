@@ -22,7 +22,12 @@ extension UserInfo {
         validSince = WireInt64(Int64(user.validSince.timeIntervalSince1970))
         createdAt = WireInt64(Int64(user.createdAt.timeIntervalSince1970 * 1000))
         lastLoginAt = user.lastLoginAt.map { WireInt64(Int64($0.timeIntervalSince1970 * 1000)) }
+        lastRefreshAt = user.lastRefreshAt?.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        initialEmail = user.initialEmail
+        // Firebase repeats Twitter's handle at the top level of the user.
+        screenName = user.providers.first { $0.providerID == "twitter.com" }?.screenName
         mfaInfo = user.secondFactors.isEmpty ? nil : user.secondFactors.map { MFAEnrollment($0) }
+        tenantId = user.tenantID
         var providers: [ProviderUserInfo] = []
         if let email = user.email, user.hasEmailProvider {
             providers.append(

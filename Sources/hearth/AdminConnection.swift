@@ -117,3 +117,40 @@ struct AdminConnectionOptions: ParsableArguments {
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 }
+
+/// ``AdminConnectionOptions`` with `--tenant`: `hearth users …` on the users of one tenant instead of the project's,
+/// through the admin API's tenant paths (`…/projects/{project}/tenants/{tenant}/accounts…`).
+struct TenantAdminConnectionOptions: ParsableArguments {
+    @OptionGroup var connection: AdminConnectionOptions
+    @Option(name: .long, help: "Work in this tenant (an id from `hearth tenants list`): its users, not the project's own.")
+    var tenant: String?
+
+    func validate() throws {
+        if tenant?.isEmpty == true { throw ValidationError("--tenant: give a tenant id") }
+    }
+
+    /// ``AdminConnectionOptions/withAdmin(_:)``, with the client of `--tenant` when given.
+    func withAdmin<T: Sendable>(_ body: @Sendable (HearthAdmin) async throws -> T) async throws -> T {
+        let tenant = self.tenant
+        return try await connection.withAdmin { admin in
+            guard let tenant else { return try await body(admin) }
+            return try await body(try admin.tenantManager.auth(forTenant: tenant))
+        }
+    }
+}
+
+/// Prints every item of every page `fetch` reads (given the previous page's token, `nil` first), one `line` each, and
+/// returns how many there were: the listings of `hearth users list` and `hearth tenants list`.
+func printPages<Item>(
+    line: (Item) -> String, _ fetch: (_ pageToken: String?) async throws -> (items: [Item], next: String?)
+) async throws -> Int {
+    var token: String?
+    var count = 0
+    repeat {
+        let page = try await fetch(token)
+        for item in page.items { print(line(item)) }
+        count += page.items.count
+        token = page.next
+    } while token != nil
+    return count
+}

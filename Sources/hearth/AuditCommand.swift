@@ -15,7 +15,7 @@ struct AuditCommand: AsyncParsableCommand {
             --server the configured database is read (on SQLite stop the server first).
             """)
 
-    @OptionGroup var connection: AdminConnectionOptions
+    @OptionGroup var connection: TenantAdminConnectionOptions
     @Option(name: .long, help: "Only this account's events.") var uid: String?
     @Option(name: .long, help: "Only events of this kind, e.g. user.sign_in_failed.") var kind: String?
     @Option(name: .long, help: "At most this many events (1-100000).") var limit = 50

@@ -9,21 +9,16 @@ import HearthWire
 extension UsersCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List every user, in uid order.")
-        @OptionGroup var connection: AdminConnectionOptions
+        @OptionGroup var connection: TenantAdminConnectionOptions
         @Option(name: .long, help: "Users per admin API call (1-1000).") var pageSize = 1_000
 
         func run() async throws {
             let pageSize = self.pageSize
             let count = try await connection.withAdmin { admin in
-                var token: String?
-                var count = 0
-                repeat {
+                try await printPages(line: UserPrinting.line) { token in
                     let page = try await admin.listUsers(pageSize: pageSize, pageToken: token)
-                    for user in page.users { print(UserPrinting.line(user)) }
-                    count += page.users.count
-                    token = page.nextPageToken
-                } while token != nil
-                return count
+                    return (page.users, page.nextPageToken)
+                }
             }
             FileHandle.standardError.write(Data("\(count) user(s)\n".utf8))
         }
@@ -31,7 +26,7 @@ extension UsersCommand {
 
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "get", abstract: "Show one user, by uid, --email or --phone.")
-        @OptionGroup var connection: AdminConnectionOptions
+        @OptionGroup var connection: TenantAdminConnectionOptions
         @Argument(help: "The uid.") var uid: String?
         @Option(name: .long, help: "Find the user by e-mail address instead.") var email: String?
         @Option(name: .long, help: "Find the user by phone number (E.164, e.g. +15555550100) instead.") var phone: String?
@@ -55,7 +50,7 @@ extension UsersCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a user; prints its uid.")
-        @OptionGroup var connection: AdminConnectionOptions
+        @OptionGroup var connection: TenantAdminConnectionOptions
         @Option(name: .long, help: "The uid (random when left out).") var uid: String?
         @Option(name: .long) var email: String?
         @Option(name: .long, help: "At least 6 characters. Prefer --password-file: a flag shows in the process list.") var password: String?
@@ -79,7 +74,7 @@ extension UsersCommand {
         static let configuration = CommandConfiguration(
             commandName: "update", abstract: "Change a user's e-mail, password, names, phone or verified flag.",
             discussion: "An empty value (--display-name '') removes the display name, photo URL or phone number.")
-        @OptionGroup var connection: AdminConnectionOptions
+        @OptionGroup var connection: TenantAdminConnectionOptions
         @Argument(help: "The uid.") var uid: String
         @Option(name: .long) var email: String?
         @Option(name: .long, help: "Prefer --password-file: a flag shows in the process list.") var password: String?
@@ -103,7 +98,7 @@ extension UsersCommand {
     struct Disable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "disable", abstract: "Disable users: every sign-in, refresh and ID-token call of theirs answers USER_DISABLED.")
-        @OptionGroup var connection: AdminConnectionOptions
+        @OptionGroup var connection: TenantAdminConnectionOptions
         @Argument(help: "The uids.") var uids: [String]
 
         func run() async throws { try await UserPrinting.setDisabled(uids, true, connection) }
@@ -111,7 +106,7 @@ extension UsersCommand {
 
     struct Enable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "enable", abstract: "Enable disabled users again.")
-        @OptionGroup var connection: AdminConnectionOptions
+        @OptionGroup var connection: TenantAdminConnectionOptions
         @Argument(help: "The uids.") var uids: [String]
 
         func run() async throws { try await UserPrinting.setDisabled(uids, false, connection) }
@@ -119,7 +114,7 @@ extension UsersCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete users, with their links and sessions.")
-        @OptionGroup var connection: AdminConnectionOptions
+        @OptionGroup var connection: TenantAdminConnectionOptions
         @Argument(help: "The uids.") var uids: [String]
 
         func run() async throws {
@@ -136,7 +131,7 @@ extension UsersCommand {
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "revoke", abstract: "End a user's sessions: refresh tokens and ID tokens of earlier sign-ins stop working.")
-        @OptionGroup var connection: AdminConnectionOptions
+        @OptionGroup var connection: TenantAdminConnectionOptions
         @Argument(help: "The uid.") var uid: String
 
         func run() async throws {
@@ -150,7 +145,7 @@ extension UsersCommand {
         static let configuration = CommandConfiguration(
             commandName: "set-claims", abstract: "Set a user's custom claims (a JSON object of at most 1000 bytes; {} removes them).",
             discussion: "They reach the user's ID tokens at the next refresh.")
-        @OptionGroup var connection: AdminConnectionOptions
+        @OptionGroup var connection: TenantAdminConnectionOptions
         @Argument(help: "The uid.") var uid: String
         @Argument(help: #"The claims, e.g. '{"admin":true}'."#) var claims: String
 
@@ -176,7 +171,7 @@ extension UsersCommand {
             static let configuration = CommandConfiguration(
                 commandName: "remove", abstract: "Remove second factors of a user: the ones named, or all (and the recovery codes).",
                 discussion: "For a user who lost a phone or an authenticator: the next sign-in needs the first factor only.")
-            @OptionGroup var connection: AdminConnectionOptions
+            @OptionGroup var connection: TenantAdminConnectionOptions
             @Argument(help: "The uid.") var uid: String
             @Option(name: .customLong("enrollment"), help: "A factor's enrolment id, as `hearth users get` shows it (repeatable).")
             var enrollments: [String] = []
@@ -261,7 +256,7 @@ enum UserPrinting {
         return String(decoding: data, as: UTF8.self).split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
     }
 
-    static func setDisabled(_ uids: [String], _ disabled: Bool, _ connection: AdminConnectionOptions) async throws {
+    static func setDisabled(_ uids: [String], _ disabled: Bool, _ connection: TenantAdminConnectionOptions) async throws {
         try await connection.withAdmin { admin in
             for uid in uids {
                 _ = try await admin.updateUser(uid: uid, UserUpdate(disabled: disabled))

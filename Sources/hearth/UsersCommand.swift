@@ -14,7 +14,7 @@ struct UsersCommand: AsyncParsableCommand {
         commandName: "users",
         abstract: "Administer accounts.",
         discussion: """
-            Without --server the commands open the configured database (as `hearth serve` would; on SQLite stop the server             first). With --server URL they call that server's admin API with --credentials FILE (a service-account file             from `hearth admin create-key`), --admin-token TOKEN (one of admin.tokens), or, for a development-mode server,             nothing (Bearer owner).
+            Without --server the commands open the configured database (as `hearth serve` would; on SQLite stop the server             first). With --server URL they call that server's admin API with --credentials FILE (a service-account file             from `hearth admin create-key`), --admin-token TOKEN (one of admin.tokens), or, for a development-mode server,             nothing (Bearer owner). With --tenant ID they work on the users of that tenant (`hearth tenants list`).
             """,
         subcommands: [
             List.self, Get.self, Create.self, Update.self, Disable.self, Enable.self, Delete.self, Revoke.self, SetClaims.self,

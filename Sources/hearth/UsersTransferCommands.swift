@@ -43,7 +43,7 @@ extension UsersCommand {
                 An imported user signs in with the old password and is rehashed to Hearth's scrypt then. Users that cannot \
                 be imported are listed with the reason; the others are imported.
                 """)
-        @OptionGroup var connection: AdminConnectionOptions
+        @OptionGroup var connection: TenantAdminConnectionOptions
         @Argument(help: "The file.") var file: String
         @Option(name: .long, help: "json or csv (by default from the file name).") var format: TransferFormat?
         @Option(name: .customLong("hash-algo"), help: "SCRYPT, STANDARD_SCRYPT, BCRYPT, PBKDF_SHA1, PBKDF2_SHA256, HMAC_SHA512, … MD5.")
@@ -146,7 +146,7 @@ extension UsersCommand {
                 factors never: their secrets stay on the server, and their users enrol again). `firebase auth:import` \
                 refuses `mfaInfo`: give it a file made with --without-second-factors.
                 """)
-        @OptionGroup var connection: AdminConnectionOptions
+        @OptionGroup var connection: TenantAdminConnectionOptions
         @Argument(help: "The file to write (replaced if it exists; mode 0600, it holds password hashes).") var file: String
         @Option(name: .long, help: "json or csv (by default from the file name).") var format: TransferFormat?
         @Flag(name: .customLong("without-second-factors"), help: "Leave the phone second factors (mfaInfo) out, for firebase auth:import.")

@@ -97,6 +97,9 @@ struct UserManagementTests {
             #expect(signedIn.uid == "fb-1")
             #expect(try await admin.verifyIDToken(signedIn.idToken).customClaims["plan"] == "pro")
             #expect(try await admin.user(uid: "fb-3").disabled)
+            // The sign-in is the last refresh (firebase-admin's metadata.lastRefreshTime); an imported user has none yet.
+            #expect(try await admin.user(uid: "fb-1").lastRefreshTime == live.clock.now)
+            #expect(try await admin.user(uid: "fb-3").lastRefreshTime == nil)
             #expect(
                 await adminError { _ = try await admin.importUsers([ImportedUser(uid: "x", passwordHash: hash)]) } == .argumentError)
         }

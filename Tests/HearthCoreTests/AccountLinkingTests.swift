@@ -36,11 +36,15 @@ struct AccountLinkingTests {
 
     // MARK: decide
 
-    @Test("linking: to the signed-in user, unless another user has the identity or the e-mail")
+    @Test("linking: to the signed-in user, unless a user has the identity (the signed-in one too) or another the e-mail")
     func decideLink() throws {
         let me = Self.user("me")
         #expect(try Self.rules().decide(signedIn: me, identityOwner: nil, emailOwner: nil, autoCreate: false) == .link(uid: "me"))
-        #expect(try Self.rules().decide(signedIn: me, identityOwner: me, emailOwner: me, autoCreate: true) == .link(uid: "me"))
+        #expect(try Self.rules().decide(signedIn: me, identityOwner: nil, emailOwner: me, autoCreate: true) == .link(uid: "me"))
+        // Linking an identity again to the user who has it: Firebase's FEDERATED_USER_ID_ALREADY_LINKED.
+        #expect(throws: HearthError(.federatedUserIDAlreadyLinked)) {
+            try Self.rules().decide(signedIn: me, identityOwner: me, emailOwner: me, autoCreate: true)
+        }
         #expect(throws: HearthError(.federatedUserIDAlreadyLinked)) {
             try Self.rules().decide(signedIn: me, identityOwner: Self.user("other"), emailOwner: nil, autoCreate: true)
         }

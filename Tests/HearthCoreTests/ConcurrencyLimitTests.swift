@@ -58,10 +58,12 @@ import Testing
         }
         for _ in 0..<3 { limit.leave() }
         for task in tasks { try await task.value }
-        // Admitted in order; three bodies run at once, so neighbours within three may append in either order.
+        // Admitted in order: when a body appends, every earlier one has appended or is one of the two others running, so
+        // none appends more than two places early. (It may append any number of places late: a body the scheduler keeps
+        // waiting holds its slot while the other two slots serve later ones, which a loaded machine does.)
         let appended = order.withLock { $0 }
         #expect(appended.sorted() == Array(0..<100))
-        #expect(appended.enumerated().allSatisfy { abs($0.offset - $0.element) < 3 }, "\(appended)")
+        #expect(appended.enumerated().allSatisfy { $0.offset >= $0.element - 2 }, "\(appended)")
         #expect(running.withLock { $0.most } <= 3)
         #expect(limit.waitingCount == 0)
     }

@@ -79,17 +79,17 @@ struct ProfileUpdateTests {
     @Test("a new e-mail is unverified and ends the sessions; the same e-mail changes nothing")
     func applyEmail() throws {
         var user = Self.withPassword()
-        try ProfileUpdate(email: "new@example.com").apply(to: &user, passwordHash: nil, now: Self.now)
+        ProfileUpdate(email: "new@example.com").apply(to: &user, passwordHash: nil, now: Self.now)
         #expect(user.email == "new@example.com" && !user.emailVerified && user.validSince == Self.now)
         var same = Self.withPassword()
-        try ProfileUpdate(email: "me@example.com").apply(to: &same, passwordHash: nil, now: Self.now)
+        ProfileUpdate(email: "me@example.com").apply(to: &same, passwordHash: nil, now: Self.now)
         #expect(same == Self.withPassword())
     }
 
     @Test("a new password is stored with its date and ends the sessions")
     func applyPassword() throws {
         var user = Self.withPassword()
-        try ProfileUpdate(setsPassword: true).apply(to: &user, passwordHash: "new", now: Self.now)
+        ProfileUpdate(setsPassword: true).apply(to: &user, passwordHash: "new", now: Self.now)
         #expect(user.passwordHash == "new" && user.passwordUpdatedAt == Self.now && user.validSince == Self.now)
         #expect(user.email == "me@example.com" && user.emailVerified)
     }
@@ -97,27 +97,27 @@ struct ProfileUpdateTests {
     @Test("an anonymous account upgraded with e-mail and password leaves the clean-up schedule")
     func applyUpgrade() throws {
         var user = Self.anonymous()
-        try ProfileUpdate(email: "new@example.com", setsPassword: true).apply(to: &user, passwordHash: "hash", now: Self.now)
+        ProfileUpdate(email: "new@example.com", setsPassword: true).apply(to: &user, passwordHash: "hash", now: Self.now)
         #expect(user.hasPasswordProvider && !user.isAnonymous && user.scheduledDeletionAt == nil)
         var named = Self.anonymous()
-        try ProfileUpdate(displayName: "Me").apply(to: &named, passwordHash: nil, now: Self.now)
+        ProfileUpdate(displayName: "Me").apply(to: &named, passwordHash: nil, now: Self.now)
         #expect(named.isAnonymous && named.scheduledDeletionAt == Self.anonymous().scheduledDeletionAt)
     }
 
     @Test("display name and photo are set, then removed attributes cleared")
     func applyProfileAndAttributes() throws {
         var user = Self.withPassword()
-        try ProfileUpdate(displayName: "Me", photoURL: "https://example.com/me.png").apply(to: &user, passwordHash: nil, now: Self.now)
+        ProfileUpdate(displayName: "Me", photoURL: "https://example.com/me.png").apply(to: &user, passwordHash: nil, now: Self.now)
         #expect(user.displayName == "Me" && user.photoURL == "https://example.com/me.png")
-        try ProfileUpdate(displayName: "Ignored", deletedAttributes: [.displayName, .photoURL]).apply(to: &user, passwordHash: nil, now: Self.now)
+        ProfileUpdate(displayName: "Ignored", deletedAttributes: [.displayName, .photoURL]).apply(to: &user, passwordHash: nil, now: Self.now)
         #expect(user.displayName == nil && user.photoURL == nil)
         #expect(user.validSince == Self.then)
 
         var email = Self.withPassword()
-        try ProfileUpdate(deletedAttributes: [.email]).apply(to: &email, passwordHash: nil, now: Self.now)
+        ProfileUpdate(deletedAttributes: [.email]).apply(to: &email, passwordHash: nil, now: Self.now)
         #expect(email.email == nil && !email.emailVerified && email.passwordHash == "old")
         var password = Self.withPassword()
-        try ProfileUpdate(deletedAttributes: [.password]).apply(to: &password, passwordHash: nil, now: Self.now)
+        ProfileUpdate(deletedAttributes: [.password]).apply(to: &password, passwordHash: nil, now: Self.now)
         #expect(password.passwordHash == nil && password.passwordUpdatedAt == nil && password.email == "me@example.com")
     }
 
@@ -126,31 +126,31 @@ struct ProfileUpdateTests {
         var user = Self.withPassword()
         user.phoneNumber = "+15555550100"
         user.providers = [ProviderLink(providerID: "google.com", rawID: "g-1"), ProviderLink(providerID: "github.com", rawID: "gh-1")]
-        try ProfileUpdate(deletedProviders: ["password", "google.com"]).apply(to: &user, passwordHash: nil, now: Self.now)
+        ProfileUpdate(deletedProviders: ["password", "google.com"]).apply(to: &user, passwordHash: nil, now: Self.now)
         #expect(user.email == nil && !user.emailVerified && user.passwordHash == nil && user.passwordUpdatedAt == nil)
         #expect(user.providers.map(\.providerID) == ["github.com"])
         #expect(user.phoneNumber == "+15555550100")
-        try ProfileUpdate(deletedProviders: ["phone", "unknown.com"]).apply(to: &user, passwordHash: nil, now: Self.now)
+        ProfileUpdate(deletedProviders: ["phone", "unknown.com"]).apply(to: &user, passwordHash: nil, now: Self.now)
         #expect(user.phoneNumber == nil && user.providers.map(\.providerID) == ["github.com"])
     }
 
-    @Test("unlinking the last way to sign in is refused; an anonymous account may unlink what it never had")
+    @Test("the last way to sign in may go, as Firebase allows: the account leaves the clean-up; an anonymous account stays in it")
     func applyLastProvider() throws {
         var user = Self.withPassword()
-        #expect(throws: HearthError(.cannotRemoveLastProvider)) {
-            try ProfileUpdate(deletedProviders: ["password"]).apply(to: &user, passwordHash: nil, now: Self.now)
-        }
+        ProfileUpdate(deletedProviders: ["password"]).apply(to: &user, passwordHash: nil, now: Self.now)
+        #expect(user.email == nil && user.passwordHash == nil && user.isAnonymous)
+        #expect(user.scheduledDeletionAt == UserRecord.neverDeleted)
         var linked = UserRecord(
             uid: "me", createdAt: Self.then, validSince: Self.then, providers: [ProviderLink(providerID: "google.com", rawID: "g-1")])
-        #expect(throws: HearthError(.cannotRemoveLastProvider)) {
-            try ProfileUpdate(deletedProviders: ["google.com"]).apply(to: &linked, passwordHash: nil, now: Self.now)
-        }
-        // Removing the password attribute alone is not unlinking: the account may end up anonymous.
-        var attribute = Self.withPassword()
-        try ProfileUpdate(deletedAttributes: [.password]).apply(to: &attribute, passwordHash: nil, now: Self.now)
-        #expect(attribute.isAnonymous)
+        ProfileUpdate(deletedProviders: ["google.com"]).apply(to: &linked, passwordHash: nil, now: Self.now)
+        #expect(linked.providers.isEmpty && linked.scheduledDeletionAt == UserRecord.neverDeleted)
+        // Linking again puts it back among accounts that can sign in.
+        var relinked = linked
+        relinked.providers = [ProviderLink(providerID: "google.com", rawID: "g-1")]
+        ProfileUpdate(displayName: "Again").apply(to: &relinked, passwordHash: nil, now: Self.now)
+        #expect(relinked.scheduledDeletionAt == nil)
         var anonymous = Self.anonymous()
-        try ProfileUpdate(deletedProviders: ["google.com"]).apply(to: &anonymous, passwordHash: nil, now: Self.now)
-        #expect(anonymous.isAnonymous && anonymous.scheduledDeletionAt != nil)
+        ProfileUpdate(deletedProviders: ["google.com"]).apply(to: &anonymous, passwordHash: nil, now: Self.now)
+        #expect(anonymous.isAnonymous && anonymous.scheduledDeletionAt != nil && anonymous.scheduledDeletionAt != UserRecord.neverDeleted)
     }
 }

@@ -337,6 +337,79 @@ struct AdminAccountsTests {
         }
     }
 
+    @Test(
+        "Firebase's refusals an Admin SDK sees: a link to a disabled user USER_DISABLED, no providerId MISSING_PROVIDER_ID, localId with idToken UNEXPECTED_PARAMETER"
+    )
+    func administratorRefusals() async throws {
+        try await withHearth { hearth, client async throws in
+            let admin = AdminClient(client)
+            #expect(try await admin.post("/accounts", #"{"localId":"off","email":"off@example.com","disabled":true}"#).status == .ok)
+            let linkToDisabled = try await admin.post(
+                "/accounts:update", #"{"localId":"off","linkProviderUserInfo":{"providerId":"google.com","rawId":"g-off"}}"#)
+            #expect(linkToDisabled.errorMessage == "USER_DISABLED")
+            #expect(try await hearth.services.store.user(uid: "off")?.providers.isEmpty == true)
+            // Anything else of a disabled account an administrator may still change.
+            #expect(try await admin.post("/accounts:update", #"{"localId":"off","displayName":"Still here"}"#).status == .ok)
+            let noProvider = try await admin.post("/accounts:update", #"{"localId":"off","linkProviderUserInfo":{"rawId":"g-off"}}"#)
+            #expect(noProvider.errorMessage == "MISSING_PROVIDER_ID")
+
+            let anonymous = try await client.signUpAnonymously()
+            let idToken = try #require(anonymous.idToken)
+            let asAdministrator = try await admin.post("/accounts:signUp", #"{"localId":"chosen","idToken":"\#(idToken)"}"#)
+            #expect(asAdministrator.errorMessage == "UNEXPECTED_PARAMETER : User ID")
+            let asClient = try await client.post("/v1/accounts:signUp", ["localId": .string("chosen"), "idToken": .string(idToken)])
+            #expect(asClient.errorMessage == "UNEXPECTED_PARAMETER : User ID")
+            #expect(try await hearth.services.store.user(uid: "chosen") == nil)
+            #expect(try await admin.post("/accounts:delete", #"{"displayName":"x"}"#).errorMessage == "MISSING_LOCAL_ID")
+        }
+    }
+
+    @Test(
+        "batchCreate and uploadAccount: rawPassword hashed with Hearth's hasher; no localId or a link without providerId fail that user alone; over 1000 users EXCEED_MAX_USER_COUNT"
+    )
+    func batchCreateRawPasswords() async throws {
+        try await withHearth { hearth, client async throws in
+            let admin = AdminClient(client)
+            let result = try await admin.post(
+                "/accounts:batchCreate",
+                #"""
+                {"users":[
+                  {"localId":"raw-1","email":"raw@example.com","rawPassword":"correct horse"},
+                  {"email":"no-uid@example.com"},
+                  {"localId":"raw-3","providerUserInfo":[{"rawId":"x-1"}]},
+                  {"localId":"raw-4","rawPassword":"abc"},
+                  {"displayName":"no uid either"}
+                ]}
+                """#)
+            #expect(result.status == .ok, "\(result.text)")
+            #expect(
+                try result.decode(BatchCreateResponse.self).error == [
+                    BatchCreateError(index: 1, message: "localId is missing"),
+                    BatchCreateError(index: 2, message: "federatedId or (providerId & rawId) is required"),
+                    BatchCreateError(index: 3, message: "Password should be at least 6 characters"),
+                    BatchCreateError(index: 4, message: "localId is missing"),
+                ])
+            let signedIn = try await client.signIn(email: "raw@example.com", password: "correct horse")
+            #expect(signedIn.status == .ok && signedIn.string("localId") == "raw-1")
+            let hash = try #require(try await hearth.services.store.user(uid: "raw-1")?.passwordHash)
+            #expect(!hash.contains("correct horse") && !hearth.services.passwords.needsRehash(hash))
+
+            // The Firebase CLI's legacy name takes it too.
+            let legacy = try await admin.client.raw(
+                "/identitytoolkit/v3/relyingparty/uploadAccount", method: .post,
+                body: Data(
+                    #"{"targetProjectId":"demo-hearth","users":[{"localId":"raw-5","email":"legacy@example.com","rawPassword":"legacy password"}]}"#
+                        .utf8),
+                headers: AdminAccountsTests.owner)
+            #expect(legacy.status == .ok && legacy["error"] == nil, "\(legacy.text)")
+            #expect(try await client.signIn(email: "legacy@example.com", password: "legacy password").string("localId") == "raw-5")
+
+            let many = JSONValue.object(["users": .array((0...1000).map { .object(["localId": .string("many-\($0)")]) })]).jsonText
+            #expect(try await admin.post("/accounts:batchCreate", many).errorMessage == "EXCEED_MAX_USER_COUNT")
+            #expect(try await hearth.services.store.user(uid: "many-0") == nil)
+        }
+    }
+
     @Test("import with Firebase scrypt and bcrypt hashes: the old password signs in and is rehashed to Hearth's scrypt on that sign-in")
     func importedHashes() async throws {
         try await withHearth { hearth, client async throws in

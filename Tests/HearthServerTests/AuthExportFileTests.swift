@@ -16,11 +16,14 @@ struct AuthExportFileTests {
             _ = try await client.signUp(email: "ada@example.com", password: "analytical")
             _ = try await admin.post(
                 "/accounts",
-                #"{"localId":"b-1","email":"bob@example.com","password":"builder-1","displayName":"Bob, the \"Builder\"","disabled":true}"#)
-            _ = try await admin.post(
+                #"{"localId":"b-1","email":"bob@example.com","password":"builder-1","displayName":"Bob, the \"Builder\""}"#)
+            // Linked before it is disabled: an identity linked to a disabled account is USER_DISABLED, as at Firebase.
+            let linked = try await admin.post(
                 "/accounts:update",
                 #"{"localId":"b-1","customAttributes":"{\"role\":\"a,b\"}","linkProviderUserInfo":{"providerId":"github.com","rawId":"gh-7","email":"bob@github.example"}}"#
             )
+            #expect(linked.status == .ok, "\(linked.text)")
+            #expect(try await admin.post("/accounts:update", #"{"localId":"b-1","disableUser":true}"#).status == .ok)
             let page = try await admin.get("/accounts:batchGet?maxResults=100").decode(BatchGetResponse.self)
             let exported = (page.users ?? []).map(ExportedUser.init)
             #expect(exported.count == 2)

@@ -92,6 +92,12 @@ struct BrowserSignInTests {
             let oauthIdToken = try #require(signedIn.string("oauthIdToken"))
             #expect(jwtClaims(oauthIdToken)["sub"] == .string(SandboxIdentity.googleGmail.subject))
             #expect(signedIn.string("oauthAccessToken")?.hasPrefix("ya29.") == true)
+            // Google's rawUserInfo names the scopes the token response says were granted (Google spells them out).
+            let rawUserInfo = try #require(signedIn.string("rawUserInfo"))
+            #expect(
+                JSONValue.object(fromJSON: rawUserInfo)?["granted_scopes"]
+                    == .string("openid https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/userinfo.profile"),
+                "\(rawUserInfo)")
         }
     }
 
@@ -469,8 +475,9 @@ struct BrowserSignInTests {
                 let app = try await browser.follow(answer)
                 let link = try #require(app.queryValue("link"))
                 seen.append(try #require(URL(string: link)?.queryItems["authResult"]))
+                let sessionID = try #require(started.string("sessionId"))
                 let signedIn = try await client.completeBrowserSignIn(
-                    requestUri: link, sessionId: try #require(started.string("sessionId")), providerID: providerID, returnIdpCredential: true)
+                    requestUri: link, sessionId: sessionID, providerID: providerID, returnIdpCredential: true)
                 #expect(signedIn.status == .ok, "\(signedIn.text)")
                 seen += [signedIn.string("oauthAccessToken"), signedIn.string("oauthTokenSecret"), signedIn.string("oauthIdToken")].compactMap { $0 }
             }

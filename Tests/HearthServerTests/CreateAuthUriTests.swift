@@ -49,6 +49,35 @@ struct CreateAuthUriTests {
         }
     }
 
+    @Test(
+        "several accounts per e-mail (allowDuplicateEmails): only the address's own account counts, with password alone, not its providers",
+        arguments: [true, false])
+    func duplicateEmails(oneAccountPerEmail: Bool) async throws {
+        try await withHearth({ $0.signIn.oneAccountPerEmail = oneAccountPerEmail }) { _, client async throws in
+            let ada = try await client.signUp(email: "ada@example.com")
+            let admin = AdminClient(client)
+            let linked = try await admin.post(
+                "/accounts:update",
+                #"{"localId":"\#(ada.localId)","linkProviderUserInfo":{"providerId":"google.com","rawId":"g-ada","email":"ada@example.com"}}"#)
+            #expect(linked.status == .ok, "\(linked.text)")
+            // Another account knows an address only from its provider.
+            _ = try await admin.post("/accounts", #"{"localId":"grace"}"#)
+            _ = try await admin.post(
+                "/accounts:update",
+                #"{"localId":"grace","linkProviderUserInfo":{"providerId":"github.com","rawId":"gh-grace","email":"grace@example.com"}}"#)
+            func methods(_ email: String) async throws -> CreateAuthUriResponse {
+                try await client.post("/v1/accounts:createAuthUri", ["identifier": .string(email), "continueUri": .string("http://localhost")])
+                    .decode(CreateAuthUriResponse.self)
+            }
+            let own = try await methods("ada@example.com")
+            #expect(own.registered == true)
+            #expect(own.signinMethods == (oneAccountPerEmail ? ["password", "google.com"] : ["password"]))
+            let providerOnly = try await methods("grace@example.com")
+            #expect(providerOnly.registered == oneAccountPerEmail)
+            #expect(providerOnly.signinMethods == (oneAccountPerEmail ? ["github.com"] : nil))
+        }
+    }
+
     @Test("e-mail enumeration protection answers with the session id only")
     func protected() async throws {
         try await withHearth({ $0.signIn.emailEnumerationProtection = true }) { _, client async throws in

@@ -268,6 +268,11 @@ struct EmailActionsTests {
             hearth.clock.advance(by: 2)
             let applied = try await client.post("/v1/accounts:update", ["oobCode": .string(code)])
             #expect(applied.status == .ok && applied.string("email") == "ada.new@example.com")
+            // Firebase's answer names the address the account moved to.
+            #expect(applied.string("newEmail") == "ada.new@example.com")
+            #expect(applied.string("kind") == "identitytoolkit#SetAccountInfoResponse")
+            let moved = try #require(try await hearth.services.store.user(uid: ada.localId))
+            #expect(moved.initialEmail == "ada@example.com")
             #expect(try await client.lookup(ada.idToken ?? "").errorMessage == "TOKEN_EXPIRED")
             #expect(try await client.signIn(email: "ada.new@example.com").status == .ok)
             let recovery = try #require(try await Self.mails(hearth).first)
@@ -411,6 +416,58 @@ struct EmailActionsTests {
             #expect(try await Self.mails(hearth).isEmpty)
         } configure: {
             $0.signIn.emailLinkEnabled = true
+        }
+    }
+
+    @Test("linkDomain: INVALID_HOSTING_LINK_DOMAIN unless Hearth serves the host or it is authorized, for every kind of code")
+    func linkDomains() async throws {
+        try await withConfiguredHearth { hearth, client async throws in
+            _ = try await client.signUp(email: "ada@example.com")
+            func signInLink(_ domain: String) async throws -> WireResult {
+                try await client.post(
+                    "/v1/accounts:sendOobCode",
+                    json:
+                        #"{"requestType":"EMAIL_SIGNIN","email":"ada@example.com","continueUrl":"http://localhost/done","canHandleCodeInApp":true,"linkDomain":"\#(domain)"}"#
+                )
+            }
+            for bad in ["evil.example", "app.example.com.evil.example", "app.example.com:8443", "https://app.example.com", "app.example.com/x"] {
+                #expect(try await signInLink(bad).errorMessage == "INVALID_HOSTING_LINK_DOMAIN", "\(bad)")
+            }
+            #expect(try await Self.mails(hearth).isEmpty)
+            for good in ["app.example.com", "App.Example.COM", "localhost"] {
+                let sent = try await signInLink(good)
+                #expect(sent.status == .ok, "\(good): \(sent.text)")
+            }
+            // The same check for the other kinds of code.
+            let reset = try await client.post(
+                "/v1/accounts:sendOobCode", json: #"{"requestType":"PASSWORD_RESET","email":"ada@example.com","linkDomain":"evil.example"}"#)
+            #expect(reset.errorMessage == "INVALID_HOSTING_LINK_DOMAIN")
+        } configure: {
+            $0.email.authorizedDomains = ["app.example.com"]
+            $0.signIn.emailLinkEnabled = true
+        }
+    }
+
+    @Test("an administrator's reset link for an unknown address under enumeration protection is EMAIL_NOT_FOUND: protection is for clients")
+    func administratorUnderEnumerationProtection() async throws {
+        try await withConfiguredHearth { hearth, client async throws in
+            var admin = client
+            admin.apiKey = nil
+            let unknown = try await admin.post(
+                "/v1/projects/demo-hearth/accounts:sendOobCode",
+                json: #"{"requestType":"PASSWORD_RESET","email":"nobody@example.com","returnOobLink":true}"#, headers: Self.owner)
+            #expect(unknown.errorMessage == "EMAIL_NOT_FOUND")
+            // The bare path with an administrator's bearer, without returnOobLink: the same.
+            let mailed = try await admin.post(
+                "/v1/accounts:sendOobCode", json: #"{"requestType":"PASSWORD_RESET","email":"nobody@example.com"}"#, headers: Self.owner)
+            #expect(mailed.errorMessage == "EMAIL_NOT_FOUND")
+            // A client still gets the answer a known address gets.
+            let fromClient = try await client.post(
+                "/v1/accounts:sendOobCode", json: #"{"requestType":"PASSWORD_RESET","email":"nobody@example.com"}"#)
+            #expect(fromClient.status == .ok && fromClient.string("email") == "nobody@example.com")
+            #expect(try await Self.mails(hearth).isEmpty)
+        } configure: {
+            $0.signIn.emailEnumerationProtection = true
         }
     }
 

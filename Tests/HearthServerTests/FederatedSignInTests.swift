@@ -379,7 +379,23 @@ struct FederatedSignInTests {
         }
     }
 
-    @Test("Unlinking a provider; the last way in cannot be unlinked")
+    @Test("Linking an identity again to the user who has it is FEDERATED_USER_ID_ALREADY_LINKED; Twitter's screenName is on the looked-up user")
+    func relinkAndScreenName() async throws {
+        try await withFederated { live, client in
+            let signedIn = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .twitterUser).postBody)
+            #expect(signedIn.status == .ok, "\(signedIn.text)")
+            let idToken = try #require(signedIn.string("idToken"))
+            let again = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .twitterUser).postBody, idToken: idToken)
+            #expect(again.status == .badRequest)
+            #expect(again.errorMessage == "FEDERATED_USER_ID_ALREADY_LINKED")
+
+            let user = try #require(try await client.lookup(idToken).decode(LookupResponse.self).users?.first)
+            #expect(user.screenName == "sandbox_jack")
+            #expect(user.providerUserInfo?.first { $0.providerId == "twitter.com" }?.screenName == "sandbox_jack")
+        }
+    }
+
+    @Test("Unlinking a provider; the last way in may go too, as Firebase allows, and the session lives on")
     func unlink() async throws {
         try await withFederated { live, client in
             let signedIn = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .githubUser).postBody)
@@ -397,8 +413,11 @@ struct FederatedSignInTests {
 
             let last = try await client.post(
                 "/v1/accounts:update", ["idToken": .string(idToken), "deleteProvider": .array([.string("github.com")])])
-            #expect(last.status == .badRequest)
-            #expect(last.errorMessage == "OPERATION_NOT_ALLOWED : A user cannot unlink their last sign-in method.")
+            #expect(last.status == .ok, "\(last.text)")
+            #expect(last["providerUserInfo"] == .array([]))
+            let bare = try #require(try await live.services.store.user(uid: uid))
+            #expect(bare.providers.isEmpty && bare.scheduledDeletionAt == UserRecord.neverDeleted)
+            #expect(try await client.post("/v1/accounts:lookup", ["idToken": .string(idToken)]).status == .ok)
         }
     }
 
@@ -408,8 +427,8 @@ struct FederatedSignInTests {
         try await withFederated { live, client in
             let signedIn = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .appleAlice).postBody)
             let uid = try #require(signedIn.string("localId"))
-            let linked = try await client.signInWithIdp(
-                try live.sandbox.signInCredential(for: .githubUser).postBody, idToken: try #require(signedIn.string("idToken")))
+            let idToken = try #require(signedIn.string("idToken"))
+            let linked = try await client.signInWithIdp(try live.sandbox.signInCredential(for: .githubUser).postBody, idToken: idToken)
             #expect(linked.status == .ok, "\(linked.text)")
             let refreshToken = try #require(linked.string("refreshToken"))
 

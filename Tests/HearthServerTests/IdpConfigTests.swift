@@ -62,7 +62,7 @@ struct IdpConfigTests {
         }
     }
 
-    @Test("Create, get, list, patch and delete; secrets are never returned; the documented errors")
+    @Test("Create, get, list, patch and delete; built-in providers' secrets are never returned, OIDC's clientSecret is; the documented errors")
     func lifecycle() async throws {
         try await withHearth { _, client async throws in
             let base = "/v2/projects/\(Self.project)/defaultSupportedIdpConfigs"
@@ -126,10 +126,16 @@ struct IdpConfigTests {
             #expect(badIssuer.errorMessage == "INVALID_CONFIG : issuer must be an absolute http(s) URL")
             let oidc = try await client.send(
                 .post, oauth + "?oauthIdpConfigId=oidc.corp",
-                #"{"clientId":"c","issuer":"https://idp.example.com","displayName":"Corp","enabled":true,"clientSecret":"oidc-secret-never-shown"}"#)
+                #"{"clientId":"c","issuer":"https://idp.example.com","displayName":"Corp","enabled":true,"clientSecret":"oidc-code-flow-secret","responseType":{"code":true,"idToken":false}}"#
+            )
             #expect(oidc.status == .ok, "\(oidc.text)")
             #expect(oidc.string("name") == "projects/\(Self.project)/oauthIdpConfigs/oidc.corp")
-            #expect(!oidc.text.contains("oidc-secret-never-shown"))
+            // Identity Platform returns an OIDC provider's client secret and response type (the Admin SDKs' OIDCAuthProviderConfig).
+            let fetchedOIDC = try await client.send(.get, oauth + "/oidc.corp", nil)
+            for answer in [oidc, fetchedOIDC] {
+                #expect(answer.string("clientSecret") == "oidc-code-flow-secret")
+                #expect(answer["responseType"] == .object(["code": .bool(true), "idToken": .bool(false)]))
+            }
             let notJSON = try await client.send(.post, oauth + "?oauthIdpConfigId=oidc.other", "{")
             #expect(notJSON.status == .badRequest)
 
@@ -248,15 +254,19 @@ struct IdpConfigTests {
             }
             #expect(stored.status == .ok, "\(stored.text)")
 
-            // Nothing the admin API answers shows a secret.
+            // Nothing the admin API answers for a built-in provider shows a secret; an OIDC provider's client secret is
+            // answered, as Identity Platform answers it.
             let collection = providerID.hasPrefix("oidc.") ? "oauthIdpConfigs" : "defaultSupportedIdpConfigs"
             let fetched = try await client.send(.get, "/v2/projects/\(live.projectID)/\(collection)/\(providerID)", nil)
             let listed = try await client.send(.get, "/v2/projects/\(live.projectID)/\(collection)", nil)
             #expect(fetched.status == .ok && listed.status == .ok)
-            for answer in [stored, fetched, listed] {
+            for answer in [stored, fetched, listed] where !providerID.hasPrefix("oidc.") {
                 #expect(answer["clientSecret"] == nil)
                 for secret in secrets { #expect(!answer.text.contains(secret)) }
                 #expect(!answer.text.contains("PRIVATE KEY"))
+            }
+            if providerID.hasPrefix("oidc.") {
+                #expect(fetched.string("clientSecret") == secrets.first)
             }
             if providerID == "apple.com" {
                 #expect(fetched.json["appleSignInConfig"]?.jsonText.contains(credentials.apple.teamID) == true)

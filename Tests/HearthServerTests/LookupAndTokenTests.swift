@@ -31,6 +31,54 @@ struct LookupAndTokenTests {
         }
     }
 
+    @Test("lastRefreshAt (RFC 3339) is the last sign-in or refresh, recorded at most once a minute; initialEmail the first address")
+    func lastRefreshAndInitialEmail() async throws {
+        try await withHearth { hearth, client async throws in
+            func rfc3339(_ date: Date) -> String { date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
+            let signedUp = hearth.clock.now
+            let created = try await client.signUp(email: "ada@example.com", password: "secret1")
+            var user = try #require(try await client.lookup(created.idToken!).decode(LookupResponse.self).users?.first)
+            #expect(user.lastRefreshAt == rfc3339(signedUp))
+            #expect(user.initialEmail == nil)
+
+            // A refresh within the minute is not written again (the refresh path stays one cached read).
+            hearth.clock.advance(by: 30)
+            #expect(try await client.refresh(created.refreshToken!).status == .ok)
+            user = try #require(try await client.lookup(created.idToken!).decode(LookupResponse.self).users?.first)
+            #expect(user.lastRefreshAt == rfc3339(signedUp))
+            hearth.clock.advance(by: 45)
+            let refreshedAt = hearth.clock.now
+            let refreshed = try await client.refresh(created.refreshToken!)
+            #expect(refreshed.status == .ok)
+            let refreshedToken = try #require(refreshed.string("id_token"))
+            user = try #require(try await client.lookup(refreshedToken).decode(LookupResponse.self).users?.first)
+            #expect(user.lastRefreshAt == rfc3339(refreshedAt))
+
+            // A sign-in records it too; the administrator's listings show it (batchGet, query, lookup).
+            hearth.clock.advance(by: 10)
+            let signedInAt = hearth.clock.now
+            let signedIn = try await client.signIn(email: "ada@example.com", password: "secret1")
+            let fresh = try #require(signedIn.string("idToken"))
+            let admin = AdminClient(client)
+            let listed = try await admin.get("/accounts:batchGet").decode(BatchGetResponse.self).users?.first
+            let queried = try await admin.post("/accounts:query", "{}").decode(QueryResponse.self).userInfo?.first
+            let found = try await admin.post("/accounts:lookup", #"{"localId":["\#(created.localId)"]}"#).decode(LookupResponse.self).users?.first
+            for info in [listed, queried, found] { #expect(info?.lastRefreshAt == rfc3339(signedInAt)) }
+
+            // The first address is kept once the e-mail changes, and stays the first through later changes.
+            let changed = try await client.post("/v1/accounts:update", ["idToken": .string(fresh), "email": .string("ada2@example.com")])
+            #expect(changed.status == .ok, "\(changed.text)")
+            let again = try await client.post(
+                "/v1/accounts:update", ["idToken": .string(try #require(changed.string("idToken"))), "email": .string("ada3@example.com")])
+            #expect(again.status == .ok, "\(again.text)")
+            let latest = try #require(again.string("idToken"))
+            user = try #require(try await client.lookup(latest).decode(LookupResponse.self).users?.first)
+            #expect(user.email == "ada3@example.com" && user.initialEmail == "ada@example.com")
+            let exported = try await admin.get("/accounts:batchGet").decode(BatchGetResponse.self).users?.first
+            #expect(exported?.initialEmail == "ada@example.com")
+        }
+    }
+
     @Test("an anonymous user has no providers")
     func anonymousLookup() async throws {
         try await withHearth { _, client async throws in

@@ -77,9 +77,9 @@ struct ProjectConfigTests {
             #expect(signIn.errorMessage == "OPERATION_NOT_ALLOWED")
 
             // A field Hearth does not keep is refused, not dropped.
-            let blocking = try await admin.raw(
-                Self.path + "?updateMask=blockingFunctions", method: .patch, body: Data(#"{"blockingFunctions":{}}"#.utf8), headers: headers)
-            #expect(blocking.errorMessage == "INVALID_CONFIG : Hearth does not keep blockingFunctions.")
+            let unkept = try await admin.raw(
+                Self.path + "?updateMask=recaptchaConfig", method: .patch, body: Data(#"{"recaptchaConfig":{}}"#.utf8), headers: headers)
+            #expect(unkept.errorMessage == "INVALID_CONFIG : Hearth does not keep recaptchaConfig.")
             let otherProject = try await admin.raw("/v2/projects/other/config", method: .get, headers: headers)
             #expect(otherProject.errorMessage == "PROJECT_NOT_FOUND")
             #expect(try await client.raw(Self.path, method: .get).status == .unauthorized)

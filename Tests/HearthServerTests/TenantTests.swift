@@ -138,6 +138,10 @@ struct TenantTests {
                 body: Data(#"{"localId":["\#(inAcme.localId)","\#(inGlobex.localId)","\#(inProject.localId)"]}"#.utf8), headers: Self.admin
             ).decode(LookupResponse.self)
             #expect(tenantLookup.users?.map(\.localId) == [inAcme.localId])
+            // A tenant's user names its tenant (`tenantId`, which firebase-admin's UserRecord.tenant_id reads); the project's none.
+            #expect(tenantLookup.users?.first?.tenantId == acme)
+            #expect(try lookup.decode(LookupResponse.self).users?.first?.tenantId == acme)
+            #expect(try await client.lookup(try #require(inProject.idToken)).decode(LookupResponse.self).users?.first?.tenantId == nil)
             let crossed = try await admin.raw(
                 "/v1/projects/demo-hearth/tenants/\(acme)/accounts:lookup", method: .post,
                 body: Data(#"{"localId":["\#(inAcme.localId)"],"tenantId":"\#(globex)"}"#.utf8), headers: Self.admin)

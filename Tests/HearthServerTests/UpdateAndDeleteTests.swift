@@ -194,15 +194,37 @@ struct UpdateAndDeleteTests {
         }
     }
 
-    @Test("unlinking the password provider of the last way in is refused and changes nothing")
+    @Test(
+        "unlinking the password provider of the last way in is allowed, as Firebase allows it: the session lives on, the clean-up leaves the account")
     func unlinkLast() async throws {
         try await withHearth { hearth, client async throws in
             let created = try await client.signUp(email: "ada@example.com")
             let result = try await client.post(
                 "/v1/accounts:update", ["idToken": .string(created.idToken!), "deleteProvider": .array([.string("password")])])
-            #expect(result.status == .badRequest)
-            #expect(result.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true)
-            #expect(try await hearth.services.store.user(uid: created.localId)?.hasPasswordProvider == true)
+            #expect(result.status == .ok, "\(result.text)")
+            #expect(result["providerUserInfo"] == .array([]) && result["email"] == nil)
+            let user = try #require(try await hearth.services.store.user(uid: created.localId))
+            #expect(!user.hasPasswordProvider && user.email == nil && user.scheduledDeletionAt == UserRecord.neverDeleted)
+            #expect(try await client.lookup(created.idToken!).status == .ok)
+            #expect(try await client.refresh(created.refreshToken!).status == .ok)
+            #expect(try await client.signIn(email: "ada@example.com").errorMessage == "EMAIL_NOT_FOUND")
+        }
+    }
+
+    @Test("a new password answers fresh idToken, refreshToken and expiresIn, as Firebase does; the old refresh token ends")
+    func passwordChangeTokens() async throws {
+        try await withHearth { hearth, client async throws in
+            let created = try await client.signUp(email: "ada@example.com")
+            hearth.clock.advance(by: 2)
+            let changed = try await client.post("/v1/accounts:update", ["idToken": .string(created.idToken!), "password": .string("another one")])
+            #expect(changed.status == .ok, "\(changed.text)")
+            let idToken = try #require(changed.string("idToken"))
+            let refreshToken = try #require(changed.string("refreshToken"))
+            #expect(changed.string("expiresIn") == "3600")
+            #expect(idToken != created.idToken && refreshToken != created.refreshToken)
+            #expect(try await client.lookup(idToken).status == .ok)
+            #expect(try await client.refresh(refreshToken).status == .ok)
+            #expect(try await client.refresh(created.refreshToken!).errorMessage == "TOKEN_EXPIRED")
         }
     }
 

@@ -32,6 +32,11 @@ struct TransferStoreTests {
                 try await source.createUser(user, session: makeSession("s-\(user.uid)", uid: user.uid, extraClaims: #"{"n":1}"#))
             }
             try await source.updateUser(uid: "u2", session: nil) { $0.emailLinkSignIn = true }
+            // The columns of 2026-11-30-add-refresh-and-initial-email travel too.
+            try await source.updateUser(uid: "u1", session: nil) { user in
+                user.changeEmail(to: "u1-new@example.com")
+                user.lastRefreshAt = epoch.addingTimeInterval(42.5)
+            }
             let code = ActionCodeRecord(
                 codeHash: "code-hash-1", kind: .verifyAndChangeEmail, uid: "u1", email: "u1@example.com",
                 newEmail: "new@example.com", continueURL: "https://app.example.com/", languageCode: "fr", createdAt: epoch,
@@ -99,6 +104,8 @@ struct TransferStoreTests {
                 #expect(try await target.setting("cleanup.enabledAt") == "1800000000")
                 #expect(try await target.setting("other") == "")
                 #expect(try await target.user(uid: "u2")?.emailLinkSignIn == true)
+                let moved = try await target.user(uid: "u1")
+                #expect(moved?.initialEmail == "u1@example.com" && moved?.lastRefreshAt == epoch.addingTimeInterval(42.5))
                 #expect(try await target.actionCode(hash: "code-hash-1") == code)
                 #expect(try await target.recentMails(limit: 10) == (try await source.recentMails(limit: 10)))
                 #expect(try await target.recentMails(limit: 10).map(\.textBody) == ["text link", ""])

@@ -229,6 +229,32 @@ struct UserStoreTests {
         }
     }
 
+    @Test("keeps lastRefreshAt and initialEmail; recordRefresh writes only a later time, and nothing for an unknown uid", arguments: StoreBackend.all)
+    func refreshAndInitialEmail(backend: StoreBackend) async throws {
+        try await withStore(backend) { store, _ in
+            var user = makeUser("u1", email: "first@example.com")
+            user.lastRefreshAt = epoch.addingTimeInterval(10)
+            try await store.createUser(user, session: makeSession("h1", uid: "u1"))
+            #expect(try await store.user(uid: "u1") == user)
+
+            try await store.updateUser(uid: "u1", session: nil) { $0.changeEmail(to: "second@example.com") }
+            try await store.updateUser(uid: "u1", session: nil) { $0.changeEmail(to: "third@example.com") }
+            var stored = try #require(try await store.user(uid: "u1"))
+            #expect(stored.email == "third@example.com" && stored.initialEmail == "first@example.com")
+
+            try await store.recordRefresh(uid: "u1", at: epoch.addingTimeInterval(70.25))
+            #expect(try await store.user(uid: "u1")?.lastRefreshAt == epoch.addingTimeInterval(70.25))
+            // The refresh endpoint's read sees it (the cache forgot the user).
+            #expect(try await store.sessionWithUser(tokenHash: "h1")?.user?.lastRefreshAt == epoch.addingTimeInterval(70.25))
+            // An earlier time (another replica, late) leaves the later one.
+            try await store.recordRefresh(uid: "u1", at: epoch.addingTimeInterval(20))
+            stored = try #require(try await store.user(uid: "u1"))
+            #expect(stored.lastRefreshAt == epoch.addingTimeInterval(70.25))
+            try await store.recordRefresh(uid: "nobody", at: epoch)
+            #expect(try await store.user(uid: "nobody") == nil)
+        }
+    }
+
     @Test("updateUser writes user, links and session together, or nothing", arguments: StoreBackend.all)
     func updateUserAtomicity(backend: StoreBackend) async throws {
         try await withStore(backend) { store, _ in

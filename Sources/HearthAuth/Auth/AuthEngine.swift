@@ -221,9 +221,17 @@ final class AuthEngine: Sendable {
         }
         let tokens = TokenSet(idToken: idToken, refreshToken: refreshToken, expirationDate: expiry(expiresIn))
         let info = try await lookup(idToken: idToken)
-        var stored = StoredUser(uid: info.localId, isAnonymous: isAnonymous, tokens: tokens, apiKey: options.apiKey, tenantID: tenantID)
+        let tenant = Self.tenant(ofIDToken: idToken) ?? tenantID
+        var stored = StoredUser(uid: info.localId, isAnonymous: isAnonymous, tokens: tokens, apiKey: options.apiKey, tenantID: tenant)
         stored.apply(info)
         return User(stored: stored, engine: self)
+    }
+
+    /// The tenant an ID token names (`firebase.tenant`): the account's, whatever ``tenantID`` said when it signed in.
+    /// `nil` for a project's token; the auth's tenant for a token whose payload cannot be read.
+    static func tenant(ofIDToken idToken: String) -> String?? {
+        guard let claims = JWTPayload.decode(idToken) else { return nil }
+        return .some((claims["firebase"] as? [String: Any])?["tenant"] as? String)
     }
 
     func expiry(_ expiresIn: String?) -> Date {

@@ -57,7 +57,7 @@ public final class User: UserInfo, Sendable {
     public var providerData: [any UserInfo] { state.withLock { $0.providerData } }
     /// Creation and last sign-in times.
     public var metadata: UserMetadata { state.withLock { $0.metadata } }
-    /// The tenant the user belongs to.
+    /// The tenant the user belongs to: its ID token's `firebase.tenant` (`nil`: the project's own users).
     public var tenantID: String? { state.withLock { $0.tenantID } }
     /// The refresh token. Treat it as a password.
     public var refreshToken: String? { state.withLock { $0.tokens.refreshToken } }

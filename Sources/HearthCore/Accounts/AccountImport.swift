@@ -1,9 +1,10 @@
 import Foundation
 
 /// One import of users made elsewhere (`accounts:batchCreate`, `hearth users import`): up to 1000 users with their
-/// links, claims, times, flags and password hashes. A user that cannot be imported is reported by its index, with
-/// Identity Toolkit's message, and the others are imported; a problem with the whole batch (no users, a uid twice,
-/// an unknown hash algorithm) imports nothing.
+/// links, claims, times, flags, password hashes or passwords in the clear (`rawPassword`, hashed here by the server's
+/// own hasher). A user that cannot be imported (no `localId`, a link without `providerId`, …) is reported by its
+/// index, with Identity Toolkit's message, and the others are imported; a problem with the whole batch (no users,
+/// over 1000, a uid twice, an unknown hash algorithm) imports nothing.
 public struct AccountImport: Sendable {
     /// One user as the import describes it, every field still unchecked.
     public struct Entry: Sendable {
@@ -31,6 +32,8 @@ public struct AccountImport: Sendable {
         public var emailVerified, disabled: Bool?
         /// The hash and its salt, base64 in either alphabet.
         public var passwordHash, salt: String?
+        /// A password in the clear, hashed on import with the server's hasher (not with both a hash).
+        public var rawPassword: String?
         /// Milliseconds since 1970.
         public var createdAt, lastLoginAt: Int64?
         public var links: [Link] = []
@@ -60,29 +63,37 @@ public struct AccountImport: Sendable {
     public struct Failure: Sendable, Equatable, Error {
         public var index: Int
         public var message: String
+
+        public init(index: Int, message: String) {
+            self.index = index
+            self.message = message
+        }
     }
 
     public static let maxBatch = 1000
 
-    /// The users that passed their checks, by index, ready to store.
+    /// The users that passed their checks, by index, ready to store (those with a `rawPassword` once it is hashed).
     public private(set) var records: [(index: Int, user: UserRecord)] = []
+    /// The clear passwords to hash before storing, by index.
+    private var rawPasswords: [Int: String] = [:]
     public private(set) var failures: [Failure] = []
     let allowOverwrite: Bool
 
     /// Checks every entry. `budget`: imported hashes whose checks would take longer are refused
     /// (``PasswordHashBudget``).
     ///
-    /// Throws for the whole batch: `MISSING_USER_ACCOUNT`, `INVALID_ARGUMENT` (over 1000 users, a key that is
-    /// not base64), `DUPLICATE_LOCAL_ID`, `DUPLICATE_EMAIL` and `DUPLICATE_RAW_ID` (with `sanityCheck`),
+    /// Throws for the whole batch: `MISSING_USER_ACCOUNT`, `EXCEED_MAX_USER_COUNT` (over 1000 users), `INVALID_ARGUMENT` (a
+    /// key that is not base64), `DUPLICATE_LOCAL_ID`, `DUPLICATE_EMAIL` and `DUPLICATE_RAW_ID` (with `sanityCheck`),
     /// `INVALID_HASH_PARAMETER` and the hash algorithm's own errors.
     public init(_ batch: Batch, now: Date, budget: PasswordHashBudget? = nil) throws {
         let entries = batch.entries
         guard !entries.isEmpty else { throw HearthError(.missingUserAccount) }
-        guard entries.count <= Self.maxBatch else { throw HearthError(.invalidArgument, detail: "At most 1000 users in one batch.") }
+        guard entries.count <= Self.maxBatch else { throw HearthError(.exceedMaxUserCount) }
         allowOverwrite = batch.allowOverwrite
         if !allowOverwrite {
             var uids: Set<String> = []
-            for entry in entries where !uids.insert(entry.uid).inserted {
+            // Entries without a uid are each their own per-user error, not a duplicate.
+            for entry in entries where !entry.uid.isEmpty && !uids.insert(entry.uid).inserted {
                 throw HearthError(.duplicateLocalID, detail: String(entry.uid.prefix(128)))
             }
         }
@@ -91,16 +102,24 @@ public struct AccountImport: Sendable {
         for (index, entry) in entries.enumerated() {
             do {
                 records.append((index, try Self.record(entry, hashing: hashing, now: now)))
+                if let rawPassword = entry.rawPassword { rawPasswords[index] = rawPassword }
             } catch let failure as Failure {
                 failures.append(Failure(index: index, message: failure.message))
             }
         }
     }
 
-    /// Stores the users that passed their checks, each in its own transaction; returns every failure, by index.
-    public func run(into store: any AccountStore) async throws -> [Failure] {
+    /// Stores the users that passed their checks, each in its own transaction, a `rawPassword` hashed by `passwords` (the
+    /// server's own hash, as a sign-up makes it) first; returns every failure, by index.
+    public func run(into store: any AccountStore, passwords: any PasswordChecking) async throws -> [Failure] {
         var failures = self.failures
-        for (index, user) in records {
+        for (index, record) in records {
+            var hashed = record
+            if let rawPassword = rawPasswords[index] {
+                hashed.passwordHash = try await passwords.hash(rawPassword)
+                if !hashed.isAnonymous { hashed.scheduledDeletionAt = nil }
+            }
+            let user = hashed
             do {
                 if allowOverwrite, try await store.user(uid: user.uid) != nil {
                     try await store.updateUser(uid: user.uid, session: nil) { $0 = user }
@@ -196,6 +215,10 @@ public struct AccountImport: Sendable {
                     screenName: link.screenName.flatMap { try? UserText.displayName($0) }))
         }
         var passwordHash: String?
+        if let rawPassword = entry.rawPassword {
+            guard entry.passwordHash == nil else { throw fail("rawPassword and passwordHash cannot both be set") }
+            guard PasswordPolicy.accepts(rawPassword) else { throw fail("Password should be at least 6 characters") }
+        }
         if let hash = entry.passwordHash {
             switch hashing.stored(hash: hash, salt: entry.salt) {
             case .success(let stored): passwordHash = stored
@@ -210,7 +233,7 @@ public struct AccountImport: Sendable {
         guard UserText.isStorable(entry.uid) else { throw fail("localId is invalid") }
         var user = UserRecord(
             uid: entry.uid, email: email, emailVerified: entry.emailVerified ?? false, displayName: displayName, photoURL: photoURL,
-            phoneNumber: phone, passwordHash: passwordHash, passwordUpdatedAt: passwordHash == nil ? nil : now,
+            phoneNumber: phone, passwordHash: passwordHash, passwordUpdatedAt: passwordHash == nil && entry.rawPassword == nil ? nil : now,
             disabled: entry.disabled ?? false, customAttributes: claims,
             createdAt: try entry.createdAt.map { try time($0, "createdAt") } ?? now,
             lastLoginAt: try entry.lastLoginAt.map { try time($0, "lastLoginAt") },

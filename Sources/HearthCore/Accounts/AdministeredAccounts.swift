@@ -44,8 +44,8 @@ public struct AdministeredAccounts: Sendable {
 
     /// Changes user `uid` as `change` says, `password` hashed. A new password voids reset links; a new address voids
     /// every link sent for the old one. `fields` names what was asked (never the values) for the audit event.
-    /// Throws `USER_NOT_FOUND`, `EMAIL_EXISTS`, `PHONE_NUMBER_EXISTS`, `FEDERATED_USER_ID_ALREADY_LINKED`, and the
-    /// second factors' errors (``AdministeredSecondFactors``).
+    /// Throws `USER_NOT_FOUND`, `EMAIL_EXISTS`, `PHONE_NUMBER_EXISTS`, `FEDERATED_USER_ID_ALREADY_LINKED`, `USER_DISABLED` (an
+    /// identity linked to a disabled account), and the second factors' errors (``AdministeredSecondFactors``).
     public func update(uid: String, _ change: AdministratorChange, password: String?, fields: [String], from origin: AuditOrigin)
         async throws -> UserRecord
     {

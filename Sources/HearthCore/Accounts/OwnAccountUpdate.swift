@@ -89,7 +89,7 @@ public struct OwnAccountUpdate: Sendable {
 
     /// Updates the account of `idToken`. Throws `INSUFFICIENT_PERMISSION`, `OPERATION_NOT_ALLOWED`, the ID token's
     /// errors, ``profileUpdate(_:)``'s, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`, `EMAIL_CHANGE_NEEDS_VERIFICATION` (with
-    /// enumeration protection), `EMAIL_EXISTS` and `CANNOT_REMOVE_LAST_PROVIDER`.
+    /// enumeration protection) and `EMAIL_EXISTS`. Unlinking the last sign-in method is allowed, as Firebase allows it.
     public func callAsFunction(_ input: Input, idToken: String, from origin: AuditOrigin) async throws -> Updated {
         if input.setsAdministratorFields { throw HearthError(.insufficientPermission) }
         if input.setsDisabled { throw HearthError(.operationNotAllowed) }
@@ -109,7 +109,11 @@ public struct OwnAccountUpdate: Sendable {
             ? RefreshSessionRecord.issue(
                 uid: current.user.uid, signInProvider: provider, authTime: now, now: now, tenantID: current.user.tenantID) : nil
         let user = try await StoreConflict.mapped {
-            try await store.updateUser(uid: current.user.uid, session: session?.record) { try update.apply(to: &$0, passwordHash: hash, now: now) }
+            try await store.updateUser(uid: current.user.uid, session: session?.record) { user in
+                update.apply(to: &user, passwordHash: hash, now: now)
+                // The new session's ID token is handed out with the answer.
+                if session != nil { user.lastRefreshAt = now }
+            }
         }
         await recordChanges(from: current.user, to: user, passwordSet: hash != nil, origin: origin)
         if hash != nil { try await store.deleteActionCodes(uid: user.uid, kinds: [.passwordReset]) }

@@ -135,10 +135,15 @@ public struct AuditOrigin: Sendable, Equatable {
     public var address: String?
     /// The administrator's credential (the server's `AdministratorCredentials.identify`); `nil` for everyone else.
     public var actorID: String?
+    /// The client's `User-Agent` and `X-Firebase-Locale`, for the blocking hooks' events (never stored).
+    public var userAgent: String?
+    public var locale: String?
 
-    public init(address: String? = nil, actorID: String? = nil) {
+    public init(address: String? = nil, actorID: String? = nil, userAgent: String? = nil, locale: String? = nil) {
         self.address = address
         self.actorID = actorID
+        self.userAgent = userAgent
+        self.locale = locale
     }
 
     public static let none = AuditOrigin()

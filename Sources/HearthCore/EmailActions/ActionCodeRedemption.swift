@@ -77,12 +77,12 @@ public struct ActionCodeRedemption: Sendable {
                 guard user.email == used.email, let newEmail = used.newEmail else {
                     throw HearthError(.invalidOOBCode, reason: "address changed since the mail")
                 }
-                user.email = newEmail
+                user.changeEmail(to: newEmail)
                 user.emailVerified = true
                 user.validSince = now
             case .recoverEmail:
                 guard user.email == used.newEmail else { throw HearthError(.invalidOOBCode, reason: "address changed again since the mail") }
-                user.email = used.email
+                user.changeEmail(to: used.email)
                 user.emailVerified = true
                 user.validSince = now
             case .revertSecondFactorAddition:

@@ -10,13 +10,14 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingIDToken, missingRefreshToken, missingGrantType, invalidGrantType, missingLocalID
         case invalidRequestType, unexpectedLocalID, invalidClaims, claimsTooLarge, forbiddenClaim
         case insufficientPermission, invalidContinueURI, missingContinueURI, invalidArgument, unauthorizedDomain
+        case invalidHostingLinkDomain
         case invalidDisplayName, invalidPhotoURL
         // Accounts
         case emailExists, emailNotFound, invalidPassword, invalidLoginCredentials, userDisabled, userNotFound
         case operationNotAllowed, adminOnlyOperation, passwordLoginDisabled, credentialTooOldLoginAgain
-        case cannotRemoveLastProvider, emailChangeNeedsVerification
+        case emailChangeNeedsVerification
         case phoneNumberExists, invalidPhoneNumber, duplicateLocalID, duplicateEmail, duplicateRawID, missingUserAccount
-        case localIDListExceedsLimit, missingProviderID, missingRawID, invalidDuration, invalidPageToken
+        case localIDListExceedsLimit, exceedMaxUserCount, missingProviderID, missingRawID, invalidDuration, invalidPageToken
         case invalidHashParameter
         // E-mail actions
         case missingRequestType, missingOOBCode, invalidOOBCode, expiredOOBCode, missingNewEmail, resetPasswordExceedLimit
@@ -36,6 +37,9 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidConfig
         // Tenants
         case tenantNotFound, invalidTenantID, tenantIDMismatch, projectDisabled
+        // Blocking hooks
+        /// A hook refused, failed, answered late or answered something unreadable (`BLOCKING_FUNCTION_ERROR_RESPONSE`).
+        case blockingFunctionError
         // Tokens
         case invalidIDToken, tokenExpired, invalidRefreshToken, missingCustomToken, invalidCustomToken
         // Abuse

@@ -51,12 +51,13 @@ public struct AccountLinking: Sendable {
     ///   - identityOwner: the user the identity is linked to.
     ///   - emailOwner: the user of ``emailToCheck(signedIn:identityOwner:)``'s e-mail.
     ///   - autoCreate: whether a sign-in without an account makes one.
-    /// - Throws: `FEDERATED_USER_ID_ALREADY_LINKED` and `EMAIL_EXISTS` when linking an identity or e-mail
-    ///   of another user; `USER_DISABLED`; `USER_NOT_FOUND` when there is no account and none may be made.
+    /// - Throws: `FEDERATED_USER_ID_ALREADY_LINKED` when linking an identity any user has, the signed-in user included
+    ///   (as Firebase answers), `EMAIL_EXISTS` when linking the e-mail of another user; `USER_DISABLED`; `USER_NOT_FOUND`
+    ///   when there is no account and none may be made.
     public func decide(signedIn: UserRecord?, identityOwner: UserRecord?, emailOwner: UserRecord?, autoCreate: Bool) throws -> Decision {
         let emailOwner = oneAccountPerEmail && profile.email != nil ? emailOwner : nil
         if let signedIn {
-            if let identityOwner, identityOwner.uid != signedIn.uid { throw HearthError(.federatedUserIDAlreadyLinked) }
+            if identityOwner != nil { throw HearthError(.federatedUserIDAlreadyLinked) }
             if let emailOwner, emailOwner.uid != signedIn.uid { throw HearthError(.emailExists) }
             return .link(uid: signedIn.uid)
         }

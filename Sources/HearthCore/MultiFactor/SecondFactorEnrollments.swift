@@ -69,7 +69,9 @@ public struct SecondFactorEnrollments: Sendable {
             guard let number = PhoneNumber.validated(rawNumber) else { throw HearthError(.invalidPhoneNumber) }
             guard !user.secondFactors.contains(where: { $0.phoneNumber == number }) else { throw Self.numberEnrolled }
             return .phone(
-                sessionInfo: try await phone.sendCode(toValidated: number, settings: settings, from: origin, languageCode: languageCode, proof: proof)
+                sessionInfo: try await phone.sendCode(
+                    toValidated: number, settings: settings, from: origin, languageCode: languageCode, proof: proof,
+                    smsType: "MULTI_FACTOR_ENROLLMENT")
             )
         case .totp:
             let secret = TOTPCodes.makeSecret()

@@ -43,7 +43,8 @@ public struct SecondFactorSignIn: Sendable {
         }
         let settings = try await settings.projectSettings()
         return try await phone.sendCode(
-            toValidated: number, settings: settings, from: origin, languageCode: languageCode, proof: proof, verifiesApp: false)
+            toValidated: number, settings: settings, from: origin, languageCode: languageCode, proof: proof, verifiesApp: false,
+            smsType: "MULTI_FACTOR_SIGN_IN")
     }
 
     /// The second factor given to `mfaSignIn:finalize`.

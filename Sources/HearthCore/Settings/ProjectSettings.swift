@@ -18,6 +18,8 @@ public struct ProjectSettings: Sendable, Equatable {
     public var smsRegionPolicy: SMSRegionPolicy = .allowAll
     /// Second factors.
     public var multiFactor = MultiFactorSettings()
+    /// Blocking functions: the operator's hooks asked before an account is made and before a sign-in's tokens.
+    public var blockingHooks = BlockingHookSettings()
 
     /// At most this many test phone numbers, as Firebase allows.
     public static let maxTestPhoneNumbers = 10
@@ -48,6 +50,7 @@ public struct ProjectSettings: Sendable, Equatable {
         public var testPhoneNumbers: [String: String]?
         public var smsRegionPolicy: SMSRegionPolicy?
         public var multiFactor: MultiFactorSettings?
+        public var blockingHooks: BlockingHookSettings?
 
         public init() {}
     }
@@ -67,6 +70,7 @@ public struct ProjectSettings: Sendable, Equatable {
         if let value = overrides.testPhoneNumbers { settings.testPhoneNumbers = value }
         if let value = overrides.smsRegionPolicy { settings.smsRegionPolicy = value }
         if let value = overrides.multiFactor { settings.multiFactor = value }
+        if let value = overrides.blockingHooks { settings.blockingHooks = value }
         return settings
     }
 

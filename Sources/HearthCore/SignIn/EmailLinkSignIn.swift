@@ -77,7 +77,7 @@ public struct EmailLinkSignIn: Sendable {
             if user.disabled { throw HearthError(.userDisabled) }
             // A password set by someone who never proved the address is dropped once its owner does.
             if user.email == email, !user.emailVerified { user.passwordHash = nil }
-            user.email = email
+            user.changeEmail(to: email)
             user.emailVerified = true
             user.emailLinkSignIn = true
             user.lastLoginAt = now

@@ -46,14 +46,15 @@ public struct FederatedSignIn: Sendable {
     /// Decides and writes. `linkTo` is the ID token of the account the identity is linked to; `autoCreate` false
     /// refuses to make an account (`USER_NOT_FOUND`). Throws `FEDERATED_USER_ID_ALREADY_LINKED`, `EMAIL_EXISTS`,
     /// `USER_DISABLED`, `TOO_MANY_ATTEMPTS_TRY_LATER` and the ID token's errors.
-    public func callAsFunction(_ profile: FederatedProfile, linkTo idToken: String?, autoCreate: Bool, from origin: ClientOrigin)
-        async throws -> Outcome
-    {
+    /// `providerTokens`: the identity provider's tokens, which the operator's blocking hooks may be sent.
+    public func callAsFunction(
+        _ profile: FederatedProfile, linkTo idToken: String?, autoCreate: Bool, from origin: ClientOrigin, providerTokens: ProviderTokens? = nil
+    ) async throws -> Outcome {
         let rules = AccountLinking(profile: profile, oneAccountPerEmail: try await settings.projectSettings().oneAccountPerEmail)
         let signedIn = try await idToken.asyncMap { try await idTokens.authenticate($0).user }
         for attempt in 1...Self.attempts {
             do {
-                return try await decide(rules, signedIn: signedIn, autoCreate: autoCreate, from: origin)
+                return try await decide(rules, signedIn: signedIn, autoCreate: autoCreate, from: origin, providerTokens: providerTokens)
             } catch is Stale where attempt < Self.attempts {
                 continue
             } catch let conflict as StoreConflict where conflict != .uid && signedIn == nil && attempt < Self.attempts {
@@ -68,9 +69,9 @@ public struct FederatedSignIn: Sendable {
         throw HearthError(.internalError, reason: "unreachable")
     }
 
-    private func decide(_ rules: AccountLinking, signedIn: UserRecord?, autoCreate: Bool, from origin: ClientOrigin) async throws
-        -> Outcome
-    {
+    private func decide(
+        _ rules: AccountLinking, signedIn: UserRecord?, autoCreate: Bool, from origin: ClientOrigin, providerTokens: ProviderTokens?
+    ) async throws -> Outcome {
         let profile = rules.profile
         let identityOwner = try await store.user(providerID: profile.providerID, rawID: profile.rawID)
         var emailOwner: UserRecord?
@@ -78,9 +79,10 @@ public struct FederatedSignIn: Sendable {
         let now = completion.clock.now
         // A SAML sign-in's attributes ride with the session: every ID token of it carries them as
         // `firebase.sign_in_attributes` (``signInAttributesClaim``).
-        let record = SignInCompletion.Record(
+        var record = SignInCompletion.Record(
             provider: profile.providerID, origin: origin.audit,
             sessionClaims: profile.signInAttributes.map { [Self.signInAttributesClaim: .object($0)] } ?? [:])
+        record.providerTokens = providerTokens
         switch try rules.decide(signedIn: signedIn, identityOwner: identityOwner, emailOwner: emailOwner, autoCreate: autoCreate) {
         case .link(let uid):
             var linked = record

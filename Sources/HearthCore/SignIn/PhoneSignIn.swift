@@ -24,6 +24,8 @@ public struct PhoneSignIn: Sendable {
     /// A service that sends and checks the codes itself (Twilio Verify), used instead of ``sender``; test numbers keep
     /// their fixed codes.
     public var externalCodes: (any ExternalPhoneVerification)?
+    /// The operator's blocking hooks: `beforeSendSms` is asked before a code goes out (never for a test number).
+    public var hooks: BlockingHooks?
 
     /// How long a code can be entered.
     public static let codeLifetime: TimeInterval = 300
@@ -70,7 +72,7 @@ public struct PhoneSignIn: Sendable {
     /// could not make a proof for it); the limits per address, number, range and project still count.
     public func sendCode(
         toValidated number: String, settings: ProjectSettings, from origin: ClientOrigin, languageCode: String?, proof: AppProof,
-        verifiesApp: Bool = true
+        verifiesApp: Bool = true, smsType: String = "SIGN_IN_OR_SIGN_UP"
     ) async throws -> String {
         let testCode = settings.testPhoneNumbers[number]
         if testCode == nil {
@@ -95,6 +97,7 @@ public struct PhoneSignIn: Sendable {
             try await abuse.count(\.phoneCodesPerNumber, address: number)
             try await abuse.count(\.phoneCodesPerPrefix, address: String(number.dropLast(3)))
             try await countBudget()
+            try await hooks?.beforeSending(.beforeSendSMS, to: number, messageType: smsType, origin: origin.audit)
         }
         let sessionInfo = VerificationCode.makeHandle()
         let now = completion.clock.now

@@ -20,6 +20,8 @@ public struct SignInCompletion: Sendable {
 
     /// The tenant the store works in (`nil`: the project's): its refresh tokens name it.
     let tenantID: String?
+    /// The operator's blocking hooks; `nil`: none are asked.
+    public var hooks: BlockingHooks?
 
     public init(
         store: any AccountStore & MultiFactorSessionStore, tokens: any IDTokenMinting, audit: any AuditRecording, clock: WallClock,
@@ -60,6 +62,8 @@ public struct SignInCompletion: Sendable {
         public var secondFactor: SecondFactorUse?
         /// The sign-in continues a session the person holds (a factor withdrawn): no second factor is asked.
         public var continuesSession: Bool
+        /// The identity provider's tokens of a federated sign-in, which the blocking hooks may be sent.
+        public var providerTokens: ProviderTokens?
 
         public init(
             provider: String, event: AuditEvent.Kind = .signedIn, method: String? = nil, details: [String: String] = [:],
@@ -92,8 +96,35 @@ public struct SignInCompletion: Sendable {
     ///
     /// An account with second factors (``needsSecondFactor(_:_:)``) gets the first factor's changes written (its
     /// last sign-in time excepted) but no session: ``SecondFactorRequired`` is thrown with a pending credential.
-    public func complete(_ write: Write, _ record: Record) async throws -> SignedIn {
+    public func complete(_ write: Write, _ proposed: Record) async throws -> SignedIn {
         let now = clock.now
+        var hooked = proposed
+        var write = write
+        // The operator's hooks first: they may refuse, and what they change is written with the sign-in.
+        if let hooks, BlockingHooks.applies(to: proposed), try await hooks.anyConfigured() {
+            var changes = BlockingHookChanges.none
+            switch write {
+            case .create(var created):
+                changes = try await hooks.run(for: created, creating: true, record: proposed, providerTokens: proposed.providerTokens)
+                changes.apply(to: &created)
+                write = .create(created)
+            case .update(let uid, let change):
+                guard var preview = try await store.user(uid: uid) else { throw HearthError(.userNotFound, reason: "gone before the hooks") }
+                try change(&preview)
+                // An account with second factors is asked about at its second factor, once the sign-in is whole.
+                if Self.needsSecondFactor(preview, proposed) { break }
+                let asked = try await hooks.run(for: preview, creating: false, record: proposed, providerTokens: proposed.providerTokens)
+                write = .update(uid: uid) { user in
+                    try change(&user)
+                    asked.apply(to: &user)
+                }
+                changes = asked
+            case .createOrUpdate:
+                break
+            }
+            if let claims = changes.sessionClaims { hooked.sessionClaims.merge(claims) { _, hook in hook } }
+        }
+        let record = hooked
         let claimsText = record.sessionClaims.isEmpty ? nil : JSONValue.object(record.sessionClaims).jsonText
         let uid: String
         switch write {
@@ -108,7 +139,14 @@ public struct SignInCompletion: Sendable {
         let isNewUser: Bool
         let idToken: String
         switch write {
-        case .create(let created):
+        case .create(let created) where created.disabled:
+            // A hook disabled the new account: it is kept, disabled, and nobody is signed in.
+            try await store.createUser(created, session: nil)
+            throw HearthError(.userDisabled, reason: "a blocking hook disabled the new account")
+        case .create(let made):
+            var stamped = made
+            stamped.lastRefreshAt = now
+            let created = stamped
             // The token is signed while the user is being written: the signature does not depend on the write, and
             // the write (queued behind others on SQLite's single writer) does not hold up the CPU work. The token
             // leaves only once the user is stored.
@@ -119,24 +157,33 @@ public struct SignInCompletion: Sendable {
             (user, isNewUser, idToken) = (created, true, try await signed)
         case .update(_, let change):
             user = try await store.updateUser(
-                uid: uid, session: session.record, startsSession: { !Self.needsSecondFactor($0, record) },
+                uid: uid, session: session.record, startsSession: { !Self.needsSecondFactor($0, record) && !$0.disabled },
                 { user in
                     let lastLogin = user.lastLoginAt
                     try change(&user)
                     // The sign-in is not done until the second factor: it is not the last sign-in yet.
-                    if Self.needsSecondFactor(user, record) { user.lastLoginAt = lastLogin }
+                    if Self.needsSecondFactor(user, record) {
+                        user.lastLoginAt = lastLogin
+                    } else {
+                        user.lastRefreshAt = now
+                    }
                 })
             isNewUser = false
+            if user.disabled { throw HearthError(.userDisabled, reason: "disabled in the sign-in's write") }
             if Self.needsSecondFactor(user, record) { throw try await pendSecondFactor(user, record, now: now) }
             idToken = try await tokens.mintIDToken(
                 for: user, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims,
                 secondFactor: record.secondFactor)
-        case .createOrUpdate(let created, let change):
+        case .createOrUpdate(var created, let change):
+            created.lastRefreshAt = now
             do {
                 try await store.createUser(created, session: session.record)
                 (user, isNewUser) = (created, true)
             } catch StoreConflict.uid {
-                user = try await store.updateUser(uid: uid, session: session.record, change)
+                user = try await store.updateUser(uid: uid, session: session.record) { user in
+                    try change(&user)
+                    user.lastRefreshAt = now
+                }
                 isNewUser = false
             }
             idToken = try await tokens.mintIDToken(

@@ -105,7 +105,7 @@ public struct SignUp: Sendable {
                     if user.disabled { throw HearthError(.userDisabled) }
                     // Checked again on the account as the transaction reads it: it may have stopped being anonymous.
                     try update.credentialChange.check(user, authTime: current.authTime, now: now, window: window)
-                    update.change(&user, passwordHash: hash, now: now)
+                    update.apply(to: &user, passwordHash: hash, now: now)
                     // Firebase's sign-up leaves the new address unverified even when it was the account's already.
                     user.emailVerified = false
                     user.lastLoginAt = now

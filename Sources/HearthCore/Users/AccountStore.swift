@@ -53,6 +53,10 @@ public protocol AccountStore: Sendable {
     func deleteScheduledAnonymousUsers(now: Date, limit: Int) async throws -> [String]
 
     func countUsers() async throws -> Int
+
+    /// Records a refresh of user `uid`'s ID token at `time` (``UserRecord/lastRefreshAt``) unless a later one is
+    /// recorded already; nothing when there is no such user. The default updates the user.
+    func recordRefresh(uid: String, at time: Date) async throws
 }
 
 extension AccountStore {
@@ -66,6 +70,16 @@ extension AccountStore {
 }
 
 extension AccountStore {
+    public func recordRefresh(uid: String, at time: Date) async throws {
+        do {
+            try await updateUser(uid: uid, session: nil) { user in
+                if user.lastRefreshAt.map({ $0 < time }) ?? true { user.lastRefreshAt = time }
+            }
+        } catch let error as HearthError where error.code == .userNotFound {
+            return
+        }
+    }
+
     public func sessionWithUser(tokenHash: String) async throws -> (session: RefreshSessionRecord, user: UserRecord?)? {
         guard let session = try await session(tokenHash: tokenHash) else { return nil }
         return (session, try await user(uid: session.uid))

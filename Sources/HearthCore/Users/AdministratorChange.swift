@@ -1,8 +1,8 @@
 import Foundation
 
 /// An administrator's change of an account (`accounts:update` with `localId`): everything a
-/// ``ProfileUpdate`` does, without its rules for signed-in users (no recent sign-in, the last provider may
-/// go), and more: phone number, verified and disabled flags, custom claims, revocation, times and links.
+/// ``ProfileUpdate`` does, without its rule for signed-in users (no recent sign-in), and more: phone number,
+/// verified and disabled flags, custom claims, revocation, times and links.
 public struct AdministratorChange: Sendable, Equatable {
     public var profile: ProfileUpdate
     public var phoneNumber: String?
@@ -27,13 +27,15 @@ public struct AdministratorChange: Sendable, Equatable {
     /// Changes `user`. The profile part first (a new e-mail is unverified and a new password ends the
     /// sessions, as for the user's own change), then the administrator's fields, so that a request that
     /// sets an e-mail and `emailVerified` together leaves it verified and an explicit `validSince` wins.
-    /// Throws the errors of ``AdministeredSecondFactors/replacing(_:with:now:)``.
+    /// Throws `USER_DISABLED` when it links an identity to a disabled account (as Firebase does, although an administrator
+    /// may change anything else of one), and the errors of ``AdministeredSecondFactors/replacing(_:with:now:)``.
     public func apply(to user: inout UserRecord, passwordHash: String?, now: Date) throws {
+        if link != nil, user.disabled { throw HearthError(.userDisabled, reason: "an identity linked to a disabled account") }
         if let secondFactors {
             user.secondFactors = try AdministeredSecondFactors.replacing(user.secondFactors, with: secondFactors, now: now)
             if user.secondFactors.isEmpty { user.recoveryCodeHashes = [] }
         }
-        profile.change(&user, passwordHash: passwordHash, now: now)
+        profile.apply(to: &user, passwordHash: passwordHash, now: now)
         if let phoneNumber { user.phoneNumber = phoneNumber }
         if let emailVerified, user.email != nil { user.emailVerified = emailVerified }
         if let disabled { user.disabled = disabled }

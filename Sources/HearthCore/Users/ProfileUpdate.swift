@@ -68,19 +68,11 @@ public struct ProfileUpdate: Sendable, Equatable {
     /// Changes `user`: a new e-mail (unverified) or password (`passwordHash`, the new password's hash) ends
     /// its sessions (`validSince` moves to `now`); then the display name and photo, the removals, and the
     /// anonymous clean-up, which keeps only accounts that stay anonymous.
-    /// - Throws: ``HearthError/Code/cannotRemoveLastProvider`` when unlinking providers leaves an account
-    ///   that was not anonymous with no way to sign in.
-    public func apply(to user: inout UserRecord, passwordHash: String?, now: Date) throws {
+    ///
+    /// The last way to sign in may go, as Firebase allows (for the person's own update as for an administrator's):
+    /// the account keeps its sessions, and as it was never an anonymous sign-in the clean-up leaves it alone.
+    public func apply(to user: inout UserRecord, passwordHash: String?, now: Date) {
         let wasAnonymous = user.isAnonymous
-        change(&user, passwordHash: passwordHash, now: now)
-        if !wasAnonymous, user.isAnonymous, !deletedProviders.isEmpty {
-            throw HearthError(.cannotRemoveLastProvider)
-        }
-    }
-
-    /// ``apply(to:passwordHash:now:)`` without its rule about the last provider: an administrator may
-    /// leave an account with no way to sign in.
-    public func change(_ user: inout UserRecord, passwordHash: String?, now: Date) {
         setCredentials(of: &user, passwordHash: passwordHash, now: now)
         if let displayName { user.displayName = displayName }
         if let photoURL { user.photoURL = photoURL }
@@ -88,12 +80,16 @@ public struct ProfileUpdate: Sendable, Equatable {
         for providerID in deletedProviders {
             Self.unlink(providerID, from: &user)
         }
-        if !user.isAnonymous { user.scheduledDeletionAt = nil }
+        if !user.isAnonymous {
+            user.scheduledDeletionAt = nil
+        } else if !wasAnonymous {
+            user.scheduledDeletionAt = UserRecord.neverDeleted
+        }
     }
 
     private func setCredentials(of user: inout UserRecord, passwordHash: String?, now: Date) {
         if let email, email != user.email {
-            user.email = email
+            user.changeEmail(to: email)
             user.emailVerified = false
             user.validSince = now
         }

@@ -5,6 +5,8 @@ public struct UserRecord: Sendable, Equatable {
     public var uid: String
     /// Lower-cased; unique across users.
     public var email: String?
+    /// The first e-mail the account had, kept once the e-mail changes (`initialEmail`); `nil` while it never did.
+    public var initialEmail: String?
     public var emailVerified: Bool
     public var displayName: String?
     public var photoURL: String?
@@ -21,6 +23,9 @@ public struct UserRecord: Sendable, Equatable {
     public var emailLinkSignIn: Bool
     public var createdAt: Date
     public var lastLoginAt: Date?
+    /// When an ID token was last handed to the user: a sign-in, or a refresh at the Secure Token endpoint (recorded at
+    /// most once per ``refreshRecordingInterval``). `lastRefreshAt`, the Admin SDKs' `lastRefreshTime`.
+    public var lastRefreshAt: Date?
     /// Tokens issued before this instant (whole seconds) are no longer accepted.
     public var validSince: Date
     /// When the anonymous-account clean-up may delete this user; `nil` when it never will.
@@ -40,8 +45,10 @@ public struct UserRecord: Sendable, Equatable {
         passwordUpdatedAt: Date? = nil, disabled: Bool = false, customAttributes: String? = nil,
         customAuth: Bool = false, emailLinkSignIn: Bool = false, createdAt: Date, lastLoginAt: Date? = nil, validSince: Date,
         scheduledDeletionAt: Date? = nil, providers: [ProviderLink] = [], secondFactors: [SecondFactorEnrollment] = [],
-        recoveryCodeHashes: [String] = []
+        recoveryCodeHashes: [String] = [], initialEmail: String? = nil, lastRefreshAt: Date? = nil
     ) {
+        self.initialEmail = initialEmail
+        self.lastRefreshAt = lastRefreshAt
         self.secondFactors = secondFactors
         self.recoveryCodeHashes = recoveryCodeHashes
         self.uid = uid
@@ -61,6 +68,25 @@ public struct UserRecord: Sendable, Equatable {
         self.validSince = validSince
         self.scheduledDeletionAt = scheduledDeletionAt
         self.providers = providers
+    }
+
+    /// The shortest time between two refreshes of a user that are both recorded in ``lastRefreshAt``: the Secure Token
+    /// endpoint is the busiest route and reads the account from a cache, so it writes only when the recorded time is
+    /// older than this.
+    public static let refreshRecordingInterval: TimeInterval = 60
+
+    /// Whether a refresh at `now` is to be recorded (``refreshRecordingInterval``).
+    public func recordsRefresh(at now: Date) -> Bool {
+        guard let lastRefreshAt else { return true }
+        return now.timeIntervalSince(lastRefreshAt) >= Self.refreshRecordingInterval
+    }
+
+    /// Gives the account the e-mail `newEmail` (lower-cased, already checked), keeping the first address it had in
+    /// ``initialEmail`` when it had one.
+    public mutating func changeEmail(to newEmail: String?) {
+        guard newEmail != email else { return }
+        if initialEmail == nil, let email { initialEmail = email }
+        email = newEmail
     }
 
     /// The deletion date of an account the anonymous clean-up must never delete although it has no

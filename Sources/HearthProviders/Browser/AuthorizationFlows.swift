@@ -130,10 +130,19 @@ public struct AuthorizationFlows: Sendable {
             self, AuthorizationCallback(providerID: providerID, fields: callback, pending: pending, redirectURI: redirectURI))
     }
 
+    /// What a code exchange got from the provider's token endpoint.
+    struct ExchangedTokens: Sendable {
+        var idToken: String?
+        var accessToken: String?
+        /// The scopes the person granted, space-separated, when the answer names them (`scope`, RFC 6749 §5.1).
+        var scope: String?
+    }
+
     /// The end of an OAuth 2.0 code flow: the provider's error, if it sent one, else `exchange` trades the
-    /// code for tokens.
+    /// code for tokens. The granted `scope` of the token response is kept in the credential's
+    /// ``FederatedCredential/providerFields`` (Google's `rawUserInfo` shows it as `granted_scopes`).
     func finishCodeFlow(
-        _ callback: AuthorizationCallback, exchange: (_ code: String) async throws -> (idToken: String?, accessToken: String?)
+        _ callback: AuthorizationCallback, exchange: (_ code: String) async throws -> ExchangedTokens
     ) async throws -> FederatedCredential {
         let fields = callback.fields
         if let error = fields["error"] {
@@ -154,7 +163,7 @@ public struct AuthorizationFlows: Sendable {
         }
         return FederatedCredential(
             providerID: callback.providerID, idToken: tokens.idToken, accessToken: tokens.accessToken,
-            rawNonce: tokens.idToken == nil ? nil : callback.pending["nonce"])
+            rawNonce: tokens.idToken == nil ? nil : callback.pending["nonce"], providerFields: tokens.scope.map { ["scope": $0] } ?? [:])
     }
 
     /// The end of an OAuth 2.0 code flow whose client authenticates with its id and secret in the form
@@ -172,7 +181,7 @@ public struct AuthorizationFlows: Sendable {
     /// verifier if the start made one, and the client's `credentials`.
     func exchangeCode(
         _ code: String, callback: AuthorizationCallback, endpoint: URL, credentials: [(String, String)]
-    ) async throws -> (idToken: String?, accessToken: String?) {
+    ) async throws -> ExchangedTokens {
         var form: [(String, String)] = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", callback.redirectURI.absoluteString),
         ]
@@ -186,9 +195,9 @@ public struct AuthorizationFlows: Sendable {
         return try Self.tokens(from: response, provider: callback.providerID)
     }
 
-    /// Reads `access_token` and `id_token` from a token response (JSON, or GitHub's form encoding), mapping
+    /// Reads `access_token`, `id_token` and `scope` from a token response (JSON, or GitHub's form encoding), mapping
     /// the provider's `error` (which GitHub sends with HTTP 200) to a failure.
-    static func tokens(from response: ProviderResponse, provider: String) throws -> (idToken: String?, accessToken: String?) {
+    static func tokens(from response: ProviderResponse, provider: String) throws -> ExchangedTokens {
         var fields: [String: String] = [:]
         if let object = try? response.jsonObject() {
             for (key, value) in object {
@@ -215,7 +224,8 @@ public struct AuthorizationFlows: Sendable {
             throw AuthorizationFailure.refused("\(provider): \(detail)")
         }
         guard response.isSuccess else { throw AuthorizationFailure.refused("\(provider) answered HTTP \(response.status).") }
-        return (fields["id_token"].flatMap { $0.isEmpty ? nil : $0 }, fields["access_token"].flatMap { $0.isEmpty ? nil : $0 })
+        func nonEmpty(_ name: String) -> String? { fields[name].flatMap { $0.isEmpty ? nil : $0 } }
+        return ExchangedTokens(idToken: nonEmpty("id_token"), accessToken: nonEmpty("access_token"), scope: nonEmpty("scope"))
     }
 
     // MARK: Helpers

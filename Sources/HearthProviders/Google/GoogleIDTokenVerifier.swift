@@ -16,6 +16,7 @@ struct GoogleIDTokenVerifier: IDTokenVerifier {
 
     func verify(idToken: String, credential: FederatedCredential) async throws -> FederatedProfile {
         let claims = try await validator.validate(idToken, policy: policy, rawNonce: credential.rawNonce, providerID: Self.providerID)
-        return GoogleProfileShape.profile(claims, subject: claims.string("sub") ?? "")
+        // The browser flow's token response names the scopes granted; a credential the app sends has none.
+        return GoogleProfileShape.profile(claims, subject: claims.string("sub") ?? "", grantedScopes: credential.providerFields["scope"])
     }
 }

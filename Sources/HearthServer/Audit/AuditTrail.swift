@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HearthCore
 import Hummingbird
 import Logging
@@ -48,7 +49,9 @@ struct AuditTrail: AuditRecording {
     func origin(_ request: Request, context: some RequestContext) -> AuditOrigin {
         AuditOrigin(
             address: AbuseGuard(services: services).auditAddress(request, context: context),
-            actorID: (context as? any CallerRequestContext)?.administratorCredential)
+            actorID: (context as? any CallerRequestContext)?.administratorCredential,
+            userAgent: request.headers[.userAgent].map { String($0.prefix(512)) },
+            locale: request.headers[HTTPField.Name("X-Firebase-Locale")!].map { String($0.prefix(35)) })
     }
 
     /// Inserts `event`; a failure is logged, never thrown.

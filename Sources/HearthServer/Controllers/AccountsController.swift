@@ -57,6 +57,8 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     @Sendable func signUp(_ request: Request, context: Context) async throws -> Response {
         let input = try await body(SignUpRequest.self, request)
         try checkTarget(input.targetProjectId, context)
+        // A chosen uid and an account to upgrade are two different accounts, whoever asks.
+        if input.localId != nil, input.idToken != nil { throw HearthError(.unexpectedLocalID) }
         if context.caller == .administrator {
             return try await admin.create(input, origin: audit.origin(request, context: context))
         }

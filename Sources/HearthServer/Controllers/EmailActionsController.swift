@@ -35,6 +35,7 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
         if returnsLink, !isAdministrator { throw HearthError(.insufficientPermission) }
         if !returnsLink { try actions.requireSending() }
         let continueURL = try input.continueUrl.map { try ContinueURL.check($0, configuration: configuration) }
+        if let linkDomain = input.linkDomain, !linkDomain.isEmpty { try ContinueURL.checkLinkDomain(linkDomain, configuration: configuration) }
         if input.androidInstallApp == true, (input.androidPackageName ?? "").isEmpty { throw HearthError(.missingAndroidPackageName) }
         let languageCode = request.headers[HTTPField.Name("X-Firebase-Locale")!]
         let decision = try await addressing.decide(
@@ -51,7 +52,10 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
             target = issued
         }
 
-        if !returnsLink { try await actions.countMail(to: target.recipient, kind: target.kind) }
+        if !returnsLink {
+            try await actions.countMail(to: target.recipient, kind: target.kind)
+            try await actions.askBeforeSending(target.kind, to: target.recipient, origin: audit.origin(request, context: context))
+        }
         let issued = try await actions.issue(
             target.kind, uid: target.uid, email: target.email, newEmail: target.newEmail, continueURL: continueURL, languageCode: languageCode)
         var response = SendOobCodeResponse(email: target.email)
@@ -100,7 +104,8 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
         default: break
         }
         var response = AccountsController<Context>.updateResponse(user)
-        if record.kind == .recoverEmail { response.newEmail = nil }
+        // An e-mail change names the address the account moved to, as Firebase's answer does.
+        if record.kind == .verifyAndChangeEmail { response.newEmail = record.newEmail }
         return WireCoding.response(response)
     }
 

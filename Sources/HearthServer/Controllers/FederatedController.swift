@@ -70,7 +70,8 @@ struct FederatedController<Context: RequestContext>: Sendable {
 
         do {
             let outcome = try await signIn(
-                profile, linkTo: input.idToken, autoCreate: input.autoCreate ?? true, from: audit.clientOrigin(request, context: context))
+                profile, linkTo: input.idToken, autoCreate: input.autoCreate ?? true, from: audit.clientOrigin(request, context: context),
+                providerTokens: credential.map { ProviderTokens(idToken: $0.idToken, accessToken: $0.accessToken) })
             try await describe(outcome, of: profile, into: &response)
         } catch let error as HearthError
             where [.federatedUserIDAlreadyLinked, .emailExists].contains(error.code) && input.returnIdpCredential == true

@@ -11,7 +11,8 @@ import Hummingbird
 /// `/v2/projects/{project}/oauthIdpConfigs[/{oidc.name}]` and `/v2/projects/{project}/inboundSamlConfigs[/{saml.name}]`:
 /// list, create, get, patch (with `updateMask`),
 /// delete. Settings live in the database and take effect on every replica's next federated sign-in.
-/// Secrets are accepted and never returned.
+/// Built-in providers' secrets are accepted and never returned; an OpenID Connect provider's `clientSecret` is returned,
+/// as Identity Platform does. Stored settings are sealed at rest (``SecretSealer/sealedSettingPrefixes``).
 struct IdpConfigController<Context: RequestContext>: Sendable {
     let store: any SettingStore
     /// Re-read after each change, so the change applies to this replica's next sign-in at once.
@@ -307,14 +308,15 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         return object
     }
 
-    /// The wire form, without secrets.
+    /// The wire form, with the client secret of the code flow (Identity Platform returns it; the Admin SDKs'
+    /// `OIDCAuthProviderConfig.clientSecret` reads it).
     static func oauthConfig(_ setting: IdentityProviderSetting, project: String) -> OAuthIdpConfig {
         let responseType =
             setting.responseTypeIDToken == nil && setting.responseTypeCode == nil
             ? nil : OAuthIdpConfig.ResponseType(idToken: setting.responseTypeIDToken, code: setting.responseTypeCode)
         return OAuthIdpConfig(
             name: "projects/\(project)/oauthIdpConfigs/\(setting.providerID)", clientId: setting.clientID, issuer: setting.issuer,
-            displayName: setting.displayName, enabled: setting.enabled, responseType: responseType,
+            displayName: setting.displayName, enabled: setting.enabled, clientSecret: setting.clientSecret, responseType: responseType,
             whitelistedAudiences: setting.additionalClientIDs)
     }
 

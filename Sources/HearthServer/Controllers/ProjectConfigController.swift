@@ -44,6 +44,10 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
             case "autodeleteAnonymousUsers": overrides.anonymousCleanupEnabled = input.autodeleteAnonymousUsers
             case "smsRegionConfig": overrides.smsRegionPolicy = try input.smsRegionConfig.map(SMSRegionPolicy.init)
             case "mfa": overrides.multiFactor = try input.mfa.map(MultiFactorSettings.init)
+            case "blockingFunctions":
+                overrides.blockingHooks = try input.blockingFunctions.map {
+                    try BlockingHookSettings($0, development: configuration.mode == .development)
+                }
             default: throw HearthError(.invalidConfig, detail: "Hearth does not keep \(path.prefix(100)).")
             }
         }
@@ -60,7 +64,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
         let all = [
             "signIn.allowDuplicateEmails", "signIn.anonymous.enabled", "signIn.email.enabled", "signIn.email.passwordRequired",
             "signIn.phoneNumber.enabled", "signIn.phoneNumber.testPhoneNumbers", "emailPrivacyConfig.enableImprovedEmailPrivacy",
-            "autodeleteAnonymousUsers", "smsRegionConfig", "mfa",
+            "autodeleteAnonymousUsers", "smsRegionConfig", "mfa", "blockingFunctions",
         ]
         guard let updateMask, !updateMask.isEmpty else {
             return all.filter { path in
@@ -74,13 +78,14 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
                 case "emailPrivacyConfig.enableImprovedEmailPrivacy": body.emailPrivacyConfig?.enableImprovedEmailPrivacy != nil
                 case "smsRegionConfig": body.smsRegionConfig != nil
                 case "mfa": body.mfa != nil
+                case "blockingFunctions": body.blockingFunctions != nil
                 default: body.autodeleteAnonymousUsers != nil
                 }
             }
         }
         var paths: [String] = []
         for field in updateMask.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            let covered = all.filter { $0 == field || $0.hasPrefix(field + ".") }
+            let covered = all.filter { $0 == field || $0.hasPrefix(field + ".") || field.hasPrefix($0 + ".") }
             guard !covered.isEmpty else { throw HearthError(.invalidConfig, detail: "Hearth does not keep \(field.prefix(100)).") }
             paths += covered.filter { !paths.contains($0) }
         }
@@ -97,7 +102,7 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
                 hashConfig: HashConfig(algorithm: "STANDARD_SCRYPT", rounds: passwords.blockSize, memoryCost: passwords.logN)),
             emailPrivacyConfig: EmailPrivacyConfig(enableImprovedEmailPrivacy: settings.emailEnumerationProtection),
             autodeleteAnonymousUsers: settings.anonymousCleanupEnabled, smsRegionConfig: SmsRegionConfig(settings.smsRegionPolicy),
-            mfa: MultiFactorAuthConfig(settings.multiFactor))
+            mfa: MultiFactorAuthConfig(settings.multiFactor), blockingFunctions: BlockingFunctionsConfig(settings.blockingHooks))
     }
 
     private func checkProject(_ context: Context) throws {

@@ -11,6 +11,7 @@ struct SecureTokenController<Context: RequestContext>: Sendable {
     let store: any AccountStore
     let idTokens: ServerIDTokens
     let configuration: ServerConfiguration
+    let clock: WallClock
 
     @Sendable func token(_ request: Request, context: Context) async throws -> Response {
         let input = try await WireCoding.decode(TokenRequest.self, from: request, limit: configuration.maxBodyBytes)
@@ -32,6 +33,9 @@ struct SecureTokenController<Context: RequestContext>: Sendable {
         let idToken = try await idTokens.mintIDToken(
             for: user, signInProvider: session.signInProvider, authTime: session.authTime, sessionClaims: sessionClaims,
             secondFactor: session.secondFactor)
+        // lastRefreshAt: one small write at most once a minute per user, so most refreshes stay a single cached read.
+        let now = clock.now
+        if user.recordsRefresh(at: now) { try await store.recordRefresh(uid: user.uid, at: now) }
         return WireCoding.response(
             TokenResponse(
                 idToken: idToken, expiresIn: String(Int(configuration.idTokenLifetime)),

@@ -33,4 +33,13 @@ enum ContinueURL {
         }
         return text
     }
+
+    /// Throws `INVALID_HOSTING_LINK_DOMAIN` unless `domain` (an action code's `linkDomain`, a bare host name) is one of
+    /// the ``authorizedHosts(_:)``: Firebase refuses a Hosting domain the project does not own, and Hearth's own are
+    /// those it serves or was told of. The link itself stays on `email.actionURL` (or the public URL).
+    static func checkLinkDomain(_ domain: String, configuration: ServerConfiguration) throws {
+        guard !domain.contains(":"), !domain.contains("/"), let host = ReturnURL("https://\(domain)/")?.host,
+            authorizedHosts(configuration).contains(host)
+        else { throw HearthError(.invalidHostingLinkDomain, reason: "linkDomain \(domain.prefix(100))") }
+    }
 }

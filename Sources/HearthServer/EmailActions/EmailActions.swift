@@ -61,6 +61,19 @@ struct EmailActions: AccountMailing {
         return actionURL + "?" + pairs.map { "\($0.0)=\(Self.queryEscaped($0.1))" }.joined(separator: "&")
     }
 
+    /// Asks the operator's `beforeSendEmail` hook, when one is set, before a password-reset or e-mail sign-in mail to
+    /// `recipient` is made; its refusal stops the mail (`BLOCKING_FUNCTION_ERROR_RESPONSE`).
+    func askBeforeSending(_ kind: ActionCodeKind, to recipient: String, origin: AuditOrigin) async throws {
+        let type: String
+        switch kind {
+        case .passwordReset: type = "PASSWORD_RESET"
+        case .emailSignIn: type = "EMAIL_SIGN_IN"
+        default: return
+        }
+        let hooks = BlockingHooks(settings: services.projectSettings, caller: HTTPBlockingHooks(services: services), tenantID: services.tenantID)
+        try await hooks.beforeSending(.beforeSendEmail, to: recipient, messageType: type, origin: origin)
+    }
+
     /// Counts one mail to `recipient` against the limits: `RESET_PASSWORD_EXCEED_LIMIT` for too many reset
     /// mails to one address, `TOO_MANY_ATTEMPTS_TRY_LATER` for other mails and for the server-wide limit.
     /// Counted before anything is sent, so parallel requests cannot all slip under a limit.

@@ -25,7 +25,10 @@ struct SignInUseCases: Sendable {
         let audit = AuditTrail(services: services)
         let passwords = ServerPasswords(services: services)
         let abuse = services.abuseCounter
-        completion = SignInCompletion(store: services.store, tokens: tokens, audit: audit, clock: services.clock, tenantID: services.tenantID)
+        var completion = SignInCompletion(store: services.store, tokens: tokens, audit: audit, clock: services.clock, tenantID: services.tenantID)
+        let hooks = BlockingHooks(settings: services.projectSettings, caller: HTTPBlockingHooks(services: services), tenantID: services.tenantID)
+        completion.hooks = hooks
+        self.completion = completion
         signUp = SignUp(
             settings: services.projectSettings, store: services.store, passwords: passwords, abuse: abuse, idTokens: tokens, completion: completion,
             anonymousMaxAge: services.configuration.anonymousCleanup.maxAge, recentLoginWindow: services.configuration.recentLoginWindow)
@@ -49,6 +52,7 @@ struct SignInUseCases: Sendable {
             }
         }
         phone.appVerifier = services.appVerifier
+        phone.hooks = hooks
         phone.externalCodes = services.externalPhoneVerification
         phoneSignIn = phone
         let totp = TOTPCodes(algorithm: HummingbirdTOTP())

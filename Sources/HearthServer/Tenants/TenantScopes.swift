@@ -57,7 +57,7 @@ struct TenantControllers: Sendable {
         auditEvents = AuditEventsController(store: services.store)
         sessionCookies = SessionCookieController(
             keyRing: services.keyRing, tokens: services.tokens, idTokens: idTokens, clock: services.clock, configuration: configuration)
-        secureToken = SecureTokenController(store: services.store, idTokens: idTokens, configuration: configuration)
+        secureToken = SecureTokenController(store: services.store, idTokens: idTokens, configuration: configuration, clock: services.clock)
         actionPage = ActionPageController(actions: emailActions, store: services.store, configuration: configuration)
         self.browserSignIn = BrowserSignInController(browserSignIn: browserSignIn)
     }

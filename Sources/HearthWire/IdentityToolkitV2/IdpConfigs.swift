@@ -2,7 +2,9 @@
 /// `/v2/projects/{project}/defaultSupportedIdpConfigs/{idpId}` (Apple, Microsoft, Twitter, Google,
 /// Facebook, GitHub) and `/v2/projects/{project}/oauthIdpConfigs/{oidc.name}` (OpenID Connect).
 ///
-/// Secrets (`clientSecret`, Apple's `privateKey`) are accepted on writes and never sent back.
+/// A built-in provider's secrets (`clientSecret`, Apple's `privateKey`) are accepted on writes and never sent back; an
+/// OpenID Connect provider's `clientSecret` is, as Identity Platform answers it (the Admin SDKs' `OIDCAuthProviderConfig`
+/// reads it).
 public struct DefaultSupportedIdpConfig: Codable, Sendable, Equatable {
     /// `projects/{project}/defaultSupportedIdpConfigs/{idpId}`.
     public var name: String?

@@ -11,11 +11,14 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     public var smsRegionConfig: SmsRegionConfig?
     /// Second factors: whether users may (`ENABLED`) or must (`MANDATORY`) enrol, and which kinds.
     public var mfa: MultiFactorAuthConfig?
+    /// The blocking functions: the operator's hooks asked before an account is made and before a sign-in's tokens.
+    public var blockingFunctions: BlockingFunctionsConfig?
 
     public init(
         name: String? = nil, signIn: SignInConfig? = nil, emailPrivacyConfig: EmailPrivacyConfig? = nil, autodeleteAnonymousUsers: Bool? = nil,
-        smsRegionConfig: SmsRegionConfig? = nil, mfa: MultiFactorAuthConfig? = nil
+        smsRegionConfig: SmsRegionConfig? = nil, mfa: MultiFactorAuthConfig? = nil, blockingFunctions: BlockingFunctionsConfig? = nil
     ) {
+        self.blockingFunctions = blockingFunctions
         self.mfa = mfa
         self.name = name
         self.signIn = signIn
@@ -152,5 +155,40 @@ public struct MultiFactorAuthConfig: Codable, Sendable, Equatable {
         self.state = state
         self.enabledProviders = enabledProviders
         self.providerConfigs = providerConfigs
+    }
+}
+
+/// `blockingFunctions`: `triggers` by event (`beforeCreate`, `beforeSignIn`, `beforeSendEmail`, `beforeSendSms`), each
+/// `{functionUri, updateTime}`, and which of an identity provider's tokens the events carry.
+public struct BlockingFunctionsConfig: Codable, Sendable, Equatable {
+    public struct Trigger: Codable, Sendable, Equatable {
+        public var functionUri: String?
+        /// RFC 3339; answered, ignored when sent.
+        public var updateTime: String?
+
+        public init(functionUri: String?, updateTime: String? = nil) {
+            self.functionUri = functionUri
+            self.updateTime = updateTime
+        }
+    }
+
+    public struct ForwardInboundCredentials: Codable, Sendable, Equatable {
+        public var idToken: Bool?
+        public var accessToken: Bool?
+        public var refreshToken: Bool?
+
+        public init(idToken: Bool? = nil, accessToken: Bool? = nil, refreshToken: Bool? = nil) {
+            self.idToken = idToken
+            self.accessToken = accessToken
+            self.refreshToken = refreshToken
+        }
+    }
+
+    public var triggers: [String: Trigger]?
+    public var forwardInboundCredentials: ForwardInboundCredentials?
+
+    public init(triggers: [String: Trigger]? = nil, forwardInboundCredentials: ForwardInboundCredentials? = nil) {
+        self.triggers = triggers
+        self.forwardInboundCredentials = forwardInboundCredentials
     }
 }

@@ -11,7 +11,7 @@ import Testing
     func wholeBatchRefusals() {
         #expect(throwsCode(.missingUserAccount) { try AccountImport(.init(entries: []), now: Self.now) })
         let many = (0...AccountImport.maxBatch).map { AccountImport.Entry(uid: "u\($0)") }
-        #expect(throwsCode(.invalidArgument) { try AccountImport(.init(entries: many), now: Self.now) })
+        #expect(throwsCode(.exceedMaxUserCount) { try AccountImport(.init(entries: many), now: Self.now) })
         #expect(throwsCode(.duplicateLocalID) { try AccountImport(.init(entries: [.init(uid: "a"), .init(uid: "a")]), now: Self.now) })
         var first = AccountImport.Entry(uid: "a")
         first.email = "Same@Example.com"
@@ -42,7 +42,7 @@ import Testing
         good.createdAt = 1_600_000_000_000
         let entries = [AccountImport.Entry(uid: "a\u{0}"), badEmail, badTime, taken, linked, good]
         let importer = try AccountImport(.init(entries: entries), now: Self.now)
-        let failures = try await importer.run(into: store)
+        let failures = try await importer.run(into: store, passwords: CountedPasswords())
         #expect(failures.map(\.index) == [0, 1, 2, 3, 4])
         #expect(
             failures.map(\.message) == [
@@ -52,6 +52,36 @@ import Testing
         let stored = try #require(try await store.user(uid: "f"))
         #expect(stored.createdAt == Date(timeIntervalSince1970: 1_600_000_000))
         #expect(try await store.user(uid: "d") == nil)
+    }
+
+    @Test("rawPassword is hashed with the server's hasher and signs in; with a hash too, or too short, it fails that user alone")
+    func rawPasswords() async throws {
+        let store = MemoryAccounts()
+        let passwords = CountedPasswords()
+        var clear = AccountImport.Entry(uid: "clear")
+        clear.email = "clear@example.com"
+        clear.rawPassword = "correct horse"
+        var both = AccountImport.Entry(uid: "both")
+        both.rawPassword = "correct horse"
+        both.passwordHash = "AAAA"
+        var short = AccountImport.Entry(uid: "short")
+        short.rawPassword = "abc"
+        var batch = AccountImport.Batch(entries: [clear, both, short, AccountImport.Entry(uid: ""), AccountImport.Entry(uid: "")])
+        batch.hashAlgorithm = "HMAC_SHA256"
+        batch.signerKey = "c2lnbmVy"
+        let failures = try await AccountImport(batch, now: Self.now).run(into: store, passwords: passwords)
+        #expect(
+            failures == [
+                .init(index: 1, message: "rawPassword and passwordHash cannot both be set"),
+                .init(index: 2, message: "Password should be at least 6 characters"),
+                // Two entries without a uid: each a per-user error, not a duplicate uid for the whole batch.
+                .init(index: 3, message: "localId is missing"), .init(index: 4, message: "localId is missing"),
+            ])
+        let stored = try #require(try await store.user(uid: "clear"))
+        let hash = try #require(stored.passwordHash)
+        #expect(try await passwords.verify("correct horse", against: hash))
+        #expect(!passwords.needsRehash(hash))
+        #expect(stored.passwordUpdatedAt == Self.now && stored.scheduledDeletionAt == nil && !stored.isAnonymous)
     }
 
     private func throwsCode(_ code: HearthError.Code, _ body: () throws -> AccountImport) -> Bool {

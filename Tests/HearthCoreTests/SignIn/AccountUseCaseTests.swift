@@ -38,9 +38,6 @@ import Testing
                 == .emailChangeNeedsVerification)
         kit.settings.change { $0.emailEnumerationProtection = false }
         #expect(await errorCode { try await update(.init(email: "other@example.com"), idToken: me.idToken, from: origin) } == .emailExists)
-        #expect(
-            await errorCode { try await update(.init(deletedProviders: ["password"]), idToken: me.idToken, from: origin) }
-                == .cannotRemoveLastProvider)
         kit.clock.advance(by: 3_600)
         #expect(await errorCode { try await update(.init(password: "secret2"), idToken: me.idToken, from: origin) } == .credentialTooOldLoginAgain)
         #expect(await errorCode { try await update(.init(displayName: "Still allowed"), idToken: me.idToken, from: origin) } == nil)
