@@ -177,8 +177,7 @@ final class TenantScopes: Sendable {
             var request = request
             let buffer = try await WireCoding.body(of: request, limit: limit)
             request.body = RequestBody(buffer: buffer)
-            var probe = Request(head: request.head, body: RequestBody(buffer: buffer))
-            probe.body = RequestBody(buffer: buffer)
+            let probe = Request(head: request.head, body: RequestBody(buffer: buffer))
             let token = (try? await WireCoding.decode(TokenRequest.self, from: probe, limit: limit))?.refreshToken
             let tenantID = token.flatMap(RefreshSessionRecord.tenantID(ofToken:))
             do {
@@ -201,12 +200,10 @@ final class TenantScopes: Sendable {
                 let buffer = try await WireCoding.body(of: request, limit: BrowserSignInController<HearthRequestContext>.maximumBodySize)
                 request.body = RequestBody(buffer: buffer)
             }
-            var probe = Request(head: request.head, body: request.body)
-            let state = try await BrowserSignInController<HearthRequestContext>.parameters(of: probe)["state"]
-            probe = request
+            let state = try await BrowserSignInController<HearthRequestContext>.parameters(of: request)["state"]
             let tenantID = state.flatMap(BrowserSignIn.tenantID(ofState:))
             let controllers = (try? await self.controllers(for: tenantID, context: context)) ?? self.project
-            return (controllers[keyPath: controller], probe)
+            return (controllers[keyPath: controller], request)
         }
     }
 
