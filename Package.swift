@@ -189,11 +189,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The domain's values as the wire has them: HearthCore's types to and from HearthWire's (accounts, imports,
-        // second factors, settings) and each domain error's Firebase status and message. No HTTP server.
+        // second factors, settings, tenants, identity-provider configs, blocking hooks' events) and each domain error's
+        // Firebase status and message. No HTTP server.
         .target(
             name: "HearthWireMapping",
             dependencies: [
-                "HearthCore", "HearthWire",
+                "HearthCore", "HearthWire", "HearthProviders",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings

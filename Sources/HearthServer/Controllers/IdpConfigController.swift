@@ -42,56 +42,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         group.delete("inboundSamlConfigs/:id", use: source { controller in { try await controller.delete($0, $1, kind: .saml) } })
     }
 
-    enum Kind {
-        case defaultSupported, oauth, saml
-
-        var collection: String {
-            switch self {
-            case .defaultSupported: "defaultSupportedIdpConfigs"
-            case .oauth: "oauthIdpConfigs"
-            case .saml: "inboundSamlConfigs"
-            }
-        }
-        /// The query parameter naming the new config on create.
-        var idParameter: String {
-            switch self {
-            case .defaultSupported: "idpId"
-            case .oauth: "oauthIdpConfigId"
-            case .saml: "inboundSamlConfigId"
-            }
-        }
-
-        /// Where the catalogue puts the providers of this kind.
-        var catalogueCollection: ProviderDescription.AdminCollection {
-            switch self {
-            case .defaultSupported: .defaultSupported
-            case .oauth: .oauth
-            case .saml: .inboundSaml
-            }
-        }
-
-        func owns(_ providerID: String) -> Bool { ProviderCatalogue.describes(providerID, in: catalogueCollection) }
-
-        func validateID(_ id: String) throws {
-            switch self {
-            case .defaultSupported:
-                guard owns(id) else {
-                    let known = ProviderCatalogue.builtInProviderIDs.sorted().joined(separator: ", ")
-                    throw HearthError(.invalidProviderID, detail: "expected one of \(known)")
-                }
-            case .oauth:
-                guard id.range(of: #"^oidc\.[a-z0-9][a-z0-9._-]{0,62}$"#, options: .regularExpression) != nil else {
-                    throw HearthError(
-                        .invalidProviderID, detail: "OIDC provider ids look like oidc.<name>, with lower-case letters, digits, '.', '_' and '-'")
-                }
-            case .saml:
-                guard id.range(of: #"^saml\.[a-z0-9][a-z0-9._-]{0,62}$"#, options: .regularExpression) != nil else {
-                    throw HearthError(
-                        .invalidProviderID, detail: "SAML provider ids look like saml.<name>, with lower-case letters, digits, '.', '_' and '-'")
-                }
-            }
-        }
-    }
+    typealias Kind = IdpConfigCollection
 
     // MARK: Handlers
 
@@ -117,14 +68,14 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         case .defaultSupported:
             return WireCoding.response(
                 ListDefaultSupportedIdpConfigsResponse(
-                    defaultSupportedIdpConfigs: settings.map { Self.defaultSupportedConfig($0, project: project) }, nextPageToken: next))
+                    defaultSupportedIdpConfigs: settings.map { DefaultSupportedIdpConfig($0, project: project) }, nextPageToken: next))
         case .oauth:
             return WireCoding.response(
-                ListOAuthIdpConfigsResponse(oauthIdpConfigs: settings.map { Self.oauthConfig($0, project: project) }, nextPageToken: next))
+                ListOAuthIdpConfigsResponse(oauthIdpConfigs: settings.map { OAuthIdpConfig($0, project: project) }, nextPageToken: next))
         case .saml:
             return WireCoding.response(
                 ListInboundSamlConfigsResponse(
-                    inboundSamlConfigs: settings.map { Self.samlConfig($0, name: resourceName($0.providerID, kind: .saml, project: project)) },
+                    inboundSamlConfigs: settings.map { InboundSamlConfig($0, name: resourceName($0.providerID, kind: .saml, project: project)) },
                     nextPageToken: next))
         }
     }
@@ -147,7 +98,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         if kind == .saml { try SAMLServiceProviderKey.generate(into: &setting, now: clock.now) }
         try ProviderCatalogue.validate(setting)
         // Created only if absent: an existing row makes this write a no-op and the answer CONFIGURATION_EXISTS.
-        guard try await store.insertSetting(IdentityProviderSetting.storageName(for: id), value: Self.encode(setting)) else {
+        guard try await store.insertSetting(IdentityProviderSetting.storageName(for: id), value: setting.storedText()) else {
             throw HearthError(.configurationExists)
         }
         await recordChange(id, "created", request, context)
@@ -164,7 +115,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         }
         try await apply(request, to: &setting, kind: kind, mask: mask)
         try ProviderCatalogue.validate(setting)
-        try await store.setSetting(IdentityProviderSetting.storageName(for: id), to: Self.encode(setting))
+        try await store.setSetting(IdentityProviderSetting.storageName(for: id), to: setting.storedText())
         await recordChange(id, "updated", request, context)
         try await identityVerifier.refresh()
         return respond(setting, kind: kind, project: project)
@@ -204,127 +155,34 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
     }
 
     private func storedSettings() async throws -> [IdentityProviderSetting] {
-        try await store.settings(withPrefix: IdentityProviderSetting.storagePrefix).values.compactMap(Self.decode)
+        try await store.settings(withPrefix: IdentityProviderSetting.storagePrefix).values.compactMap(IdentityProviderSetting.init(storedText:))
     }
 
     private func storedSetting(_ id: String) async throws -> IdentityProviderSetting? {
-        try await store.setting(IdentityProviderSetting.storageName(for: id)).flatMap(Self.decode)
+        try await store.setting(IdentityProviderSetting.storageName(for: id)).flatMap(IdentityProviderSetting.init(storedText:))
     }
 
     /// Copies the body's fields into `setting`: all present fields, or with an `updateMask` exactly the
     /// masked ones (a masked field absent from the body is cleared).
     private func apply(_ request: Request, to setting: inout IdentityProviderSetting, kind: Kind, mask: [String]?) async throws {
-        func masked(_ field: String) -> Bool? {
-            guard let mask else { return nil }
-            return mask.contains { $0 == field || $0.hasPrefix(field + ".") || field.hasPrefix($0 + ".") }
-        }
-        /// Whether to write `field`: the mask says so, or (no mask) the body has a value.
-        func take<T>(_ field: String, _ value: T?) -> Bool { masked(field) ?? (value != nil) }
-
+        let limit = configuration.maxBodyBytes
         switch kind {
-        case .defaultSupported:
-            let body = try await WireCoding.decode(DefaultSupportedIdpConfig.self, from: request, limit: configuration.maxBodyBytes)
-            if take("enabled", body.enabled) { setting.enabled = body.enabled ?? false }
-            if take("clientId", body.clientId) { setting.clientID = body.clientId }
-            if take("clientSecret", body.clientSecret) { setting.clientSecret = body.clientSecret }
-            if take("whitelistedAudiences", body.whitelistedAudiences) { setting.additionalClientIDs = body.whitelistedAudiences }
-            // The providers' own sections (`appleSignInConfig`, …), field by field, as their folders declare them.
-            ProviderCatalogue.applyAdminSections(Self.jsonObject(body) ?? [:], to: &setting, masked: masked)
-        case .oauth:
-            let body = try await WireCoding.decode(OAuthIdpConfig.self, from: request, limit: configuration.maxBodyBytes)
-            if take("enabled", body.enabled) { setting.enabled = body.enabled ?? false }
-            if take("clientId", body.clientId) { setting.clientID = body.clientId }
-            if take("clientSecret", body.clientSecret) { setting.clientSecret = body.clientSecret }
-            if take("whitelistedAudiences", body.whitelistedAudiences) { setting.additionalClientIDs = body.whitelistedAudiences }
-            if take("issuer", body.issuer) { setting.issuer = body.issuer }
-            if take("displayName", body.displayName) { setting.displayName = body.displayName }
-            if take("responseType.idToken", body.responseType?.idToken) { setting.responseTypeIDToken = body.responseType?.idToken }
-            if take("responseType.code", body.responseType?.code) { setting.responseTypeCode = body.responseType?.code }
-        case .saml:
-            let body = try await WireCoding.decode(InboundSamlConfig.self, from: request, limit: configuration.maxBodyBytes)
-            var saml = setting.saml
-            if take("enabled", body.enabled) { setting.enabled = body.enabled ?? false }
-            if take("displayName", body.displayName) { setting.displayName = body.displayName }
-            if take("idpConfig.idpEntityId", body.idpConfig?.idpEntityId) { saml.idpEntityID = body.idpConfig?.idpEntityId }
-            if take("idpConfig.ssoUrl", body.idpConfig?.ssoUrl) { saml.ssoURL = body.idpConfig?.ssoUrl }
-            if take("idpConfig.signRequest", body.idpConfig?.signRequest) { saml.signsRequests = body.idpConfig?.signRequest }
-            if take("idpConfig.idpCertificates", body.idpConfig?.idpCertificates) {
-                saml.idpCertificates = body.idpConfig?.idpCertificates?.map { $0.x509Certificate ?? "" }
-            }
-            if take("spConfig.spEntityId", body.spConfig?.spEntityId) { saml.spEntityID = body.spConfig?.spEntityId }
-            if take("spConfig.callbackUri", body.spConfig?.callbackUri) { saml.callbackURI = body.spConfig?.callbackUri }
-            setting.saml = saml
+        case .defaultSupported: setting.apply(try await WireCoding.decode(DefaultSupportedIdpConfig.self, from: request, limit: limit), mask: mask)
+        case .oauth: setting.apply(try await WireCoding.decode(OAuthIdpConfig.self, from: request, limit: limit), mask: mask)
+        case .saml: setting.apply(try await WireCoding.decode(InboundSamlConfig.self, from: request, limit: limit), mask: mask)
         }
     }
 
     private func respond(_ setting: IdentityProviderSetting, kind: Kind, project: String) -> Response {
         switch kind {
-        case .defaultSupported: WireCoding.response(Self.defaultSupportedConfig(setting, project: project))
-        case .oauth: WireCoding.response(Self.oauthConfig(setting, project: project))
-        case .saml: WireCoding.response(Self.samlConfig(setting, name: resourceName(setting.providerID, kind: .saml, project: project)))
+        case .defaultSupported: WireCoding.response(DefaultSupportedIdpConfig(setting, project: project))
+        case .oauth: WireCoding.response(OAuthIdpConfig(setting, project: project))
+        case .saml: WireCoding.response(InboundSamlConfig(setting, name: resourceName(setting.providerID, kind: .saml, project: project)))
         }
     }
 
     /// `projects/{p}[/tenants/{t}]/{collection}/{id}`: a tenant's configs are named under it.
     private func resourceName(_ providerID: String, kind: Kind, project: String) -> String {
         "projects/\(project)" + (tenantID.map { "/tenants/\($0)" } ?? "") + "/\(kind.collection)/\(providerID)"
-    }
-
-    /// The wire form of a SAML provider, without the SP's private key.
-    static func samlConfig(_ setting: IdentityProviderSetting, name: String) -> InboundSamlConfig {
-        let saml = setting.saml
-        return InboundSamlConfig(
-            name: name,
-            idpConfig: InboundSamlConfig.IdpConfig(
-                idpEntityId: saml.idpEntityID, ssoUrl: saml.ssoURL,
-                idpCertificates: saml.idpCertificates?.map { InboundSamlConfig.IdpCertificate(x509Certificate: $0) },
-                signRequest: saml.signsRequests),
-            spConfig: InboundSamlConfig.SpConfig(
-                spEntityId: saml.spEntityID, callbackUri: saml.callbackURI,
-                spCertificates: saml.spCertificate.map { [InboundSamlConfig.SpCertificate(x509Certificate: $0, expiresAt: saml.spCertificateExpiry)] }
-            ),
-            displayName: setting.displayName, enabled: setting.enabled)
-    }
-
-    /// The wire form, without secrets.
-    static func defaultSupportedConfig(_ setting: IdentityProviderSetting, project: String) -> DefaultSupportedIdpConfig {
-        var config = DefaultSupportedIdpConfig(
-            name: "projects/\(project)/defaultSupportedIdpConfigs/\(setting.providerID)", enabled: setting.enabled, clientId: setting.clientID,
-            whitelistedAudiences: setting.additionalClientIDs)
-        // The provider's own sections, without their secrets, as its folder answers them.
-        let sections = ProviderCatalogue.adminSectionAnswers(for: setting)
-        if !sections.isEmpty, var object = jsonObject(config) {
-            object.merge(sections) { _, section in section }
-            config = (try? JSONDecoder().decode(DefaultSupportedIdpConfig.self, from: Data(JSONValue.object(object).jsonText.utf8))) ?? config
-        }
-        return config
-    }
-
-    /// A wire value as a JSON object.
-    static func jsonObject(_ value: some Encodable) -> [String: JSONValue]? {
-        guard let data = try? JSONEncoder().encode(value), case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
-            return nil
-        }
-        return object
-    }
-
-    /// The wire form, with the client secret of the code flow (Identity Platform returns it; the Admin SDKs'
-    /// `OIDCAuthProviderConfig.clientSecret` reads it).
-    static func oauthConfig(_ setting: IdentityProviderSetting, project: String) -> OAuthIdpConfig {
-        let responseType =
-            setting.responseTypeIDToken == nil && setting.responseTypeCode == nil
-            ? nil : OAuthIdpConfig.ResponseType(idToken: setting.responseTypeIDToken, code: setting.responseTypeCode)
-        return OAuthIdpConfig(
-            name: "projects/\(project)/oauthIdpConfigs/\(setting.providerID)", clientId: setting.clientID, issuer: setting.issuer,
-            displayName: setting.displayName, enabled: setting.enabled, clientSecret: setting.clientSecret, responseType: responseType,
-            whitelistedAudiences: setting.additionalClientIDs)
-    }
-
-    static func encode(_ setting: IdentityProviderSetting) throws -> String {
-        String(decoding: try JSONEncoder().encode(setting), as: UTF8.self)
-    }
-
-    static func decode(_ text: String) -> IdentityProviderSetting? {
-        try? JSONDecoder().decode(IdentityProviderSetting.self, from: Data(text.utf8))
     }
 }

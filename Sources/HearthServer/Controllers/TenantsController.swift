@@ -31,7 +31,7 @@ struct TenantsController<Context: CallerRequestContext>: Sendable {
         let input = try await WireCoding.decode(TenantResource.self, from: request, limit: services.configuration.maxBodyBytes)
         guard let displayName = input.displayName else { throw HearthError(.invalidArgument, detail: "displayName is required.") }
         var tenant = TenantRecord(id: TenantRecord.newID(displayName: displayName), displayName: displayName, createdAt: services.clock.now)
-        try Self.apply(input, paths: Self.allPaths.filter { Self.isSet($0, in: input) }, to: &tenant)
+        try tenant.apply(input, paths: input.fieldPaths(updateMask: nil))
         while true {
             do {
                 try await services.store.createTenant(tenant)
@@ -72,8 +72,8 @@ struct TenantsController<Context: CallerRequestContext>: Sendable {
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
         let tenantID = try await existing(context).id
         let input = try await WireCoding.decode(TenantResource.self, from: request, limit: services.configuration.maxBodyBytes)
-        let paths = try Self.paths(request.uri.queryParameters.get("updateMask"), body: input)
-        let updated = try await services.store.updateTenant(id: tenantID) { try Self.apply(input, paths: paths, to: &$0) }
+        let paths = try input.fieldPaths(updateMask: request.uri.queryParameters.get("updateMask"))
+        let updated = try await services.store.updateTenant(id: tenantID) { try $0.apply(input, paths: paths) }
         scopes.forget(tenantID)
         await audit.record(
             .adminTenantChanged, uid: nil, actor: .administrator, request: request, context: context,
@@ -100,68 +100,6 @@ struct TenantsController<Context: CallerRequestContext>: Sendable {
     }
 
     private func resource(_ tenant: TenantRecord) -> TenantResource {
-        let settings = ProjectSettings.tenantDefaults(services.configuration).applying(tenant.settings)
-        return TenantResource(
-            name: "projects/\(projectID)/tenants/\(tenant.id)", tenantId: tenant.id, displayName: tenant.displayName,
-            allowPasswordSignup: settings.passwordEnabled, enableEmailLinkSignin: settings.emailLinkEnabled,
-            enableAnonymousUser: settings.anonymousEnabled, disableAuth: tenant.disabled, mfaConfig: MultiFactorAuthConfig(settings.multiFactor),
-            testPhoneNumbers: settings.testPhoneNumbers.isEmpty ? nil : settings.testPhoneNumbers,
-            smsRegionConfig: SmsRegionConfig(settings.smsRegionPolicy),
-            emailPrivacyConfig: EmailPrivacyConfig(enableImprovedEmailPrivacy: settings.emailEnumerationProtection))
-    }
-
-    static var allPaths: [String] {
-        [
-            "displayName", "allowPasswordSignup", "enableEmailLinkSignin", "enableAnonymousUser", "disableAuth", "mfaConfig",
-            "testPhoneNumbers", "smsRegionConfig", "emailPrivacyConfig.enableImprovedEmailPrivacy",
-        ]
-    }
-
-    static func isSet(_ path: String, in body: TenantResource) -> Bool {
-        switch path {
-        case "displayName": body.displayName != nil
-        case "allowPasswordSignup": body.allowPasswordSignup != nil
-        case "enableEmailLinkSignin": body.enableEmailLinkSignin != nil
-        case "enableAnonymousUser": body.enableAnonymousUser != nil
-        case "disableAuth": body.disableAuth != nil
-        case "mfaConfig": body.mfaConfig != nil
-        case "testPhoneNumbers": body.testPhoneNumbers != nil
-        case "smsRegionConfig": body.smsRegionConfig != nil
-        default: body.emailPrivacyConfig?.enableImprovedEmailPrivacy != nil
-        }
-    }
-
-    /// The field paths to change: `updateMask`'s (a message stands for its fields), else every field the body sets.
-    static func paths(_ updateMask: String?, body: TenantResource) throws -> [String] {
-        guard let updateMask, !updateMask.isEmpty else { return allPaths.filter { isSet($0, in: body) } }
-        var paths: [String] = []
-        for field in updateMask.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            let covered = allPaths.filter { $0 == field || $0.hasPrefix(field + ".") || field.hasPrefix($0 + ".") }
-            guard !covered.isEmpty else { throw HearthError(.invalidConfig, detail: "Hearth does not keep \(field.prefix(100)).") }
-            paths += covered.filter { !paths.contains($0) }
-        }
-        return paths
-    }
-
-    static func apply(_ body: TenantResource, paths: [String], to tenant: inout TenantRecord) throws {
-        for path in paths {
-            switch path {
-            case "displayName":
-                guard let name = body.displayName, TenantRecord.isValidDisplayName(name) else {
-                    throw HearthError(
-                        .invalidArgument,
-                        detail: "displayName must be 4 to 20 characters: a letter first, then letters, digits and hyphens.")
-                }
-                tenant.displayName = name
-            case "allowPasswordSignup": tenant.settings.passwordEnabled = body.allowPasswordSignup
-            case "enableEmailLinkSignin": tenant.settings.emailLinkEnabled = body.enableEmailLinkSignin
-            case "enableAnonymousUser": tenant.settings.anonymousEnabled = body.enableAnonymousUser
-            case "disableAuth": tenant.disabled = body.disableAuth ?? false
-            case "mfaConfig": tenant.settings.multiFactor = try body.mfaConfig.map(MultiFactorSettings.init)
-            case "testPhoneNumbers": tenant.settings.testPhoneNumbers = try body.testPhoneNumbers.map(ProjectSettings.checkTestPhoneNumbers)
-            case "smsRegionConfig": tenant.settings.smsRegionPolicy = try body.smsRegionConfig.map(SMSRegionPolicy.init)
-            default: tenant.settings.emailEnumerationProtection = body.emailPrivacyConfig?.enableImprovedEmailPrivacy
-            }
-        }
+        TenantResource(tenant, projectID: projectID, settings: ProjectSettings.tenantDefaults(services.configuration).applying(tenant.settings))
     }
 }

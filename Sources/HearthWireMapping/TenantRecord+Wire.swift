@@ -1,0 +1,75 @@
+import Foundation
+import HearthCore
+import HearthWire
+
+extension TenantResource {
+    /// The tenant as Identity Platform shows it, with its `settings` in effect (the tenant defaults under its own).
+    public init(_ tenant: TenantRecord, projectID: String, settings: ProjectSettings) {
+        self.init(
+            name: "projects/\(projectID)/tenants/\(tenant.id)", tenantId: tenant.id, displayName: tenant.displayName,
+            allowPasswordSignup: settings.passwordEnabled, enableEmailLinkSignin: settings.emailLinkEnabled,
+            enableAnonymousUser: settings.anonymousEnabled, disableAuth: tenant.disabled, mfaConfig: MultiFactorAuthConfig(settings.multiFactor),
+            testPhoneNumbers: settings.testPhoneNumbers.isEmpty ? nil : settings.testPhoneNumbers,
+            smsRegionConfig: SmsRegionConfig(settings.smsRegionPolicy),
+            emailPrivacyConfig: EmailPrivacyConfig(enableImprovedEmailPrivacy: settings.emailEnumerationProtection))
+    }
+
+    /// The fields Hearth keeps, as `updateMask` paths.
+    public static var fieldPaths: [String] {
+        [
+            "displayName", "allowPasswordSignup", "enableEmailLinkSignin", "enableAnonymousUser", "disableAuth", "mfaConfig",
+            "testPhoneNumbers", "smsRegionConfig", "emailPrivacyConfig.enableImprovedEmailPrivacy",
+        ]
+    }
+
+    func isSet(_ path: String) -> Bool {
+        return switch path {
+        case "displayName": displayName != nil
+        case "allowPasswordSignup": allowPasswordSignup != nil
+        case "enableEmailLinkSignin": enableEmailLinkSignin != nil
+        case "enableAnonymousUser": enableAnonymousUser != nil
+        case "disableAuth": disableAuth != nil
+        case "mfaConfig": mfaConfig != nil
+        case "testPhoneNumbers": testPhoneNumbers != nil
+        case "smsRegionConfig": smsRegionConfig != nil
+        default: emailPrivacyConfig?.enableImprovedEmailPrivacy != nil
+        }
+    }
+
+    /// The field paths to change: `updateMask`'s (a message stands for its fields), else every field the body sets.
+    public func fieldPaths(updateMask: String?) throws -> [String] {
+        guard let updateMask, !updateMask.isEmpty else { return Self.fieldPaths.filter(isSet) }
+        var paths: [String] = []
+        for field in updateMask.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let covered = Self.fieldPaths.filter { $0 == field || $0.hasPrefix(field + ".") || field.hasPrefix($0 + ".") }
+            guard !covered.isEmpty else { throw HearthError(.invalidConfig, detail: "Hearth does not keep \(field.prefix(100)).") }
+            paths += covered.filter { !paths.contains($0) }
+        }
+        return paths
+    }
+}
+
+extension TenantRecord {
+    /// Takes the fields of `paths` from `body` (``TenantResource/fieldPaths(updateMask:)``).
+    public mutating func apply(_ body: TenantResource, paths: [String]) throws {
+        for path in paths {
+            switch path {
+            case "displayName":
+                guard let name = body.displayName, TenantRecord.isValidDisplayName(name) else {
+                    throw HearthError(
+                        .invalidArgument,
+                        detail: "displayName must be 4 to 20 characters: a letter first, then letters, digits and hyphens.")
+                }
+                displayName = name
+            case "allowPasswordSignup": settings.passwordEnabled = body.allowPasswordSignup
+            case "enableEmailLinkSignin": settings.emailLinkEnabled = body.enableEmailLinkSignin
+            case "enableAnonymousUser": settings.anonymousEnabled = body.enableAnonymousUser
+            case "disableAuth": disabled = body.disableAuth ?? false
+            case "mfaConfig": settings.multiFactor = try body.mfaConfig.map(MultiFactorSettings.init)
+            case "testPhoneNumbers": settings.testPhoneNumbers = try body.testPhoneNumbers.map(ProjectSettings.checkTestPhoneNumbers)
+            case "smsRegionConfig": settings.smsRegionPolicy = try body.smsRegionConfig.map(SMSRegionPolicy.init)
+            default: settings.emailEnumerationProtection = body.emailPrivacyConfig?.enableImprovedEmailPrivacy
+            }
+        }
+    }
+}
