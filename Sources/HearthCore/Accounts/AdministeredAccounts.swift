@@ -78,6 +78,23 @@ public struct AdministeredAccounts: Sendable {
         await record(.adminUserDeleted, uid: uid, origin: origin)
     }
 
+    /// Deletes users `uids` (at most ``maxBatch``), each with its audit event; unknown uids are skipped. Without
+    /// `force` an enabled user stays: it is answered, with its place in `uids`.
+    public func delete(uids: [String], force: Bool, from origin: AuditOrigin) async throws -> [(index: Int, uid: String)] {
+        var refused: [(index: Int, uid: String)] = []
+        for (index, uid) in uids.enumerated() where UserText.isStorable(uid) {
+            if !force {
+                guard let user = try await store.user(uid: uid) else { continue }
+                guard user.disabled else {
+                    refused.append((index, uid))
+                    continue
+                }
+            }
+            if try await store.deleteUser(uid: uid) { await record(.adminUserDeleted, uid: uid, origin: origin, details: ["batch": "true"]) }
+        }
+        return refused
+    }
+
     /// A provider identity to look a user up by: `password` (the e-mail), `phone` (the number) or a provider's.
     public struct Identity: Sendable {
         public var providerID: String

@@ -58,14 +58,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
     /// Creates a user as given: any uid, e-mail, password, phone number, names, verified and disabled flags.
     /// `origin`: where the administrator's request came from, for the audit event.
     func create(_ input: SignUpRequest, origin: AuditOrigin) async throws -> Response {
-        let now = clock.now
-        let user = UserRecord(
-            uid: try input.localId.map(AdminInput.checkedUID) ?? UserRecord.makeUID(), email: try input.email.map(AdminInput.normalizedEmail),
-            emailVerified: input.emailVerified ?? false, displayName: try input.displayName.map(UserText.displayName),
-            photoURL: try input.photoUrl.map(UserText.photoURL), phoneNumber: try input.phoneNumber.map(AdminInput.checkedPhoneNumber),
-            disabled: input.disabled ?? false, createdAt: now, validSince: now,
-            secondFactors: try AdministeredSecondFactors.created((input.mfaInfo ?? []).map(AdministeredSecondFactors.Entry.init), now: now))
-        let created = try await accounts.create(user, password: input.password, from: origin)
+        let created = try await accounts.create(UserRecord(administratorSignUp: input, now: clock.now), password: input.password, from: origin)
         return WireCoding.response(
             SignUpResponse(
                 localId: created.uid, email: created.email, displayName: created.displayName, idToken: nil, refreshToken: nil, expiresIn: nil))
@@ -90,46 +83,8 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
     func update(_ input: UpdateRequest, origin: AuditOrigin) async throws -> Response {
         guard let uid = input.localId else { throw HearthError(.missingLocalID) }
         let user = try await accounts.update(
-            uid: uid, try Self.change(input), password: input.password, fields: Self.fieldNames(input), from: origin)
+            uid: uid, try AdministratorChange(input), password: input.password, fields: input.changedFieldNames, from: origin)
         return WireCoding.response(AccountsController<Context>.updateResponse(user))
-    }
-
-    /// The names of the fields an update asks to change (never their values), for the audit event.
-    static func fieldNames(_ input: UpdateRequest) -> [String] {
-        let fields: [(String, Bool)] = [
-            ("email", input.email != nil), ("password", input.password != nil), ("displayName", input.displayName != nil),
-            ("photoUrl", input.photoUrl != nil), ("phoneNumber", input.phoneNumber != nil), ("emailVerified", input.emailVerified != nil),
-            ("disableUser", input.disableUser != nil), ("customAttributes", input.customAttributes != nil),
-            ("validSince", input.validSince != nil), ("createdAt", input.createdAt != nil), ("lastLoginAt", input.lastLoginAt != nil),
-            ("linkProviderUserInfo", input.linkProviderUserInfo != nil), ("deleteAttribute", !(input.deleteAttribute ?? []).isEmpty),
-            ("deleteProvider", !(input.deleteProvider ?? []).isEmpty), ("mfa", input.mfa != nil),
-        ]
-        return fields.filter(\.1).map(\.0)
-    }
-
-    /// The administrator's change the request asks for, every field checked.
-    static func change(_ input: UpdateRequest) throws -> AdministratorChange {
-        var change = AdministratorChange(profile: try OwnAccountUpdate.profileUpdate(OwnAccountUpdate.Input(input, languageCode: nil)))
-        change.phoneNumber = try input.phoneNumber.map(AdminInput.checkedPhoneNumber)
-        change.emailVerified = input.emailVerified
-        change.disabled = input.disableUser
-        if let claims = input.customAttributes { change.customClaims = .some(try CustomClaims.validated(claims)) }
-        change.validSince = try input.validSince.map { try AdminInput.seconds($0.value) }
-        change.createdAt = try input.createdAt.map { try AdminInput.milliseconds($0.value) }
-        change.lastLoginAt = try input.lastLoginAt.map { try AdminInput.milliseconds($0.value) }
-        change.secondFactors = input.mfa.map { ($0.enrollments ?? []).map(AdministeredSecondFactors.Entry.init) }
-        if let info = input.linkProviderUserInfo {
-            guard !info.providerId.isEmpty else { throw HearthError(.missingProviderID) }
-            guard let rawID = info.rawId, !rawID.isEmpty else { throw HearthError(.missingRawID) }
-            guard !["password", "phone"].contains(info.providerId), UserText.isValidUID(rawID), UserText.isValidUID(info.providerId) else {
-                throw HearthError(.invalidProviderID, detail: info.providerId)
-            }
-            change.link = ProviderLink(
-                providerID: info.providerId, rawID: rawID, email: try info.email.map(AdminInput.normalizedEmail),
-                displayName: try info.displayName.map(UserText.displayName), photoURL: try info.photoUrl.map(UserText.photoURL),
-                phoneNumber: try info.phoneNumber.map(AdminInput.checkedPhoneNumber), screenName: try info.screenName.map(UserText.displayName))
-        }
-        return change
     }
 
     // MARK: accounts:delete
@@ -181,7 +136,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         try Self.requireAdministrator(context)
         let input = try await body(QueryRequest.self, request)
         try Self.checkTarget(input.targetProjectId, context, projectID: configuration.projectID)
-        let query = try Self.userQuery(input)
+        let query = try UserQuery(input)
         guard input.returnUserInfo != false else {
             let count = try await store.countUsers(matching: query.filter)
             return WireCoding.response(QueryResponse(recordsCount: WireInt64(Int64(count)), userInfo: nil))
@@ -190,32 +145,6 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         // No user: `userInfo` absent, not empty.
         return WireCoding.response(
             QueryResponse(recordsCount: WireInt64(Int64(users.count)), userInfo: users.isEmpty ? nil : users.map(UserInfo.init)))
-    }
-
-    /// The store's query for `input`. Only the first expression counts, and in it the first of `email`
-    /// (matched without regard to case), `phoneNumber`, `userId` (Firebase's `SqlExpression`).
-    static func userQuery(_ input: QueryRequest) throws -> UserQuery {
-        var filter: UserQuery.Filter?
-        if let expression = input.expression?.first {
-            if let email = expression.email {
-                filter = .email(EmailAddress.normalize(email) ?? email.lowercased())
-            } else if let phone = expression.phoneNumber {
-                filter = .phoneNumber(PhoneNumber.validated(phone) ?? phone)
-            } else if let uid = expression.userId {
-                filter = .uid(uid)
-            }
-        }
-        let sortKey: UserQuery.SortKey =
-            switch input.sortBy?.name {
-            case "NAME": .displayName
-            case "CREATED_AT": .createdAt
-            case "LAST_LOGIN_AT": .lastLoginAt
-            case "USER_EMAIL": .email
-            default: .uid
-            }
-        return try UserQuery(
-            filter: filter, sortKey: sortKey, descending: input.order?.name == "DESC", offset: input.offset?.value ?? 0,
-            limit: input.limit?.value ?? 0)
     }
 
     // MARK: accounts:batchDelete
@@ -228,19 +157,9 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         try Self.checkTarget(input.targetProjectId, context, projectID: configuration.projectID)
         let uids = input.localIds ?? []
         guard (1...AdminInput.maxBatch).contains(uids.count) else { throw HearthError(.localIDListExceedsLimit) }
-        var errors: [BatchDeleteError] = []
-        let origin = audit.origin(request, context: context)
-        for (index, uid) in uids.enumerated() where UserText.isStorable(uid) {
-            if input.force != true {
-                guard let user = try await store.user(uid: uid) else { continue }
-                if !user.disabled {
-                    errors.append(BatchDeleteError(index: index, localId: uid, message: "NOT_DISABLED : Disable the account before batch deletion."))
-                    continue
-                }
-            }
-            if try await store.deleteUser(uid: uid) {
-                await audit.record(.adminUserDeleted, uid: uid, actor: .administrator, origin: origin, details: ["batch": "true"])
-            }
+        let refused = try await accounts.delete(uids: uids, force: input.force == true, from: audit.origin(request, context: context))
+        let errors = refused.map {
+            BatchDeleteError(index: $0.index, localId: $0.uid, message: "NOT_DISABLED : Disable the account before batch deletion.")
         }
         return WireCoding.response(BatchDeleteResponse(errors: errors.isEmpty ? nil : errors))
     }
@@ -259,57 +178,5 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
             details: ["imported": String(max(0, submitted - errors.count)), "failed": String(errors.count)])
         return WireCoding.response(
             BatchCreateResponse(error: errors.isEmpty ? nil : errors.map { BatchCreateError(index: $0.index, message: $0.message) }))
-    }
-}
-
-/// The checks and limits of administrators' input, shared by the admin routes and imports.
-enum AdminInput {
-    static let maxBatch = AdministeredAccounts.maxBatch
-    static let defaultPage = 20
-
-    /// A user as a listing shows it: with the hash and salt (base64url, as Google writes bytes) when the
-    /// password hash is Hearth's scrypt at the server's cost, so an export can carry it (see
-    /// ``PasswordHasher/exportOptions``); with the redacted marker otherwise.
-    static func exported(_ user: UserRecord, hasher: PasswordHasher) -> UserInfo {
-        var info = UserInfo(user)
-        if let stored = user.passwordHash, let exported = hasher.exported(stored) {
-            info.passwordHash = base64URL(exported.hash)
-            info.salt = base64URL(exported.salt)
-        }
-        return info
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-    }
-
-    static func checkedUID(_ uid: String) throws -> String {
-        guard UserText.isValidUID(uid) else {
-            throw HearthError(.invalidArgument, detail: "localId must be a non-empty string of at most 128 printable characters.")
-        }
-        return uid
-    }
-
-    static func normalizedEmail(_ raw: String) throws -> String {
-        guard let email = EmailAddress.normalize(raw) else { throw HearthError(.invalidEmail) }
-        return email
-    }
-
-    static func checkedPhoneNumber(_ raw: String) throws -> String {
-        guard let phone = PhoneNumber.validated(raw) else { throw HearthError(.invalidPhoneNumber) }
-        return phone
-    }
-
-    /// Seconds since 1970 that a date can hold and the store can write (year 1970 to 9999).
-    static func seconds(_ value: Int64) throws -> Date {
-        guard (0...253_402_300_799).contains(value) else { throw HearthError(.invalidArgument, detail: "a time must be between 1970 and 9999") }
-        return Date(timeIntervalSince1970: TimeInterval(value))
-    }
-
-    static func milliseconds(_ value: Int64) throws -> Date {
-        guard let time = AccountImport.time(milliseconds: value) else {
-            throw HearthError(.invalidArgument, detail: "a time must be between 1970 and 9999")
-        }
-        return time
     }
 }
