@@ -73,8 +73,7 @@ extension IdentityProviderSetting {
     }
 
     static func masked(_ field: String, by mask: [String]?) -> Bool? {
-        guard let mask else { return nil }
-        return mask.contains { $0 == field || $0.hasPrefix(field + ".") || field.hasPrefix($0 + ".") }
+        mask.map { UpdateMask.covers($0, field) }
     }
 
     /// Copies a built-in provider's config in: its present fields, or with an `updateMask` exactly the masked ones.

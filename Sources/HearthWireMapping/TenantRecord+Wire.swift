@@ -36,16 +36,9 @@ extension TenantResource {
         }
     }
 
-    /// The field paths to change: `updateMask`'s (a message stands for its fields), else every field the body sets.
+    /// The paths to change (``UpdateMask``).
     public func fieldPaths(updateMask: String?) throws -> [String] {
-        guard let updateMask, !updateMask.isEmpty else { return Self.fieldPaths.filter(isSet) }
-        var paths: [String] = []
-        for field in updateMask.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            let covered = Self.fieldPaths.filter { $0 == field || $0.hasPrefix(field + ".") || field.hasPrefix($0 + ".") }
-            guard !covered.isEmpty else { throw HearthError(.invalidConfig, detail: "Hearth does not keep \(field.prefix(100)).") }
-            paths += covered.filter { !paths.contains($0) }
-        }
-        return paths
+        try UpdateMask.paths(updateMask, known: Self.fieldPaths, isSet: isSet)
     }
 }
 

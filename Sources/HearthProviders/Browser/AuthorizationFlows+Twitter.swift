@@ -63,7 +63,5 @@ extension AuthorizationFlows {
     static func formBody(_ pairs: [(String, String)]) -> String { FormEncoding.encode(pairs) }
 
     /// A provider's form-encoded answer, read leniently (the first value of a name wins).
-    static func formFields(_ body: Data) -> [String: String] {
-        FormEncoding.firstValues(FormEncoding.lenientPairs(String(decoding: body, as: UTF8.self)))
-    }
+    static func formFields(_ body: Data) -> [String: String] { BrowserCallback.formFields(String(decoding: body, as: UTF8.self)) }
 }

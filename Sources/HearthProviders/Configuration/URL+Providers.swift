@@ -18,7 +18,7 @@ extension URL {
 
     /// This URL with `pairs` added to its query, every name and value percent-encoded strictly (only
     /// `A–Z a–z 0–9 - . _ ~` left as is, so `+`, `|`, `&` and `=` inside values survive).
-    func appendingQuery(_ pairs: [(String, String)]) -> URL? {
+    public func appendingQuery(_ pairs: [(String, String)]) -> URL? {
         if pairs.isEmpty { return self }
         guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return nil }
         let added = FormEncoding.encode(pairs)

@@ -63,7 +63,7 @@ struct BrowserSignIn: Sendable {
     /// tenant rule refuses), `OPERATION_NOT_ALLOWED` (the provider is off or lacks its client secret).
     /// - Parameter authority: the `Host` the client reached the server at.
     func createAuthUri(_ input: CreateAuthUriRequest, authority: String?) async throws -> CreateAuthUriResponse {
-        guard let providerID = input.providerId.map(Self.canonicalProviderID), !providerID.isEmpty else {
+        guard let providerID = input.providerId.map(BrowserCallback.canonicalProviderID), !providerID.isEmpty else {
             throw HearthError(.invalidProviderID, detail: "Provider Id is not supported.")
         }
         guard let continueUri = input.continueUri, !continueUri.isEmpty else { throw HearthError(.missingContinueURI) }
@@ -90,7 +90,7 @@ struct BrowserSignIn: Sendable {
             throw HearthError(.invalidArgument, detail: "/sessionId must be 1 to 512 printable ASCII characters")
         }
         // A tenant's sign-in names the tenant after the random part: the provider's answer reaches the handler with
-        // nothing else to tell where to look (``BrowserSignIn/tenantID(ofState:)``).
+        // nothing else to tell where to look (``BrowserCallback/tenantID(ofState:)``).
         let state = AuthSessionRecord.makeID() + (services.tenantID.map { ".\($0)" } ?? "")
         let scopes = (input.oauthScope ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         let redirectURI = callbackMode ? continueAsURL : handlerURL(authority: authority)
@@ -133,7 +133,7 @@ struct BrowserSignIn: Sendable {
         guard let state = parameters["state"], !state.isEmpty else {
             return .page(.missingState)
         }
-        guard AuthSessionRecord.isWellFormedID(String(state.prefix(43))), Self.tenantID(ofState: state) == services.tenantID else {
+        guard AuthSessionRecord.isWellFormedID(String(state.prefix(43))), BrowserCallback.tenantID(ofState: state) == services.tenantID else {
             services.logger.notice("browser sign-in refused: malformed state")
             return .page(.unknownState)
         }
@@ -158,7 +158,7 @@ struct BrowserSignIn: Sendable {
         } catch let failure as AuthorizationFailure {
             services.logger.notice(
                 "browser sign-in failed at the provider", metadata: ["provider": "\(pending.providerID)", "failure": "\(failure.firebaseCode)"])
-            return .redirect(Self.appending([("firebaseError", Self.firebaseErrorJSON(failure))], to: returnURL))
+            return .redirect(returnURL.appendingQuery([("firebaseError", failure.firebaseErrorJSON)]) ?? returnURL)
         }
 
         var values: [String: String] = [:]
@@ -174,8 +174,8 @@ struct BrowserSignIn: Sendable {
                 continueURI: pending.continueURI, createdAt: now, expiresAt: now.addingTimeInterval(settings.sessionLifetime),
                 values: values))
         services.logger.debug("browser sign-in answered by the provider", metadata: ["provider": "\(pending.providerID)"])
-        let link = Self.appending([(Self.resultParameter, resultID)], to: handlerURL)
-        return .redirect(Self.appending([("link", link.absoluteString)], to: returnURL))
+        let link = handlerURL.appendingQuery([(Self.resultParameter, resultID)]) ?? handlerURL
+        return .redirect(returnURL.appendingQuery([("link", link.absoluteString)]) ?? returnURL)
     }
 
     // MARK: signInWithIdp
@@ -192,7 +192,7 @@ struct BrowserSignIn: Sendable {
         let completed = try await consume(
             resultID, kinds: [.completed], sessionID: sessionID, unknown: "The browser sign-in result is unknown or was already used.",
             expired: "The browser sign-in result has expired; sign in again.")
-        if let claimed = postBodyProviderID.map(Self.canonicalProviderID), !claimed.isEmpty, claimed != completed.providerID {
+        if let claimed = postBodyProviderID.map(BrowserCallback.canonicalProviderID), !claimed.isEmpty, claimed != completed.providerID {
             throw HearthError(.invalidCredentialOrProviderID, detail: "Invalid IdP response/credential: providerId=\(claimed)")
         }
         let values = completed.values
@@ -216,8 +216,8 @@ struct BrowserSignIn: Sendable {
     /// state, another redirect URI, a code the provider refuses), `USER_CANCELLED` (the person declined),
     /// `INVALID_CREDENTIAL_OR_PROVIDER_ID` (postBody names another provider).
     func callbackCredential(requestURI: String, postBody: String?, sessionID: String?) async throws -> FederatedCredential? {
-        let fields = Self.callbackFields(requestURI: requestURI, postBody: postBody)
-        guard let key = Self.callbackKey(fields) else { return nil }
+        let fields = BrowserCallback.fields(requestURI: requestURI, postBody: postBody)
+        guard let key = BrowserCallback.key(fields) else { return nil }
         // A SAML response posted on by whoever received it (Firebase's handler page does so): the sign-in
         // createAuthUri started for the redirect handler, or for the app's own callback URL.
         let isSAML = fields["SAMLResponse"] != nil
@@ -236,7 +236,7 @@ struct BrowserSignIn: Sendable {
             throw HearthError(
                 .invalidIDPResponse, detail: "The requestUri is not the continueUri of createAuthUri.", reason: "requestUri mismatch")
         }
-        if let claimed = fields["providerId"].map(Self.canonicalProviderID), !claimed.isEmpty, claimed != started.providerID {
+        if let claimed = fields["providerId"].map(BrowserCallback.canonicalProviderID), !claimed.isEmpty, claimed != started.providerID {
             throw HearthError(.invalidCredentialOrProviderID, detail: "Invalid IdP response/credential: providerId=\(claimed)")
         }
         do {
@@ -260,7 +260,7 @@ struct BrowserSignIn: Sendable {
         }
         var found: AuthSessionRecord?
         // A state names its tenant after the random part (a tenant's store would not find it anyway).
-        let suffix = Self.tenantID(ofState: id)
+        let suffix = BrowserCallback.tenantID(ofState: id)
         if AuthSessionRecord.isWellFormedID(String(id.prefix(43))), id.utf8.count == 43 || (suffix != nil && suffix == services.tenantID) {
             for kind in kinds where found == nil { found = try await services.store.consumeAuthSession(id: id, kind: kind) }
         }
@@ -272,73 +272,11 @@ struct BrowserSignIn: Sendable {
         return record
     }
 
-    /// The fields of a callback: the request URI's query, then the posted form (which wins).
-    static func callbackFields(requestURI: String, postBody: String?) -> [String: String] {
-        var query = Substring(requestURI)
-        if let start = query.firstIndex(of: "?") { query = query[query.index(after: start)...] } else { query = "" }
-        if let end = query.firstIndex(of: "#") { query = query[..<end] }
-        var fields = Self.formFields(String(query))
-        fields.merge(Self.formFields(postBody ?? "")) { _, posted in posted }
-        return fields
-    }
-
-    /// What names the started sign-in in a callback: the `state` of an OAuth 2.0 answer (a code or an error), or
-    /// the key of Twitter's request token; `nil` when the fields are not a provider's callback.
-    static func callbackKey(_ fields: [String: String]) -> String? {
-        if let state = fields["state"], fields["code"] != nil || fields["error"] != nil { return state }
-        if fields["SAMLResponse"] != nil { return fields["RelayState"] ?? "" }
-        if let token = fields["denied"] ?? (fields["oauth_verifier"] != nil ? fields["oauth_token"] : nil) {
-            return AuthSessionRecord.id(forRequestToken: token)
-        }
-        return nil
-    }
-
     // MARK: Helpers
-
-    /// Form-decoded pairs, the first value of a name winning.
-    /// The tenant a handler's `state` names after its random part (`nil`: the project's).
-    static func tenantID(ofState state: String) -> String? {
-        guard state.utf8.count > 44, state.utf8.dropFirst(43).first == UInt8(ascii: ".") else { return nil }
-        return String(state.dropFirst(44))
-    }
-
-    static func formFields(_ text: String) -> [String: String] {
-        FormEncoding.firstValues(FormEncoding.lenientPairs(text))
-    }
 
     /// The authority (`host[:port]`) the client addressed, from the request target or the `Host` header.
     static func authority(of request: Request) -> String? {
         if let authority = request.head.authority, !authority.isEmpty { return authority }
         return HTTPField.Name("Host").flatMap { request.headers[$0] }
-    }
-
-    /// Built-in ids lower-cased; `oidc.` and `saml.` names as given.
-    static func canonicalProviderID(_ text: String) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        for family in ["oidc.", "saml."] where trimmed.lowercased().hasPrefix(family) { return family + trimmed.dropFirst(5) }
-        return trimmed.lowercased()
-    }
-
-    /// `{"code":"auth/…","message":"…"}`, what Firebase's handler puts in `firebaseError`.
-    static func firebaseErrorJSON(_ failure: AuthorizationFailure) -> String {
-        JSONValue.object(["code": .string(failure.firebaseCode), "message": .string(failure.message)]).jsonText
-    }
-
-    /// `url` with `pairs` added to its query (before any fragment), each percent-encoded strictly.
-    static func appending(_ pairs: [(String, String)], to url: URL) -> URL {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        let added = pairs.map { strict($0.0) + "=" + strict($0.1) }.joined(separator: "&")
-        if let existing = components.percentEncodedQuery, !existing.isEmpty {
-            components.percentEncodedQuery = existing + "&" + added
-        } else {
-            components.percentEncodedQuery = added
-        }
-        return components.url ?? url
-    }
-
-    /// Only `A–Z a–z 0–9 - . _ ~` left as is.
-    static func strict(_ text: String) -> String {
-        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }

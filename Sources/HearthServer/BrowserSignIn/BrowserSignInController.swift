@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HearthCore
+import HearthProviders
 import Hummingbird
 import NIOCore
 
@@ -20,10 +21,10 @@ struct BrowserSignInController<Context: RequestContext>: Sendable {
 
     /// The query's fields and, for a form post, the form's (which win, as the provider posted them).
     static func parameters(of request: Request) async throws -> [String: String] {
-        var parameters = BrowserSignIn.formFields(request.uri.query ?? "")
+        var parameters = BrowserCallback.formFields(request.uri.query ?? "")
         if request.method == .post, Self.isForm(request) {
             let buffer = try await WireCoding.body(of: request, limit: Self.maximumBodySize)
-            parameters.merge(BrowserSignIn.formFields(String(buffer: buffer))) { _, posted in posted }
+            parameters.merge(BrowserCallback.formFields(String(buffer: buffer))) { _, posted in posted }
         }
         // A SAML IdP posts the sign-in's state as RelayState.
         if parameters["SAMLResponse"] != nil, let relayState = parameters["RelayState"] { parameters["state"] = relayState }

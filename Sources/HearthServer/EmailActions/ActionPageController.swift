@@ -2,7 +2,9 @@ import Foundation
 import HTTPTypes
 import HearthConfiguration
 import HearthCore
+import HearthFormEncoding
 import HearthMessages
+import HearthProviders
 import Hummingbird
 import NIOCore
 
@@ -27,10 +29,10 @@ struct ActionPageController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func page(_ request: Request, context: Context) async throws -> Response {
-        var fields = BrowserSignIn.formFields(request.uri.query ?? "")
+        var fields = BrowserCallback.formFields(request.uri.query ?? "")
         if request.method == .post {
             let buffer = try await WireCoding.body(of: request, limit: Self.maximumBodySize)
-            fields = BrowserSignIn.formFields(String(buffer: buffer))
+            fields = BrowserCallback.formFields(String(buffer: buffer))
         }
         let language = fields["lang"].map(EmailActions.languageTag)
         // A continue URL that is not authorized is dropped, not followed.
@@ -158,7 +160,7 @@ struct ActionPageController<Context: RequestContext>: Sendable {
         for name in ["apiKey", "oobCode", "mode", "continueUrl", "lang"] {
             if let value = fields[name] { items.append(URLQueryItem(name: name, value: value)) }
         }
-        components.percentEncodedQuery = items.map { "\(EmailActions.queryEscaped($0.name))=\(EmailActions.queryEscaped($0.value ?? ""))" }
+        components.percentEncodedQuery = items.map { "\(FormEncoding.percentEncode($0.name))=\(FormEncoding.percentEncode($0.value ?? ""))" }
             .joined(separator: "&")
         return components.string
     }

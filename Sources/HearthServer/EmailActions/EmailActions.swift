@@ -1,6 +1,7 @@
 import Foundation
 import HearthConfiguration
 import HearthCore
+import HearthFormEncoding
 import HearthMessages
 import HearthTelemetry
 import Logging
@@ -58,7 +59,7 @@ struct EmailActions: AccountMailing {
         if let tenantID = services.tenantID { pairs.append(("tenantId", tenantID)) }
         if let continueURL { pairs.append(("continueUrl", continueURL)) }
         pairs.append(("lang", languageCode ?? "en"))
-        return actionURL + "?" + pairs.map { "\($0.0)=\(Self.queryEscaped($0.1))" }.joined(separator: "&")
+        return actionURL + "?" + pairs.map { "\($0.0)=\(FormEncoding.percentEncode($0.1))" }.joined(separator: "&")
     }
 
     /// Asks the operator's `beforeSendEmail` hook, when one is set, before a password-reset or e-mail sign-in mail to
@@ -159,12 +160,5 @@ struct EmailActions: AccountMailing {
             cleaned.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-") })
         else { return "en" }
         return cleaned
-    }
-
-    /// Percent-encodes everything but RFC 3986's unreserved characters.
-    static func queryEscaped(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 }

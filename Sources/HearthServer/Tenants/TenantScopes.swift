@@ -2,6 +2,7 @@ import Foundation
 import HearthBase64URL
 import HearthConfiguration
 import HearthCore
+import HearthProviders
 import HearthWire
 import Hummingbird
 import NIOCore
@@ -201,7 +202,7 @@ final class TenantScopes: Sendable {
                 request.body = RequestBody(buffer: buffer)
             }
             let state = try await BrowserSignInController<HearthRequestContext>.parameters(of: request)["state"]
-            let tenantID = state.flatMap(BrowserSignIn.tenantID(ofState:))
+            let tenantID = state.flatMap(BrowserCallback.tenantID(ofState:))
             let controllers = (try? await self.controllers(for: tenantID, context: context)) ?? self.project
             return (controllers[keyPath: controller], request)
         }
