@@ -194,7 +194,7 @@ let package = Package(
         .target(
             name: "HearthWireMapping",
             dependencies: [
-                "HearthCore", "HearthWire", "HearthProviders",
+                "HearthCore", "HearthWire", "HearthProviders", "HearthBase64URL",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings

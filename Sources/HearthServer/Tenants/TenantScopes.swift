@@ -1,9 +1,9 @@
 import Foundation
-import HearthBase64URL
 import HearthConfiguration
 import HearthCore
 import HearthProviders
 import HearthWire
+import HearthWireMapping
 import Hummingbird
 import NIOCore
 
@@ -189,7 +189,7 @@ final class TenantScopes: Sendable {
         }
     }
 
-    /// Each request's controller from the tenant its browser sign-in `state` names (``BrowserSignIn/tenantID(ofState:)``):
+    /// Each request's controller from the tenant its browser sign-in `state` names (``BrowserCallback/tenantID(ofState:)``):
     /// the provider's answer carries nothing else. A state naming no tenant that exists shows the handler's page of
     /// an unknown sign-in, from the project's controller.
     func byBrowserState<Controller>(_ controller: any KeyPath<TenantControllers, Controller> & Sendable)
@@ -243,40 +243,5 @@ struct ControllerSource<Controller, Context: RequestContext>: Sendable {
             let (controller, request) = try await resolve(request, context)
             return try await pick(controller)(request, context)
         }
-    }
-}
-
-/// The tenant a request body names: its `tenantId`, and the tenant of the ID token it carries (read without checking
-/// the signature: only to choose where to look; the scoped token check refuses a token of another tenant).
-struct TenantNaming {
-    var bodyTenant: String?
-    var idTokenTenant: String?
-
-    init(json: Data) {
-        struct Fields: Decodable {
-            var tenantId: String?
-            var idToken: String?
-        }
-        let fields = try? JSONDecoder().decode(Fields.self, from: json)
-        bodyTenant = fields?.tenantId
-        idTokenTenant = fields?.idToken.flatMap(Self.tenant(ofToken:))
-    }
-
-    /// The one tenant named; `TENANT_ID_MISMATCH` when the body's and the token's differ.
-    func tenantID() throws -> String? {
-        let body = bodyTenant.flatMap { $0.isEmpty ? nil : $0 }
-        if let body, let idTokenTenant, body != idTokenTenant { throw HearthError(.tenantIDMismatch) }
-        return body ?? idTokenTenant
-    }
-
-    /// `firebase.tenant` of a JWT's payload, unchecked.
-    static func tenant(ofToken token: String) -> String? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[1].utf8.count <= 16_384, let payload = Base64URL.decode(String(parts[1])) else { return nil }
-        struct Claims: Decodable {
-            struct Firebase: Decodable { var tenant: String? }
-            var firebase: Firebase?
-        }
-        return (try? JSONDecoder().decode(Claims.self, from: Data(payload)))?.firebase?.tenant
     }
 }
