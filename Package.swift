@@ -375,7 +375,9 @@ let package = Package(
             name: "HearthBenchmark",
             dependencies: [
                 "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres", "HearthPostgresLauncher",
-                "HearthBase64URL", "HearthAdmin",
+                "HearthBase64URL", "HearthAdmin", "HearthFormEncoding",
+                // The saml scenario's IdP: the sandbox's signer (libxmlsec1), as development mode's.
+                "HearthSandbox",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

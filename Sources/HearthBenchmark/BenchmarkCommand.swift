@@ -55,6 +55,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
     var totpSignIns: Int = 15_000
 
     @Option(
+        name: .customLong("saml-sign-ins"),
+        help: "SAML responses prepared for the saml scenario (AuthnRequests started, responses signed by the sandbox IdP), each used once.")
+    var samlSignIns: Int = 8_000
+
+    @Option(
         name: .customLong("attack-bcrypt-cost"),
         help: "bcrypt cost of the accounts the signinUnderAttack scenario attacks (imported; within the server's budget).")
     var attackBcryptCost: Int = 12
@@ -124,7 +129,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         guard seconds > 0, warmupSeconds >= 0, ceilingSeconds > 0 else { throw ValidationError("durations must be positive") }
         guard (1...20).contains(scryptLogN) else { throw ValidationError("--scrypt-log-n must be 1...20") }
         guard (1...64).contains(clientThreads) else { throw ValidationError("--client-threads must be 1...64") }
-        guard refreshUsers > 0, passwordUsers > 0, phoneSessions > 0, totpSignIns > 0 else {
+        guard refreshUsers > 0, passwordUsers > 0, phoneSessions > 0, totpSignIns > 0, samlSignIns > 0 else {
             throw ValidationError("fixture counts must be positive")
         }
         guard (1...32).contains(replicas) else { throw ValidationError("--replicas must be 1...32") }
@@ -612,6 +617,21 @@ struct BenchmarkCommand: AsyncParsableCommand {
             switch scenario {
             case .signup:
                 requests = [PreparedRequest(path: scenario.path, json: #"{"returnSecureToken":true}"#, hostHeader: driver.hostHeader)]
+            case .tenantSignup:
+                let tenantID = try await fixtures.tenant()
+                Self.emit("created tenant \(tenantID) with anonymous sign-up on")
+                requests = [
+                    PreparedRequest(
+                        path: scenario.path, json: #"{"returnSecureToken":true,"tenantId":"\#(tenantID.jsonEscaped)"}"#, hostHeader: driver.hostHeader
+                    )
+                ]
+            case .saml:
+                let started = ContinuousClock.now
+                let (prepared, signingSeconds) = try await fixtures.samlSignIns(count: samlSignIns, users: passwordUsers)
+                Self.emit(
+                    "prepared \(prepared.count) SAML responses in \(Self.elapsed(since: started)) (\(String(format: "%.1f", signingSeconds)) s of it signing them)"
+                )
+                requests = prepared
             case .refresh, .lookup:
                 if sessions.isEmpty {
                     let started = ContinuousClock.now

@@ -184,11 +184,11 @@ struct FixtureFactory {
     }
 
     /// Runs `requests` once and decodes every answer as `T` (HTTP 200 each, or the preparation fails).
-    private func answers<T: Decodable>(_ name: String, _ requests: [PreparedRequest], as type: T.Type = IgnoredAnswer.self) async throws -> [T] {
+    func answers<T: Decodable>(_ name: String, _ requests: [PreparedRequest], as type: T.Type = IgnoredAnswer.self) async throws -> [T] {
         try await answersWithRate(name, requests, as: type).answers
     }
 
-    private struct IgnoredAnswer: Decodable {}
+    struct IgnoredAnswer: Decodable {}
 
     private func answersWithRate<T: Decodable>(_ name: String, _ requests: [PreparedRequest], as type: T.Type) async throws -> (
         answers: [T], perSecond: Double

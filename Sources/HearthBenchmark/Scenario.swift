@@ -15,6 +15,13 @@ enum Scenario: String, CaseIterable, Sendable {
     /// `mfaPendingCredential`) are made while preparing, at the scrypt lane's pace, and reported; the measured step is
     /// `mfaSignIn:finalize` with a fresh code, the step that mints the session and signs the token.
     case mfaTOTP
+    /// SAML sign-in with the IdP's posted response in `signInWithIdp`'s `postBody`: AuthnRequests started and responses
+    /// signed by the sandbox IdP (libxmlsec1) while preparing; the measured step checks the XML signature, the
+    /// audience, the request it answers and the assertion's single use, then signs the person in and signs a token.
+    case saml
+    /// Anonymous sign-up in a tenant (`tenantId` in the body): ``signup`` with the tenant looked up and every query
+    /// scoped to it, measured beside it in the same run.
+    case tenantSignup
 
     /// The CPU-bound operation that bounds a scenario's throughput.
     enum Ceiling: Sendable, CaseIterable {
@@ -48,6 +55,8 @@ enum Scenario: String, CaseIterable, Sendable {
         case "passwordreset", "password-reset", "reset", "sendoobcode": self = .passwordReset
         case "phone", "phone-signin", "sms", "signinwithphonenumber": self = .phone
         case "mfatotp", "mfa", "totp", "mfa-totp", "second-factor", "mfasignin": self = .mfaTOTP
+        case "saml", "saml-signin", "sso": self = .saml
+        case "tenantsignup", "tenant-signup", "tenant": self = .tenantSignup
         default: return nil
         }
     }
@@ -62,24 +71,27 @@ enum Scenario: String, CaseIterable, Sendable {
         case .passwordReset: "password-reset mail"
         case .phone: "phone sign-in (test numbers)"
         case .mfaTOTP: "second factor (TOTP) of a password sign-in"
+        case .saml: "SAML sign-in (posted response)"
+        case .tenantSignup: "anonymous sign-up in a tenant"
         }
     }
 
     var path: String {
         switch self {
-        case .signup: "/v1/accounts:signUp?key=bench"
+        case .signup, .tenantSignup: "/v1/accounts:signUp?key=bench"
         case .refresh: "/v1/token?key=bench"
         case .lookup: "/v1/accounts:lookup?key=bench"
         case .signin, .signinUnderAttack: "/v1/accounts:signInWithPassword?key=bench"
         case .passwordReset: "/v1/accounts:sendOobCode?key=bench"
         case .phone: "/v1/accounts:signInWithPhoneNumber?key=bench"
         case .mfaTOTP: "/v2/accounts/mfaSignIn:finalize?key=bench"
+        case .saml: "/v1/accounts:signInWithIdp?key=bench"
         }
     }
 
     var ceiling: Ceiling? {
         switch self {
-        case .signup, .refresh, .phone, .mfaTOTP: .rs256
+        case .signup, .refresh, .phone, .mfaTOTP, .saml, .tenantSignup: .rs256
         case .lookup, .passwordReset: nil
         case .signin, .signinUnderAttack: .scrypt
         }
@@ -100,6 +112,12 @@ enum Scenario: String, CaseIterable, Sendable {
         // As phone sign-in: the pending credential's two conditional writes, the code's counter, the session and a
         // signature.
         case .mfaTOTP: .fractionOfCeiling(0.35)
+        // A signature of the IdP's checked (two for a signed Response and Assertion), the XML parsed and
+        // canonicalised, the assertion's id counted once, the browser sign-in's row consumed, the account and the
+        // session written, a token signed.
+        case .saml: .fractionOfCeiling(0.25)
+        // As a sign-up: the tenant is read from a cache of five seconds.
+        case .tenantSignup: .fractionOfCeiling(0.50)
         }
     }
 
@@ -110,6 +128,9 @@ enum Scenario: String, CaseIterable, Sendable {
     static let phoneSendPath = "/v1/accounts:sendVerificationCode?key=bench"
     /// `signIn.phoneNumber.testPhoneNumbers` as the servers' environment gives it.
     static var phoneTestNumbersSetting: String { phoneNumbers.map { "\($0)=\(phoneCode)" }.joined(separator: ",") }
+    /// The SAML provider the ``saml`` scenario creates, and the SP entity ID it gives it.
+    static let samlProviderID = "saml.bench"
+    static let samlEntityID = "https://hearth.bench/sp"
 }
 
 extension String {
