@@ -98,8 +98,15 @@ public final class SQLStore: HearthStore {
     /// Throws ``SQLStoreError/unknownMigration(_:)`` when the database records a migration this
     /// binary does not know (the schema was written by a newer version).
     public func migrate() async throws {
+        try await migrate(through: nil)
+    }
+
+    /// ``migrate()``, stopping after the migration named `last` (`nil`: all): the upgrade tests fill a database of an
+    /// older schema and then migrate it.
+    func migrate(through last: String?) async throws {
         let applied = try await appliedMigrations()
-        for migration in HearthSchema.migrations where !applied.contains(migration.name) {
+        let end = last.flatMap { name in HearthSchema.migrations.firstIndex { $0.name == name } }.map { $0 + 1 } ?? HearthSchema.migrations.count
+        for migration in HearthSchema.migrations.prefix(end) where !applied.contains(migration.name) {
             let appliedNow = try await Self.waitingOutOtherMigrators {
                 try await self.work.write { database in
                     try await SQLDialectQuirks.takeTransactionLock(.migrations, on: database)

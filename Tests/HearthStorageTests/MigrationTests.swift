@@ -44,6 +44,82 @@ struct MigrationTests {
         try await reopened.close()
     }
 
+    @Test(
+        "a database filled before tenants migrates: every row is the project's, and keys, e-mails and identities become per tenant",
+        arguments: StoreBackend.all)
+    func upgradeThroughTenants(backend: StoreBackend) async throws {
+        let fixture = try await StoreFixture(backend)
+        defer { fixture.removeFiles() }
+        let old = try await fixture.open(migrate: false)
+        try await old.migrate(through: "2026-11-30-add-refresh-and-initial-email")
+        #expect(try await old.pendingMigrations().first == "2026-12-01-add-tenants")
+        // The rows an older server wrote, in its own columns.
+        try await old.transactor.write { database in
+            for statement: SQLQueryString in [
+                """
+                INSERT INTO users (uid, email, email_verified, phone_number, password_hash, custom_attributes, created_at, valid_since,
+                    last_refresh_at, initial_email)
+                VALUES ('u1', 'ada@example.com', TRUE, '+16505550100', 'hash', '{"role":"admin"}', 1000, 1000, 5000, 'first@example.com')
+                """,
+                "INSERT INTO users (uid, created_at, valid_since, scheduled_deletion_at) VALUES ('anon', 2000, 2000, 9000)",
+                "INSERT INTO provider_links (uid, provider_id, raw_id, email) VALUES ('u1', 'google.com', 'g-1', 'ada@gmail.com')",
+                "INSERT INTO refresh_sessions (token_hash, uid, sign_in_provider, auth_time, created_at) VALUES ('h1', 'u1', 'password', 1500, 1500)",
+                """
+                INSERT INTO action_codes (code_hash, kind, uid, email, created_at, expires_at)
+                VALUES ('c1', 'PASSWORD_RESET', 'u1', 'ada@example.com', 1000, 99999999999999)
+                """,
+                "INSERT INTO settings (name, value) VALUES ('project.config', '{\"anonymousEnabled\":false}')",
+            ] {
+                try await database.raw(statement).run()
+            }
+        }
+        try await old.close()
+
+        let store = try await fixture.open()
+        do {
+            try await checkUpgraded(store)
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        try await store.close()
+    }
+
+    /// What ``upgradeThroughTenants(backend:)`` expects of the migrated database.
+    private func checkUpgraded(_ store: SQLStore) async throws {
+        let ada = try #require(try await store.user(uid: "u1"))
+        #expect(ada.tenantID == nil && ada.email == "ada@example.com" && ada.emailVerified && ada.phoneNumber == "+16505550100")
+        #expect(ada.passwordHash == "hash" && ada.customAttributes == #"{"role":"admin"}"# && ada.initialEmail == "first@example.com")
+        #expect(ada.lastRefreshAt == Date(timeIntervalSince1970: 5) && ada.providers.map(\.rawID) == ["g-1"])
+        #expect(try await store.user(email: "ada@example.com")?.uid == "u1")
+        #expect(try await store.user(phoneNumber: "+16505550100")?.uid == "u1")
+        #expect(try await store.user(providerID: "google.com", rawID: "g-1")?.uid == "u1")
+        #expect(try await store.user(uid: "anon")?.scheduledDeletionAt == Date(timeIntervalSince1970: 9))
+        #expect(try await store.session(tokenHash: "h1")?.uid == "u1")
+        #expect(try await store.actionCode(hash: "c1")?.uid == "u1")
+        #expect(try await store.setting("project.config") == #"{"anonymousEnabled":false}"#)
+
+        // After the migration the same uid, e-mail, phone and Google account can be another tenant's account …
+        try await store.createTenant(TenantRecord(id: "acme-1", displayName: "acme", createdAt: epoch))
+        let acme = store.scoped(toTenant: "acme-1")
+        #expect(try await acme.user(uid: "u1") == nil)
+        #expect(try await acme.session(tokenHash: "h1") == nil)
+        #expect(try await acme.actionCode(hash: "c1") == nil)
+        let twin = makeUser(
+            "u1", email: "ada@example.com", phoneNumber: "+16505550100", providers: [ProviderLink(providerID: "google.com", rawID: "g-1")])
+        try await acme.createUser(twin, session: makeSession("h2", uid: "u1"))
+        #expect(try await acme.user(uid: "u1")?.tenantID == "acme-1")
+        // … while in the project they stay taken.
+        await #expect(throws: StoreConflict.self) {
+            try await store.createUser(makeUser("u3", email: "ada@example.com"), session: nil)
+        }
+        // Deleting the project's account leaves the tenant's, its links and its session.
+        #expect(try await store.deleteUser(uid: "u1"))
+        #expect(try await store.session(tokenHash: "h1") == nil)
+        #expect(try await acme.user(providerID: "google.com", rawID: "g-1")?.uid == "u1")
+        #expect(try await acme.session(tokenHash: "h2")?.uid == "u1")
+    }
+
     @Test("a database with a migration this binary does not know is refused", arguments: StoreBackend.all)
     func unknownMigrationIsRefused(backend: StoreBackend) async throws {
         let fixture = try await StoreFixture(backend)
