@@ -247,6 +247,9 @@ struct SAMLSignInTests {
             let answer = try await browser.post(handler, form: [("SAMLResponse", tampered.0), ("RelayState", posted.relayState)])
             #expect(answer.status == .seeOther, "\(answer.text)")
             #expect(answer.location?.hasPrefix(Self.returnURL + "?firebaseError=") == true, "\(answer.location ?? "")")
+            // As FirebaseAuth names INVALID_IDP_RESPONSE: the app sees the same code as from signInWithIdp.
+            let firebaseError = URLComponents(string: answer.location ?? "")?.queryItems?.first { $0.name == "firebaseError" }?.value ?? ""
+            #expect(firebaseError.contains(#""code":"auth/invalid-credential""#), "\(firebaseError)")
 
             // Switched off.
             _ = try await client.raw(

@@ -8,6 +8,9 @@ public enum AuthorizationFailure: Error, Sendable, Equatable {
     case invalidClient(String)
     /// The provider could not be reached or answered nonsense.
     case network(String)
+    /// The provider's answer itself cannot be trusted (a SAML response that fails verification): what Firebase answers
+    /// `INVALID_IDP_RESPONSE` for, `auth/invalid-credential` to the app.
+    case invalidResponse(String)
     /// Anything else the provider refused (an expired code, a PKCE mismatch, an error redirect), with its words.
     case refused(String)
 
@@ -17,6 +20,7 @@ public enum AuthorizationFailure: Error, Sendable, Equatable {
         case .cancelled: "auth/web-context-cancelled"
         case .invalidClient: "auth/invalid-oauth-client-id"
         case .network: "auth/network-request-failed"
+        case .invalidResponse: "auth/invalid-credential"
         case .refused: "auth/internal-error"
         }
     }
@@ -27,6 +31,7 @@ public enum AuthorizationFailure: Error, Sendable, Equatable {
         case .cancelled: "The interaction was cancelled by the user."
         case .invalidClient(let detail): "The OAuth client ID provided is either invalid or does not match the specified API key. \(detail)"
         case .network(let detail): "A network error occurred while contacting the identity provider. \(detail)"
+        case .invalidResponse(let detail): "The supplied auth credential is malformed or has expired. \(detail)"
         case .refused(let detail): "The identity provider refused the sign-in. \(detail)"
         }
     }

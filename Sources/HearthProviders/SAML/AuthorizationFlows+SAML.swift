@@ -58,12 +58,12 @@ extension AuthorizationFlows {
     /// Verifies the posted `SAMLResponse` against the request this sign-in made (``replayGuard`` refuses a second
     /// use of its assertion, on every replica) and returns the credential holding the verified profile.
     ///
-    /// - Throws: ``AuthorizationFailure/refused(_:)`` with one message for every refusal (the reason goes to the log
+    /// - Throws: ``AuthorizationFailure/invalidResponse(_:)`` with one message for every refusal (the reason goes to the log
     ///   only); the replay guard's own errors unchanged.
     func samlFinish(_ callback: AuthorizationCallback) async throws -> FederatedCredential {
         let providerID = callback.providerID
         guard let response = callback.fields["SAMLResponse"], !response.isEmpty else {
-            throw AuthorizationFailure.refused("The SAML answer has no SAMLResponse.")
+            throw AuthorizationFailure.invalidResponse("The SAML answer has no SAMLResponse.")
         }
         guard let requestID = callback.pending[Self.samlRequestIDKey], let acs = callback.pending[Self.samlACSKey] else {
             throw AuthorizationFailure.refused("The sign-in was not started for SAML.")
@@ -76,7 +76,7 @@ extension AuthorizationFlows {
                 response, expectedRequestID: requestID, now: clock.now, replayGuard: SAMLReplayGuardAdapter(base: replayGuard))
         } catch let error as SAMLError {
             logger.notice("SAML response refused", metadata: ["provider": "\(providerID)", "reason": "\(error)"])
-            throw AuthorizationFailure.refused(Self.samlRefusal(error))
+            throw AuthorizationFailure.invalidResponse(Self.samlRefusal(error))
         }
         let profile = Self.samlProfile(assertion, providerID: providerID)
         let json = String(decoding: try JSONEncoder().encode(profile), as: UTF8.self)
