@@ -76,24 +76,25 @@ extension IdentityProviderSetting {
         mask.map { UpdateMask.covers($0, field) }
     }
 
+    /// The fields built-in and OpenID Connect providers share: on or off, the client, its secret, the other audiences.
+    private mutating func applyClient(enabled: Bool?, clientID: String?, clientSecret: String?, audiences: [String]?, mask: [String]?) {
+        if Self.takes("enabled", enabled, mask: mask) { self.enabled = enabled ?? false }
+        if Self.takes("clientId", clientID, mask: mask) { self.clientID = clientID }
+        if Self.takes("clientSecret", clientSecret, mask: mask) { self.clientSecret = clientSecret }
+        if Self.takes("whitelistedAudiences", audiences, mask: mask) { additionalClientIDs = audiences }
+    }
+
     /// Copies a built-in provider's config in: its present fields, or with an `updateMask` exactly the masked ones.
     public mutating func apply(_ body: DefaultSupportedIdpConfig, mask: [String]?) {
-        func take<T>(_ field: String, _ value: T?) -> Bool { Self.takes(field, value, mask: mask) }
-        if take("enabled", body.enabled) { enabled = body.enabled ?? false }
-        if take("clientId", body.clientId) { clientID = body.clientId }
-        if take("clientSecret", body.clientSecret) { clientSecret = body.clientSecret }
-        if take("whitelistedAudiences", body.whitelistedAudiences) { additionalClientIDs = body.whitelistedAudiences }
+        applyClient(enabled: body.enabled, clientID: body.clientId, clientSecret: body.clientSecret, audiences: body.whitelistedAudiences, mask: mask)
         // The providers' own sections (`appleSignInConfig`, …), field by field, as their folders declare them.
         ProviderCatalogue.applyAdminSections(JSONValue.object(encoding: body) ?? [:], to: &self) { Self.masked($0, by: mask) }
     }
 
-    /// Copies an OpenID Connect provider's config in .
+    /// Copies an OpenID Connect provider's config in.
     public mutating func apply(_ body: OAuthIdpConfig, mask: [String]?) {
         func take<T>(_ field: String, _ value: T?) -> Bool { Self.takes(field, value, mask: mask) }
-        if take("enabled", body.enabled) { enabled = body.enabled ?? false }
-        if take("clientId", body.clientId) { clientID = body.clientId }
-        if take("clientSecret", body.clientSecret) { clientSecret = body.clientSecret }
-        if take("whitelistedAudiences", body.whitelistedAudiences) { additionalClientIDs = body.whitelistedAudiences }
+        applyClient(enabled: body.enabled, clientID: body.clientId, clientSecret: body.clientSecret, audiences: body.whitelistedAudiences, mask: mask)
         if take("issuer", body.issuer) { issuer = body.issuer }
         if take("displayName", body.displayName) { displayName = body.displayName }
         if take("responseType.idToken", body.responseType?.idToken) { responseTypeIDToken = body.responseType?.idToken }
