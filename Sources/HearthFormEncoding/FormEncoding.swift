@@ -33,9 +33,14 @@ public enum FormEncoding {
 
     /// Decodes `%XX` escapes (and `+` as a space when `plusIsSpace`); `nil` on a malformed escape or invalid UTF-8.
     public static func percentDecode(_ text: some StringProtocol, plusIsSpace: Bool = true) -> String? {
+        percentDecode(utf8: text.utf8, plusIsSpace: plusIsSpace)
+    }
+
+    /// ``percentDecode(_:plusIsSpace:)`` of UTF-8 bytes.
+    static func percentDecode(utf8 text: some Collection<UInt8>, plusIsSpace: Bool = true) -> String? {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
+        bytes.reserveCapacity(text.count)
+        var iterator = text.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
                 guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
@@ -54,13 +59,27 @@ public enum FormEncoding {
         percentDecode(text) ?? String(text)
     }
 
+    /// ``decodeLeniently(_:)`` of UTF-8 bytes (kept as written when malformed, invalid UTF-8 repaired).
+    static func decodeLeniently(utf8 text: some Collection<UInt8>) -> String {
+        percentDecode(utf8: text) ?? String(decoding: text, as: UTF8.self)
+    }
+
+    /// The `name=value` parts of a form, split on its bytes (a form is ASCII punctuation around escapes: splitting
+    /// by bytes finds the same parts as by characters, without walking grapheme clusters through a large value).
+    private static func parts(_ text: some StringProtocol) -> [(name: Substring.UTF8View, value: Substring.UTF8View?)] {
+        let utf8 = Substring(text).utf8
+        return utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { part in
+            guard let equals = part.firstIndex(of: UInt8(ascii: "=")) else { return (part, nil) }
+            return (part[..<equals], part[part.index(after: equals)...])
+        }
+    }
+
     /// Name/value pairs of a form-encoded string, in order, duplicates kept (a pair without `=` has the
     /// value ""); `nil` if any escape is malformed.
     public static func pairs(_ text: some StringProtocol) -> [(name: String, value: String)]? {
         var result: [(name: String, value: String)] = []
-        for part in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = percentDecode(pieces[0]), let value = pieces.count > 1 ? percentDecode(pieces[1]) : "" else { return nil }
+        for part in parts(text) {
+            guard let name = percentDecode(utf8: part.name), let value = part.value.map({ percentDecode(utf8: $0) }) ?? "" else { return nil }
             result.append((name, value))
         }
         return result
@@ -69,11 +88,10 @@ public enum FormEncoding {
     /// Name/value pairs, in order, duplicates kept; a malformed component is kept as written and a pair
     /// without a name is skipped.
     public static func lenientPairs(_ text: some StringProtocol) -> [(name: String, value: String)] {
-        text.split(separator: "&", omittingEmptySubsequences: true).compactMap { part in
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = decodeLeniently(pieces[0])
+        parts(text).compactMap { part in
+            let name = decodeLeniently(utf8: part.name)
             guard !name.isEmpty else { return nil }
-            return (name, pieces.count > 1 ? decodeLeniently(pieces[1]) : "")
+            return (name, part.value.map { decodeLeniently(utf8: $0) } ?? "")
         }
     }
 

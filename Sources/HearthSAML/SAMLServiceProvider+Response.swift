@@ -41,12 +41,17 @@ extension SAMLServiceProvider {
     /// - Returns: what the verified assertion says.
     /// - Throws: ``SAMLError``, with the precise reason.
     public func checkResponse(_ samlResponse: String, expectedRequestID: String?, now: Date) throws(SAMLError) -> SAMLAssertion {
-        let compact = samlResponse.filter { !$0.isWhitespace }
-        guard !compact.isEmpty, let decoded = Data(base64Encoded: compact) else { throw .notBase64 }
+        // Base64 with line breaks, as some IdPs post it: the ASCII white space dropped byte by byte (a large value is
+        // not walked as characters).
+        let compact = samlResponse.utf8.filter { !Self.base64WhiteSpace.contains($0) }
+        guard !compact.isEmpty, let decoded = Data(base64Encoded: Data(compact)) else { throw .notBase64 }
         guard decoded.count <= maximumResponseSize else { throw .tooLarge(decoded.count) }
         let tree = try XMLTree(parsing: [UInt8](decoded))
         return try ResponseVerification(provider: self, tree: tree, expectedRequestID: expectedRequestID, now: now).verify()
     }
+
+    /// Space, tab, line feed, carriage return.
+    static let base64WhiteSpace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
 
     /// The replay check's key for an assertion: `saml:` and the hex SHA-256 of the issuer, a NUL and the ID.
     public static func replayFingerprint(issuer: String, assertionID: String) -> String {
