@@ -11,35 +11,13 @@ the first failure.
 
 import base64
 import json
-import os
-import sys
 import time
 import urllib.parse
 import urllib.request
 
 import firebase_admin
-from firebase_admin import _utils, auth, credentials, exceptions, tenant_mgt
-
-HOST = os.environ["FIREBASE_AUTH_EMULATOR_HOST"]
-PROJECT = os.environ.get("HEARTH_PROJECT", "demo-hearth")
-
-
-def check(condition, message):
-    if not condition:
-        print(f"FAIL {message}", flush=True)
-        sys.exit(1)
-    print(f"ok   {message}", flush=True)
-
-
-def fails_with(call, error_type, message):
-    try:
-        call()
-    except error_type as error:
-        check(True, f"{message}: {type(error).__name__}")
-        return error
-    except Exception as error:  # noqa: BLE001 - any other error is the failure being reported
-        check(False, f"{message}: got {type(error).__name__}: {error}")
-    check(False, f"{message}: no error")
+from emulator_checks import HOST, PROJECT, OwnerCredential, check, fails_with
+from firebase_admin import auth, exceptions, tenant_mgt
 
 
 def client_call(path, body):
@@ -234,13 +212,6 @@ check([(factor["mfaEnrollmentId"], factor["phoneInfo"]) for factor in enrolled_f
 # scripts/admin-sdk-check.py points the others, and an app of its own carries the SDK's own emulator credential
 # (Bearer owner); auth_for_tenant's clients follow the emulator host as the project's do.
 tenant_mgt._TenantManagementService.TENANT_MGT_URL = f"http://{HOST}/identitytoolkit.googleapis.com/v2"  # noqa: SLF001
-
-
-class OwnerCredential(credentials.Base):
-    """The emulator's credential (`Bearer owner`) as an app credential."""
-
-    def get_credential(self):
-        return _utils.EmulatorAdminCredentials()
 
 
 tenants_app = firebase_admin.initialize_app(OwnerCredential(), options={"projectId": PROJECT}, name="tenants")

@@ -13,8 +13,6 @@ Prints one line per check and exits non-zero at the first failure; "all checks p
 
 import datetime
 import json
-import os
-import sys
 import urllib.request
 
 import firebase_admin
@@ -22,17 +20,8 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.x509.oid import NameOID
-from firebase_admin import _utils, auth, credentials, exceptions, tenant_mgt
-
-HOST = os.environ["FIREBASE_AUTH_EMULATOR_HOST"]
-PROJECT = os.environ.get("HEARTH_PROJECT", "demo-hearth")
-
-
-class EmulatorCredential(credentials.Base):
-    """The emulator's own credential (`Bearer owner`), for the services that do not look at the emulator host."""
-
-    def get_credential(self):
-        return _utils.EmulatorAdminCredentials()
+from emulator_checks import HOST, PROJECT, OwnerCredential, check, fails_with
+from firebase_admin import auth, exceptions, tenant_mgt
 
 
 def create_tenant(display_name):
@@ -43,24 +32,6 @@ def create_tenant(display_name):
         headers={"Content-Type": "application/json", "Authorization": "Bearer owner"})
     with urllib.request.urlopen(request) as response:
         return json.load(response)["tenantId"]
-
-
-def check(condition, message):
-    if not condition:
-        print(f"FAIL {message}", flush=True)
-        sys.exit(1)
-    print(f"ok   {message}", flush=True)
-
-
-def fails_with(call, error_type, message):
-    try:
-        call()
-    except error_type as error:
-        check(True, f"{message}: {type(error).__name__}")
-        return error
-    except Exception as error:  # noqa: BLE001 - any other error is the failure being reported
-        check(False, f"{message}: got {type(error).__name__}: {error}")
-    check(False, f"{message}: no error")
 
 
 def certificate(name):
@@ -121,7 +92,7 @@ def exercise(client, where):
 
 
 def main():
-    firebase_admin.initialize_app(EmulatorCredential(), options={"projectId": PROJECT})
+    firebase_admin.initialize_app(OwnerCredential(), options={"projectId": PROJECT})
     exercise(auth, "project")
     tenant_id = create_tenant("SamlTenant")
     exercise(tenant_mgt.auth_for_tenant(tenant_id), f"tenant {tenant_id}")
