@@ -113,6 +113,29 @@ struct SAMLIndependentIdPTests {
                     "postBody": .string("SAMLResponse=\(formEncoded(xml.base64EncodedString()))&RelayState=\(formEncoded(againRelay))"),
                 ])
             #expect(replayed.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE : ") == true, "\(replayed.text)")
+
+            // An IdP that encrypts the assertion to spConfig.spCertificates: the SP's key opens it.
+            let third = try await client.createAuthUri(providerID: "saml.python", continueUri: SAMLSignInTests.returnURL, sessionId: "python-3")
+            let thirdChecked = try JSONDecoder().decode(
+                [String: JSONValue].self, from: try Self.samlIdP(["redirect-check", spCertificateFile.path, try #require(third.string("authUri"))]))
+            guard case .string(let thirdRequest)? = thirdChecked["request"], case .string(let thirdRelay)? = thirdChecked["relayState"] else {
+                Issue.record("saml-idp.py redirect-check answered \(thirdChecked)")
+                return
+            }
+            var encrypted = spec
+            encrypted["inResponseTo"] = .string(try #require(thirdRequest.firstMatch(of: /ID="([^"]+)"/)?.1).description)
+            encrypted["assertionID"] = .string("_assertion-\(UUID().uuidString)")
+            encrypted["encryptTo"] = .string(spCertificateFile.path)
+            let sealed = try Self.samlIdP(["response"], input: Data(JSONValue.object(encrypted).jsonText.utf8))
+            #expect(String(decoding: sealed, as: UTF8.self).contains("EncryptedAssertion"))
+            let opened = try await client.post(
+                "/v1/accounts:signInWithIdp",
+                [
+                    "requestUri": .string(handler), "sessionId": .string("python-3"), "returnSecureToken": .bool(true),
+                    "postBody": .string("SAMLResponse=\(formEncoded(sealed.base64EncodedString()))&RelayState=\(formEncoded(thirdRelay))"),
+                ])
+            #expect(opened.status == .ok, "\(opened.text)")
+            #expect(opened.string("federatedId") == "grace@python.example")
         }
     }
 

@@ -22,11 +22,13 @@ extension AuthorizationFlows {
             throw AuthorizationFailure.refused("Unknown provider \(providerID).")
         }
         do {
+            // The SP's one key (its certificate is `spConfig.spCertificates`) signs AuthnRequests and opens the
+            // assertions an IdP encrypts to that certificate.
+            let key = saml.spSigningKey.isEmpty ? nil : try SAMLPrivateKey(pem: saml.spSigningKey.value)
             return SAMLServiceProvider(
                 entityID: saml.spEntityID, callbackURL: acs, idpEntityID: saml.idpEntityID, ssoURL: saml.ssoURL,
                 idpCertificates: try saml.idpCertificates.map { try SAMLCertificate($0) }, signsRequests: saml.signsRequests,
-                signingKey: saml.spSigningKey.isEmpty ? nil : try SAMLPrivateKey(pem: saml.spSigningKey.value),
-                allowedClockSkew: max(configuration.clockSkew, 120))
+                signingKey: key, decryptionKey: key, allowedClockSkew: max(configuration.clockSkew, 120))
         } catch {
             throw AuthorizationFailure.refused("The \(providerID) settings cannot be used: \(error)")
         }
