@@ -9,7 +9,10 @@ import NIOCore
 
 /// The controllers of one tenant, or of the project's own users: built on services scoped to it
 /// (``HearthServices/scoped(to:)``), so that every store call they make carries the tenant.
-struct TenantControllers: Sendable {
+///
+/// A class: every request picks its controller out of one, and a copy of so many parts (each a retain) would cost
+/// more than the controller's own work on the cheapest routes.
+final class TenantControllers: Sendable {
     typealias Context = HearthRequestContext
 
     let services: HearthServices
