@@ -301,13 +301,27 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // HTTPS for the server: the certificate and key of `server.tls`, re-read on SIGHUP without a restart.
+        .target(
+            name: "HearthTLS",
+            dependencies: [
+                "HearthConfiguration",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The Hummingbird application, built by a library function: controllers that decode, call a use case, encode.
         .target(
             name: "HearthServer",
             dependencies: [
                 "HearthWire", "HearthCore", "HearthTokens", "HearthStorage",
                 "HearthProviders", "HearthMail", "HearthSMS", "HearthMessages", "HearthTelemetry", "HearthConfiguration",
-                "HearthConsole", "HearthFormEncoding", "HearthBase64URL", "HearthOTP", "HearthWireMapping",
+                "HearthConsole", "HearthFormEncoding", "HearthBase64URL", "HearthOTP", "HearthWireMapping", "HearthTLS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -356,7 +370,7 @@ let package = Package(
         .executableTarget(
             name: "hearth",
             dependencies: [
-                "HearthServer", "HearthComposition", "HearthDevelopment", "HearthCore", "HearthStorage", "HearthStorageSQLite",
+                "HearthServer", "HearthTLS", "HearthComposition", "HearthDevelopment", "HearthCore", "HearthStorage", "HearthStorageSQLite",
                 "HearthStoragePostgres", "HearthTokens", "HearthWire", "HearthAdmin", "HearthConfiguration",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

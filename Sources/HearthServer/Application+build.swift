@@ -1,6 +1,7 @@
 import Foundation
 import HearthConfiguration
 import HearthCore
+import HearthTLS
 import HearthTelemetry
 import HearthTokens
 import Hummingbird

@@ -6,6 +6,7 @@ import HearthConfiguration
 import HearthCore
 import HearthDevelopment
 import HearthServer
+import HearthTLS
 import Hummingbird
 import Logging
 import ServiceLifecycle

@@ -29,7 +29,7 @@ public final class ServerTLS: Sendable {
     }
 
     /// The context new connections get.
-    var current: NIOSSLContext { context.withLock { $0 } }
+    public var current: NIOSSLContext { context.withLock { $0 } }
 
     /// Reads the files again and, when they make a valid context, gives it to new connections. When they
     /// do not, the context in force stays and the error (a ``ConfigurationError``) is thrown.
@@ -93,7 +93,7 @@ extension ServerTLSChannel: HTTPChannelHandler where Base: HTTPChannelHandler {
 
 extension ServerChildChannel {
     /// This channel behind TLS with `tls`'s context in force.
-    func behind(_ tls: ServerTLS) -> any ServerChildChannel {
+    public func behind(_ tls: ServerTLS) -> any ServerChildChannel {
         ServerTLSChannel(base: self, tls: tls)
     }
 }

@@ -5,11 +5,16 @@ import UnixSignals
 /// SIGHUP (`systemctl reload`): reads the TLS certificate and key again (``ServerTLS/reload()``). Without
 /// `server.tls` there is nothing to reload, and the signal, which would otherwise end the process, is
 /// only logged.
-struct HangupService: Service {
-    let tls: ServerTLS?
-    let logger: Logger
+public struct HangupService: Service {
+    public let tls: ServerTLS?
+    public let logger: Logger
 
-    func run() async throws {
+    public init(tls: ServerTLS?, logger: Logger) {
+        self.tls = tls
+        self.logger = logger
+    }
+
+    public func run() async throws {
         let signals = await UnixSignalsSequence(trapping: .sighup)
         for await _ in signals.cancelOnGracefulShutdown() {
             guard let tls else {
