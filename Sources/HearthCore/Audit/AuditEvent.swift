@@ -3,7 +3,7 @@ import Foundation
 /// One thing that happened to an account or to the server's settings, kept for administrators to read back.
 ///
 /// An event never holds a secret: no password, hash, token, code, private key or client secret, and no
-/// e-mail address. A failed password sign-in names the account (``uid``) only when the e-mail belongs to
+/// e-mail address of a user (a console operator is named by theirs: ``OperatorRecord/actorID``). A failed password sign-in names the account (``uid``) only when the e-mail belongs to
 /// one; for an unknown e-mail it keeps nothing identifying the person (a hash of an e-mail is a dictionary
 /// lookup away from the e-mail), only the client's address and why it failed.
 public struct AuditEvent: Sendable, Equatable {
@@ -59,12 +59,23 @@ public struct AuditEvent: Sendable, Equatable {
         public static let recoveryCodesGenerated = Kind(rawValue: "user.recovery_codes_generated")
         /// A new token-signing key (`kid`, and `trigger`: `first`, `scheduled` or `manual`).
         public static let keysRotated = Kind(rawValue: "keys.rotated")
+        /// A console operator signed in (``AuditEvent/method``: `totp` or `recovery-code`; `operator` in
+        /// ``AuditEvent/details``).
+        public static let consoleSignedIn = Kind(rawValue: "console.signed_in")
+        /// A console sign-in refused (`reason`: `unknown-operator`, `wrong-password` or `wrong-code`; `operator` when
+        /// there is one).
+        public static let consoleSignInFailed = Kind(rawValue: "console.sign_in_failed")
+        /// A console operator added (`operator`, `role` in ``AuditEvent/details``).
+        public static let consoleOperatorAdded = Kind(rawValue: "console.operator_added")
+        /// A console operator removed (`operator` in ``AuditEvent/details``).
+        public static let consoleOperatorRemoved = Kind(rawValue: "console.operator_removed")
 
         /// Every kind this version records, by name.
         public static let known: [Kind] = [
             signedUp, signedIn, signInFailed, linked, unlinked, passwordChanged, emailChanged, deleted, adminUserCreated,
             adminUserUpdated, adminUserDeleted, adminUsersImported, adminProviderSettingsChanged, adminProjectSettingsChanged,
             adminTenantChanged, keysRotated, secondFactorEnrolled, secondFactorWithdrawn, secondFactorFailed, recoveryCodesGenerated,
+            consoleSignedIn, consoleSignInFailed, consoleOperatorAdded, consoleOperatorRemoved,
         ].sorted()
     }
 
@@ -86,7 +97,8 @@ public struct AuditEvent: Sendable, Equatable {
     public let uid: String?
     public let actor: Actor
     /// Which administrator: the credential that called (`owner`, `token:<8 hex digits of its SHA-256>`,
-    /// `key:<key id>:<service account>`); `nil` for the other actors.
+    /// `key:<key id>:<service account>`), or the console operator (`operator:<e-mail>`, `development` for development
+    /// mode's local browser, `command-line` for `hearth console`); `nil` for the other actors.
     public let actorID: String?
     /// How: the sign-in method or provider id (`password`, `google.com`, …); `nil` when it does not apply.
     public let method: String?
