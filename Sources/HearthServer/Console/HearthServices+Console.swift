@@ -1,0 +1,21 @@
+import HearthConfiguration
+import HearthConsole
+import HearthCore
+import HearthOTP
+import HearthStorage
+
+extension HearthServices {
+    /// The parts the console is given (``ConsoleRoutes``): the administrator's use cases on this server's store, the
+    /// operators' sign-in with the password lockout of `abuse.lockout.*`, and the status page's report.
+    var console: ConsoleServices {
+        let audit = AuditTrail(services: self)
+        let passwords = ServerPasswords(services: self)
+        return ConsoleServices(
+            accounts: AdministeredAccounts(store: store, passwords: passwords, audit: audit, clock: clock), store: store,
+            signIn: ConsoleSignIn(
+                store: store, passwords: passwords, totp: TOTPCodes(algorithm: HummingbirdTOTP()), secrets: OperatorSecrets(sealer: database.sealer),
+                abuse: abuseCounter, audit: audit, clock: clock),
+            clock: clock, projectID: configuration.projectID, localBrowserIsOwner: configuration.mode == .development,
+            statusReport: { await statusReport() })
+    }
+}
