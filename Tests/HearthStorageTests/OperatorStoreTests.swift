@@ -70,6 +70,37 @@ struct OperatorStoreTests {
         }
     }
 
+    @Test(
+        "an operator's authenticator secret is sealed at start when plain, moved by a rewrap, and opens for that operator only",
+        arguments: StoreBackend.all)
+    func sealedSecrets(_ backend: StoreBackend) async throws {
+        let fixture = try await StoreFixture(backend)
+        defer { fixture.removeFiles() }
+        let plain = try await fixture.open()
+        var ada = Self.record("ada@example.com")
+        ada.totpSecret = "PLAINSECRET"
+        try await plain.createConsoleOperator(ada)
+        try await plain.close()
+
+        let old = SecretSealer(key: .generate())
+        let sealed = try await fixture.open(sealer: old)
+        do {
+            #expect(try await sealed.sealStoredSecrets().operatorSecrets == 1)
+            let stored = try #require(try await sealed.consoleOperator(id: ada.id)?.totpSecret)
+            #expect(stored.hasPrefix("hearth-sealed:v1:\(old.key.id):"))
+            #expect(try OperatorSecrets(sealer: old).open(stored, operatorID: ada.id) == "PLAINSECRET")
+            #expect(throws: (any Error).self) { try OperatorSecrets(sealer: old).open(stored, operatorID: "another-operator") }
+            let new = SecretSealer(key: .generate())
+            #expect(try await sealed.rewrapStoredSecrets(to: new).operatorSecrets == 1)
+            let moved = try #require(try await sealed.consoleOperator(id: ada.id)?.totpSecret)
+            #expect(try OperatorSecrets(sealer: new).open(moved, operatorID: ada.id) == "PLAINSECRET")
+        } catch {
+            try? await sealed.close()
+            throw error
+        }
+        try await sealed.close()
+    }
+
     @Test("the console's listing pages newest first by creation or last sign-in with a cursor; e-mail prefixes search", arguments: StoreBackend.all)
     func listingAndSearch(_ backend: StoreBackend) async throws {
         try await withStore(backend) { store, _ in
