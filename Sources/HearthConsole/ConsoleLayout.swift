@@ -66,7 +66,8 @@ enum ConsoleLayout {
             let link = { (path: String, name: String) -> String in
                 "<li><a href=\"\(path)\"\(current == path ? " aria-current=\"page\"" : "")>\(name)</a></li>"
             }
-            html += "<nav aria-label=\"Sections\"><ul>\(link("/console/users", "Users"))\(link("/console/status", "Status"))</ul></nav>\n"
+            let owner = identity.role.permits(.owner) ? link("/console/operators", "Operators") : ""
+            html += "<nav aria-label=\"Sections\"><ul>\(link("/console/users", "Users"))\(owner)\(link("/console/status", "Status"))</ul></nav>\n"
             html += "<div class=\"who\"><span id=\"operator\">\(ConsoleHTML.value(identity.name)) · \(identity.role.rawValue)</span>"
             if identity.hasSession {
                 html += """

@@ -46,6 +46,9 @@ public struct ConsoleRoutes<Context: RequestContext & RemoteAddressRequestContex
         router.post("/console/users", use: console.action(.editor, users.create))
         router.get("/console/users/:uid", use: console.page(.viewer, users.user))
         router.post("/console/users/:uid/:action", use: console.action(.editor, users.change))
+        let operators = ConsoleOperatorsPage(console: console)
+        router.get("/console/operators", use: console.page(.owner, operators.list))
+        router.post("/console/operators/remove", use: console.action(.owner, operators.remove))
     }
 
     // MARK: Pages

@@ -10,6 +10,8 @@ public struct ConsoleServices: Sendable {
     /// Reads: the listing, the search, a user's events.
     public var store: any Store
     public var signIn: ConsoleSignIn
+    /// The operators, which an owner lists and removes.
+    public var operators: ConsoleOperators
     public var clock: WallClock
     /// Shown in the pages' titles.
     public var projectID: String
@@ -19,12 +21,13 @@ public struct ConsoleServices: Sendable {
     public var statusReport: @Sendable () async -> StatusReport
 
     public init(
-        accounts: AdministeredAccounts, store: any Store, signIn: ConsoleSignIn, clock: WallClock, projectID: String, localBrowserIsOwner: Bool,
-        statusReport: @escaping @Sendable () async -> StatusReport
+        accounts: AdministeredAccounts, store: any Store, signIn: ConsoleSignIn, operators: ConsoleOperators, clock: WallClock, projectID: String,
+        localBrowserIsOwner: Bool, statusReport: @escaping @Sendable () async -> StatusReport
     ) {
         self.accounts = accounts
         self.store = store
         self.signIn = signIn
+        self.operators = operators
         self.clock = clock
         self.projectID = projectID
         self.localBrowserIsOwner = localBrowserIsOwner

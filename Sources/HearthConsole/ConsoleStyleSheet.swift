@@ -70,6 +70,7 @@ enum ConsoleStyleSheet {
           table.users thead { display: none; }
           table.users tr { display: block; border-bottom: 1px solid var(--line); padding: .4rem 0; }
           table.users td { display: block; border: 0; padding: .1rem 0; }
+          table.users td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
         }
         """
 }

@@ -67,8 +67,9 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
                 body += """
                     <tr><td><a href="/console/users/\(ConsoleHTML.pathSegment(user.uid))">\(ConsoleUserSummary.identifier(user))</a>\
                     \(user.displayName.map { "<br><span class=\"muted\">\(ConsoleHTML.value($0, limit: 60))</span>" } ?? "")</td>\
-                    <td>\(ConsoleUserSummary.providers(user))</td><td>\(ConsoleHTML.time(user.createdAt))</td><td>\(ConsoleHTML.time(user.lastLoginAt))</td>\
-                    <td><code>\(ConsoleHTML.value(user.uid, limit: 40))</code></td><td>\(ConsoleUserSummary.badges(user))</td></tr>
+                    <td>\(ConsoleUserSummary.providers(user))</td><td data-label="Created">\(ConsoleHTML.time(user.createdAt))</td>\
+                    <td data-label="Last sign-in">\(ConsoleHTML.time(user.lastLoginAt))</td>\
+                    <td data-label="Uid"><code>\(ConsoleHTML.value(user.uid, limit: 40))</code></td><td>\(ConsoleUserSummary.badges(user))</td></tr>
 
                     """
             }

@@ -372,6 +372,98 @@ struct ConsoleTests {
         }
     }
 
+    @Test("an owner lists and removes operators (whose sessions end), each removal an audit event; an editor may not")
+    func ownerManagesOperators() async throws {
+        try await Self.withConsole { live in
+            let owner = try await Self.signIn(live, try await Self.addOperator(live, "own@example.com", role: .owner))
+            let editor = try await Self.signIn(live, try await Self.addOperator(live, "ed@example.com", role: .editor))
+            #expect(try await editor.get("/console/operators").status == 403)
+            let page = try await owner.get("/console/operators")
+            #expect(page.status == 200)
+            #expect(page.body.contains("ed@example.com") && page.body.contains("own@example.com"))
+            let csrf = try #require(page.csrf)
+            let editorCSRF = try #require(try await editor.get("/console/users").csrf)
+            #expect(try await editor.post("/console/operators/remove", ["csrf": editorCSRF, "email": "own@example.com"]).status == 403)
+            #expect(try await owner.post("/console/operators/remove", ["csrf": csrf, "email": "own@example.com"]).status == 400)
+            #expect(try await owner.post("/console/operators/remove", ["csrf": csrf, "email": "ed@example.com"]).status == 303)
+            #expect(try await owner.post("/console/operators/remove", ["csrf": csrf, "email": "ed@example.com"]).status == 404)
+            #expect(try await live.services.store.consoleOperator(email: "ed@example.com") == nil)
+            #expect(try await editor.get("/console/users").status == 303)
+            let events = try await live.services.store.auditEvents(uid: nil, kind: .consoleOperatorRemoved, after: nil, limit: 5)
+            #expect(events.map(\.actorID) == ["operator:own@example.com"])
+            #expect(events.first?.details["operator"] == "ed@example.com")
+        }
+    }
+
+    @Test("Chromium: screenshots of the sign-in, the users, a user's page and a new user, light, dark and at a phone's width")
+    func screenshots() async throws {
+        try await Self.withConsole { live in
+            let added = try await Self.addOperator(live, "ada@example.com", role: .owner)
+            let names = [
+                ("grace@example.com", "Grace Hopper"), ("alan@example.com", "Alan Turing"), ("ada.l@example.com", "Ada Lovelace"),
+                ("edsger@example.com", nil), ("barbara@example.com", "Barbara Liskov"),
+            ]
+            var uids: [String] = []
+            for (email, name) in names {
+                live.clock.advance(by: 3_600)
+                let uid = try await Self.createUser(live, email: email, password: "a password")
+                try await live.services.store.updateUser(uid: uid, session: nil) { user in
+                    user.displayName = name
+                    user.emailVerified = email.hasPrefix("a")
+                    if email.hasPrefix("g") {
+                        user.providers = [ProviderLink(providerID: "google.com", rawID: "1045", email: email, displayName: name)]
+                        user.customAttributes = #"{"admin":true,"plan":"team"}"#
+                        user.secondFactors = [
+                            SecondFactorEnrollment(id: "f1", displayName: "Work phone", enrolledAt: live.clock.now, factor: .phone("+15555550100"))
+                        ]
+                        user.lastLoginAt = live.clock.now
+                    }
+                    if email.hasPrefix("e") { user.disabled = true }
+                }
+                uids.append(uid)
+            }
+            try await Self.createUser(live, email: nil, phone: "+447700900123")
+            let grace = uids[0]
+            try await HeadlessBrowser.with { browser in
+                let page = try await browser.newPage()
+                let base = "http://localhost:\(live.port)"
+                _ = try await page.navigate(to: try #require(URL(string: base + "/console/sign-in")))
+                try await Self.screenshot(page, "console-sign-in")
+                try await page.fill("#email", with: "ada@example.com")
+                try await page.fill("#password", with: Self.password)
+                _ = try await page.clickAndWaitForNavigation("button[type=submit]")
+                try await page.fill("#code", with: RFC6238.code(key: added.key, at: live.clock.now))
+                _ = try await page.clickAndWaitForNavigation("button[type=submit]")
+                #expect(page.url?.path == "/console/users")
+                for (mode, dark, width) in [("light", false, 1_100), ("dark", true, 1_100), ("narrow", false, 390)] {
+                    try await page.emulateColorScheme(dark: dark)
+                    try await page.resize(width: width, height: 900, mobile: width < 500)
+                    for (path, name) in [
+                        ("/console/users", "users"), ("/console/users/\(grace)", "user"), ("/console/users?q=a", "search"),
+                        ("/console/users/new", "new-user"), ("/console/operators", "operators"),
+                    ] {
+                        _ = try await page.navigate(to: try #require(URL(string: base + path)))
+                        #expect(page.status == 200, "\(path)")
+                        #expect(page.consoleErrors.isEmpty, "\(page.consoleErrors)")
+                        try await Self.screenshot(page, "console-\(name)-\(mode)")
+                    }
+                }
+                // Dark is dark: the page's background follows the system's choice.
+                try await page.emulateColorScheme(dark: true)
+                #expect(try await page.evaluate("getComputedStyle(document.documentElement).backgroundColor") == .string("rgb(23, 21, 19)"))
+            }
+        }
+    }
+
+    /// Saves a full-page PNG in `HEARTH_SCREENSHOT_DIRECTORY` (docs/screenshots was made that way), else a temporary directory.
+    static func screenshot(_ page: BrowserPage, _ name: String) async throws {
+        let directory =
+            ProcessInfo.processInfo.environment["HEARTH_SCREENSHOT_DIRECTORY"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("hearth-screenshots")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try await page.screenshot(to: directory.appendingPathComponent("\(name).png"), fullPage: true)
+    }
+
     // MARK: The command
 
     @Test("hearth console add-operator, list-operators and remove-operator on the database")

@@ -10,11 +10,13 @@ extension HearthServices {
     var console: ConsoleServices {
         let audit = AuditTrail(services: self)
         let passwords = ServerPasswords(services: self)
+        let totp = TOTPCodes(algorithm: HummingbirdTOTP())
+        let secrets = OperatorSecrets(sealer: database.sealer)
         return ConsoleServices(
             accounts: AdministeredAccounts(store: store, passwords: passwords, audit: audit, clock: clock), store: store,
             signIn: ConsoleSignIn(
-                store: store, passwords: passwords, totp: TOTPCodes(algorithm: HummingbirdTOTP()), secrets: OperatorSecrets(sealer: database.sealer),
-                abuse: abuseCounter, audit: audit, clock: clock),
+                store: store, passwords: passwords, totp: totp, secrets: secrets, abuse: abuseCounter, audit: audit, clock: clock),
+            operators: ConsoleOperators(store: store, passwords: passwords, totp: totp, secrets: secrets, audit: audit, clock: clock),
             clock: clock, projectID: configuration.projectID, localBrowserIsOwner: configuration.mode == .development,
             statusReport: { await statusReport() })
     }
