@@ -17,6 +17,9 @@ enum ConsoleMessages {
         case .userNotFound: "There is no such user (any more)."
         case .mfaEnrollmentNotFound: "The user has no such second factor (any more)."
         case .invalidProviderID: "The user has no such provider linked."
+        case .operationNotAllowed: "No mail can be sent: this server has no mail server (email.smtp.url). Show the link instead."
+        case .resetPasswordExceedLimit, .tooManyAttempts: "Too many mails to this address lately; try again later or show the link."
+        case .blockingFunctionError: "The beforeSendEmail hook refused the mail."
         default: "The change was refused (\(error.code.rawValue))."
         }
     }

@@ -19,10 +19,14 @@ public struct ConsoleServices: Sendable {
     public var localBrowserIsOwner: Bool
     /// What `/console/status` shows, read anew for each visit.
     public var statusReport: @Sendable () async -> StatusReport
+    /// Issues a password-reset (``ActionCodeKind/passwordReset``) or verification (``ActionCodeKind/verifyEmail``) link
+    /// for the user and returns it; with `send`, also mails it (as `accounts:sendOobCode` does, limits and hooks included).
+    public var emailLink: @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String
 
     public init(
         accounts: AdministeredAccounts, store: any Store, signIn: ConsoleSignIn, operators: ConsoleOperators, clock: WallClock, projectID: String,
-        localBrowserIsOwner: Bool, statusReport: @escaping @Sendable () async -> StatusReport
+        localBrowserIsOwner: Bool, statusReport: @escaping @Sendable () async -> StatusReport,
+        emailLink: @escaping @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String
     ) {
         self.accounts = accounts
         self.store = store
@@ -32,6 +36,7 @@ public struct ConsoleServices: Sendable {
         self.projectID = projectID
         self.localBrowserIsOwner = localBrowserIsOwner
         self.statusReport = statusReport
+        self.emailLink = emailLink
     }
 }
 

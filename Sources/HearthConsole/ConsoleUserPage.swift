@@ -7,6 +7,8 @@ struct ConsoleUserPage {
     let user: UserRecord
     let events: [AuditEvent]
     let identity: ConsoleIdentity
+    /// An e-mail action link just made for the operator to copy.
+    var link: String?
 
     var edits: Bool { identity.role.permits(.editor) }
     var base: String { "/console/users/\(ConsoleHTML.pathSegment(user.uid))" }
@@ -14,6 +16,14 @@ struct ConsoleUserPage {
     func render() -> String {
         var html = "<h1 id=\"title\">\(ConsoleUserSummary.identifier(user))</h1>\n"
         html += "<p>\(ConsoleUserSummary.badges(user))</p>\n"
+        if let link {
+            html += """
+                <section class="panel" id="link" aria-labelledby="link-title"><h2 id="link-title">The link</h2>
+                <div class="field"><label for="action-link">Copy it to the user; it works once and expires like a mailed one</label>
+                <input type="text" id="action-link" readonly value="\(ConsoleHTML.escape(link))"></div></section>
+
+                """
+        }
         html += profile() + providers() + secondFactors() + claims() + sessions()
         if edits { html += changes() }
         html += activity()
@@ -140,6 +150,13 @@ struct ConsoleUserPage {
             <div class="field"><label for="new-password">New password <span class="hint">at least 6 characters</span></label>
             <input type="password" id="new-password" name="password" autocomplete="new-password" required></div>
             <button type="submit">Set password</button>
+            </form>
+            <form class="stack" method="post" action="\(base)/email-link">\(ConsoleLayout.csrfField(identity))
+            <div class="field"><label for="link-kind">E-mail action</label>
+            <select id="link-kind" name="kind"><option value="passwordReset">password reset</option>\
+            <option value="verifyEmail">e-mail verification</option></select></div>
+            <div class="actions"><button type="submit" name="delivery" value="mail"\(user.email == nil ? " disabled" : "")>Send the mail</button>\
+            <button type="submit" name="delivery" value="link" class="secondary"\(user.email == nil ? " disabled" : "")>Show the link</button></div>
             </form>
             <form class="stack" method="post" action="\(base)/delete">\(ConsoleLayout.csrfField(identity))
             <div class="field"><label for="confirm">Delete: type the uid\(user.email == nil ? "" : " or e-mail") to confirm</label>

@@ -115,9 +115,9 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
         return try await userPage(uid: uid, identity: identity, notice: done.map { .done($0) })
     }
 
-    func userPage(uid: String, identity: ConsoleIdentity, notice: ConsoleLayout.Notice?, status: HTTPResponse.Status = .ok) async throws
-        -> Response
-    {
+    func userPage(
+        uid: String, identity: ConsoleIdentity, notice: ConsoleLayout.Notice?, status: HTTPResponse.Status = .ok, link: String? = nil
+    ) async throws -> Response {
         guard UserText.isStorable(uid), let user = try await services.store.user(uid: uid) else {
             return ConsoleLayout.response(
                 ConsoleLayout.page(
@@ -126,7 +126,7 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
                 status: .notFound)
         }
         let events = try await services.store.auditEvents(uid: uid, kind: nil, after: nil, limit: 50)
-        let html = ConsoleUserPage(user: user, events: events, identity: identity).render()
+        let html = ConsoleUserPage(user: user, events: events, identity: identity, link: link).render()
         return ConsoleLayout.response(
             ConsoleLayout.page(
                 title: user.email ?? user.phoneNumber ?? user.uid, projectID: services.projectID, identity: identity, current: "/console/users",
@@ -231,6 +231,17 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
                 guard ConsoleUserSummary.linkedProviders(user).contains(provider) else { throw HearthError(.invalidProviderID, detail: provider) }
                 change.profile = ProfileUpdate(deletedProviders: [provider])
                 fields = ["deleteProvider"]
+            case "email-link":
+                let kind: ActionCodeKind = form["kind"] == "verifyEmail" ? .verifyEmail : .passwordReset
+                let send = form["delivery"] == "mail"
+                let link = try await services.emailLink(kind, user, send, origin)
+                await accounts.audit.record(
+                    AuditEvent(
+                        time: services.clock.now, kind: .adminActionLinkIssued, uid: uid, actor: .administrator, actorID: origin.actorID,
+                        clientAddress: origin.address, details: ["action": kind.rawValue, "delivery": send ? "mail" : "shown"]))
+                let what = kind == .verifyEmail ? "verification" : "password-reset"
+                guard !send else { return try await userPage(uid: uid, identity: identity, notice: .done("The \(what) mail was sent.")) }
+                return try await userPage(uid: uid, identity: identity, notice: .done("The \(what) link is below."), link: link)
             case "delete":
                 let typed = (form["confirm"] ?? "").trimmingCharacters(in: .whitespaces)
                 guard typed == user.uid || (user.email != nil && typed.lowercased() == user.email) else {

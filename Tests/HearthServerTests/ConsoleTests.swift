@@ -372,6 +372,47 @@ struct ConsoleTests {
         }
     }
 
+    @Test("a password-reset link shown to the operator works once; without a mail server no mail leaves; in development the mail is queued")
+    func emailLinks() async throws {
+        try await Self.withConsole { live in
+            let client = try await Self.signIn(live, try await Self.addOperator(live, "ed@example.com", role: .editor))
+            let uid = try await Self.createUser(live, email: "grace@example.com", password: "old password")
+            let csrf = try #require(try await client.get("/console/users/\(uid)").csrf)
+            let shown = try await client.post("/console/users/\(uid)/email-link", ["csrf": csrf, "kind": "passwordReset", "delivery": "link"])
+            #expect(shown.status == 200)
+            let link = try #require(shown.body.firstMatch(of: #/id="action-link" readonly value="([^"]+)"/#).map { String($0.output.1) })
+                .replacingOccurrences(of: "&amp;", with: "&")
+            #expect(link.contains("mode=resetPassword"))
+            let code = try #require(URLComponents(string: link)?.queryItems?.first { $0.name == "oobCode" }?.value)
+            var api = FirebaseTestClient(baseURL: live.baseURL)
+            api.apiKey = "console-test-api-key"
+            let reset = ["oobCode": JSONValue.string(code), "newPassword": .string("a new password")]
+            #expect(try await api.post("/v1/accounts:resetPassword", reset).status == .ok)
+            #expect(try await api.post("/v1/accounts:resetPassword", reset).status == .badRequest)
+
+            let mailed = try await client.post("/console/users/\(uid)/email-link", ["csrf": csrf, "kind": "verifyEmail", "delivery": "mail"])
+            #expect(mailed.status == 400)
+            #expect(mailed.body.contains("No mail can be sent"))
+            let events = try await live.services.store.auditEvents(uid: uid, kind: .adminActionLinkIssued, after: nil, limit: 5)
+            #expect(events.map { $0.details["action"] } == ["PASSWORD_RESET"])
+            #expect(events.first?.details["delivery"] == "shown" && events.first?.actorID == "operator:ed@example.com")
+        }
+        // Development mode: the local owner's mail goes to the outbox.
+        try await withLiveHearth { live in
+            let uid = try await Self.createUser(live, email: "grace@example.com")
+            let local = ConsoleHTTPClient(baseURL: live.baseURL)
+            let csrf = try #require(try await local.get("/console/users/\(uid)").csrf)
+            let mailed = try await local.post("/console/users/\(uid)/email-link", ["csrf": csrf, "kind": "verifyEmail", "delivery": "mail"])
+            #expect(mailed.status == 200)
+            #expect(mailed.body.contains("The verification mail was sent."))
+            let mail = try #require(try await live.services.store.recentMails(limit: 1).first)
+            #expect(mail.recipient == "grace@example.com" && mail.textBody.contains("mode=verifyEmail"))
+            #expect(
+                try await live.services.store.auditEvents(uid: uid, kind: .adminActionLinkIssued, after: nil, limit: 5).first?.actorID
+                    == "development")
+        }
+    }
+
     @Test("an owner lists and removes operators (whose sessions end), each removal an audit event; an editor may not")
     func ownerManagesOperators() async throws {
         try await Self.withConsole { live in

@@ -39,6 +39,9 @@ public struct AuditEvent: Sendable, Equatable {
         public static let adminUserUpdated = Kind(rawValue: "admin.user_updated")
         /// An administrator deleted an account (one event per account, batch deletes included).
         public static let adminUserDeleted = Kind(rawValue: "admin.user_deleted")
+        /// An administrator had a password-reset or verification link made for an account in the console (`action`:
+        /// `PASSWORD_RESET` or `VERIFY_EMAIL`; `delivery`: `mail`, or `shown` to the operator), never the link.
+        public static let adminActionLinkIssued = Kind(rawValue: "admin.action_link_issued")
         /// An administrator imported accounts (`imported` and `failed` counts in ``AuditEvent/details``).
         public static let adminUsersImported = Kind(rawValue: "admin.users_imported")
         /// An administrator created, changed or deleted an identity provider's settings (`provider`,
@@ -73,7 +76,7 @@ public struct AuditEvent: Sendable, Equatable {
         /// Every kind this version records, by name.
         public static let known: [Kind] = [
             signedUp, signedIn, signInFailed, linked, unlinked, passwordChanged, emailChanged, deleted, adminUserCreated,
-            adminUserUpdated, adminUserDeleted, adminUsersImported, adminProviderSettingsChanged, adminProjectSettingsChanged,
+            adminUserUpdated, adminUserDeleted, adminUsersImported, adminActionLinkIssued, adminProviderSettingsChanged, adminProjectSettingsChanged,
             adminTenantChanged, keysRotated, secondFactorEnrolled, secondFactorWithdrawn, secondFactorFailed, recoveryCodesGenerated,
             consoleSignedIn, consoleSignInFailed, consoleOperatorAdded, consoleOperatorRemoved,
         ].sorted()

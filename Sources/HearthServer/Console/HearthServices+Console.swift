@@ -18,6 +18,18 @@ extension HearthServices {
                 store: store, passwords: passwords, totp: totp, secrets: secrets, abuse: abuseCounter, audit: audit, clock: clock),
             operators: ConsoleOperators(store: store, passwords: passwords, totp: totp, secrets: secrets, audit: audit, clock: clock),
             clock: clock, projectID: configuration.projectID, localBrowserIsOwner: configuration.mode == .development,
-            statusReport: { await statusReport() })
+            statusReport: { await statusReport() },
+            emailLink: { kind, user, send, origin in
+                guard let email = user.email else { throw HearthError(.missingEmail) }
+                let actions = EmailActions(services: self)
+                if send {
+                    try actions.requireSending()
+                    try await actions.countMail(to: email, kind: kind)
+                    try await actions.askBeforeSending(kind, to: email, origin: origin)
+                }
+                let issued = try await actions.issue(kind, uid: user.uid, email: email, continueURL: nil, languageCode: nil)
+                if send { try await actions.send(kind, to: email, link: issued.link, languageCode: nil) }
+                return issued.link
+            })
     }
 }
