@@ -67,7 +67,8 @@ enum ConsoleLayout {
                 "<li><a href=\"\(path)\"\(current == path ? " aria-current=\"page\"" : "")>\(name)</a></li>"
             }
             let owner = identity.role.permits(.owner) ? link("/console/operators", "Operators") : ""
-            html += "<nav aria-label=\"Sections\"><ul>\(link("/console/users", "Users"))\(owner)\(link("/console/status", "Status"))</ul></nav>\n"
+            html +=
+                "<nav aria-label=\"Sections\"><ul>\(link("/console/users", "Users"))\(link("/console/activity", "Activity"))\(owner)\(link("/console/status", "Status"))</ul></nav>\n"
             html += "<div class=\"who\"><span id=\"operator\">\(ConsoleHTML.value(identity.name)) · \(identity.role.rawValue)</span>"
             if identity.hasSession {
                 html += """

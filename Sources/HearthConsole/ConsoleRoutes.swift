@@ -46,6 +46,7 @@ public struct ConsoleRoutes<Context: RequestContext & RemoteAddressRequestContex
         router.post("/console/users", use: console.action(.editor, users.create))
         router.get("/console/users/:uid", use: console.page(.viewer, users.user))
         router.post("/console/users/:uid/:action", use: console.action(.editor, users.change))
+        router.get("/console/activity", use: console.page(.viewer, ConsoleActivityPage(console: console).list))
         let operators = ConsoleOperatorsPage(console: console)
         router.get("/console/operators", use: console.page(.owner, operators.list))
         router.post("/console/operators/remove", use: console.action(.owner, operators.remove))

@@ -169,21 +169,33 @@ struct ConsoleUserPage {
 
     func activity() -> String {
         guard !events.isEmpty else { return section("events", "Events", "<p class=\"muted\">No events.</p>") }
+        return section("events", "Events", Self.eventTable(events, linksUsers: false))
+    }
+
+    /// A table of audit events; with `linksUsers`, each event's uid links to the user's page.
+    static func eventTable(_ events: [AuditEvent], linksUsers: Bool) -> String {
         var body = "<div class=\"scroll\"><table id=\"event-table\"><thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Event</th>"
+        if linksUsers { body += "<th scope=\"col\">User</th>" }
         body +=
             "<th scope=\"col\">By</th><th scope=\"col\">How</th><th scope=\"col\">Address</th><th scope=\"col\">Details</th></tr></thead><tbody>\n"
         for event in events {
             let by = event.actorID.map { "\(event.actor.rawValue) <bdi>\(ConsoleHTML.escape($0))</bdi>" } ?? event.actor.rawValue
             let details = event.details.sorted { $0.key < $1.key }.map { "\(ConsoleHTML.escape($0.key))=\(ConsoleHTML.value($0.value, limit: 80))" }
+            body += "<tr><td>\(ConsoleHTML.time(event.time))</td><td><code>\(ConsoleHTML.escape(event.kind.rawValue))</code></td>"
+            if linksUsers {
+                let user = event.uid.map {
+                    "<a href=\"/console/users/\(ConsoleHTML.pathSegment($0))\"><code>\(ConsoleHTML.value($0, limit: 40))</code></a>"
+                }
+                body += "<td>\(user ?? "")</td>"
+            }
             body += """
-                <tr><td>\(ConsoleHTML.time(event.time))</td><td><code>\(ConsoleHTML.escape(event.kind.rawValue))</code></td><td>\(by)</td>\
-                <td>\(ConsoleHTML.value(event.method, empty: ""))</td><td>\(ConsoleHTML.value(event.clientAddress, empty: ""))</td>\
+                <td>\(by)</td><td>\(ConsoleHTML.value(event.method, empty: ""))</td><td>\(ConsoleHTML.value(event.clientAddress, empty: ""))</td>\
                 <td>\(details.joined(separator: "<br>"))</td></tr>
 
                 """
         }
         body += "</tbody></table></div>"
-        return section("events", "Events", body)
+        return body
     }
 
     func section(_ id: String, _ title: String, _ body: String) -> String {

@@ -318,6 +318,7 @@ struct ConsoleTests {
             for (who, path) in [
                 (stranger, "/console/sign-in"), (client, "/console/users"), (client, "/console/users/\(uid)"), (client, "/console/users/new"),
                 (client, "/console/users/nobody"), (client, "/console/users?q=grace"), (stranger, "/console/users"),
+                (client, "/console/activity"), (client, "/console/operators"),
             ] {
                 let page = try await who.get(path)
                 #expect(
@@ -413,6 +414,34 @@ struct ConsoleTests {
         }
     }
 
+    @Test("the activity page: the audit trail newest first, by kind and by user, paged; bad filters get a clean answer")
+    func activity() async throws {
+        try await Self.withConsole { live in
+            let client = try await Self.signIn(live, try await Self.addOperator(live, "vi@example.com", role: .viewer))
+            var uids: [String] = []
+            for index in 0..<60 {
+                live.clock.advance(by: 1)
+                uids.append(try await Self.createUser(live, email: "user\(index)@example.com"))
+            }
+            let first = try await client.get("/console/activity")
+            #expect(first.status == 200)
+            #expect(first.body.contains("console.signed_in") && first.body.contains("admin.user_created"))
+            let next = try #require(first.body.firstMatch(of: #/id="next" rel="next" href="([^"]+)"/#).map { String($0.output.1) })
+            let older = try await client.get(next.replacingOccurrences(of: "&amp;", with: "&"))
+            #expect(older.status == 200 && older.body.contains("console.operator_added"))
+
+            let byKind = try await client.get("/console/activity?kind=console.signed_in")
+            #expect(byKind.body.contains("operator:vi@example.com") && !byKind.body.contains("admin.user_created</code>"))
+            let byUser = try await client.get("/console/activity?uid=\(uids[7])")
+            #expect(byUser.body.components(separatedBy: "<tr>").count == 3)  // the header and one event
+            #expect(byUser.body.contains("/console/users/\(uids[7])"))
+            #expect(try await client.get("/console/activity?kind=no.such.kind").body.contains("There is no event kind"))
+            #expect(try await client.get("/console/activity?after=x.y").body.contains("not one this console made"))
+            #expect(try await client.get("/console/activity?uid=%00").body.contains("No events."))
+            #expect(try await ConsoleHTTPClient(baseURL: live.baseURL).get("/console/activity").status == 303)
+        }
+    }
+
     @Test("an owner lists and removes operators (whose sessions end), each removal an audit event; an editor may not")
     func ownerManagesOperators() async throws {
         try await Self.withConsole { live in
@@ -481,7 +510,7 @@ struct ConsoleTests {
                     try await page.resize(width: width, height: 900, mobile: width < 500)
                     for (path, name) in [
                         ("/console/users", "users"), ("/console/users/\(grace)", "user"), ("/console/users?q=a", "search"),
-                        ("/console/users/new", "new-user"), ("/console/operators", "operators"),
+                        ("/console/users/new", "new-user"), ("/console/operators", "operators"), ("/console/activity", "activity"),
                     ] {
                         _ = try await page.navigate(to: try #require(URL(string: base + path)))
                         #expect(page.status == 200, "\(path)")
