@@ -267,11 +267,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The operator's console, rendered to strings: the status page (version, database, keys, recent requests and
-        // errors) and what it reads (RecentRequests, StatusReport). No HTTP; HearthServer serves it.
+        // The operator's console: its pages rendered on the server (users, a user's page and changes, the status page),
+        // its routes and the operators' sign-in and sessions, over HearthCore's use cases. HearthServer registers it
+        // (ConsoleRoutes.add) with the few parts it needs; it never sees the server, SQL or a storage backend.
         .target(
             name: "HearthConsole",
-            dependencies: ["HearthCore", "HearthConfiguration", "HearthMessages", "HearthStorage"],
+            dependencies: [
+                "HearthCore", "HearthConfiguration", "HearthMessages", "HearthStorage", "HearthFormEncoding",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         // What the server says to people, in every language it speaks: the e-mail actions' mails (built-in texts and
@@ -371,7 +377,7 @@ let package = Package(
             name: "hearth",
             dependencies: [
                 "HearthServer", "HearthTLS", "HearthComposition", "HearthDevelopment", "HearthCore", "HearthStorage", "HearthStorageSQLite",
-                "HearthStoragePostgres", "HearthTokens", "HearthWire", "HearthAdmin", "HearthConfiguration",
+                "HearthStoragePostgres", "HearthTokens", "HearthWire", "HearthAdmin", "HearthConfiguration", "HearthOTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

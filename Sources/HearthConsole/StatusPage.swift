@@ -3,7 +3,7 @@ import HearthConfiguration
 import HearthMessages
 import HearthStorage
 
-/// The HTML of `/console/status` (served by HearthServer's `StatusPageController`): one document without script or external
+/// The HTML of `/console/status` (served by ``ConsoleRoutes``): one document without script or external
 /// resources — inline styles and an inline SVG chart — that reloads itself every ``refreshInterval`` seconds
 /// and works as well saved to a file. Every value is escaped.
 public enum StatusPage {

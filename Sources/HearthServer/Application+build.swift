@@ -1,5 +1,6 @@
 import Foundation
 import HearthConfiguration
+import HearthConsole
 import HearthCore
 import HearthTLS
 import HearthTelemetry
@@ -114,9 +115,10 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     if configuration.metrics.enabled {
         MetricsController<HearthRequestContext>(scrape: services.scrapeMetrics).addRoutes(to: router.group("/metrics").add(middleware: projectAdmin))
     }
-    StatusPageController<HearthRequestContext>(report: services.statusReport).addRoutes(
-        to: router.group(RouterPath(StatusPageController<HearthRequestContext>.path))
-            .add(middleware: StatusPageAccessMiddleware(admin: projectAdmin, opensToLocalBrowsers: configuration.mode == .development)))
+    // The console (/console: operators' pages, and the status page, which an administrator's credential also opens).
+    ConsoleRoutes.add(
+        to: router, services: services.console, administrators: projectAdmin,
+        clientAddress: { AbuseGuard(services: services).clientAddress($0, context: $1) })
     // The bare paths, then the host-prefixed paths Firebase SDKs use in emulator mode, then the legacy v3 names.
     for prefix in ["/v1", "/identitytoolkit.googleapis.com/v1"] {
         let group = router.group(RouterPath(prefix)).add(middleware: apiKeys)

@@ -383,5 +383,6 @@ enum HearthSchema {
                 "ALTER TABLE users ADD COLUMN initial_email TEXT",
             ]),
         addTenants,
+        addConsoleOperators,
     ]
 }

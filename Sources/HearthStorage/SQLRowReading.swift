@@ -16,6 +16,10 @@ extension SQLRow {
         try value(column, as: Int64.self)
     }
 
+    func optionalInt64(_ column: String) throws -> Int64? {
+        try isNull(column) ? nil : int64(column)
+    }
+
     func bool(_ column: String) throws -> Bool {
         try value(column, as: Bool.self)
     }

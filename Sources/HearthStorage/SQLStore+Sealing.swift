@@ -14,7 +14,9 @@ extension SQLStore {
         public var sms = 0
         /// TOTP second factors (counted once per factor).
         public var totpSecrets = 0
-        public var total: Int { signingKeys + settings + mails + sms + totpSecrets }
+        /// The console operators' authenticator secrets.
+        public var operatorSecrets = 0
+        public var total: Int { signingKeys + settings + mails + sms + totpSecrets + operatorSecrets }
         public init() {}
     }
 
@@ -117,6 +119,12 @@ extension SQLStore {
                     try await Self.exec(
                         database, "UPDATE users SET second_factors = \(bind: factors.text) WHERE tenant_id = \(bind: tenant) AND uid = \(bind: uid)")
                 }
+            }
+            for row in try await Self.rows(database, "SELECT operator_id, totp_secret FROM console_operators ORDER BY operator_id") {
+                let id = try row.text("operator_id")
+                guard let value = try change(try row.text("totp_secret"), OperatorSecrets.context(operatorID: id)) else { continue }
+                try await Self.exec(database, "UPDATE console_operators SET totp_secret = \(bind: value) WHERE operator_id = \(bind: id)")
+                counts.operatorSecrets += 1
             }
             if counts.totpSecrets > 0 { self.accountCache?.forgetAll() }
             return counts

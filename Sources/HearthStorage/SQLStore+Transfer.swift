@@ -8,6 +8,7 @@ extension SQLStore {
     /// Tables ``counts()`` reports, in this order.
     static let countedTables = [
         "tenants", "users", "provider_links", "refresh_sessions", "signing_keys", "settings", "action_codes", "mail_queue", "rate_counters",
+        "console_operators",
     ]
 
     /// Rows per table, from one read snapshot.
@@ -89,6 +90,14 @@ extension SQLStore {
                     WHERE \(Self.after(cursor, column: "id")) ORDER BY id LIMIT \(bind: limit)
                     """)
                 return .mails(try rows.map(Self.mail(from:)))
+            case .consoleOperators:
+                let rows = try await Self.rows(
+                    database,
+                    """
+                    SELECT \(Self.operatorColumns) FROM console_operators
+                    WHERE \(Self.after(cursor, column: "operator_id")) ORDER BY operator_id LIMIT \(bind: limit)
+                    """)
+                return .consoleOperators(try rows.map(Self.consoleOperator(from:)))
             }
         }
     }
@@ -100,6 +109,19 @@ extension SQLStore {
         defer { accountCache?.forgetAll() }
         try await work.write { database in
             switch batch {
+            case .consoleOperators(let records):
+                for record in records {
+                    try await Self.exec(
+                        database,
+                        """
+                        INSERT INTO console_operators (\(Self.operatorColumns)) VALUES (\(binds: try Self.operatorValues(record)))
+                        ON CONFLICT (operator_id) DO UPDATE SET
+                            email = excluded.email, role = excluded.role, password_hash = excluded.password_hash,
+                            totp_secret = excluded.totp_secret, recovery_codes = excluded.recovery_codes,
+                            last_code_step = excluded.last_code_step, created_at = excluded.created_at,
+                            last_sign_in_at = excluded.last_sign_in_at
+                        """)
+                }
             case .tenants(let tenants):
                 for tenant in tenants {
                     try await Self.exec(

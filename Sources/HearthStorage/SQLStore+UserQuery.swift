@@ -72,3 +72,68 @@ extension SQLStore {
         return SQLQueryString([key, uid].compactMap { $0 }.joined(separator: ", "))
     }
 }
+
+// MARK: - The console's listing and search
+
+extension SQLStore {
+    public func users(newestBy key: UserQuery.SortKey, after cursor: UserListCursor?, limit: Int) async throws -> [UserRecord] {
+        guard limit > 0 else { return [] }
+        guard key == .createdAt || key == .lastLoginAt else {
+            throw HearthError(.invalidArgument, reason: "the console lists users by creation or last sign-in only")
+        }
+        if let cursor, !UserText.isStorable(cursor.uid) { return [] }
+        let order = try UserQuery(sortKey: key, descending: true)
+        let tenant = tenantID
+        return try await work.readSingleStatement { database in
+            let bytes = SQLDialectQuirks.byteCollation(on: database)
+            let column = SQLQueryString(key == .createdAt ? "page.created_at" : "page.last_login_at")
+            // After the cursor in the order of `ordering(_:table:on:)` descending (never signed in: last).
+            var after: SQLQueryString = ""
+            if let cursor {
+                if let milliseconds = cursor.milliseconds {
+                    let never: SQLQueryString = key == .lastLoginAt ? " OR \(column) IS NULL" : ""
+                    after = """
+                        AND (\(column) < \(bind: milliseconds) OR (\(column) = \(bind: milliseconds) AND page.uid \(bytes) < \(bind: cursor.uid))\(never))
+                        """
+                } else {
+                    after = "AND \(column) IS NULL AND page.uid \(bytes) < \(bind: cursor.uid)"
+                }
+            }
+            let inner = Self.ordering(order, table: "page", on: database)
+            let outer = Self.ordering(order, table: "users", on: database)
+            let rows = try await Self.rows(
+                database,
+                """
+                SELECT \(Self.userWithLinkColumns)
+                FROM (SELECT page.uid FROM users AS page WHERE page.tenant_id = \(bind: tenant) \(after)
+                      ORDER BY \(inner) LIMIT \(bind: Int64(limit))) AS chosen
+                JOIN users ON users.tenant_id = \(bind: tenant) AND users.uid = chosen.uid
+                LEFT JOIN provider_links ON provider_links.tenant_id = users.tenant_id AND provider_links.uid = users.uid
+                ORDER BY \(outer)
+                """)
+            return try Self.groupUsers(rows)
+        }
+    }
+
+    public func users(emailPrefix prefix: String, limit: Int) async throws -> [UserRecord] {
+        guard limit > 0, !prefix.isEmpty, UserText.isStorable(prefix) else { return [] }
+        let tenant = tenantID
+        return try await work.readSingleStatement { database in
+            let bytes = SQLDialectQuirks.byteCollation(on: database)
+            // In byte order every e-mail that starts with the prefix lies between it and it followed by U+10FFFF: a
+            // range of the e-mail index.
+            let rows = try await Self.rows(
+                database,
+                """
+                SELECT \(Self.userWithLinkColumns)
+                FROM (SELECT page.uid FROM users AS page WHERE page.tenant_id = \(bind: tenant)
+                      AND page.email \(bytes) >= \(bind: prefix) AND page.email \(bytes) < \(bind: prefix + "\u{10FFFF}")
+                      ORDER BY page.email \(bytes) LIMIT \(bind: Int64(limit))) AS chosen
+                JOIN users ON users.tenant_id = \(bind: tenant) AND users.uid = chosen.uid
+                LEFT JOIN provider_links ON provider_links.tenant_id = users.tenant_id AND provider_links.uid = users.uid
+                ORDER BY users.email \(bytes), users.uid
+                """)
+            return try Self.groupUsers(rows).filter { $0.email?.hasPrefix(prefix) ?? false }
+        }
+    }
+}

@@ -17,6 +17,8 @@ public final class BrowserPage: @unchecked Sendable {
     private let timeout: Duration
     private let lock = NSLock()
     private var state = State()
+    /// The viewport's width now (``resize(width:height:mobile:)``); guarded by `lock`.
+    private var width = BrowserPage.viewport.width
     private var waiters: [(condition: @Sendable (State) -> Bool, pending: Pending<Void>)] = []
     private var listener: Int?
 
@@ -268,8 +270,9 @@ public final class BrowserPage: @unchecked Sendable {
                 throw BrowserError.protocolError(method: "Page.getLayoutMetrics", message: "no cssContentSize in \(metrics)")
             }
             params["captureBeyondViewport"] = .bool(true)
+            let width = lock.withLock { self.width }
             params["clip"] = .object([
-                "x": .number(0), "y": .number(0), "width": .number(Double(Self.viewport.width)), "height": .number(height.rounded(.up)),
+                "x": .number(0), "y": .number(0), "width": .number(Double(width)), "height": .number(height.rounded(.up)),
                 "scale": .number(1),
             ])
         }
@@ -278,6 +281,24 @@ public final class BrowserPage: @unchecked Sendable {
             throw BrowserError.protocolError(method: "Page.captureScreenshot", message: "no image data")
         }
         try data.write(to: file)
+    }
+
+    /// Changes the viewport (CSS pixels), as a phone's when `mobile`; later screenshots take its width.
+    public func resize(width: Int, height: Int, mobile: Bool = false) async throws {
+        _ = try await call(
+            "Emulation.setDeviceMetricsOverride",
+            [
+                "width": .number(Double(width)), "height": .number(Double(height)), "deviceScaleFactor": .number(1),
+                "mobile": .bool(mobile),
+            ])
+        lock.withLock { self.width = width }
+    }
+
+    /// Makes the page see `prefers-color-scheme: dark` (`true`) or `light`.
+    public func emulateColorScheme(dark: Bool) async throws {
+        _ = try await call(
+            "Emulation.setEmulatedMedia",
+            ["features": .array([.object(["name": .string("prefers-color-scheme"), "value": .string(dark ? "dark" : "light")])])])
     }
 
     /// Closes the tab.

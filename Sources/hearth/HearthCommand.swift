@@ -10,7 +10,7 @@ struct HearthCommand: AsyncParsableCommand {
         version: HearthVersion.current,
         subcommands: [
             ServeCommand.self, MigrateCommand.self, BackupCommand.self, MigrateDataCommand.self, KeysCommand.self, UsersCommand.self,
-            AdminCommand.self, AuditCommand.self, TenantsCommand.self,
+            AdminCommand.self, AuditCommand.self, TenantsCommand.self, ConsoleCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

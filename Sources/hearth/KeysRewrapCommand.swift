@@ -68,7 +68,8 @@ struct KeysRewrapCommand: AsyncParsableCommand {
         try await store.close()
         print(
             """
-            rewrapped \(counts.signingKeys) signing key(s), \(counts.settings) provider setting(s) and \(counts.totpSecrets) TOTP factor(s) \
+            rewrapped \(counts.signingKeys) signing key(s), \(counts.settings) provider setting(s), \(counts.totpSecrets) TOTP factor(s) \
+            and \(counts.operatorSecrets) console operator(s) \
             from key \(current?.id ?? "(none: they were plain text)") to key \(new.id)
             now configure the new key (secrets.keyFile: \(newKeyFile), or HEARTH_SECRETS_KEY) before starting the servers
             """)

@@ -436,7 +436,8 @@ struct SecretsCommandLineTests {
         #expect(result.status == 0, "\(result.standardError)")
         #expect(
             result.standardOutput.hasPrefix(
-                "rewrapped 2 signing key(s), 1 provider setting(s) and 0 TOTP factor(s) from key \(scratch.oldKey.id) to key \(scratch.newKey.id)\n"),
+                "rewrapped 2 signing key(s), 1 provider setting(s), 0 TOTP factor(s) and 0 console operator(s) from key \(scratch.oldKey.id) to key \(scratch.newKey.id)\n"
+            ),
             "\(result.standardOutput)")
         for text in [result.standardOutput, result.standardError] {
             #expect(!text.contains(scratch.oldKey.base64) && !text.contains(scratch.newKey.base64))

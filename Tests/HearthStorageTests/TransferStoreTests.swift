@@ -63,12 +63,17 @@ struct TransferStoreTests {
             let tenantSource = source.scoped(toTenant: "acme-00001")
             try await tenantSource.createUser(makeUser("u1", email: "u1@example.com"), session: makeSession("s-tenant", uid: "u1"))
             try await tenantSource.setSetting("other", to: "the tenant's")
+            // A console operator, with a sealed-looking secret that travels as stored.
+            let operatorRecord = OperatorRecord(
+                email: "ops@example.com", role: .owner, passwordHash: "$scrypt$x", totpSecret: "hearth-sealed:v1:k:abc",
+                recoveryCodeHashes: ["h1", "h2"], lastCodeStep: 7, createdAt: epoch)
+            try await source.createConsoleOperator(operatorRecord)
 
             let sourceCounts = try await source.counts()
             #expect(
                 sourceCounts == [
                     "users": 6, "provider_links": 2, "refresh_sessions": 7, "signing_keys": 2, "settings": 3, "action_codes": 1,
-                    "mail_queue": 2, "rate_counters": 1, "tenants": 1,
+                    "mail_queue": 2, "rate_counters": 1, "tenants": 1, "console_operators": 1,
                 ])
 
             let target = try await targetFixture.open()
@@ -80,7 +85,7 @@ struct TransferStoreTests {
                 #expect(
                     copied == [
                         "users": 6, "provider_links": 2, "refresh_sessions": 7, "signing_keys": 2, "settings": 3, "action_codes": 1,
-                        "mail_queue": 2, "tenants": 1,
+                        "mail_queue": 2, "tenants": 1, "console_operators": 1,
                     ])
                 #expect(progressLog.withLock { $0 }.contains("users 6/6"))
                 #expect(progressLog.withLock { $0 }.contains("refresh_sessions 7/7"))
@@ -93,6 +98,7 @@ struct TransferStoreTests {
                     #expect(targetCounts[key] == sourceCounts[key], "\(key)")
                 }
                 #expect(targetCounts["rate_counters"] == 0)
+                #expect(try await target.consoleOperator(id: operatorRecord.id) == operatorRecord)
 
                 for user in users {
                     #expect(try await target.user(uid: user.uid) == (try await source.user(uid: user.uid)))

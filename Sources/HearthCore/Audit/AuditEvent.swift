@@ -3,7 +3,7 @@ import Foundation
 /// One thing that happened to an account or to the server's settings, kept for administrators to read back.
 ///
 /// An event never holds a secret: no password, hash, token, code, private key or client secret, and no
-/// e-mail address. A failed password sign-in names the account (``uid``) only when the e-mail belongs to
+/// e-mail address of a user (a console operator is named by theirs: ``OperatorRecord/actorID``). A failed password sign-in names the account (``uid``) only when the e-mail belongs to
 /// one; for an unknown e-mail it keeps nothing identifying the person (a hash of an e-mail is a dictionary
 /// lookup away from the e-mail), only the client's address and why it failed.
 public struct AuditEvent: Sendable, Equatable {
@@ -39,6 +39,9 @@ public struct AuditEvent: Sendable, Equatable {
         public static let adminUserUpdated = Kind(rawValue: "admin.user_updated")
         /// An administrator deleted an account (one event per account, batch deletes included).
         public static let adminUserDeleted = Kind(rawValue: "admin.user_deleted")
+        /// An administrator had a password-reset or verification link made for an account in the console (`action`:
+        /// `PASSWORD_RESET` or `VERIFY_EMAIL`; `delivery`: `mail`, or `shown` to the operator), never the link.
+        public static let adminActionLinkIssued = Kind(rawValue: "admin.action_link_issued")
         /// An administrator imported accounts (`imported` and `failed` counts in ``AuditEvent/details``).
         public static let adminUsersImported = Kind(rawValue: "admin.users_imported")
         /// An administrator created, changed or deleted an identity provider's settings (`provider`,
@@ -59,12 +62,23 @@ public struct AuditEvent: Sendable, Equatable {
         public static let recoveryCodesGenerated = Kind(rawValue: "user.recovery_codes_generated")
         /// A new token-signing key (`kid`, and `trigger`: `first`, `scheduled` or `manual`).
         public static let keysRotated = Kind(rawValue: "keys.rotated")
+        /// A console operator signed in (``AuditEvent/method``: `totp` or `recovery-code`; `operator` in
+        /// ``AuditEvent/details``).
+        public static let consoleSignedIn = Kind(rawValue: "console.signed_in")
+        /// A console sign-in refused (`reason`: `unknown-operator`, `wrong-password` or `wrong-code`; `operator` when
+        /// there is one).
+        public static let consoleSignInFailed = Kind(rawValue: "console.sign_in_failed")
+        /// A console operator added (`operator`, `role` in ``AuditEvent/details``).
+        public static let consoleOperatorAdded = Kind(rawValue: "console.operator_added")
+        /// A console operator removed (`operator` in ``AuditEvent/details``).
+        public static let consoleOperatorRemoved = Kind(rawValue: "console.operator_removed")
 
         /// Every kind this version records, by name.
         public static let known: [Kind] = [
             signedUp, signedIn, signInFailed, linked, unlinked, passwordChanged, emailChanged, deleted, adminUserCreated,
-            adminUserUpdated, adminUserDeleted, adminUsersImported, adminProviderSettingsChanged, adminProjectSettingsChanged,
+            adminUserUpdated, adminUserDeleted, adminUsersImported, adminActionLinkIssued, adminProviderSettingsChanged, adminProjectSettingsChanged,
             adminTenantChanged, keysRotated, secondFactorEnrolled, secondFactorWithdrawn, secondFactorFailed, recoveryCodesGenerated,
+            consoleSignedIn, consoleSignInFailed, consoleOperatorAdded, consoleOperatorRemoved,
         ].sorted()
     }
 
@@ -86,7 +100,8 @@ public struct AuditEvent: Sendable, Equatable {
     public let uid: String?
     public let actor: Actor
     /// Which administrator: the credential that called (`owner`, `token:<8 hex digits of its SHA-256>`,
-    /// `key:<key id>:<service account>`); `nil` for the other actors.
+    /// `key:<key id>:<service account>`), or the console operator (`operator:<e-mail>`, `development` for development
+    /// mode's local browser, `command-line` for `hearth console`); `nil` for the other actors.
     public let actorID: String?
     /// How: the sign-in method or provider id (`password`, `google.com`, …); `nil` when it does not apply.
     public let method: String?

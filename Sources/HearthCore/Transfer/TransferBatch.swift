@@ -10,6 +10,8 @@ public enum TransferBatch: Sendable, Equatable {
     case actionCodes([ActionCodeRecord])
     /// Mails with their bodies as stored: sealed bodies stay sealed (the target opens them with the same key).
     case mails([OutgoingMail])
+    /// Operators with their secrets as stored (a sealed authenticator secret stays sealed).
+    case consoleOperators([OperatorRecord])
 
     /// The table the rows belong to.
     public var table: TransferTable {
@@ -21,6 +23,7 @@ public enum TransferBatch: Sendable, Equatable {
         case .settings: .settings
         case .actionCodes: .actionCodes
         case .mails: .mails
+        case .consoleOperators: .consoleOperators
         }
     }
 
@@ -34,6 +37,7 @@ public enum TransferBatch: Sendable, Equatable {
         case .settings(let rows): rows.count
         case .actionCodes(let rows): rows.count
         case .mails(let rows): rows.count
+        case .consoleOperators(let rows): rows.count
         }
     }
 
@@ -47,6 +51,7 @@ public enum TransferBatch: Sendable, Equatable {
         case .settings(let rows): ["settings": rows.count]
         case .actionCodes(let rows): ["action_codes": rows.count]
         case .mails(let rows): ["mail_queue": rows.count]
+        case .consoleOperators(let rows): ["console_operators": rows.count]
         }
     }
 
@@ -61,6 +66,7 @@ public enum TransferBatch: Sendable, Equatable {
         case .settings(let rows): rows.last.map { "\($0.tenantID ?? "")/\($0.name)" }
         case .actionCodes(let rows): rows.last?.codeHash
         case .mails(let rows): rows.last?.id
+        case .consoleOperators(let rows): rows.last?.id
         }
     }
 }

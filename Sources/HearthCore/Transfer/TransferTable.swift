@@ -18,6 +18,8 @@ public enum TransferTable: String, Sendable, CaseIterable {
     case actionCodes
     /// The mail queue, bodies as stored (sealed ones stay sealed): mails waiting survive a move.
     case mails
+    /// The console's operators, secrets as stored (their console sessions are not copied: they sign in again).
+    case consoleOperators
 
     /// The ``TransferStore/counts()`` keys (table names) whose rows this group holds.
     public var countKeys: [String] {
@@ -29,6 +31,7 @@ public enum TransferTable: String, Sendable, CaseIterable {
         case .settings: ["settings"]
         case .actionCodes: ["action_codes"]
         case .mails: ["mail_queue"]
+        case .consoleOperators: ["console_operators"]
         }
     }
 

@@ -37,6 +37,12 @@ public protocol AccountStore: Sendable {
     /// The page of users `query` asks for, in its order, with their links: sorted and paged by the
     /// database (an index per sort key), so a page never holds more than `query.limit` users in memory.
     func users(matching query: UserQuery) async throws -> [UserRecord]
+    /// Up to `limit` users newest first by `key` (``UserQuery/SortKey/createdAt`` or ``UserQuery/SortKey/lastLoginAt``:
+    /// never signed in last), ties by uid (byte order, descending), those after `cursor` when given: one page of the
+    /// console's listing, read from the key's index.
+    func users(newestBy key: UserQuery.SortKey, after cursor: UserListCursor?, limit: Int) async throws -> [UserRecord]
+    /// Up to `limit` users whose e-mail starts with `prefix` (lower-cased), by e-mail: the console's search.
+    func users(emailPrefix prefix: String, limit: Int) async throws -> [UserRecord]
     /// How many users `filter` matches; all users without one.
     func countUsers(matching filter: UserQuery.Filter?) async throws -> Int
 
@@ -202,7 +208,7 @@ public protocol TransferStore: Sendable {
 /// Everything the server keeps, behind one value.
 public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCounterStore, CredentialReplayGuard, LeaderLockStore,
     TransferStore, AuthSessionStore, LoginFailureStore, ActionCodeStore, MailQueueStore, AuditStore, PhoneVerificationStore,
-    SMSQueueStore, MultiFactorSessionStore, TenantStore
+    SMSQueueStore, MultiFactorSessionStore, TenantStore, OperatorStore
 {
     func close() async throws
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One page of an administrator's user query (`accounts:query`): the users one value matches (all of
 /// them without a filter), in one order, `offset` of them skipped and at most `limit` returned.
 ///
@@ -42,5 +44,42 @@ public struct UserQuery: Sendable, Equatable {
         self.descending = descending
         self.offset = Int(offset)
         self.limit = limit == 0 ? Self.maximumLimit : Int(limit)
+    }
+}
+
+/// Where a page of the console's user listing ends (keyset paging, newest first): the sort key's value and the uid of
+/// the page's last user. The next page starts after it, however many users came or went meanwhile, and costs the
+/// same at the millionth user as at the first.
+public struct UserListCursor: Sendable, Equatable {
+    /// The time the listing is sorted by (creation or last sign-in), in milliseconds since 1970; `nil`: never signed in.
+    public let milliseconds: Int64?
+    public let uid: String
+
+    public init(milliseconds: Int64?, uid: String) {
+        self.milliseconds = milliseconds
+        self.uid = uid
+    }
+
+    /// The cursor after `user` in a listing by `key` (``UserQuery/SortKey/createdAt`` or ``UserQuery/SortKey/lastLoginAt``).
+    public init(after user: UserRecord, by key: UserQuery.SortKey) {
+        let time = key == .lastLoginAt ? user.lastLoginAt : user.createdAt
+        self.init(milliseconds: time.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }, uid: user.uid)
+    }
+
+    /// As a page token: `<milliseconds or "-">.<uid>`.
+    public var token: String { "\(milliseconds.map(String.init) ?? "-").\(uid)" }
+
+    /// Reads a page token written by ``token``; `nil` for anything else.
+    public init?(token: String) {
+        guard let dot = token.firstIndex(of: ".") else { return nil }
+        let time = token[..<dot]
+        let uid = String(token[token.index(after: dot)...])
+        guard UserText.isValidUID(uid) else { return nil }
+        if time == "-" {
+            self.init(milliseconds: nil, uid: uid)
+        } else {
+            guard (1...18).contains(time.utf8.count), time.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int64(time) else { return nil }
+            self.init(milliseconds: value, uid: uid)
+        }
     }
 }

@@ -101,6 +101,17 @@ final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, A
         let sorted = matching.sorted { (key($0), $0.uid) < (key($1), $1.uid) }
         return Array((query.descending ? sorted.reversed() : sorted).dropFirst(query.offset).prefix(query.limit))
     }
+    func users(newestBy key: UserQuery.SortKey, after cursor: UserListCursor?, limit: Int) async throws -> [UserRecord] {
+        let all = state.withLock { Array($0.users.values) }
+        func time(_ user: UserRecord) -> Date { (key == .lastLoginAt ? user.lastLoginAt : user.createdAt) ?? .distantPast }
+        let sorted = all.sorted { time($0) != time($1) ? time($0) > time($1) : $0.uid > $1.uid }
+        guard let cursor, let index = sorted.firstIndex(where: { $0.uid == cursor.uid }) else { return Array(sorted.prefix(limit)) }
+        return Array(sorted.dropFirst(index + 1).prefix(limit))
+    }
+    func users(emailPrefix prefix: String, limit: Int) async throws -> [UserRecord] {
+        let all = state.withLock { Array($0.users.values) }
+        return Array(all.filter { $0.email?.hasPrefix(prefix) ?? false }.sorted { ($0.email ?? "") < ($1.email ?? "") }.prefix(limit))
+    }
     func countUsers(matching filter: UserQuery.Filter?) async throws -> Int {
         state.withLock { state in state.users.values.filter { Self.matches($0, filter) }.count }
     }

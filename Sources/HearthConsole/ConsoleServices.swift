@@ -1,0 +1,54 @@
+import HearthCore
+
+/// What the console works with, given by the server that serves it (HearthServer's `buildRouter`): the administrator's
+/// use cases, the store it reads users and events from, the operators' sign-in, and the status page's report.
+public struct ConsoleServices: Sendable {
+    public typealias Store = AccountStore & AuditStore
+
+    /// Every change to a user goes through these (and records its audit event, naming the operator).
+    public var accounts: AdministeredAccounts
+    /// Reads: the listing, the search, a user's events.
+    public var store: any Store
+    public var signIn: ConsoleSignIn
+    /// The operators, which an owner lists and removes.
+    public var operators: ConsoleOperators
+    public var clock: WallClock
+    /// Shown in the pages' titles.
+    public var projectID: String
+    /// Development mode: a browser on this machine is signed in as owner without an operator account.
+    public var localBrowserIsOwner: Bool
+    /// What `/console/status` shows, read anew for each visit.
+    public var statusReport: @Sendable () async -> StatusReport
+    /// Issues a password-reset (``ActionCodeKind/passwordReset``) or verification (``ActionCodeKind/verifyEmail``) link
+    /// for the user and returns it; with `send`, also mails it (as `accounts:sendOobCode` does, limits and hooks included).
+    public var emailLink: @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String
+
+    public init(
+        accounts: AdministeredAccounts, store: any Store, signIn: ConsoleSignIn, operators: ConsoleOperators, clock: WallClock, projectID: String,
+        localBrowserIsOwner: Bool, statusReport: @escaping @Sendable () async -> StatusReport,
+        emailLink: @escaping @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String
+    ) {
+        self.accounts = accounts
+        self.store = store
+        self.signIn = signIn
+        self.operators = operators
+        self.clock = clock
+        self.projectID = projectID
+        self.localBrowserIsOwner = localBrowserIsOwner
+        self.statusReport = statusReport
+        self.emailLink = emailLink
+    }
+}
+
+/// Who is looking at a console page: a signed-in operator, or development mode's local browser.
+struct ConsoleIdentity: Sendable {
+    /// The operator's e-mail, or `development`.
+    var name: String
+    var role: OperatorRecord.Role
+    /// As audit events name them (``OperatorRecord/actorID``).
+    var actorID: String
+    /// The token every form of theirs carries.
+    var csrfToken: String
+    /// Signed in with a session (rather than as development mode's local browser): they can sign out.
+    var hasSession: Bool
+}

@@ -1,0 +1,35 @@
+import HearthConfiguration
+import HearthConsole
+import HearthCore
+import HearthOTP
+import HearthStorage
+
+extension HearthServices {
+    /// The parts the console is given (``ConsoleRoutes``): the administrator's use cases on this server's store, the
+    /// operators' sign-in with the password lockout of `abuse.lockout.*`, and the status page's report.
+    var console: ConsoleServices {
+        let audit = AuditTrail(services: self)
+        let passwords = ServerPasswords(services: self)
+        let totp = TOTPCodes(algorithm: HummingbirdTOTP())
+        let secrets = OperatorSecrets(sealer: database.sealer)
+        return ConsoleServices(
+            accounts: AdministeredAccounts(store: store, passwords: passwords, audit: audit, clock: clock), store: store,
+            signIn: ConsoleSignIn(
+                store: store, passwords: passwords, totp: totp, secrets: secrets, abuse: abuseCounter, audit: audit, clock: clock),
+            operators: ConsoleOperators(store: store, passwords: passwords, totp: totp, secrets: secrets, audit: audit, clock: clock),
+            clock: clock, projectID: configuration.projectID, localBrowserIsOwner: configuration.mode == .development,
+            statusReport: { await statusReport() },
+            emailLink: { kind, user, send, origin in
+                guard let email = user.email else { throw HearthError(.missingEmail) }
+                let actions = EmailActions(services: self)
+                if send {
+                    try actions.requireSending()
+                    try await actions.countMail(to: email, kind: kind)
+                    try await actions.askBeforeSending(kind, to: email, origin: origin)
+                }
+                let issued = try await actions.issue(kind, uid: user.uid, email: email, continueURL: nil, languageCode: nil)
+                if send { try await actions.send(kind, to: email, link: issued.link, languageCode: nil) }
+                return issued.link
+            })
+    }
+}
