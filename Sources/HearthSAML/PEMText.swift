@@ -9,8 +9,9 @@ enum PEMText {
             guard let end = text.range(of: "-----END \(label)-----", range: begin.upperBound..<text.endIndex) else { return nil }
             body = text[begin.upperBound..<end.lowerBound]
         }
-        let compact = body.filter { !$0.isWhitespace }
-        guard !compact.isEmpty, let data = Data(base64Encoded: String(compact)) else { return nil }
+        // Line breaks and indentation dropped byte by byte (``SAMLServiceProvider/base64WhiteSpace``).
+        let compact = body.utf8.filter { !SAMLServiceProvider.base64WhiteSpace.contains($0) }
+        guard !compact.isEmpty, let data = Data(base64Encoded: Data(compact)) else { return nil }
         return [UInt8](data)
     }
 }
