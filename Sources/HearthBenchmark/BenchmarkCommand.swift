@@ -97,6 +97,13 @@ struct BenchmarkCommand: AsyncParsableCommand {
     var queryPages: Int = 0
 
     @Option(
+        name: .customLong("console-pages"),
+        help:
+            "With --user-counts: after the lookups, this many console pages of each kind (the users listing at keyset cursors spread over the table, an e-mail-prefix search, a user's page), one at a time (0: none)."
+    )
+    var consolePages: Int = 0
+
+    @Option(
         name: .customLong("latency-connections"),
         help: "Connections of the second lookup run at each user count, which measures latency without queueing.")
     var latencyConnections: Int = 1
@@ -141,6 +148,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
         guard adminUsers.map({ (1...10_000_000).contains($0) }) ?? true else { throw ValidationError("--admin-users must be 1...10000000") }
         guard (0...1_000).contains(queryPages) else { throw ValidationError("--query-pages must be 0...1000") }
         guard queryPages == 0 || userCounts != nil else { throw ValidationError("--query-pages needs --user-counts") }
+        guard (0...1_000).contains(consolePages) else { throw ValidationError("--console-pages must be 0...1000") }
+        guard consolePages == 0 || userCounts != nil else { throw ValidationError("--console-pages needs --user-counts") }
         guard (1...64).contains(adminConnections) else { throw ValidationError("--admin-connections must be 1...64") }
         guard (1...1_000_000).contains(verifyTokens) else { throw ValidationError("--verify-tokens must be 1...1000000") }
         guard (1...10_000).contains(verifyTasks) else { throw ValidationError("--verify-tasks must be 1...10000") }
@@ -223,6 +232,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         var results: [ScenarioResult] = []
         var userCountResults: [UserCountResult] = []
         var queryRows: [QueryBenchmark.Row] = []
+        var consoleRows: [ConsoleBenchmark.Row] = []
         var adminRows: [AdminBenchmark.Row] = []
         var costRows: [MetricsCostRow] = []
         var peak: Int?
@@ -246,9 +256,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
             }
             if failure == nil {
                 for count in counts {
-                    let (rows, queries, fleetPeak) = try await runUserCount(count, executable: executable, databases: databases, group: group)
+                    let (rows, queries, consoles, fleetPeak) = try await runUserCount(
+                        count, executable: executable, databases: databases, group: group)
                     userCountResults += rows
                     queryRows += queries
+                    consoleRows += consoles
                     peak = max(peak ?? 0, fleetPeak ?? 0)
                 }
                 if let adminUsers {
@@ -307,6 +319,12 @@ struct BenchmarkCommand: AsyncParsableCommand {
             )
             Self.emit("")
             Self.emit(QueryTable(rows: queryRows).render())
+        }
+        if !consoleRows.isEmpty {
+            Self.emit("")
+            Self.emit("The console's pages, one request at a time (\(setup); development mode's local owner, so no sign-in):")
+            Self.emit("")
+            Self.emit(ConsoleTable(rows: consoleRows).render())
         }
         if !adminRows.isEmpty {
             if !results.isEmpty || !userCountResults.isEmpty { Self.emit("") }
@@ -373,16 +391,20 @@ struct BenchmarkCommand: AsyncParsableCommand {
     /// accounts:lookup at `--connections` and at `--latency-connections`.
     private func runUserCount(
         _ count: Int, executable: String, databases: BenchmarkDatabase, group: MultiThreadedEventLoopGroup
-    ) async throws -> ([UserCountResult], [QueryBenchmark.Row], Int?) {
+    ) async throws -> ([UserCountResult], [QueryBenchmark.Row], [ConsoleBenchmark.Row], Int?) {
         Self.emit("")
         let url = try await databases.makeDatabase()
         SignalTrap.guardDatabase(pid: databases.clusterPID, paths: databases.cleanupPaths)
         let store = try await databases.openStore(url)
         let outcome: BulkUserLoader.Outcome
+        var consoleFixtures: ConsoleBenchmark.Fixtures?
         do {
             // One real scrypt hash, shared: the users are e-mail/password accounts.
             let hash = try PasswordHasher(logN: scryptLogN).hash("bulk-user-password")
             outcome = try await BulkUserLoader(store: store).fill(to: count, sessions: refreshUsers, passwordHash: hash)
+            if consolePages > 0 {
+                consoleFixtures = try await ConsoleBenchmark.fixtures(store: store, users: outcome.totalUsers, pages: consolePages)
+            }
         } catch {
             try? await store.close()
             throw error
@@ -395,6 +417,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         let fleet = try await launchFleet(executable: executable, databaseURL: url)
         var rows: [UserCountResult] = []
         var queries: [QueryBenchmark.Row] = []
+        var consoles: [ConsoleBenchmark.Row] = []
         var lookupPeak: Int?
         do {
             let driver = LoadDriver(group: group, host: "127.0.0.1", ports: fleet.ports, requestTimeout: Self.timeAmount(requestTimeout))
@@ -424,6 +447,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
                     )
                 }
             }
+            if let consoleFixtures {
+                consoles = try await ConsoleBenchmark(driver: driver).run(consoleFixtures)
+                for row in consoles {
+                    Self.emit(
+                        "console, \(row.title), \(ResultTable.grouped(Double(row.users))) users: \(row.pages) pages, p50 \(row.report.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-") ms, max \(row.report.latencyMilliseconds(percentile: 1).map(ResultTable.decimal) ?? "-") ms"
+                    )
+                }
+            }
         } catch {
             if !fleet.exitDescriptions.isEmpty {
                 FileHandle.standardError.write(
@@ -434,7 +465,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         }
         let peak = ([lookupPeak, fleet.peakResidentBytes()] + queries.map(\.peakResidentBytes)).compactMap { $0 }.max()
         await fleet.stop()
-        return (rows, queries, peak)
+        return (rows, queries, consoles, peak)
     }
 
     /// The admin phase: for each hash kind a fresh database and servers, `count` users imported through

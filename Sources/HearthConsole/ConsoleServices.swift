@@ -21,11 +21,15 @@ public struct ConsoleServices: Sendable {
     public var statusReport: @Sendable () async -> StatusReport
     /// Issues a password-reset (``ActionCodeKind/passwordReset``) or verification (``ActionCodeKind/verifyEmail``) link
     /// for the user and returns it; with `send`, also mails it (as `accounts:sendOobCode` does, limits and hooks included).
+    /// Makes a new signing key now (published at once, signing after the publish lead); `nil` when one is waiting
+    /// already. The argument names the operator in the audit event.
+    public var rotateKeys: @Sendable (_ actorID: String) async throws -> String?
     public var emailLink: @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String
 
     public init(
         accounts: AdministeredAccounts, store: any Store, signIn: ConsoleSignIn, operators: ConsoleOperators, clock: WallClock, projectID: String,
         localBrowserIsOwner: Bool, statusReport: @escaping @Sendable () async -> StatusReport,
+        rotateKeys: @escaping @Sendable (_ actorID: String) async throws -> String?,
         emailLink: @escaping @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String
     ) {
         self.accounts = accounts
@@ -36,6 +40,7 @@ public struct ConsoleServices: Sendable {
         self.projectID = projectID
         self.localBrowserIsOwner = localBrowserIsOwner
         self.statusReport = statusReport
+        self.rotateKeys = rotateKeys
         self.emailLink = emailLink
     }
 }

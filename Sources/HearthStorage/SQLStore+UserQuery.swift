@@ -82,23 +82,41 @@ extension SQLStore {
             throw HearthError(.invalidArgument, reason: "the console lists users by creation or last sign-in only")
         }
         if let cursor, !UserText.isStorable(cursor.uid) { return [] }
+        // By last sign-in after a user who signed in: those who signed in earlier, then (when the page has room) those
+        // who never did. Two reads, each a range of the index: one `OR … IS NULL` would make both databases scan it all.
+        if key == .lastLoginAt, let milliseconds = cursor?.milliseconds, let cursor {
+            let signedIn = try await listingPage(key, after: .time(milliseconds, cursor.uid), limit: limit)
+            guard signedIn.count < limit else { return signedIn }
+            return signedIn + (try await listingPage(key, after: .neverSignedIn(before: nil), limit: limit - signedIn.count))
+        }
+        let after: ListingBound? = cursor.map { cursor in cursor.milliseconds.map { .time($0, cursor.uid) } ?? .neverSignedIn(before: cursor.uid) }
+        return try await listingPage(key, after: after, limit: limit)
+    }
+
+    /// Where a page of the console's listing starts.
+    enum ListingBound {
+        /// After this time and uid (the time's column is never NULL in the range).
+        case time(Int64, String)
+        /// Among the users who never signed in, those with a uid before this one (all of them: `nil`).
+        case neverSignedIn(before: String?)
+    }
+
+    /// One page of the listing by `key` newest first, read from the key's index.
+    private func listingPage(_ key: UserQuery.SortKey, after bound: ListingBound?, limit: Int) async throws -> [UserRecord] {
         let order = try UserQuery(sortKey: key, descending: true)
         let tenant = tenantID
         return try await work.readSingleStatement { database in
             let bytes = SQLDialectQuirks.byteCollation(on: database)
             let column = SQLQueryString(key == .createdAt ? "page.created_at" : "page.last_login_at")
-            // After the cursor in the order of `ordering(_:table:on:)` descending (never signed in: last).
-            var after: SQLQueryString = ""
-            if let cursor {
-                if let milliseconds = cursor.milliseconds {
-                    let never: SQLQueryString = key == .lastLoginAt ? " OR \(column) IS NULL" : ""
-                    after = """
-                        AND (\(column) < \(bind: milliseconds) OR (\(column) = \(bind: milliseconds) AND page.uid \(bytes) < \(bind: cursor.uid))\(never))
-                        """
-                } else {
-                    after = "AND \(column) IS NULL AND page.uid \(bytes) < \(bind: cursor.uid)"
+            // A row-value comparison: both databases start the index scan right at the cursor, ties on the time included
+            // (a NULL time compares to nothing, so the users who never signed in are left to the second read).
+            let after: SQLQueryString =
+                switch bound {
+                case nil: ""
+                case .time(let milliseconds, let uid): "AND (\(column), page.uid \(bytes)) < (\(bind: milliseconds), \(bind: uid))"
+                case .neverSignedIn(let uid?): "AND \(column) IS NULL AND page.uid \(bytes) < \(bind: uid)"
+                case .neverSignedIn(nil): "AND \(column) IS NULL"
                 }
-            }
             let inner = Self.ordering(order, table: "page", on: database)
             let outer = Self.ordering(order, table: "users", on: database)
             let rows = try await Self.rows(

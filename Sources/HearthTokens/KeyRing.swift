@@ -112,15 +112,15 @@ public actor KeyRing {
         try await rotate(force: false)
     }
 
-    /// Makes a successor key now, whatever the signing key's age (`hearth keys rotate`): published at once,
-    /// signing after `publishLead`, as a scheduled rotation does. Returns `nil` when a successor is already
-    /// waiting for its turn.
+    /// Makes a successor key now, whatever the signing key's age (`hearth keys rotate`, an owner in the console):
+    /// published at once, signing after `publishLead`, as a scheduled rotation does. Returns `nil` when a successor is
+    /// already waiting for its turn. `actorID` names who asked in the audit event (``AuditEvent/actorID``).
     @discardableResult
-    public func rotateNow() async throws -> String? {
-        try await rotate(force: true)
+    public func rotateNow(actorID: String? = nil) async throws -> String? {
+        try await rotate(force: true, actorID: actorID)
     }
 
-    private func rotate(force: Bool) async throws -> String? {
+    private func rotate(force: Bool, actorID: String? = nil) async throws -> String? {
         let now = clock.now
         _ = try await store.deleteSigningKeys(expiredBefore: now)
         try await reload()
@@ -140,16 +140,16 @@ public actor KeyRing {
         try await reload()
         guard let inserted = applied?.insert else { return nil }
         logger.notice("made a new token-signing key", metadata: ["kid": "\(inserted.kid)", "activatesAt": "\(inserted.activatesAt)"])
-        await recordRotation(inserted, first: applied?.retire == nil, manual: force)
+        await recordRotation(inserted, first: applied?.retire == nil, manual: force, actorID: actorID)
         return inserted.kid
     }
 
     /// Records a new key as a `keys.rotated` event (its kid, never the key); a failure is logged, not thrown.
-    private func recordRotation(_ key: SigningKeyRecord, first: Bool, manual: Bool) async {
+    private func recordRotation(_ key: SigningKeyRecord, first: Bool, manual: Bool, actorID: String?) async {
         guard let auditStore else { return }
         let trigger = first ? "first" : manual ? "manual" : "scheduled"
         let event = AuditEvent(
-            time: clock.now, kind: .keysRotated, actor: manual ? .administrator : .system,
+            time: clock.now, kind: .keysRotated, actor: manual ? .administrator : .system, actorID: manual ? actorID : nil,
             details: ["kid": key.kid, "trigger": trigger, "activatesAt": String(Int64(key.activatesAt.timeIntervalSince1970))])
         do {
             try await auditStore.insertAuditEvent(event)

@@ -318,7 +318,7 @@ struct ConsoleTests {
             for (who, path) in [
                 (stranger, "/console/sign-in"), (client, "/console/users"), (client, "/console/users/\(uid)"), (client, "/console/users/new"),
                 (client, "/console/users/nobody"), (client, "/console/users?q=grace"), (stranger, "/console/users"),
-                (client, "/console/activity"), (client, "/console/operators"),
+                (client, "/console/activity"), (client, "/console/operators"), (client, "/console/keys"),
             ] {
                 let page = try await who.get(path)
                 #expect(
@@ -442,6 +442,31 @@ struct ConsoleTests {
         }
     }
 
+    @Test("the keys page: every published key and which signs; an owner makes a new key, named in its audit event; an editor may not")
+    func keys() async throws {
+        try await Self.withConsole { live in
+            let owner = try await Self.signIn(live, try await Self.addOperator(live, "own@example.com", role: .owner))
+            let editor = try await Self.signIn(live, try await Self.addOperator(live, "ed@example.com", role: .editor))
+            let before = await live.services.keyRing.publishedKeys(at: live.clock.now).map(\.kid)
+            let page = try await editor.get("/console/keys")
+            #expect(page.status == 200 && page.body.contains("signs now"))
+            for kid in before { #expect(page.body.contains(kid)) }
+            #expect(!page.body.contains("/console/keys/rotate"))
+            #expect(try await editor.post("/console/keys/rotate", ["csrf": try #require(page.csrf)]).status == 403)
+
+            let ownerPage = try await owner.get("/console/keys")
+            let made = try await owner.post("/console/keys/rotate", ["csrf": try #require(ownerPage.csrf)])
+            #expect(made.status == 303)
+            let after = await live.services.keyRing.publishedKeys(at: live.clock.now).map(\.kid)
+            let kid = try #require(Set(after).subtracting(before).first)
+            #expect(try await owner.get(try #require(made.location)).body.contains("Key \(kid) was made"))
+            let again = try await owner.post("/console/keys/rotate", ["csrf": try #require(ownerPage.csrf)])
+            #expect(again.status == 200 && again.body.contains("already waiting"))
+            let events = try await live.services.store.auditEvents(uid: nil, kind: .keysRotated, after: nil, limit: 5)
+            #expect(events.first?.actorID == "operator:own@example.com" && events.first?.details["trigger"] == "manual")
+        }
+    }
+
     @Test("an owner lists and removes operators (whose sessions end), each removal an audit event; an editor may not")
     func ownerManagesOperators() async throws {
         try await Self.withConsole { live in
@@ -511,6 +536,7 @@ struct ConsoleTests {
                     for (path, name) in [
                         ("/console/users", "users"), ("/console/users/\(grace)", "user"), ("/console/users?q=a", "search"),
                         ("/console/users/new", "new-user"), ("/console/operators", "operators"), ("/console/activity", "activity"),
+                        ("/console/keys", "keys"),
                     ] {
                         _ = try await page.navigate(to: try #require(URL(string: base + path)))
                         #expect(page.status == 200, "\(path)")

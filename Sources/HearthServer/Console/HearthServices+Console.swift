@@ -3,6 +3,7 @@ import HearthConsole
 import HearthCore
 import HearthOTP
 import HearthStorage
+import HearthTokens
 
 extension HearthServices {
     /// The parts the console is given (``ConsoleRoutes``): the administrator's use cases on this server's store, the
@@ -18,7 +19,7 @@ extension HearthServices {
                 store: store, passwords: passwords, totp: totp, secrets: secrets, abuse: abuseCounter, audit: audit, clock: clock),
             operators: ConsoleOperators(store: store, passwords: passwords, totp: totp, secrets: secrets, audit: audit, clock: clock),
             clock: clock, projectID: configuration.projectID, localBrowserIsOwner: configuration.mode == .development,
-            statusReport: { await statusReport() },
+            statusReport: { await statusReport() }, rotateKeys: { try await keyRing.rotateNow(actorID: $0) },
             emailLink: { kind, user, send, origin in
                 guard let email = user.email else { throw HearthError(.missingEmail) }
                 let actions = EmailActions(services: self)
