@@ -1,4 +1,5 @@
 import Foundation
+import HearthMessages
 
 /// Text made safe for the console's HTML: every value escaped, control and direction-changing characters shown as
 /// what they are (never obeyed), long values cut.
@@ -7,26 +8,16 @@ enum ConsoleHTML {
     /// and the bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) as a visible marker,
     /// so that a name cannot turn the text after it around.
     static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
+        guard text.unicodeScalars.contains(where: isBidiControl) else { return DisplayText.html(text) }
+        var visible = ""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default:
-                if isBidiControl(scalar) {
-                    result += "[U+\(String(scalar.value, radix: 16, uppercase: true))]"
-                } else if scalar.properties.generalCategory == .control && scalar != "\n" && scalar != "\t" {
-                    result += "\u{FFFD}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+            if isBidiControl(scalar) {
+                visible += "[U+\(String(scalar.value, radix: 16, uppercase: true))]"
+            } else {
+                visible.unicodeScalars.append(scalar)
             }
         }
-        return result
+        return DisplayText.html(visible)
     }
 
     /// A value from the database as it is shown: escaped, cut after `limit` characters (with a note of the length), in a
