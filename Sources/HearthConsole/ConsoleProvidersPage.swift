@@ -27,7 +27,7 @@ struct ConsoleProvidersPage<Context: RequestContext & RemoteAddressRequestContex
             } else {
                 nil
             }
-        return try await page(tenantID: parameters.get("tenant"), identity: identity, notice: notice)
+        return try await console.inSettingsScope(parameters.get("tenant"), identity) { try await page($0, identity: identity, notice: notice) }
     }
 
     /// Adds an OpenID Connect (`kind=oidc`) or SAML (`kind=saml`) provider.
@@ -73,22 +73,17 @@ struct ConsoleProvidersPage<Context: RequestContext & RemoteAddressRequestContex
         _ request: Request, _ context: Context, _ identity: ConsoleIdentity, _ form: [String: String],
         _ body: (ConsoleSettingsScope, AuditOrigin) async throws -> String
     ) async throws -> Response {
-        let scope: ConsoleSettingsScope
-        do {
-            scope = try await .named(form["tenant"], in: settings)
-        } catch let error as HearthError {
-            return console.notFound(identity, ConsoleMessages.settingsText(error))
+        try await console.inSettingsScope(form["tenant"], identity) { scope in
+            let query: String
+            do {
+                query = try await body(scope, console.origin(request, context, identity))
+            } catch let error as ConsoleInputError {
+                return try await page(scope, identity: identity, notice: .error(error.message), status: .badRequest)
+            } catch let error as HearthError {
+                return try await page(scope, identity: identity, notice: .error(ConsoleMessages.settingsText(error)), status: .badRequest)
+            }
+            return ConsoleLayout.redirect(Self.path + (scope.query.isEmpty ? "?" : scope.query + "&") + query)
         }
-        let query: String
-        do {
-            query = try await body(scope, console.origin(request, context, identity))
-        } catch let error as ConsoleInputError {
-            return try await page(tenantID: scope.tenantID, identity: identity, notice: .error(error.message), status: .badRequest)
-        } catch let error as HearthError {
-            return try await page(
-                tenantID: scope.tenantID, identity: identity, notice: .error(ConsoleMessages.settingsText(error)), status: .badRequest)
-        }
-        return ConsoleLayout.redirect(Self.path + (scope.query.isEmpty ? "?" : scope.query + "&") + query)
     }
 
     // MARK: Forms as the admin API's bodies
@@ -134,15 +129,9 @@ struct ConsoleProvidersPage<Context: RequestContext & RemoteAddressRequestContex
 
     // MARK: The page
 
-    func page(tenantID: String?, identity: ConsoleIdentity, notice: ConsoleLayout.Notice?, status: HTTPResponse.Status = .ok) async throws
-        -> Response
+    func page(_ scope: ConsoleSettingsScope, identity: ConsoleIdentity, notice: ConsoleLayout.Notice?, status: HTTPResponse.Status = .ok)
+        async throws -> Response
     {
-        let scope: ConsoleSettingsScope
-        do {
-            scope = try await .named(tenantID, in: settings)
-        } catch let error as HearthError {
-            return console.notFound(identity, ConsoleMessages.settingsText(error))
-        }
         let providers = scope.useCases.providers
         let stored = Dictionary(try await providers.all().map { ($0.providerID, $0) }) { first, _ in first }
         let owner = identity.role.permits(.owner)

@@ -18,54 +18,45 @@ struct ConsoleSettingsPage<Context: RequestContext & RemoteAddressRequestContext
 
     @Sendable func show(_ request: Request, context: Context, identity: ConsoleIdentity) async throws -> Response {
         let saved = request.uri.queryParameters.get("saved") != nil
-        return try await page(tenantID: request.uri.queryParameters.get("tenant"), identity: identity, notice: saved ? .done("Saved.") : nil)
+        return try await console.inSettingsScope(request.uri.queryParameters.get("tenant"), identity) { scope in
+            try await page(scope, identity: identity, notice: saved ? .done("Saved.") : nil)
+        }
     }
 
     @Sendable func change(_ request: Request, context: Context, identity: ConsoleIdentity, form: [String: String]) async throws -> Response {
         let section = context.parameters.get("section") ?? ""
-        let scope: ConsoleSettingsScope
-        do {
-            scope = try await .named(form["tenant"], in: settings)
-        } catch let error as HearthError {
-            return console.notFound(identity, ConsoleMessages.settingsText(error))
-        }
-        let origin = console.origin(request, context, identity)
-        do {
-            let current = try await scope.useCases.settings.settings.projectSettings()
-            if let tenantID = scope.tenantID {
-                guard let change = try Self.tenantChange(section, form, current) else { return console.notFound(identity, Self.noSection) }
-                let (body, paths) = change
-                try await settings.tenants.update(id: tenantID, fields: paths, from: origin) { try $0.apply(body, paths: paths) }
-            } else {
-                guard let change = try Self.projectChange(section, form, current) else { return console.notFound(identity, Self.noSection) }
-                let (body, paths) = change
-                let development = settings.development
-                try await scope.useCases.settings.change(fields: paths, from: origin) {
-                    try $0.apply(body, paths: paths, development: development)
+        return try await console.inSettingsScope(form["tenant"], identity) { scope in
+            let origin = console.origin(request, context, identity)
+            do {
+                let current = try await scope.useCases.settings.settings.projectSettings()
+                if let tenantID = scope.tenantID {
+                    guard let change = try Self.tenantChange(section, form, current) else { return console.notFound(identity, Self.noSection) }
+                    let (body, paths) = change
+                    try await settings.tenants.update(id: tenantID, fields: paths, from: origin) { try $0.apply(body, paths: paths) }
+                } else {
+                    guard let change = try Self.projectChange(section, form, current) else { return console.notFound(identity, Self.noSection) }
+                    let (body, paths) = change
+                    let development = settings.development
+                    try await scope.useCases.settings.change(fields: paths, from: origin) {
+                        try $0.apply(body, paths: paths, development: development)
+                    }
                 }
+            } catch let error as ConsoleInputError {
+                return try await page(scope, identity: identity, notice: .error(error.message), status: .badRequest)
+            } catch let error as HearthError {
+                return try await page(scope, identity: identity, notice: .error(ConsoleMessages.settingsText(error)), status: .badRequest)
             }
-        } catch let error as ConsoleInputError {
-            return try await page(tenantID: scope.tenantID, identity: identity, notice: .error(error.message), status: .badRequest)
-        } catch let error as HearthError {
-            return try await page(
-                tenantID: scope.tenantID, identity: identity, notice: .error(ConsoleMessages.settingsText(error)), status: .badRequest)
+            return ConsoleLayout.redirect(Self.path + (scope.query.isEmpty ? "?" : scope.query + "&") + "saved=\(section)#\(section)")
         }
-        return ConsoleLayout.redirect(Self.path + (scope.query.isEmpty ? "?" : scope.query + "&") + "saved=\(section)#\(section)")
     }
 
     static var noSection: String { "There is no such section of the settings." }
 
     // MARK: The page
 
-    func page(tenantID: String?, identity: ConsoleIdentity, notice: ConsoleLayout.Notice?, status: HTTPResponse.Status = .ok) async throws
-        -> Response
+    func page(_ scope: ConsoleSettingsScope, identity: ConsoleIdentity, notice: ConsoleLayout.Notice?, status: HTTPResponse.Status = .ok)
+        async throws -> Response
     {
-        let scope: ConsoleSettingsScope
-        do {
-            scope = try await .named(tenantID, in: settings)
-        } catch let error as HearthError {
-            return console.notFound(identity, ConsoleMessages.settingsText(error))
-        }
         let current = try await scope.useCases.settings.settings.projectSettings()
         let owner = identity.role.permits(.owner)
         let tenant = scope.tenantID != nil

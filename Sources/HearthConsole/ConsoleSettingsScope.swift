@@ -52,6 +52,21 @@ struct ConsoleSettingsScope: Sendable {
     }
 }
 
+extension ConsoleRoutes {
+    /// Answers with `body` in the scope `tenantID` names; a tenant id that names none gets the not-found page.
+    func inSettingsScope(_ tenantID: String?, _ identity: ConsoleIdentity, _ body: (ConsoleSettingsScope) async throws -> Response)
+        async throws -> Response
+    {
+        let scope: ConsoleSettingsScope
+        do {
+            scope = try await .named(tenantID, in: services.signInSettings)
+        } catch let error as HearthError {
+            return notFound(identity, ConsoleMessages.settingsText(error))
+        }
+        return try await body(scope)
+    }
+}
+
 /// A value an operator typed that the console refuses before any rule of the settings sees it.
 struct ConsoleInputError: Error {
     let message: String
