@@ -22,7 +22,7 @@ enum ConsoleStyleSheet {
         header.top { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1.5rem; padding: .75rem 1rem;
           border-bottom: 1px solid var(--line); background: var(--panel); }
         header.top .brand { font-weight: 700; color: var(--fg); text-decoration: none; }
-        header.top nav ul { display: flex; gap: 1rem; list-style: none; margin: 0; padding: 0; }
+        header.top nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
         header.top nav a[aria-current="page"] { font-weight: 700; text-decoration: none; }
         header.top .who { margin-left: auto; display: flex; align-items: center; gap: .75rem; color: var(--muted); font-size: .9rem; }
         main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
