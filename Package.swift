@@ -267,13 +267,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The operator's console: its pages rendered on the server (users, a user's page and changes, the status page),
-        // its routes and the operators' sign-in and sessions, over HearthCore's use cases. HearthServer registers it
+        // The operator's console: its pages rendered on the server (users, a user's page and changes, the sign-in methods
+        // and settings, the status page), its routes and the operators' sign-in and sessions, over HearthCore's use cases
+        // (the settings' forms become the admin API's bodies: HearthWire, HearthWireMapping). HearthServer registers it
         // (ConsoleRoutes.add) with the few parts it needs; it never sees the server, SQL or a storage backend.
         .target(
             name: "HearthConsole",
             dependencies: [
-                "HearthCore", "HearthConfiguration", "HearthMessages", "HearthStorage", "HearthFormEncoding",
+                "HearthCore", "HearthConfiguration", "HearthMessages", "HearthStorage", "HearthFormEncoding", "HearthWire", "HearthWireMapping",
+                "HearthProviders",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

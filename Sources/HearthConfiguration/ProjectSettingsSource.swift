@@ -5,7 +5,7 @@ import HearthCore
 /// for every replica); or one tenant's: the tenant defaults (``ProjectSettings/tenantDefaults(_:)``) overridden by
 /// the tenant's own. The last settings read are kept for ``lifetime``: a sign-in reads no setting row, and a
 /// change made on another replica is seen within that time.
-public struct ProjectSettingsSource: ProjectSettingsReading {
+public struct ProjectSettingsSource: ProjectSettingsStoring {
     static let lifetime: TimeInterval = 5
 
     let configuration: ServerConfiguration

@@ -41,10 +41,12 @@ enum ConsoleLayout {
         return Response(status: .seeOther, headers: headers)
     }
 
-    /// A whole page: the bar with the sections and the operator, the notice, then `body`.
-    static func page(title: String, projectID: String, identity: ConsoleIdentity?, current: String? = nil, notice: Notice? = nil, body: String)
-        -> String
-    {
+    /// A whole page: the bar with the sections, the tenant switcher when the page has one, and the operator, the
+    /// notice, then `body`.
+    static func page(
+        title: String, projectID: String, identity: ConsoleIdentity?, current: String? = nil, switcher: String? = nil, notice: Notice? = nil,
+        body: String
+    ) -> String {
         var html = """
             <!doctype html>
             <html lang="en">
@@ -68,7 +70,8 @@ enum ConsoleLayout {
             }
             let owner = identity.role.permits(.owner) ? link("/console/operators", "Operators") : ""
             html +=
-                "<nav aria-label=\"Sections\"><ul>\(link("/console/users", "Users"))\(link("/console/activity", "Activity"))\(link("/console/keys", "Keys"))\(owner)\(link("/console/status", "Status"))</ul></nav>\n"
+                "<nav aria-label=\"Sections\"><ul>\(link("/console/users", "Users"))\(link("/console/settings/providers", "Sign-in methods"))\(link("/console/settings", "Settings"))\(link("/console/activity", "Activity"))\(link("/console/keys", "Keys"))\(owner)\(link("/console/status", "Status"))</ul></nav>\n"
+            html += switcher.map { $0 + "\n" } ?? ""
             html += "<div class=\"who\"><span id=\"operator\">\(ConsoleHTML.value(identity.name)) · \(identity.role.rawValue)</span>"
             if identity.hasSession {
                 html += """

@@ -23,4 +23,16 @@ enum ConsoleMessages {
         default: "The change was refused (\(error.code.rawValue))."
         }
     }
+
+    /// A refused settings change: the admin API's own words for a rule (`INVALID_CONFIG`'s detail), or what went wrong.
+    static func settingsText(_ error: HearthError) -> String {
+        switch error.code {
+        case .invalidConfig, .invalidProviderID, .invalidArgument, .invalidOAuthClientID:
+            error.detail ?? "The settings were refused (\(error.code.rawValue))."
+        case .configurationExists: "A provider with that id exists already."
+        case .configurationNotFound: "There is no such provider (any more)."
+        case .invalidTenantID, .tenantNotFound: "There is no such tenant (any more)."
+        default: text(error)
+        }
+    }
 }

@@ -50,6 +50,15 @@ public struct ConsoleRoutes<Context: RequestContext & RemoteAddressRequestContex
         let keys = ConsoleKeysPage(console: console)
         router.get("/console/keys", use: console.page(.viewer, keys.list))
         router.post("/console/keys/rotate", use: console.action(.owner, keys.rotate))
+        // Sign-in settings: anyone may look, only an owner changes them (they hold the providers' secrets and decide how
+        // every user signs in: more than an editor's day-to-day care of users).
+        let settings = ConsoleSettingsPage(console: console)
+        router.get(RouterPath(ConsoleSettingsPage<Context>.path), use: console.page(.viewer, settings.show))
+        router.post(RouterPath(ConsoleSettingsPage<Context>.path + "/:section"), use: console.action(.owner, settings.change))
+        let providers = ConsoleProvidersPage(console: console)
+        router.get(RouterPath(ConsoleProvidersPage<Context>.path), use: console.page(.viewer, providers.show))
+        router.post(RouterPath(ConsoleProvidersPage<Context>.path), use: console.action(.owner, providers.add))
+        router.post(RouterPath(ConsoleProvidersPage<Context>.path + "/:provider/:action"), use: console.action(.owner, providers.change))
         let operators = ConsoleOperatorsPage(console: console)
         router.get("/console/operators", use: console.page(.owner, operators.list))
         router.post("/console/operators/remove", use: console.action(.owner, operators.remove))
@@ -251,6 +260,14 @@ public struct ConsoleRoutes<Context: RequestContext & RemoteAddressRequestContex
                 title: "Not allowed", projectID: services.projectID, identity: identity, notice: .error(message),
                 body: "<h1>Not allowed</h1><p><a href=\"/console/users\">Back to the users</a></p>"),
             status: .forbidden)
+    }
+
+    func notFound(_ identity: ConsoleIdentity?, _ message: String) -> Response {
+        ConsoleLayout.response(
+            ConsoleLayout.page(
+                title: "Not found", projectID: services.projectID, identity: identity, notice: .error(message),
+                body: "<h1>Not found</h1><p><a href=\"/console/settings\">Back to the project's settings</a></p>"),
+            status: .notFound)
     }
 
     func crossSite() -> Response {

@@ -25,12 +25,16 @@ public struct ConsoleServices: Sendable {
     /// already. The argument names the operator in the audit event.
     public var rotateKeys: @Sendable (_ actorID: String) async throws -> String?
     public var emailLink: @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String
+    /// The settings pages' parts: the tenants, each tenant's (and the project's) settings and providers, and what the
+    /// pages show of the server's own configuration.
+    public var signInSettings: ConsoleSignInSettings
 
     public init(
         accounts: AdministeredAccounts, store: any Store, signIn: ConsoleSignIn, operators: ConsoleOperators, clock: WallClock, projectID: String,
         localBrowserIsOwner: Bool, statusReport: @escaping @Sendable () async -> StatusReport,
         rotateKeys: @escaping @Sendable (_ actorID: String) async throws -> String?,
-        emailLink: @escaping @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String
+        emailLink: @escaping @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String,
+        signInSettings: ConsoleSignInSettings
     ) {
         self.accounts = accounts
         self.store = store
@@ -42,6 +46,44 @@ public struct ConsoleServices: Sendable {
         self.statusReport = statusReport
         self.rotateKeys = rotateKeys
         self.emailLink = emailLink
+        self.signInSettings = signInSettings
+    }
+}
+
+/// What the sign-in methods and settings pages work with. Every change goes through HearthCore's use cases, the same
+/// the admin API's controllers call (so the rules, the messages and the audit events are theirs).
+public struct ConsoleSignInSettings: Sendable {
+    /// One scope's use cases: the project's (no tenant) or one tenant's.
+    public struct Scope: Sendable {
+        /// The project's settings (read and changed); a tenant's are read here and changed through ``tenants``.
+        public var settings: ProjectSettingsChanges
+        public var providers: ProviderSettingsChanges
+
+        public init(settings: ProjectSettingsChanges, providers: ProviderSettingsChanges) {
+            self.settings = settings
+            self.providers = providers
+        }
+    }
+
+    public var tenants: TenantChanges
+    /// The use cases of `tenantID` (`nil`: the project's): `INVALID_TENANT_ID`, `TENANT_NOT_FOUND`.
+    public var scope: @Sendable (_ tenantID: String?) async throws -> Scope
+    /// Hearth's redirect handler: the callback URL (redirect URI, ACS URL) to register with providers.
+    public var callbackURL: String
+    /// The hosts a continue URL or return URL may point at.
+    public var authorizedDomains: [String]
+    /// Development mode: blocking hooks may be http URLs to this machine.
+    public var development: Bool
+
+    public init(
+        tenants: TenantChanges, scope: @escaping @Sendable (_ tenantID: String?) async throws -> Scope, callbackURL: String,
+        authorizedDomains: [String], development: Bool
+    ) {
+        self.tenants = tenants
+        self.scope = scope
+        self.callbackURL = callbackURL
+        self.authorizedDomains = authorizedDomains
+        self.development = development
     }
 }
 

@@ -22,7 +22,7 @@ enum ConsoleStyleSheet {
         header.top { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1.5rem; padding: .75rem 1rem;
           border-bottom: 1px solid var(--line); background: var(--panel); }
         header.top .brand { font-weight: 700; color: var(--fg); text-decoration: none; }
-        header.top nav ul { display: flex; gap: 1rem; list-style: none; margin: 0; padding: 0; }
+        header.top nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
         header.top nav a[aria-current="page"] { font-weight: 700; text-decoration: none; }
         header.top .who { margin-left: auto; display: flex; align-items: center; gap: .75rem; color: var(--muted); font-size: .9rem; }
         main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
@@ -65,6 +65,15 @@ enum ConsoleStyleSheet {
         .actions { display: flex; flex-wrap: wrap; gap: 1rem; }
         .actions > form, .actions > details { flex: 1 1 18rem; }
         .sign-in { max-width: 26rem; margin: 3rem auto; }
+        h3 { font-size: 1rem; margin: 0 0 .5rem; word-break: break-word; } h4 { font-size: .95rem; margin: .75rem 0 .25rem; }
+        fieldset { border: 0; margin: 0; padding: 0; display: grid; gap: .6rem; min-width: 0; }
+        .check { display: flex; gap: .5rem; align-items: baseline; } .check label { font-weight: 400; }
+        .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+        .tenant-switcher { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; font-size: .9rem; }
+        .tenant-switcher select { width: auto; max-width: 16rem; }
+        details.panel { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: .75rem 1rem; margin: 1rem 0; }
+        details summary { cursor: pointer; color: var(--accent); margin: .25rem 0; }
+        section.provider > form { margin-top: .5rem; }
         @media (max-width: 40rem) {
           dl { grid-template-columns: 1fr; } dt { margin-top: .4rem; }
           table.users thead { display: none; }

@@ -117,7 +117,7 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
     }
     // The console (/console: operators' pages, and the status page, which an administrator's credential also opens).
     ConsoleRoutes.add(
-        to: router, services: services.console, administrators: projectAdmin,
+        to: router, services: services.console(scopes: scopes), administrators: projectAdmin,
         clientAddress: { AbuseGuard(services: services).clientAddress($0, context: $1) })
     // The bare paths, then the host-prefixed paths Firebase SDKs use in emulator mode, then the legacy v3 names.
     for prefix in ["/v1", "/identitytoolkit.googleapis.com/v1"] {
@@ -163,7 +163,7 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
         let group = router.group(RouterPath(prefix)).add(middleware: admin)
         IdpConfigController.addRoutes(to: group, from: scopes.project(\.idpConfigs))
         ProjectConfigController.addRoutes(to: group, from: scopes.project(\.projectConfig))
-        TenantsController<HearthRequestContext>(services: services, scopes: scopes, audit: AuditTrail(services: services))
+        TenantsController<HearthRequestContext>(services: services, changes: scopes.tenantChanges, audit: AuditTrail(services: services))
             .addRoutes(to: router.group(RouterPath(prefix)).add(middleware: projectAdmin).add(middleware: project))
         let tenant = group.group("tenants/:tenant").add(middleware: project)
         IdpConfigController.addRoutes(to: tenant, from: scopes.byPath(\.idpConfigs, limit: limit))

@@ -56,16 +56,6 @@ public enum IdpConfigCollection: Sendable {
 }
 
 extension IdentityProviderSetting {
-    /// The setting as the store keeps it (a JSON text; ``init(storedText:)`` reads it back).
-    public func storedText() throws -> String {
-        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
-    }
-
-    public init?(storedText text: String) {
-        guard let setting = try? JSONDecoder().decode(IdentityProviderSetting.self, from: Data(text.utf8)) else { return nil }
-        self = setting
-    }
-
     /// Whether an update writes `field`: `mask` names it (or a field within it, or one it is within); with no mask,
     /// whether the body has a value (a masked field absent from the body is cleared).
     static func takes<T>(_ field: String, _ value: T?, mask: [String]?) -> Bool {

@@ -624,7 +624,7 @@ struct ConsoleTests {
 
     /// Adds an operator with ``password`` as `hearth console add-operator` does.
     static func addOperator(_ live: LiveHearth, _ email: String, role: OperatorRecord.Role) async throws -> Added {
-        let console = live.services.console
+        let console = live.services.console(scopes: TenantScopes(services: live.services))
         let operators = ConsoleOperators(
             store: live.services.store, passwords: ServerPasswords(services: live.services), totp: console.signIn.totp,
             secrets: console.signIn.secrets, audit: AuditTrail(services: live.services), clock: live.services.clock)
@@ -650,7 +650,7 @@ struct ConsoleTests {
     static func createUser(_ live: LiveHearth, email: String?, phone: String? = nil, password: String? = nil) async throws -> String {
         let now = live.clock.now
         let user = UserRecord(uid: UserRecord.makeUID(), email: email, phoneNumber: phone, createdAt: now, validSince: now)
-        let accounts = live.services.console.accounts
+        let accounts = live.services.console(scopes: TenantScopes(services: live.services)).accounts
         return try await accounts.create(user, password: password, from: AuditOrigin(actorID: "test")).uid
     }
 

@@ -52,6 +52,16 @@ public struct IdentityProviderSetting: Codable, Sendable, Equatable {
 
     public static func storageName(for providerID: String) -> String { storagePrefix + providerID }
 
+    /// The setting as the store keeps it (a JSON text; ``init(storedText:)`` reads it back).
+    public func storedText() throws -> String {
+        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+    }
+
+    public init?(storedText text: String) {
+        guard let setting = try? JSONDecoder().decode(IdentityProviderSetting.self, from: Data(text.utf8)) else { return nil }
+        self = setting
+    }
+
     // MARK: Codable
 
     private enum CodingKeys: String, CodingKey, CaseIterable {

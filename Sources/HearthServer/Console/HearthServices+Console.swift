@@ -1,14 +1,17 @@
+import Foundation
 import HearthConfiguration
 import HearthConsole
 import HearthCore
 import HearthOTP
+import HearthProviders
 import HearthStorage
 import HearthTokens
 
 extension HearthServices {
     /// The parts the console is given (``ConsoleRoutes``): the administrator's use cases on this server's store, the
-    /// operators' sign-in with the password lockout of `abuse.lockout.*`, and the status page's report.
-    var console: ConsoleServices {
+    /// operators' sign-in with the password lockout of `abuse.lockout.*`, the status page's report, and the sign-in
+    /// settings' use cases of the project and each tenant, those of `scopes` (whose caches their changes keep current).
+    func console(scopes: TenantScopes) -> ConsoleServices {
         let audit = AuditTrail(services: self)
         let passwords = ServerPasswords(services: self)
         let totp = TOTPCodes(algorithm: HummingbirdTOTP())
@@ -31,6 +34,14 @@ extension HearthServices {
                 let issued = try await actions.issue(kind, uid: user.uid, email: email, continueURL: nil, languageCode: nil)
                 if send { try await actions.send(kind, to: email, link: issued.link, languageCode: nil) }
                 return issued.link
-            })
+            },
+            signInSettings: ConsoleSignInSettings(
+                tenants: scopes.tenantChanges,
+                scope: { tenantID in
+                    let controllers = try await scopes.administered(tenantID)
+                    return .init(settings: controllers.projectConfig.changes, providers: controllers.idpConfigs.changes)
+                },
+                callbackURL: configuration.providers.browserSignIn.handlerURL?.absoluteString ?? configuration.baseURL + "/__/auth/handler",
+                authorizedDomains: ContinueURL.authorizedHosts(configuration).sorted(), development: configuration.mode == .development))
     }
 }

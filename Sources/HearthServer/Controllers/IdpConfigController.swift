@@ -14,15 +14,12 @@ import Hummingbird
 /// Built-in providers' secrets are accepted and never returned; an OpenID Connect provider's `clientSecret` is returned,
 /// as Identity Platform does. Stored settings are sealed at rest (``SecretSealer/sealedSettingPrefixes``).
 struct IdpConfigController<Context: RequestContext>: Sendable {
-    let store: any SettingStore
-    /// Re-read after each change, so the change applies to this replica's next sign-in at once.
-    let identityVerifier: any IdentityVerifier
+    /// Reads and writes the settings (checked, audited, applied to this replica at once).
+    let changes: ProviderSettingsChanges
     let audit: AuditTrail
     let configuration: ServerConfiguration
     /// The tenant the controller works in (`nil`: the project's): SAML configs' resource names carry it.
     var tenantID: String?
-    /// When a SAML provider's SP certificate starts.
-    var clock: WallClock = .system
 
     static func addRoutes(to group: RouterGroup<Context>, from source: ControllerSource<Self, Context>) {
         group.get("defaultSupportedIdpConfigs", use: source { controller in { try await controller.list($0, $1, kind: .defaultSupported) } })
@@ -59,7 +56,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
                 return size == 0 ? 100 : size
             } ?? 100
         let after = parameters.get("pageToken").flatMap { $0.isEmpty ? nil : $0 }
-        let all = try await storedSettings().filter { setting in
+        let all = try await changes.all().filter { setting in
             kind.owns(setting.providerID) && after.map { setting.providerID > $0 } ?? true
         }.sorted { $0.providerID < $1.providerID }
         let settings = Array(all.prefix(pageSize))
@@ -83,7 +80,7 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
     func get(_ request: Request, _ context: Context, kind: Kind) async throws -> Response {
         let project = try checkedProject(context)
         let id = try checkedID(context, kind: kind)
-        guard let setting = try await storedSetting(id) else { throw HearthError(.configurationNotFound) }
+        guard let setting = try await changes.setting(id) else { throw HearthError(.configurationNotFound) }
         return respond(setting, kind: kind, project: project)
     }
 
@@ -93,52 +90,32 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
             throw HearthError(.invalidProviderID, detail: "the \(kind.idParameter) query parameter is required")
         }
         try kind.validateID(id)
-        var setting = IdentityProviderSetting(providerID: id, enabled: false)
-        try await apply(request, to: &setting, kind: kind, mask: nil)
-        if kind == .saml { try SAMLServiceProviderKey.generate(into: &setting, now: clock.now) }
-        try ProviderCatalogue.validate(setting)
-        // Created only if absent: an existing row makes this write a no-op and the answer CONFIGURATION_EXISTS.
-        guard try await store.insertSetting(IdentityProviderSetting.storageName(for: id), value: setting.storedText()) else {
-            throw HearthError(.configurationExists)
+        let setting = try await changes.create(id, from: audit.origin(request, context: context)) {
+            try await apply(request, to: &$0, kind: kind, mask: nil)
         }
-        await recordChange(id, "created", request, context)
-        try await identityVerifier.refresh()
         return respond(setting, kind: kind, project: project)
     }
 
     func update(_ request: Request, _ context: Context, kind: Kind) async throws -> Response {
         let project = try checkedProject(context)
         let id = try checkedID(context, kind: kind)
-        guard var setting = try await storedSetting(id) else { throw HearthError(.configurationNotFound) }
         let mask = request.uri.queryParameters.get("updateMask").map {
             $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        try await apply(request, to: &setting, kind: kind, mask: mask)
-        try ProviderCatalogue.validate(setting)
-        try await store.setSetting(IdentityProviderSetting.storageName(for: id), to: setting.storedText())
-        await recordChange(id, "updated", request, context)
-        try await identityVerifier.refresh()
+        let setting = try await changes.update(id, from: audit.origin(request, context: context)) {
+            try await apply(request, to: &$0, kind: kind, mask: mask)
+        }
         return respond(setting, kind: kind, project: project)
     }
 
     func delete(_ request: Request, _ context: Context, kind: Kind) async throws -> Response {
         _ = try checkedProject(context)
         let id = try checkedID(context, kind: kind)
-        guard try await storedSetting(id) != nil else { throw HearthError(.configurationNotFound) }
-        try await store.setSetting(IdentityProviderSetting.storageName(for: id), to: nil)
-        await recordChange(id, "deleted", request, context)
-        try await identityVerifier.refresh()
+        try await changes.delete(id, from: audit.origin(request, context: context))
         return WireCoding.response(EmptyObject())
     }
 
     // MARK: Parts
-
-    /// The audit event of a provider's settings created, updated or deleted (which provider, never the values).
-    private func recordChange(_ providerID: String, _ operation: String, _ request: Request, _ context: Context) async {
-        await audit.record(
-            .adminProviderSettingsChanged, uid: nil, actor: .administrator, request: request, context: context,
-            details: ["provider": providerID, "operation": operation])
-    }
 
     private struct EmptyObject: Codable, Sendable {}
 
@@ -152,14 +129,6 @@ struct IdpConfigController<Context: RequestContext>: Sendable {
         let id = context.parameters.get("id") ?? ""
         guard kind.owns(id) else { throw HearthError(.configurationNotFound) }
         return id
-    }
-
-    private func storedSettings() async throws -> [IdentityProviderSetting] {
-        try await store.settings(withPrefix: IdentityProviderSetting.storagePrefix).values.compactMap(IdentityProviderSetting.init(storedText:))
-    }
-
-    private func storedSetting(_ id: String) async throws -> IdentityProviderSetting? {
-        try await store.setting(IdentityProviderSetting.storageName(for: id)).flatMap(IdentityProviderSetting.init(storedText:))
     }
 
     /// Copies the body's fields into `setting`: all present fields, or with an `updateMask` exactly the

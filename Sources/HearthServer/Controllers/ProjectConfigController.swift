@@ -10,6 +10,7 @@ import Hummingbird
 /// when it names none); fields Hearth does not keep are refused rather than silently dropped.
 struct ProjectConfigController<Context: RequestContext>: Sendable {
     let settings: ProjectSettingsSource
+    let changes: ProjectSettingsChanges
     /// Hearth's own hash parameters, shown as the project's `hashConfig`.
     let passwords: PasswordHasher
     let audit: AuditTrail
@@ -29,12 +30,9 @@ struct ProjectConfigController<Context: RequestContext>: Sendable {
         try checkProject(context)
         let input = try await WireCoding.decode(ProjectConfig.self, from: request, limit: configuration.maxBodyBytes)
         let mask = try input.fieldPaths(updateMask: request.uri.queryParameters.get("updateMask"))
-        var overrides = try await settings.storedOverrides()
-        try overrides.apply(input, paths: mask, development: configuration.mode == .development)
-        let stored = try await settings.store(overrides)
-        await audit.record(
-            .adminProjectSettingsChanged, uid: nil, actor: .administrator, request: request, context: context,
-            details: ["fields": mask.joined(separator: ",")])
+        let stored = try await changes.change(fields: mask, from: audit.origin(request, context: context)) {
+            try $0.apply(input, paths: mask, development: configuration.mode == .development)
+        }
         return WireCoding.response(config(stored))
     }
 

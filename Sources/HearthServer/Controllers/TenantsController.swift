@@ -11,7 +11,8 @@ import Hummingbird
 /// Deleting a tenant deletes its users.
 struct TenantsController<Context: CallerRequestContext>: Sendable {
     let services: HearthServices
-    let scopes: TenantScopes
+    /// Every write, with its audit event and this replica's cache of the tenant dropped.
+    let changes: TenantChanges
     let audit: AuditTrail
 
     static var maximumPageSize: Int { 1_000 }
@@ -30,19 +31,9 @@ struct TenantsController<Context: CallerRequestContext>: Sendable {
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
         let input = try await WireCoding.decode(TenantResource.self, from: request, limit: services.configuration.maxBodyBytes)
         guard let displayName = input.displayName else { throw HearthError(.invalidArgument, detail: "displayName is required.") }
-        var tenant = TenantRecord(id: TenantRecord.newID(displayName: displayName), displayName: displayName, createdAt: services.clock.now)
-        try tenant.apply(input, paths: input.fieldPaths(updateMask: nil))
-        while true {
-            do {
-                try await services.store.createTenant(tenant)
-                break
-            } catch StoreConflict.uid {
-                tenant.id = TenantRecord.newID(displayName: displayName)
-            }
+        let tenant = try await changes.create(displayName: displayName, from: audit.origin(request, context: context)) {
+            try $0.apply(input, paths: input.fieldPaths(updateMask: nil))
         }
-        await audit.record(
-            .adminTenantChanged, uid: nil, actor: .administrator, request: request, context: context,
-            details: ["tenant": tenant.id, "operation": "create"])
         return WireCoding.response(resource(tenant))
     }
 
@@ -73,30 +64,21 @@ struct TenantsController<Context: CallerRequestContext>: Sendable {
         let tenantID = try await existing(context).id
         let input = try await WireCoding.decode(TenantResource.self, from: request, limit: services.configuration.maxBodyBytes)
         let paths = try input.fieldPaths(updateMask: request.uri.queryParameters.get("updateMask"))
-        let updated = try await services.store.updateTenant(id: tenantID) { try $0.apply(input, paths: paths) }
-        scopes.forget(tenantID)
-        await audit.record(
-            .adminTenantChanged, uid: nil, actor: .administrator, request: request, context: context,
-            details: ["tenant": tenantID, "operation": "update", "fields": paths.joined(separator: ",")])
+        let updated = try await changes.update(id: tenantID, fields: paths, from: audit.origin(request, context: context)) {
+            try $0.apply(input, paths: paths)
+        }
         return WireCoding.response(resource(updated))
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         let tenantID = try await existing(context).id
-        guard try await services.store.deleteTenant(id: tenantID) else { throw HearthError(.tenantNotFound) }
-        scopes.forget(tenantID)
-        await audit.record(
-            .adminTenantChanged, uid: nil, actor: .administrator, request: request, context: context,
-            details: ["tenant": tenantID, "operation": "delete"])
+        try await changes.delete(id: tenantID, from: audit.origin(request, context: context))
         return WireCoding.response([String: String]())
     }
 
     /// The tenant of the path: `INVALID_TENANT_ID`, `TENANT_NOT_FOUND`.
     private func existing(_ context: Context) async throws -> TenantRecord {
-        let tenantID = context.parameters.get("tenant") ?? ""
-        guard TenantRecord.isValidID(tenantID) else { throw HearthError(.invalidTenantID) }
-        guard let tenant = try await services.store.tenant(id: tenantID) else { throw HearthError(.tenantNotFound) }
-        return tenant
+        try await changes.tenant(context.parameters.get("tenant") ?? "")
     }
 
     private func resource(_ tenant: TenantRecord) -> TenantResource {

@@ -54,10 +54,13 @@ final class TenantControllers: Sendable {
         multiFactor = MultiFactorController(
             enrollments: signIn.secondFactorEnrollments, signIn: signIn.secondFactorSignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes)
         idpConfigs = IdpConfigController(
-            store: services.store, identityVerifier: services.identityVerifier, audit: audit, configuration: configuration,
-            tenantID: services.tenantID, clock: services.clock)
+            changes: ProviderSettingsChanges(
+                store: services.store, verifier: services.identityVerifier, checking: CatalogueChecking(), audit: audit, clock: services.clock),
+            audit: audit, configuration: configuration, tenantID: services.tenantID)
         projectConfig = ProjectConfigController(
-            settings: services.projectSettings, passwords: services.passwords, audit: audit, configuration: configuration)
+            settings: services.projectSettings,
+            changes: ProjectSettingsChanges(settings: services.projectSettings, audit: audit, clock: services.clock),
+            passwords: services.passwords, audit: audit, configuration: configuration)
         auditEvents = AuditEventsController(store: services.store)
         sessionCookies = SessionCookieController(
             keyRing: services.keyRing, tokens: services.tokens, idTokens: idTokens, clock: services.clock, configuration: configuration)
@@ -94,27 +97,36 @@ final class TenantScopes: Sendable {
         if context.caller == .administrator, let allowed = context.administratorTenant, tenantID != allowed {
             throw RequestError.permissionDenied
         }
-        let caller = context.caller
-        guard let tenantID else { return project }
+        let entry = try await entry(tenantID)
+        if entry.tenant?.disabled == true, context.caller != .administrator { throw HearthError(.projectDisabled) }
+        return entry.controllers
+    }
+
+    /// The controllers of `tenantID` (`nil`: the project's) as an administrator reaches them, a disabled tenant's too.
+    func administered(_ tenantID: String?) async throws -> TenantControllers {
+        try await entry(tenantID).controllers
+    }
+
+    private func entry(_ tenantID: String?) async throws -> (controllers: TenantControllers, tenant: TenantRecord?) {
+        guard let tenantID else { return (project, nil) }
         guard TenantRecord.isValidID(tenantID) else { throw HearthError(.invalidTenantID) }
         let now = ContinuousClock.now
         let cached = cache.withLock { entries in
             entries[tenantID].flatMap { $0.readAt.duration(to: now) < Self.lifetime ? $0 : nil }
         }
-        let entry: (controllers: TenantControllers, tenant: TenantRecord)
-        if let cached {
-            entry = (cached.controllers, cached.tenant)
-        } else {
-            guard let tenant = try await base.store.tenant(id: tenantID) else {
-                cache.withLock { $0[tenantID] = nil }
-                throw HearthError(.tenantNotFound)
-            }
-            let controllers = TenantControllers(services: base.scoped(to: tenantID))
-            cache.withLock { $0[tenantID] = (controllers, tenant, now) }
-            entry = (controllers, tenant)
+        if let cached { return (cached.controllers, cached.tenant) }
+        guard let tenant = try await base.store.tenant(id: tenantID) else {
+            cache.withLock { $0[tenantID] = nil }
+            throw HearthError(.tenantNotFound)
         }
-        if entry.tenant.disabled, caller != .administrator { throw HearthError(.projectDisabled) }
-        return entry.controllers
+        let controllers = TenantControllers(services: base.scoped(to: tenantID))
+        cache.withLock { $0[tenantID] = (controllers, tenant, now) }
+        return (controllers, tenant)
+    }
+
+    /// The tenants' changes, each making this replica forget what it knew of the tenant.
+    var tenantChanges: TenantChanges {
+        TenantChanges(store: base.store, audit: AuditTrail(services: base), clock: base.clock) { [weak self] in self?.forget($0) }
     }
 
     /// Forgets what this replica knows of `tenantID` (it was changed or deleted here).
