@@ -91,11 +91,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The system's OpenSSL libcrypto (Debian: libssl-dev), and the few lines of C that make RS256 signatures with it.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev", "pkg-config"]), .brew(["openssl@3", "pkg-config"])]
+        ),
+        .target(name: "CRS256", dependencies: ["CLibCrypto"], cSettings: [.headerSearchPath("../CLibCrypto")]),
         // Signing keys, ID tokens, JWKS and X.509 publication, rotation.
         .target(
             name: "HearthTokens",
             dependencies: [
-                "HearthCore", "HearthBase64URL",
+                "HearthCore", "HearthBase64URL", "CRS256",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -397,7 +404,7 @@ let package = Package(
             name: "HearthBenchmark",
             dependencies: [
                 "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthStoragePostgres", "HearthPostgresLauncher",
-                "HearthBase64URL", "HearthAdmin", "HearthFormEncoding",
+                "HearthBase64URL", "HearthAdmin", "HearthFormEncoding", "HearthTokens",
                 // The saml scenario's IdP: the sandbox's signer (libxmlsec1), as development mode's.
                 "HearthSandbox",
                 .product(name: "SQLKit", package: "sql-kit"),

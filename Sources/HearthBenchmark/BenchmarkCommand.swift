@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HearthCore
 import HearthStorage
+import HearthTokens
 import NIOCore
 import NIOPosix
 
@@ -607,10 +608,13 @@ struct BenchmarkCommand: AsyncParsableCommand {
     {
         var ceilings: [Scenario.Ceiling: CeilingMeter.Measurement] = [:]
         if selected.isEmpty || selected.contains(where: { $0.ceiling == .rs256 }) {
-            let measurement = try await meter.rs256(payloadBytes: 600)
+            let (measurement, each) = try await meter.rs256(payloadBytes: 600)
             ceilings[.rs256] = measurement
+            let libraries = RS256Library.allCases.compactMap { library in
+                each[library].map { "\(library.rawValue) \(ResultTable.grouped($0.operationsPerSecond))" }
+            }
             Self.emit(
-                "ceiling \(label): RS256 2048-bit over a \(CeilingMeter.jwtSigningInput(length: 600).utf8.count)-byte input, \(measurement.workers) workers: \(ResultTable.grouped(measurement.operationsPerSecond)) signatures/s (other CPU \(ResultTable.cores(measurement.otherCores)) cores)"
+                "ceiling \(label): RS256 2048-bit over a \(CeilingMeter.jwtSigningInput(length: 600).utf8.count)-byte input, \(measurement.workers) workers: \(ResultTable.grouped(measurement.operationsPerSecond)) signatures/s, the faster library's (\(libraries.joined(separator: ", ")); \(RS256Library.libcryptoVersion); the server signs with \(RS256Library.preferred.rawValue) here) (other CPU \(ResultTable.cores(measurement.otherCores)) cores)"
             )
         }
         if selected.contains(where: { $0.ceiling == .scrypt }) {
@@ -626,7 +630,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     /// One ceiling, measured with the server idle.
     private func measureCeiling(_ kind: Scenario.Ceiling, meter: CeilingMeter) async throws -> CeilingMeter.Measurement {
         switch kind {
-        case .rs256: try await meter.rs256(payloadBytes: 600)
+        case .rs256: try await meter.rs256(payloadBytes: 600).best
         case .scrypt: try await meter.scrypt(logN: scryptLogN)
         }
     }

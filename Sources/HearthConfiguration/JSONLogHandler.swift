@@ -23,13 +23,9 @@ public struct JSONLogHandler: LogHandler {
         self.write = write
     }
 
-    /// Lines to standard error, one `write(2)` each, so that lines of concurrent events never interleave.
+    /// Lines to standard error through ``LogOutput/standardError``: whole lines, in order, off the request's path.
     public static func standardError(label: String) -> JSONLogHandler {
-        JSONLogHandler(label: label) { line in
-            line.utf8CString.withUnsafeBufferPointer { buffer in
-                _ = Foundation.write(2, buffer.baseAddress, buffer.count - 1)
-            }
-        }
+        JSONLogHandler(label: label) { LogOutput.standardError.write($0) }
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -63,7 +59,6 @@ public struct JSONLogHandler: LogHandler {
 
     /// RFC 3339 in UTC with milliseconds.
     static func timestamp(_ date: Date) -> String {
-        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!)
-        return date.formatted(style)
+        LogTimestamp.milliseconds(date)
     }
 }

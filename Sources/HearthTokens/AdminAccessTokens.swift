@@ -168,10 +168,7 @@ public struct AdminAccessTokens: Sendable {
         var token = Base64URL.encode(try encoder.encode(Header(kid: signer.kid)))
         token.append(".")
         token.append(Base64URL.encode(try encoder.encode(claims)))
-        let signature = try signer.key.signature(for: SHA256.hash(data: Data(token.utf8)), padding: .insecurePKCS1v1_5)
-        token.append(".")
-        token.append(signature.withUnsafeBytes { Base64URL.encode($0) })
-        return token
+        return try signer.key.jws(signingInput: token)
     }
 
     /// Whether `token` is a live access token: signed by a published signing key, `typ: at+jwt`, this

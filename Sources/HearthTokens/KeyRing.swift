@@ -56,12 +56,14 @@ public actor KeyRing {
 
     struct SigningState: Sendable {
         var records: [SigningKeyRecord] = []
-        var keys: [String: _RSA.Signing.PrivateKey] = [:]
+        var keys: [String: RS256SigningKey] = [:]
+        /// Each key's public half as published, computed once when the key is loaded.
+        var publicKeys: [String: PublicKeySet.JWK] = [:]
     }
 
     /// The key that signs at `now` (see ``signingKid(at:)``) with its private key, without an actor hop;
     /// `nil` when no key is usable.
-    public nonisolated func signer(at now: Date) -> (kid: String, key: _RSA.Signing.PrivateKey)? {
+    public nonisolated func signer(at now: Date) -> (kid: String, key: RS256SigningKey)? {
         signingState.withLock { state in
             guard let record = Self.signingRecord(in: state.records, at: now), let key = state.keys[record.kid] else { return nil }
             return (record.kid, key)
@@ -81,17 +83,21 @@ public actor KeyRing {
 
     /// Loads the stored keys, makes the first one if there is none (or a successor if one is due).
     public func start() async throws {
+        let library = RS256Library.preferred
+        logger.info("token signatures by \(library.rawValue)", metadata: ["libcrypto": "\(RS256Library.libcryptoVersion)"])
         try await rotateIfDue()
     }
 
     /// Reads the key set from storage again (another replica may have rotated).
     public func reload() async throws {
-        var newKeys: [String: _RSA.Signing.PrivateKey] = [:]
+        var newKeys: [String: RS256SigningKey] = [:]
+        var newPublicKeys: [String: PublicKeySet.JWK] = [:]
         for record in try await store.signingKeys() {
             if records[record.kid] == nil {
                 let key = try Insecure.RSA.PrivateKey(pem: record.privateKeyPEM)
                 await collection.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: record.kid), serializer: Self.serializer)
-                newKeys[record.kid] = try? _RSA.Signing.PrivateKey(pemRepresentation: record.privateKeyPEM)
+                newKeys[record.kid] = try? RS256SigningKey(pemRepresentation: record.privateKeyPEM)
+                newPublicKeys[record.kid] = try PublicKeySet.JWK(record: record, publicKey: key.publicKey)
             }
             records[record.kid] = record
         }
@@ -99,6 +105,7 @@ public actor KeyRing {
         signingState.withLock { state in
             state.records = snapshot
             state.keys.merge(newKeys) { _, new in new }
+            state.publicKeys.merge(newPublicKeys) { _, new in new }
         }
     }
 
@@ -211,7 +218,11 @@ public actor KeyRing {
 
     /// Keys a verifier needs at `now`: every key that is active, pending, or retired with tokens still valid.
     public func publishedKeys(at now: Date) -> [SigningKeyRecord] {
-        records.values.filter { $0.expiresAt > now }.sorted { $0.activatesAt < $1.activatesAt }
+        Self.published(records.values, at: now)
+    }
+
+    static func published(_ records: some Collection<SigningKeyRecord>, at now: Date) -> [SigningKeyRecord] {
+        records.filter { $0.expiresAt > now }.sorted { $0.activatesAt < $1.activatesAt }
     }
 
     public func isPublished(kid: String, at now: Date) -> Bool {
@@ -224,5 +235,16 @@ extension KeyRing {
     /// The published public keys at `now`, in JWKS and X.509 form.
     public func publicKeySet(at now: Date) throws -> PublicKeySet {
         try PublicKeySet(records: publishedKeys(at: now))
+    }
+
+    /// The published public keys at `now` as of the last ``reload()``, without an actor hop and without reading a
+    /// key: each key's public half was computed when it was loaded. What the key-set documents serve.
+    public nonisolated func currentPublicKeySet(at now: Date) -> PublicKeySet {
+        signingState.withLock { state in
+            let records = Self.published(state.records, at: now)
+            return PublicKeySet(
+                keys: records.compactMap { state.publicKeys[$0.kid] },
+                certificates: Dictionary(uniqueKeysWithValues: records.map { ($0.kid, $0.certificatePEM) }))
+        }
     }
 }

@@ -12,6 +12,23 @@ public struct PublicKeySet: Sendable, Equatable {
         public var kid: String
         public var n: String
         public var e: String
+
+        /// The JWK of `record`'s key, whose public half is `publicKey`.
+        init(record: SigningKeyRecord, publicKey: Insecure.RSA.PublicKey) throws {
+            let primitives = try publicKey.getKeyPrimitives()
+            self.init(
+                kty: "RSA", alg: record.algorithm, use: "sig", kid: record.kid, n: Base64URL.encode(primitives.modulus),
+                e: Base64URL.encode(primitives.publicExponent))
+        }
+
+        init(kty: String, alg: String, use: String, kid: String, n: String, e: String) {
+            self.kty = kty
+            self.alg = alg
+            self.use = use
+            self.kid = kid
+            self.n = n
+            self.e = e
+        }
     }
 
     public var keys: [JWK]
@@ -22,14 +39,14 @@ public struct PublicKeySet: Sendable, Equatable {
         var keys: [JWK] = []
         var certificates: [String: String] = [:]
         for record in records {
-            let publicKey = try Insecure.RSA.PrivateKey(pem: record.privateKeyPEM).publicKey
-            let primitives = try publicKey.getKeyPrimitives()
-            keys.append(
-                JWK(
-                    kty: "RSA", alg: record.algorithm, use: "sig", kid: record.kid,
-                    n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent)))
+            keys.append(try JWK(record: record, publicKey: Insecure.RSA.PrivateKey(pem: record.privateKeyPEM).publicKey))
             certificates[record.kid] = record.certificatePEM
         }
+        self.keys = keys
+        self.certificates = certificates
+    }
+
+    public init(keys: [JWK], certificates: [String: String]) {
         self.keys = keys
         self.certificates = certificates
     }

@@ -106,10 +106,7 @@ public struct TokenService: Sendable {
         var token = Base64URL.encode(try Self.encoder.encode(Header(kid: signer.kid)))
         token.append(".")
         token.append(Base64URL.encode(try Self.encoder.encode(JSONValue.object(payload))))
-        let signature = try signer.key.signature(for: SHA256.hash(data: Data(token.utf8)), padding: .insecurePKCS1v1_5)
-        token.append(".")
-        token.append(signature.withUnsafeBytes { Base64URL.encode($0) })
-        return token
+        return try signer.key.jws(signingInput: token)
     }
 
     /// The JOSE header of ID tokens, `{"alg":"RS256","kid":…,"typ":"JWT"}`.
@@ -128,16 +125,13 @@ public struct TokenService: Sendable {
 
     /// An RS256 JWT (RSASSA-PKCS1-v1_5 with SHA-256, the JWS compact form), made on the calling thread:
     /// the same bytes JWTKit's `sign` makes, without its actor.
-    static func sign(_ claims: IDTokenClaims, kid: String, key: _RSA.Signing.PrivateKey) throws -> String {
+    static func sign(_ claims: IDTokenClaims, kid: String, key: RS256SigningKey) throws -> String {
         let header = try encoder.encode(Header(kid: kid))
         let payload = try encoder.encode(claims)
         var token = Base64URL.encode(header)
         token.append(".")
         token.append(Base64URL.encode(payload))
-        let signature = try key.signature(for: SHA256.hash(data: Data(token.utf8)), padding: .insecurePKCS1v1_5)
-        token.append(".")
-        token.append(signature.withUnsafeBytes { Base64URL.encode($0) })
-        return token
+        return try key.jws(signingInput: token)
     }
 
     /// The `kid` of a JWT's header, if it has one.

@@ -37,12 +37,14 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { label in
             var handler: any LogHandler =
                 switch format {
-                case .text: StreamLogHandler.standardError(label: label)
+                case .text: TextLogHandler.standardError(label: label)
                 case .json: JSONLogHandler.standardError(label: label)
                 }
             handler.logLevel = level
             return handler
         }
+        // Log lines wait a moment in a buffer (off the requests' path); whatever is there is written on the way out.
+        defer { LogOutput.standardError.flush() }
         let logger = Logger(label: "hearth")
         // The TLS files are checked before anything is opened, as every file a setting names.
         let tls: ServerTLS?
@@ -86,6 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Says why the server could not start or stopped; its exit code is 2 for a configuration that is wrong, else 1.
     private static func failure(_ error: any Error, configuration: ServerConfiguration) -> ExitCode {
+        LogOutput.standardError.flush()
         if let error = error as? ConfigurationError {
             FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
             return ExitCode(2)

@@ -2,13 +2,15 @@ import Configuration
 import Crypto
 import Foundation
 import HTTPTypes
-import HearthConfiguration
 import HearthCore
-import HearthServer
 import HearthTesting
 import HearthWire
+import Hummingbird
 import Logging
 import Testing
+
+@testable import HearthConfiguration
+@testable import HearthServer
 
 /// The access log over real HTTP: one line per request with the route template, status, duration, client
 /// address, API-key id, uid and request id; the request id in the answer; `log.format: json`.
@@ -163,6 +165,62 @@ struct AccessLogTests {
         #expect(metadata["route"] == .string("/v1/accounts:lookup"))
         #expect(metadata["list"] == .array([.string("a"), .string("b")]))
         #expect(metadata["nested"] == .object(["k": .string("v")]))
+    }
+
+    @Test("TextLogHandler: swift-log's layout in UTC, metadata sorted; JSON times with milliseconds")
+    func textLines() throws {
+        let lines = LockedBox<[String]>([])
+        var logger = Logger(label: "hearth") { label in TextLogHandler(label: label) { line in lines.withLock { $0.append(line) } } }
+        logger[metadataKey: "route"] = "/v1/token"
+        logger.info("request", metadata: ["a": "1"])
+        let line = try #require(lines.withLock { $0 }.first)
+        let pattern = #/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000 info hearth : a=1 route=/v1/token \[HearthServerTests\] request\n$/#
+        #expect(line.wholeMatch(of: pattern) != nil, "\(line)")
+        #expect(JSONLogHandler.timestamp(Date(timeIntervalSince1970: 1_764_205_323.4567)) == "2025-11-27T01:02:03.456Z")
+        #expect(JSONLogHandler.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+    }
+
+    @Test("LogOutput: lines from many threads arrive whole and each once; more than its capacity is written, not dropped")
+    func bufferedOutput() async throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let output = LogOutput(fileDescriptor: descriptors[1])
+        let readEnd = descriptors[0]
+        let reader = Task.detached { () -> Data in
+            var data = Data()
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(readEnd, &buffer, buffer.count)
+                if count <= 0 { return data }
+                data.append(contentsOf: buffer[0..<count])
+            }
+        }
+        let filler = String(repeating: "x", count: 200)
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                group.addTask { for index in 0..<2_000 { output.write("\(writer) \(index) \(filler)\n") } }
+            }
+        }
+        output.flush()
+        close(descriptors[1])
+        let lines = String(decoding: await reader.value, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 16_000)
+        #expect(Set(lines).count == 16_000)
+        #expect(lines.allSatisfy { $0.hasSuffix(filler) })
+        // Each writer's lines in the order it wrote them.
+        for writer in 0..<8 {
+            let own = lines.filter { $0.hasPrefix("\(writer) ") }.map { Int($0.split(separator: " ")[1])! }
+            #expect(own == Array(0..<2_000))
+        }
+        close(descriptors[0])
+    }
+
+    @Test("Durations in the access log: milliseconds with three decimals")
+    func durations() {
+        #expect(RequestObservationMiddleware<BasicRequestContext>.milliseconds(.microseconds(12_345)) == "12.345")
+        #expect(RequestObservationMiddleware<BasicRequestContext>.milliseconds(.nanoseconds(999)) == "0.000")
+        #expect(RequestObservationMiddleware<BasicRequestContext>.milliseconds(.seconds(2)) == "2000.000")
+        #expect(RequestObservationMiddleware<BasicRequestContext>.milliseconds(.microseconds(1_005)) == "1.005")
     }
 
     @Test("hearth serve with log.format json writes JSON lines, access lines among them")

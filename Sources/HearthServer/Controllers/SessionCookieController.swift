@@ -33,7 +33,7 @@ struct SessionCookieController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func publicKeys(_ request: Request, context: Context) async throws -> Response {
-        let set = try await keyRing.publicKeySet(at: clock.now)
+        let set = keyRing.currentPublicKeySet(at: clock.now)
         let maxAge = max(0, min(Int(configuration.keyPublishLead), 3_600))
         return WireCoding.response(set.certificates, headers: [.cacheControl: "public, max-age=\(maxAge), must-revalidate, no-transform"])
     }

@@ -17,6 +17,8 @@ struct WellKnownController<Context: RequestContext>: Sendable {
     let configuration: ServerConfiguration
     /// Where clients reach this server, for absolute URLs in the discovery document.
     let baseURL: String
+    /// The key-set documents as last served.
+    let keySetDocuments = KeySetDocuments()
 
     static var jwksPaths: [String] {
         ["/.well-known/jwks.json", "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"]
@@ -24,34 +26,27 @@ struct WellKnownController<Context: RequestContext>: Sendable {
     static var x509Path: String { "/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com" }
 
     func addRoutes(to router: Router<Context>) {
-        for path in Self.jwksPaths { router.get(RouterPath(path), use: jwks) }
-        router.get(RouterPath(Self.x509Path), use: x509)
-        router.get("/.well-known/openid-configuration", use: discovery)
-        router.get("/securetoken.google.com/\(configuration.projectID)/.well-known/openid-configuration", use: discovery)
+        let cacheHeaders = Self.cacheHeaders(configuration)
+        let discovery = WireCoding.bytes(of: DiscoveryDocument(issuer: configuration.resolvedIssuer, jwks_uri: baseURL + Self.jwksPaths[1]))
+        for path in Self.jwksPaths {
+            router.get(RouterPath(path)) { _, _ in
+                WireCoding.response(bytes: keySetDocuments.documents(of: keyRing.currentPublicKeySet(at: clock.now)).jwks, headers: cacheHeaders)
+            }
+        }
+        router.get(RouterPath(Self.x509Path)) { _, _ in
+            WireCoding.response(bytes: keySetDocuments.documents(of: keyRing.currentPublicKeySet(at: clock.now)).x509, headers: cacheHeaders)
+        }
+        for path in ["/.well-known/openid-configuration", "/securetoken.google.com/\(configuration.projectID)/.well-known/openid-configuration"] {
+            router.get(RouterPath(path)) { _, _ in WireCoding.response(bytes: discovery, headers: cacheHeaders) }
+        }
         router.get("/", use: root)
         router.get("/healthz", use: health)
         router.get("/readyz", use: readiness)
     }
 
-    private var cacheHeaders: HTTPFields {
+    private static func cacheHeaders(_ configuration: ServerConfiguration) -> HTTPFields {
         let maxAge = max(0, min(Int(configuration.keyPublishLead), 3_600))
         return [.cacheControl: "public, max-age=\(maxAge), must-revalidate, no-transform"]
-    }
-
-    @Sendable func jwks(_ request: Request, context: Context) async throws -> Response {
-        let set = try await keyRing.publicKeySet(at: clock.now)
-        return WireCoding.response(JWKSDocument(keys: set.keys), headers: cacheHeaders)
-    }
-
-    @Sendable func x509(_ request: Request, context: Context) async throws -> Response {
-        let set = try await keyRing.publicKeySet(at: clock.now)
-        return WireCoding.response(set.certificates, headers: cacheHeaders)
-    }
-
-    @Sendable func discovery(_ request: Request, context: Context) async throws -> Response {
-        return WireCoding.response(
-            DiscoveryDocument(issuer: configuration.resolvedIssuer, jwks_uri: baseURL + Self.jwksPaths[1]),
-            headers: cacheHeaders)
     }
 
     @Sendable func root(_ request: Request, context: Context) async throws -> Response {
@@ -85,10 +80,6 @@ struct WellKnownController<Context: RequestContext>: Sendable {
         body.error.errors = failures.flatMap { WireErrorResponse(code: 503, message: $0, reason: "backendError").error.errors }
         return WireCoding.response(body, status: .serviceUnavailable)
     }
-}
-
-private struct JWKSDocument: Encodable {
-    let keys: [PublicKeySet.JWK]
 }
 
 private struct DiscoveryDocument: Encodable {

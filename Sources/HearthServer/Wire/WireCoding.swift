@@ -32,10 +32,19 @@ enum WireCoding {
     }
 
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        response(bytes: bytes(of: value), status: status, headers: headers)
+    }
+
+    /// A JSON response of bytes encoded before (``bytes(of:)``).
+    static func response(bytes: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=UTF-8"
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: bytes))
+    }
+
+    /// `value` as the JSON ``response(_:status:headers:)`` writes.
+    static func bytes(of value: some Encodable) -> ByteBuffer {
+        ByteBuffer(bytes: (try? encoder.encode(value)) ?? Data("{}".utf8))
     }
 
     /// Decodes a JSON or form-encoded body into `T`. Keys may be camelCase or snake_case; unknown keys
