@@ -598,7 +598,7 @@ let package = Package(
         .testTarget(
             name: "HearthTokensTests",
             dependencies: [
-                "HearthTokens", "HearthCore", "HearthStorage", "HearthStorageSQLite",
+                "HearthTokens", "HearthCore", "HearthStorage", "HearthStorageSQLite", "HearthBase64URL",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
