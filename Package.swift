@@ -273,7 +273,7 @@ let package = Package(
         .target(
             name: "HearthConsole",
             dependencies: [
-                "HearthCore", "HearthConfiguration", "HearthMessages", "HearthStorage", "HearthFormEncoding",
+                "HearthCore", "HearthConfiguration", "HearthMessages", "HearthStorage", "HearthFormEncoding", "HearthWire", "HearthWireMapping",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -41,10 +41,12 @@ enum ConsoleLayout {
         return Response(status: .seeOther, headers: headers)
     }
 
-    /// A whole page: the bar with the sections and the operator, the notice, then `body`.
-    static func page(title: String, projectID: String, identity: ConsoleIdentity?, current: String? = nil, notice: Notice? = nil, body: String)
-        -> String
-    {
+    /// A whole page: the bar with the sections and the operator, the notice, then `body`. `refresh`: the browser loads
+    /// the page again after that many seconds (a `<meta http-equiv="refresh">`, which needs no script).
+    static func page(
+        title: String, projectID: String, identity: ConsoleIdentity?, current: String? = nil, notice: Notice? = nil, refresh: Int? = nil,
+        body: String
+    ) -> String {
         var html = """
             <!doctype html>
             <html lang="en">
@@ -52,7 +54,7 @@ enum ConsoleLayout {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="referrer" content="no-referrer">
-            <meta name="robots" content="noindex, nofollow">
+            <meta name="robots" content="noindex, nofollow">\(refresh.map { "\n<meta http-equiv=\"refresh\" content=\"\($0)\">" } ?? "")
             <title>\(ConsoleHTML.escape(title)) – Hearth console – \(ConsoleHTML.escape(projectID))</title>
             <link rel="stylesheet" href="\(ConsoleStyleSheet.path)">
             </head>
