@@ -237,7 +237,9 @@ struct ConsoleTransferTests {
                     #expect(copy.providers.map(\.rawID) == original.providers.map(\.rawID))
                     #expect(abs(copy.createdAt.timeIntervalSince(original.createdAt)) < 0.001)
                 }
-                #expect(try await Self.signInOverREST(live, "user2@example.com", "password 2") == originals[1].uid, "\(file.format)")
+                #expect(
+                    try await Self.signInOverREST(live, "user2@example.com", "password 2")
+                        == originals.first { $0.email == "user2@example.com" }?.uid, "\(file.format)")
             }
         }
     }

@@ -79,7 +79,8 @@ public struct AuditEvent: Sendable, Equatable {
         /// Every kind this version records, by name.
         public static let known: [Kind] = [
             signedUp, signedIn, signInFailed, linked, unlinked, passwordChanged, emailChanged, deleted, adminUserCreated,
-            adminUserUpdated, adminUserDeleted, adminUsersImported, adminUsersExported, adminActionLinkIssued, adminProviderSettingsChanged, adminProjectSettingsChanged,
+            adminUserUpdated, adminUserDeleted, adminUsersImported, adminUsersExported, adminActionLinkIssued, adminProviderSettingsChanged,
+            adminProjectSettingsChanged,
             adminTenantChanged, keysRotated, secondFactorEnrolled, secondFactorWithdrawn, secondFactorFailed, recoveryCodesGenerated,
             consoleSignedIn, consoleSignInFailed, consoleOperatorAdded, consoleOperatorRemoved,
         ].sorted()
