@@ -42,9 +42,11 @@ enum ConsoleLayout {
     }
 
     /// A whole page: the bar with the sections, the tenant switcher when the page has one, and the operator, the
-    /// notice, then `body`.
+    /// notice, then `body`. `refresh`: the browser loads the page again after that many seconds (a
+    /// `<meta http-equiv="refresh">`, which needs no script).
     static func page(
         title: String, projectID: String, identity: ConsoleIdentity?, current: String? = nil, switcher: String? = nil, notice: Notice? = nil,
+        refresh: Int? = nil,
         body: String
     ) -> String {
         var html = """
@@ -54,7 +56,7 @@ enum ConsoleLayout {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="referrer" content="no-referrer">
-            <meta name="robots" content="noindex, nofollow">
+            <meta name="robots" content="noindex, nofollow">\(refresh.map { "\n<meta http-equiv=\"refresh\" content=\"\($0)\">" } ?? "")
             <title>\(ConsoleHTML.escape(title)) – Hearth console – \(ConsoleHTML.escape(projectID))</title>
             <link rel="stylesheet" href="\(ConsoleStyleSheet.path)">
             </head>

@@ -43,6 +43,13 @@ public struct ConsoleRoutes<Context: RequestContext & RemoteAddressRequestContex
         let users = ConsoleUsers(console: console)
         router.get("/console/users", use: console.page(.viewer, users.list))
         router.get("/console/users/new", use: console.page(.editor, users.newUser))
+        let imports = ConsoleImportPage(console: console, jobs: ConsoleImportJobs(services: services))
+        router.get("/console/users/import", use: console.page(.editor, imports.form))
+        router.post("/console/users/import", use: console.upload(.editor, imports.upload))
+        router.get("/console/users/import/:job", use: console.page(.editor, imports.job))
+        let export = ConsoleExportPage(console: console)
+        router.get("/console/users/export", use: console.page(.owner, export.page))
+        router.post("/console/users/export", use: console.action(.owner, export.download))
         router.post("/console/users", use: console.action(.editor, users.create))
         router.get("/console/users/:uid", use: console.page(.viewer, users.user))
         router.post("/console/users/:uid/:action", use: console.action(.editor, users.change))
@@ -239,6 +246,40 @@ public struct ConsoleRoutes<Context: RequestContext & RemoteAddressRequestContex
             guard ConsoleSignIn.csrfMatches(form["csrf"] ?? "", identity.csrfToken) else { return forbidden(identity, Self.wrongFormToken) }
             guard identity.role.permits(needed) else { return forbidden(identity, Self.roleTooLow(needed)) }
             return try await body(request, context, identity, form)
+        }
+    }
+
+    /// An upload (`multipart/form-data`, at most ``ConsoleImportPage/maximumUploadBytes``) for `needed` and the roles
+    /// above it, checked as ``action(_:_:)`` checks a form.
+    func upload(
+        _ needed: OperatorRecord.Role, _ body: @escaping @Sendable (Request, Context, ConsoleIdentity, ConsoleMultipart) async throws -> Response
+    ) -> @Sendable (Request, Context) async throws -> Response {
+        { request, context in
+            if ConsoleAccess.isCrossSite(request) { return crossSite() }
+            guard let identity = try await identity(request, context: context) else { return signInFirst(request) }
+            func refuse(_ message: String, _ status: HTTPResponse.Status) -> Response {
+                ConsoleLayout.response(
+                    ConsoleLayout.page(
+                        title: "Refused", projectID: services.projectID, identity: identity, notice: .error(message),
+                        body: "<h1>Refused</h1><p><a href=\"/console/users/import\">Import users</a></p>"),
+                    status: status)
+            }
+            let limit = ConsoleImportPage<Context>.maximumUploadBytes
+            let tooLarge = "The file is larger than \(limit / 1024 / 1024) MiB, the most an import takes. Split it and import the parts."
+            if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { return refuse(tooLarge, .contentTooLarge) }
+            var request = request
+            let bytes: ByteBuffer
+            do {
+                bytes = try await request.collectBody(upTo: limit)
+            } catch {
+                return refuse(tooLarge, .contentTooLarge)
+            }
+            guard let boundary = request.headers[.contentType].flatMap(ConsoleMultipart.boundary(contentType:)),
+                let upload = ConsoleMultipart(Data(bytes.readableBytesView), boundary: boundary)
+            else { return refuse("The upload could not be read: send the file with the console's import form.", .badRequest) }
+            guard ConsoleSignIn.csrfMatches(upload.field("csrf") ?? "", identity.csrfToken) else { return forbidden(identity, Self.wrongFormToken) }
+            guard identity.role.permits(needed) else { return forbidden(identity, Self.roleTooLow(needed)) }
+            return try await body(request, context, identity, upload)
         }
     }
 

@@ -9,6 +9,9 @@ public struct ConsoleServices: Sendable {
     public var accounts: AdministeredAccounts
     /// Reads: the listing, the search, a user's events.
     public var store: any Store
+    /// The server's password hashing: its own scrypt (an export carries hashes made with it) and the cost budget that
+    /// limits an import's hash parameters.
+    public var hashing: PasswordHashing
     public var signIn: ConsoleSignIn
     /// The operators, which an owner lists and removes.
     public var operators: ConsoleOperators
@@ -30,7 +33,8 @@ public struct ConsoleServices: Sendable {
     public var signInSettings: ConsoleSignInSettings
 
     public init(
-        accounts: AdministeredAccounts, store: any Store, signIn: ConsoleSignIn, operators: ConsoleOperators, clock: WallClock, projectID: String,
+        accounts: AdministeredAccounts, store: any Store, hashing: PasswordHashing, signIn: ConsoleSignIn, operators: ConsoleOperators,
+        clock: WallClock, projectID: String,
         localBrowserIsOwner: Bool, statusReport: @escaping @Sendable () async -> StatusReport,
         rotateKeys: @escaping @Sendable (_ actorID: String) async throws -> String?,
         emailLink: @escaping @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String,
@@ -38,6 +42,7 @@ public struct ConsoleServices: Sendable {
     ) {
         self.accounts = accounts
         self.store = store
+        self.hashing = hashing
         self.signIn = signIn
         self.operators = operators
         self.clock = clock

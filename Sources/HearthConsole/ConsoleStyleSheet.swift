@@ -49,9 +49,14 @@ enum ConsoleStyleSheet {
         label { font-weight: 600; }
         .field { display: grid; gap: .25rem; }
         .hint { color: var(--muted); font-size: .875rem; font-weight: 400; }
-        input[type=text], input[type=email], input[type=password], input[type=search], select, textarea {
+        input[type=text], input[type=email], input[type=password], input[type=search], input[type=number], select, textarea {
           font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: .45rem .6rem;
           width: 100%; }
+        input[type=file] { font: inherit; }
+        fieldset { border: 1px solid var(--line); border-radius: 6px; display: grid; gap: .6rem; padding: .5rem .9rem .9rem; }
+        legend { font-weight: 600; padding: 0 .25rem; }
+        .pair { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: .6rem; }
+        progress { width: 100%; max-width: 32rem; height: 1.25rem; accent-color: var(--accent); }
         textarea { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; min-height: 8rem; }
         button { font: inherit; cursor: pointer; border-radius: 6px; padding: .4rem .9rem; border: 1px solid var(--accent);
           background: var(--accent); color: var(--accent-fg); }

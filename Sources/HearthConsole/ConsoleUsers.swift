@@ -51,7 +51,12 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
             </form>
 
             """
-        if identity.role.permits(.editor) { body += "<p><a href=\"/console/users/new\">Create a user</a></p>\n" }
+        var links: [String] = []
+        if identity.role.permits(.editor) {
+            links += ["<a href=\"/console/users/new\">Create a user</a>", "<a href=\"/console/users/import\">Import users</a>"]
+        }
+        if identity.role.permits(.owner) { links.append("<a href=\"/console/users/export\">Export users</a>") }
+        if !links.isEmpty { body += "<p class=\"actions\">\(links.joined(separator: " "))</p>\n" }
         if users.isEmpty {
             body += query.isEmpty ? "<p class=\"muted\" id=\"empty\">No users yet.</p>" : "<p class=\"muted\" id=\"empty\">No user matches.</p>"
         } else {

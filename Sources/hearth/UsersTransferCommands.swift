@@ -90,30 +90,11 @@ extension UsersCommand {
 
         private func readFile() throws -> [ExportedUser] {
             guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
-            switch try TransferFormat.of(file, format) {
-            case .json:
-                do {
-                    return try JSONDecoder().decode(AuthExportFile.self, from: data).users
-                } catch {
-                    throw ValidationError("\(file) is not a Firebase CLI JSON export: \(Self.describe(error))")
-                }
-            case .csv:
-                do {
-                    return try AuthExportFile.csv(String(decoding: data, as: UTF8.self)).users
-                } catch let error as AuthExportFile.CSVError {
-                    throw ValidationError("\(file): \(error)")
-                }
-            }
-        }
-
-        private static func describe(_ error: any Error) -> String {
-            func path(_ keys: [any CodingKey]) -> String { keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".") }
-            return switch error {
-            case DecodingError.keyNotFound(let key, let context):
-                "\(path(context.codingPath + [key])) is missing"
-            case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context), DecodingError.dataCorrupted(let context):
-                "\(path(context.codingPath)) is not what it should be"
-            default: "unreadable JSON"
+            let format: AuthExportFile.Format = try TransferFormat.of(file, format) == .json ? .json : .csv
+            do {
+                return try AuthExportFile.read(data, format: format).users
+            } catch {
+                throw ValidationError("\(file): \(error)")
             }
         }
 

@@ -717,16 +717,22 @@ final class ConsoleHTTPClient: Sendable {
                 "\($0.key.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
             }
             .joined(separator: "&")
-        return try await send(path, method: .POST, headers: ["Content-Type": "application/x-www-form-urlencoded"].merging(headers) { $1 }, body: body)
+        return try await send(
+            path, method: .POST, headers: ["Content-Type": "application/x-www-form-urlencoded"].merging(headers) { $1 }, body: Data(body.utf8))
     }
 
-    private func send(_ path: String, method: HTTPMethod, headers: [String: String], body: String?) async throws -> Result {
+    /// Posts `bytes` as they are; `headers` say what they are.
+    func post(_ path: String, bytes: Data, headers: [String: String]) async throws -> Result {
+        try await send(path, method: .POST, headers: headers, body: bytes)
+    }
+
+    private func send(_ path: String, method: HTTPMethod, headers: [String: String], body: Data?) async throws -> Result {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         let jar = cookies.withLock { $0 }
         if !jar.isEmpty { request.headers.add(name: "Cookie", value: jar.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
         for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(string: body)) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         let response = try await Self.client.execute(request, timeout: .seconds(120))
         for header in response.headers["set-cookie"] {
             let pair = header.split(separator: ";").first?.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false) ?? []

@@ -44,6 +44,9 @@ public struct AuditEvent: Sendable, Equatable {
         public static let adminActionLinkIssued = Kind(rawValue: "admin.action_link_issued")
         /// An administrator imported accounts (`imported` and `failed` counts in ``AuditEvent/details``).
         public static let adminUsersImported = Kind(rawValue: "admin.users_imported")
+        /// An administrator downloaded every account, password hashes included, from the console (`format`: `json` or
+        /// `csv`; `secondFactors`: `included` or `left-out`).
+        public static let adminUsersExported = Kind(rawValue: "admin.users_exported")
         /// An administrator created, changed or deleted an identity provider's settings (`provider`,
         /// `operation` in ``AuditEvent/details``).
         public static let adminProviderSettingsChanged = Kind(rawValue: "admin.provider_settings_changed")
@@ -76,7 +79,8 @@ public struct AuditEvent: Sendable, Equatable {
         /// Every kind this version records, by name.
         public static let known: [Kind] = [
             signedUp, signedIn, signInFailed, linked, unlinked, passwordChanged, emailChanged, deleted, adminUserCreated,
-            adminUserUpdated, adminUserDeleted, adminUsersImported, adminActionLinkIssued, adminProviderSettingsChanged, adminProjectSettingsChanged,
+            adminUserUpdated, adminUserDeleted, adminUsersImported, adminUsersExported, adminActionLinkIssued, adminProviderSettingsChanged,
+            adminProjectSettingsChanged,
             adminTenantChanged, keysRotated, secondFactorEnrolled, secondFactorWithdrawn, secondFactorFailed, recoveryCodesGenerated,
             consoleSignedIn, consoleSignInFailed, consoleOperatorAdded, consoleOperatorRemoved,
         ].sorted()

@@ -17,7 +17,7 @@ extension HearthServices {
         let totp = TOTPCodes(algorithm: HummingbirdTOTP())
         let secrets = OperatorSecrets(sealer: database.sealer)
         return ConsoleServices(
-            accounts: AdministeredAccounts(store: store, passwords: passwords, audit: audit, clock: clock), store: store,
+            accounts: AdministeredAccounts(store: store, passwords: passwords, audit: audit, clock: clock), store: store, hashing: hashing,
             signIn: ConsoleSignIn(
                 store: store, passwords: passwords, totp: totp, secrets: secrets, abuse: abuseCounter, audit: audit, clock: clock),
             operators: ConsoleOperators(store: store, passwords: passwords, totp: totp, secrets: secrets, audit: audit, clock: clock),
