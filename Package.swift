@@ -125,7 +125,7 @@ let package = Package(
         .target(
             name: "HearthStorage",
             dependencies: [
-                "HearthCore", "HearthTelemetry",
+                "HearthCore", "HearthTelemetry", "HearthBase64URL",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
