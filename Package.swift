@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "HearthCore",
             dependencies: [
-                "HearthBase64URL",
+                "HearthBase64URL", "HearthWebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
