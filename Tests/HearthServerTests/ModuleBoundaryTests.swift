@@ -12,7 +12,7 @@ struct ModuleBoundaryTests {
 
     /// Modules of the toolchain and the operating systems: imported without a package dependency.
     static let platform: Set<String> = [
-        "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Dispatch", "Synchronization", "Observation",
+        "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "CoreFoundation", "Dispatch", "Synchronization", "Observation",
         "Glibc", "Musl", "Darwin", "Android", "WinSDK", "CryptoKit", "Security", "Testing", "XCTest",
     ]
 
