@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "HearthCore",
             dependencies: [
-                "HearthBase64URL",
+                "HearthBase64URL", "HearthWebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -132,7 +132,7 @@ let package = Package(
         .target(
             name: "HearthStorage",
             dependencies: [
-                "HearthCore", "HearthTelemetry",
+                "HearthCore", "HearthTelemetry", "HearthBase64URL",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -235,6 +235,20 @@ let package = Package(
         .target(
             name: "HearthSAML",
             dependencies: ["CXMLSec", "CXMLSecSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // WebAuthn for a relying party: a strict CBOR decoder, COSE keys (ES256, RS256, EdDSA), authenticator data,
+        // and registrations (attestation none and packed) and assertions verified per WebAuthn Level 3. No HTTP, no
+        // storage: challenges and credentials are the caller's.
+        .target(
+            name: "HearthWebAuthn",
+            dependencies: [
+                "HearthBase64URL",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The SMS gateways phone sign-in's codes leave through: Twilio (SMS and WhatsApp), Vonage and a signed webhook,
@@ -711,6 +725,17 @@ let package = Package(
         .testTarget(
             name: "HearthSAMLTests",
             dependencies: ["HearthSAML"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // HearthWebAuthn against an independent software authenticator, scripts/webauthn-authenticator.py (fido2 and
+        // cryptography): registrations and assertions accepted, and each verification rule broken once.
+        .testTarget(
+            name: "HearthWebAuthnTests",
+            dependencies: [
+                "HearthWebAuthn", "HearthBase64URL",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .testTarget(

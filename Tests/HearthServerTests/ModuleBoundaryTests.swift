@@ -12,7 +12,7 @@ struct ModuleBoundaryTests {
 
     /// Modules of the toolchain and the operating systems: imported without a package dependency.
     static let platform: Set<String> = [
-        "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Dispatch", "Synchronization", "Observation",
+        "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "CoreFoundation", "Dispatch", "Synchronization", "Observation",
         "Glibc", "Musl", "Darwin", "Android", "WinSDK", "CryptoKit", "Security", "Testing", "XCTest",
     ]
 
@@ -53,8 +53,12 @@ struct ModuleBoundaryTests {
         Rule(module: "HearthProviders", says: "never the sandbox, the server or the tokens") {
             ["HearthSandbox", "HearthServer", "HearthTokens", "HearthDevelopment"].contains($0)
         },
+        // HearthWebAuthn is verification alone, like swift-crypto: the use cases call it directly.
         Rule(module: "HearthCore", says: "no HTTP, no SQL, no NIO, no wire types") {
-            isHTTP($0) || isSQL($0) || $0.hasPrefix("NIO") || ($0.hasPrefix("Hearth") && $0 != "HearthBase64URL")
+            isHTTP($0) || isSQL($0) || $0.hasPrefix("NIO") || ($0.hasPrefix("Hearth") && !["HearthBase64URL", "HearthWebAuthn"].contains($0))
+        },
+        Rule(module: "HearthWebAuthn", says: "the platform, swift-crypto, swift-certificates, swift-asn1 and HearthBase64URL only") {
+            !platform.contains($0) && !["Crypto", "CryptoExtras", "X509", "SwiftASN1", "HearthBase64URL"].contains($0)
         },
         Rule(module: "HearthWire", says: "nothing but the platform") { !platform.contains($0) },
         Rule(module: "HearthBase64URL", says: "nothing but the platform") { !platform.contains($0) },

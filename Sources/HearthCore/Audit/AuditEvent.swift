@@ -61,6 +61,8 @@ public struct AuditEvent: Sendable, Equatable {
         public static let secondFactorWithdrawn = Kind(rawValue: "user.second_factor_withdrawn")
         /// A second factor checked wrongly at sign-in (`kind` and `reason` in ``AuditEvent/details``).
         public static let secondFactorFailed = Kind(rawValue: "user.second_factor_failed")
+        /// A passkey enrolled (``AuditEvent/method``: `passkey`).
+        public static let passkeyEnrolled = Kind(rawValue: "user.passkey_enrolled")
         /// Recovery codes generated (`count` in ``AuditEvent/details``; never the codes).
         public static let recoveryCodesGenerated = Kind(rawValue: "user.recovery_codes_generated")
         /// A new token-signing key (`kid`, and `trigger`: `first`, `scheduled` or `manual`).
@@ -81,7 +83,7 @@ public struct AuditEvent: Sendable, Equatable {
             signedUp, signedIn, signInFailed, linked, unlinked, passwordChanged, emailChanged, deleted, adminUserCreated,
             adminUserUpdated, adminUserDeleted, adminUsersImported, adminUsersExported, adminActionLinkIssued, adminProviderSettingsChanged,
             adminProjectSettingsChanged,
-            adminTenantChanged, keysRotated, secondFactorEnrolled, secondFactorWithdrawn, secondFactorFailed, recoveryCodesGenerated,
+            adminTenantChanged, keysRotated, secondFactorEnrolled, secondFactorWithdrawn, secondFactorFailed, recoveryCodesGenerated, passkeyEnrolled,
             consoleSignedIn, consoleSignInFailed, consoleOperatorAdded, consoleOperatorRemoved,
         ].sorted()
     }

@@ -7,6 +7,10 @@ public struct MultiFactorSessionRecord: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         case signIn = "sign-in"
         case totpEnrollment = "totp-enrollment"
+        /// A passkey enrolment between `passkeyEnrollment:start` and `finalize`: the challenge issued to `uid`.
+        case passkeyEnrollment = "passkey-enrollment"
+        /// A passkey sign-in between `passkeySignIn:start` and `finalize`: the challenge issued (no uid yet).
+        case passkeySignIn = "passkey-sign-in"
     }
 
     /// ``VerificationCode/key(_:)`` of the handle the client holds.

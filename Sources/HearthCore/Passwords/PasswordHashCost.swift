@@ -3,6 +3,8 @@ import CryptoExtras
 import Foundation
 
 #if canImport(Glibc)
+// With swift-certificates in the module graph (HearthWebAuthn), `timespec` resolves to CoreFoundation's import of it.
+import CoreFoundation
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

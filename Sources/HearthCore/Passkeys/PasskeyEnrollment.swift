@@ -1,0 +1,118 @@
+import Foundation
+import HearthBase64URL
+import HearthWebAuthn
+
+/// A signed-in person's passkeys: `passkeyEnrollment:start` issues the creation options, `finalize` verifies the
+/// authenticator's registration (WebAuthn §7.1, HearthWebAuthn) and stores the passkey, and `delete` removes one
+/// (`accounts:update`'s `deletePasskey`).
+public struct PasskeyEnrollment: Sendable {
+    public let store: any AccountStore & MultiFactorSessionStore & PasskeyStore
+    public let idTokens: any IDTokenAuthenticating
+    public let completion: SignInCompletion
+    public let settings: PasskeySettings
+
+    public init(
+        store: any AccountStore & MultiFactorSessionStore & PasskeyStore, idTokens: any IDTokenAuthenticating, completion: SignInCompletion,
+        settings: PasskeySettings
+    ) {
+        self.store = store
+        self.idTokens = idTokens
+        self.completion = completion
+        self.settings = settings
+    }
+
+    /// WebAuthn's `PublicKeyCredentialCreationOptions`, what the browser's `create()` is given.
+    public struct CreationOptions: Sendable, Equatable {
+        public var rpID: String
+        public var rpName: String
+        /// The user handle: the uid's UTF-8 in base64url.
+        public var userID: String
+        public var userName: String
+        public var userDisplayName: String
+        public var challenge: String
+        public var algorithms: [Int]
+        /// The account's passkeys, which the authenticator must not register twice.
+        public var excludeCredentials: [String]
+        public var timeoutMilliseconds: Int
+        public var requiresUserVerification: Bool
+    }
+
+    /// What the browser's `create()` answered (`PublicKeyCredential.toJSON()`), decoded from base64url.
+    public struct Registration: Sendable {
+        public var credentialID: String
+        public var clientDataJSON: [UInt8]
+        public var attestationObject: [UInt8]
+        public var transports: [String]
+
+        public init(credentialID: String, clientDataJSON: [UInt8], attestationObject: [UInt8], transports: [String]) {
+            self.credentialID = credentialID
+            self.clientDataJSON = clientDataJSON
+            self.attestationObject = attestationObject
+            self.transports = transports
+        }
+    }
+
+    /// The largest number of passkeys one account may hold.
+    public static let limit = 20
+
+    public func start(idToken: String?) async throws -> CreationOptions {
+        let user = try await authenticated(idToken)
+        let existing = try await store.passkeys(uid: user.uid)
+        let challenge = try await PasskeyChallenges(store: store, clock: completion.clock).issue(.passkeyEnrollment, uid: user.uid)
+        let name = user.email ?? user.phoneNumber ?? user.uid
+        return CreationOptions(
+            rpID: settings.rpID, rpName: settings.rpName, userID: Base64URL.encode(Array(user.uid.utf8)), userName: name,
+            userDisplayName: user.displayName ?? name, challenge: Base64URL.encode(challenge),
+            algorithms: COSEAlgorithm.allCases.map(\.rawValue), excludeCredentials: existing.map(\.credentialID),
+            timeoutMilliseconds: Int(PasskeyChallenges.lifetime * 1000), requiresUserVerification: settings.requiresUserVerification)
+    }
+
+    /// Verifies the registration against the challenge `start` issued to this account, stores the passkey and
+    /// starts a new session (`sign_in_provider` "passkey").
+    public func finalize(idToken: String?, _ registration: Registration, name: String?, from origin: ClientOrigin) async throws -> SignedIn {
+        let user = try await authenticated(idToken)
+        let challenge = try await PasskeyChallenges(store: store, clock: completion.clock)
+            .take(from: registration.clientDataJSON, .passkeyEnrollment, uid: user.uid)
+        let verified: VerifiedRegistration
+        do {
+            verified = try await settings.relyingParty.verifyRegistration(
+                RegistrationResponse(clientDataJSON: registration.clientDataJSON, attestationObject: registration.attestationObject),
+                challenge: challenge, now: completion.clock.now)
+        } catch { throw error.hearthError }
+        let credentialID = Base64URL.encode(verified.credentialID)
+        guard credentialID == registration.credentialID else {
+            throw HearthError(.invalidArgument, detail: "Invalid passkey response: the credential id differs from the attested one.")
+        }
+        guard try await store.passkeys(uid: user.uid).count < Self.limit else {
+            throw HearthError(.invalidArgument, detail: "Too many passkeys.", reason: "passkey limit reached")
+        }
+        let name = try name.flatMap { $0.isEmpty ? nil : try UserText.displayName($0) } ?? "Passkey"
+        let now = completion.clock.now
+        let passkey = PasskeyCredential(
+            credentialID: credentialID, uid: user.uid, name: name, publicKey: verified.publicKey.encoded,
+            algorithm: verified.publicKey.algorithm.rawValue, signCount: verified.signCount,
+            transports: Array(registration.transports.prefix(8)), backupEligible: verified.flags.contains(.backupEligible),
+            backedUp: verified.flags.contains(.backedUp), createdAt: now)
+        guard try await store.insertPasskey(passkey) else {
+            throw HearthError(.invalidArgument, detail: "The passkey is already registered.", reason: "credential id taken")
+        }
+        return try await completion.complete(
+            .update(uid: user.uid) { user in if user.disabled { throw HearthError(.userDisabled) } },
+            .init(provider: "passkey", event: .passkeyEnrolled, method: "passkey", origin: origin.audit, continuesSession: true))
+    }
+
+    /// Removes the account's passkeys `credentialIDs`; unknown ids are refused before any is removed.
+    public func delete(idToken: String?, credentialIDs: [String]) async throws {
+        let user = try await authenticated(idToken)
+        let held = Set(try await store.passkeys(uid: user.uid).map(\.credentialID))
+        guard credentialIDs.allSatisfy(held.contains) else {
+            throw HearthError(.invalidArgument, detail: "Unknown passkey.", reason: "deletePasskey names no passkey of the account")
+        }
+        for id in credentialIDs { _ = try await store.deletePasskey(uid: user.uid, credentialID: id) }
+    }
+
+    private func authenticated(_ idToken: String?) async throws -> UserRecord {
+        guard let idToken, !idToken.isEmpty else { throw HearthError(.missingIDToken) }
+        return try await idTokens.authenticate(idToken).user
+    }
+}
