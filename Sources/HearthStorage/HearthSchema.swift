@@ -384,5 +384,6 @@ enum HearthSchema {
             ]),
         addTenants,
         addConsoleOperators,
+        addAuditFilterIndexes,
     ]
 }

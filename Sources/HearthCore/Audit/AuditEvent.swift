@@ -72,13 +72,15 @@ public struct AuditEvent: Sendable, Equatable {
         public static let consoleOperatorAdded = Kind(rawValue: "console.operator_added")
         /// A console operator removed (`operator` in ``AuditEvent/details``).
         public static let consoleOperatorRemoved = Kind(rawValue: "console.operator_removed")
+        /// A console operator's role changed (`operator`, `role`, `previousRole` in ``AuditEvent/details``).
+        public static let consoleOperatorRoleChanged = Kind(rawValue: "console.operator_role_changed")
 
         /// Every kind this version records, by name.
         public static let known: [Kind] = [
             signedUp, signedIn, signInFailed, linked, unlinked, passwordChanged, emailChanged, deleted, adminUserCreated,
             adminUserUpdated, adminUserDeleted, adminUsersImported, adminActionLinkIssued, adminProviderSettingsChanged, adminProjectSettingsChanged,
             adminTenantChanged, keysRotated, secondFactorEnrolled, secondFactorWithdrawn, secondFactorFailed, recoveryCodesGenerated,
-            consoleSignedIn, consoleSignInFailed, consoleOperatorAdded, consoleOperatorRemoved,
+            consoleSignedIn, consoleSignInFailed, consoleOperatorAdded, consoleOperatorRemoved, consoleOperatorRoleChanged,
         ].sorted()
     }
 
