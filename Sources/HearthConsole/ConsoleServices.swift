@@ -1,9 +1,10 @@
 import HearthCore
+import HearthMessages
 
 /// What the console works with, given by the server that serves it (HearthServer's `buildRouter`): the administrator's
 /// use cases, the store it reads users and events from, the operators' sign-in, and the status page's report.
 public struct ConsoleServices: Sendable {
-    public typealias Store = AccountStore & AuditStore
+    public typealias Store = AccountStore & AuditStore & SettingStore
 
     /// Every change to a user goes through these (and records its audit event, naming the operator).
     public var accounts: AdministeredAccounts
@@ -25,6 +26,10 @@ public struct ConsoleServices: Sendable {
     /// already. The argument names the operator in the audit event.
     public var rotateKeys: @Sendable (_ actorID: String) async throws -> String?
     public var emailLink: @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String
+
+    /// The mails as the server writes them (the configuration's template folder, under the templates an owner stores
+    /// in the console) and the app's name they show; `nil`: the built-in mails and the project id.
+    public var mail: (templates: MailTemplates, appName: String)?
 
     public init(
         accounts: AdministeredAccounts, store: any Store, signIn: ConsoleSignIn, operators: ConsoleOperators, clock: WallClock, projectID: String,

@@ -1,6 +1,7 @@
 import HearthConfiguration
 import HearthConsole
 import HearthCore
+import HearthMessages
 import HearthOTP
 import HearthStorage
 import HearthTokens
@@ -13,7 +14,7 @@ extension HearthServices {
         let passwords = ServerPasswords(services: self)
         let totp = TOTPCodes(algorithm: HummingbirdTOTP())
         let secrets = OperatorSecrets(sealer: database.sealer)
-        return ConsoleServices(
+        var console = ConsoleServices(
             accounts: AdministeredAccounts(store: store, passwords: passwords, audit: audit, clock: clock), store: store,
             signIn: ConsoleSignIn(
                 store: store, passwords: passwords, totp: totp, secrets: secrets, abuse: abuseCounter, audit: audit, clock: clock),
@@ -32,5 +33,7 @@ extension HearthServices {
                 if send { try await actions.send(kind, to: email, link: issued.link, languageCode: nil) }
                 return issued.link
             })
+        console.mail = (mailTemplates, configuration.email.appName ?? configuration.projectID)
+        return console
     }
 }

@@ -8,22 +8,18 @@ import ServiceLifecycle
 /// records whose failures are forgotten and whose wait is over, e-mail action codes and phone verifications past
 /// their expiry, and mails sent or given up more than a week ago.
 public struct AbusePruningService: Service {
-    private let store: any HearthStore
-    private let lockout: PasswordLockout
-    private let clock: WallClock
-    private let logger: Logger
+    private let services: HearthServices
     private let interval: TimeInterval
 
     public init(services: HearthServices, interval: TimeInterval = 3_600) {
-        self.store = services.store
-        self.lockout = services.configuration.abuse.lockout
-        self.clock = services.clock
-        self.logger = services.logger
+        self.services = services
         self.interval = interval
     }
 
     public func run() async throws {
-        await PeriodicChore(lockName: "abuse-pruning", title: "abuse record pruning", interval: interval, store: store, logger: logger).run {
+        let chore = PeriodicChore(
+            lockName: "abuse-pruning", title: "abuse record pruning", interval: interval, store: services.store, logger: services.logger)
+        await chore.run {
             _ = try await runOnce()
         }
     }
@@ -31,7 +27,7 @@ public struct AbusePruningService: Service {
     /// One pass. Returns how many lockout records it deleted.
     @discardableResult
     public func runOnce() async throws -> Int {
-        let now = clock.now
+        let (store, now, lockout) = (services.store, services.clock.now, services.configuration.abuse.lockout)
         try await store.pruneCounters(before: now)
         try await store.deleteActionCodes(expiredBefore: now)
         try await store.deletePhoneVerifications(expiredBefore: now)
