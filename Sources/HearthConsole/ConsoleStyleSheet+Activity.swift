@@ -19,6 +19,9 @@ extension ConsoleStyleSheet {
         input[type=date] { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px;
           padding: .4rem .6rem; width: 100%; }
         .search .field.narrow { flex: 1 1 10rem; }
+        input[type=date]:focus-within { outline: 3px solid var(--focus); outline-offset: 2px; }
+        header.top nav ul { flex-wrap: wrap; gap: .25rem 1rem; }
+        header.top .who { flex-wrap: wrap; }
         .provider { display: inline-flex; align-items: center; gap: .3rem; }
         .provider-icon { flex: none; }
         iframe.mail { display: block; width: 100%; height: 28rem; border: 1px solid var(--line); border-radius: 6px; background: #fff; }

@@ -15,6 +15,8 @@ extension ConsoleStyleSheet {
         body.status main{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(22rem,100%),1fr));gap:1rem;margin-top:1rem}
         body.status section{background:var(--card);border-radius:10px;padding:1rem 1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.12);\
         min-width:0}
+        body.status section{overflow-x:auto}
+        body.status figcaption{flex-wrap:wrap}
         body.status #keys,body.status #requests,body.status #errors{grid-column:1/-1}
         body.status .muted{color:var(--muted);margin:0}
         body.status dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}

@@ -41,18 +41,20 @@ struct ConsoleKeyboardTests {
                         Issue.record("no count")
                         continue
                     }
+                    // A date field takes a Tab for each of its parts; the round ends back at the page or the skip link.
                     var seen: [String] = []
-                    for _ in 0..<(Int(count) + 3) {
+                    for _ in 0..<(Int(count) * 4 + 5) {
                         try await page.pressTab()
                         guard case .string(let focused) = try await page.evaluate(Self.focused) else { continue }
                         seen.append(focused)
+                        if seen.count > 1, focused == "body" || focused.hasPrefix("A|#content|") { break }
                     }
                     #expect(seen.first?.hasPrefix("A|#content|") == true, "\(path): \(seen.first ?? "")")
                     #expect(!seen.contains { $0.hasSuffix("|NO-OUTLINE") }, "\(path): \(seen.filter { $0.hasSuffix("|NO-OUTLINE") })")
                     // Every control was reached once before the focus came round (to the page, then the skip link again).
-                    let distinct = Set(seen.filter { $0 != "body" })
+                    let distinct = Set(seen.filter { $0 != "body" }.map { $0.replacingOccurrences(of: "|NO-OUTLINE", with: "") })
                     #expect(distinct.count == Int(count), "\(path): reached \(distinct.count) of \(Int(count))")
-                    #expect(seen.suffix(3).contains { $0 == "body" || $0.hasPrefix("A|#content|") }, "\(path): \(seen.suffix(3))")
+                    #expect(seen.count > 1 && (seen.last == "body" || seen.last?.hasPrefix("A|#content|") == true), "\(path): \(seen.suffix(3))")
                 }
             }
         }
