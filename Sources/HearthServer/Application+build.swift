@@ -52,7 +52,7 @@ public func buildApplication(
         KeyRotationService(keyRing: services.keyRing, logger: services.logger),
         AnonymousCleanupService(services: services),
         AbusePruningService(services: services),
-        AuditPruningService(services: services), ConsoleSessionPruningService(services: services))
+        AuditPruningService(services: services))
     if reloadsOnHangup {
         app.addServices(HangupService(tls: tls, logger: services.logger))
     }

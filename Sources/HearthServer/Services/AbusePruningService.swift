@@ -1,12 +1,14 @@
 import Foundation
 import HearthConfiguration
+import HearthConsole
 import HearthCore
 import Logging
 import ServiceLifecycle
 
 /// Deletes records nobody needs any more, once an hour: per-address counters of windows that ended, lockout
 /// records whose failures are forgotten and whose wait is over, e-mail action codes and phone verifications past
-/// their expiry, and mails sent or given up more than a week ago.
+/// their expiry, mails sent or given up more than a week ago, and console sessions past their time-outs (in this pass
+/// rather than a chore of its own: each chore holds a pooled connection for its leader lock while it runs).
 public struct AbusePruningService: Service {
     private let services: HearthServices
     private let interval: TimeInterval
@@ -33,6 +35,7 @@ public struct AbusePruningService: Service {
         try await store.deletePhoneVerifications(expiredBefore: now)
         try await store.deleteMails(finishedBefore: now.addingTimeInterval(-7 * 86_400))
         try await store.deleteSMS(finishedBefore: now.addingTimeInterval(-7 * 86_400))
+        try await services.console.signIn.pruneSessions()
         let forgetAfter = max(lockout.account.failureReset, lockout.address.failureReset)
         return try await store.pruneLoginFailures(lastFailureBefore: now.addingTimeInterval(-forgetAfter), now: now)
     }
