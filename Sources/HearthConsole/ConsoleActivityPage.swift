@@ -2,65 +2,83 @@ import Foundation
 import HearthCore
 import Hummingbird
 
-/// `/console/activity`: the audit trail newest first, filtered by kind and by user, 50 events a page.
+/// `/console/activity`: the audit trail newest first, filtered by kind, user, operator and time range (all in the
+/// query string, so a filtered view can be bookmarked), 50 events a page from the store's keyset cursor; above it the
+/// charts of sign-ups and sign-ins per day by provider and of failures per day, counted in SQL.
 struct ConsoleActivityPage<Context: RequestContext & RemoteAddressRequestContext>: Sendable {
     let console: ConsoleRoutes<Context>
     var services: ConsoleServices { console.services }
 
     static var pageSize: Int { 50 }
+    /// The kinds counted as failures in their chart.
+    static var failures: [AuditEvent.Kind] { [.signInFailed, .secondFactorFailed, .consoleSignInFailed] }
 
     @Sendable func list(_ request: Request, context: Context, identity: ConsoleIdentity) async throws -> Response {
-        let parameters = request.uri.queryParameters
-        let kindName = String(parameters.get("kind") ?? "")
-        let kind = AuditEvent.Kind.known.first { $0.rawValue == kindName }
-        let uid = String(parameters.get("uid") ?? "").trimmingCharacters(in: .whitespaces)
-        var notice: ConsoleLayout.Notice?
-        if !kindName.isEmpty, kind == nil { notice = .error("There is no event kind “\(kindName)”; showing every kind.") }
-        var cursor: AuditCursor?
-        if let token = parameters.get("after") {
-            cursor = AuditCursor(token: String(token))
-            if cursor == nil { notice = .error("That page link is not one this console made; here is the first page.") }
-        }
-        var events: [AuditEvent] = []
-        if uid.isEmpty || (UserText.isStorable(uid) && uid.utf8.count <= 1_024) {
-            events = try await services.store.auditEvents(uid: uid.isEmpty ? nil : uid, kind: kind, after: cursor, limit: Self.pageSize + 1)
-        }
+        var parameters: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters where parameters[String(name)] == nil { parameters[String(name)] = String(value) }
+        let query = ActivityQuery(parameters, today: AuditDayCount.day(of: services.clock.now))
+        var events = try await services.store.auditEvents(matching: query.filter, after: query.cursor, limit: Self.pageSize + 1)
         var next: String?
         if events.count > Self.pageSize {
             events.removeLast()
             next = events.last.map { AuditCursor(after: $0).token }
         }
-        let options =
-            ["<option value=\"\">every kind</option>"]
-            + AuditEvent.Kind.known.map { known in
-                "<option value=\"\(ConsoleHTML.escape(known.rawValue))\"\(known == kind ? " selected" : "")>\(ConsoleHTML.escape(known.rawValue))</option>"
-            }
-        var body = """
-            <h1>Activity</h1>
-            <form class="search" method="get" action="/console/activity" role="search">
-            <div class="field"><label for="kind">Kind</label><select id="kind" name="kind">\(options.joined())</select></div>
-            <div class="field"><label for="uid">User <span class="hint">uid</span></label>
-            <input type="search" id="uid" name="uid" value="\(ConsoleHTML.escape(uid))"></div>
-            <button type="submit">Show</button>
-            </form>
-
-            """
+        let counts = try await services.store.auditDayCounts(
+            kinds: [.signedUp, .signedIn] + Self.failures, from: AuditDayCount.start(ofDay: query.chartDays.lowerBound),
+            to: AuditDayCount.start(ofDay: query.chartDays.upperBound + 1))
+        let method = { (count: AuditDayCount) in count.method ?? "unknown" }
+        let charts = [
+            ActivityChart(
+                id: "sign-ups", title: "Sign-ups per day", days: query.chartDays, counts: counts.filter { $0.kind == .signedUp }, name: method),
+            ActivityChart(
+                id: "sign-ins", title: "Sign-ins per day", days: query.chartDays, counts: counts.filter { $0.kind == .signedIn }, name: method),
+            ActivityChart(
+                id: "failures", title: "Failures per day", days: query.chartDays, counts: counts.filter { Self.failures.contains($0.kind) },
+                name: { $0.kind.rawValue }),
+        ]
+        var body = "<h1>Activity</h1>\n" + form(query)
+        body += "<div class=\"charts\">\(charts.map(\.html).joined())</div>\n<h2 id=\"events\">Events</h2>\n"
         if events.isEmpty {
-            body += "<p class=\"muted\" id=\"empty\">No events.</p>"
+            body += "<p class=\"muted\" id=\"empty\">No events\(query.filterQuery.isEmpty ? "" : " match these filters").</p>"
         } else {
             body += ConsoleUserPage.eventTable(events, linksUsers: true)
         }
         if let next {
-            var query = ["after=\(ConsoleHTML.queryValue(next))"]
-            if let kind { query.append("kind=\(ConsoleHTML.queryValue(kind.rawValue))") }
-            if !uid.isEmpty { query.append("uid=\(ConsoleHTML.queryValue(uid))") }
+            let filters = query.filterQuery
+            let newest = "/console/activity" + (filters.isEmpty ? "" : "?" + filters.joined(separator: "&amp;"))
             body += """
-                <nav class="pager" aria-label="Pages"><a href="/console/activity">Newest</a>\
-                <a id="next" rel="next" href="/console/activity?\(query.joined(separator: "&amp;"))">Older events</a></nav>
+                <nav class="pager" aria-label="Pages"><a href="\(newest)">Newest</a>\
+                <a id="next" rel="next" href="/console/activity?\((["after=\(ConsoleHTML.queryValue(next))"] + filters).joined(separator: "&amp;"))">Older events</a></nav>
                 """
         }
+        let notice = query.problems.isEmpty ? nil : ConsoleLayout.Notice.error(query.problems.joined(separator: " "))
         return ConsoleLayout.response(
             ConsoleLayout.page(
                 title: "Activity", projectID: services.projectID, identity: identity, current: "/console/activity", notice: notice, body: body))
+    }
+
+    /// The filters' form: a `GET`, so that the result's address is the bookmark.
+    func form(_ query: ActivityQuery) -> String {
+        let options =
+            ["<option value=\"\">every kind</option>"]
+            + AuditEvent.Kind.known.map { known in
+                let selected = known == query.filter.kind ? " selected" : ""
+                return "<option value=\"\(ConsoleHTML.escape(known.rawValue))\"\(selected)>\(ConsoleHTML.escape(known.rawValue))</option>"
+            }
+        return """
+            <form class="search" method="get" action="/console/activity" role="search" aria-label="Filter the events">
+            <div class="field"><label for="kind">Kind</label><select id="kind" name="kind">\(options.joined())</select></div>
+            <div class="field"><label for="uid">User <span class="hint">uid</span></label>
+            <input type="search" id="uid" name="uid" value="\(ConsoleHTML.escape(query.uid))"></div>
+            <div class="field"><label for="actor">Operator <span class="hint">e-mail, or an administrator's id</span></label>
+            <input type="search" id="actor" name="actor" value="\(ConsoleHTML.escape(query.actor))"></div>
+            <div class="field narrow"><label for="from">From <span class="hint">UTC</span></label>
+            <input type="date" id="from" name="from" value="\(ConsoleHTML.escape(query.fromText))"></div>
+            <div class="field narrow"><label for="to">To <span class="hint">included</span></label>
+            <input type="date" id="to" name="to" value="\(ConsoleHTML.escape(query.toText))"></div>
+            <button type="submit">Show</button>
+            </form>
+
+            """
     }
 }

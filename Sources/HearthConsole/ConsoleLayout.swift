@@ -72,7 +72,7 @@ enum ConsoleLayout {
             }
             let owner = identity.role.permits(.owner) ? link("/console/operators", "Operators") : ""
             html +=
-                "<nav aria-label=\"Sections\"><ul>\(link("/console/users", "Users"))\(link("/console/settings/providers", "Sign-in methods"))\(link("/console/settings", "Settings"))\(link("/console/activity", "Activity"))\(link("/console/keys", "Keys"))\(owner)\(link("/console/status", "Status"))</ul></nav>\n"
+                "<nav aria-label=\"Sections\"><ul>\(link("/console/users", "Users"))\(link("/console/settings/providers", "Sign-in methods"))\(link("/console/settings", "Settings"))\(link("/console/activity", "Activity"))\(link("/console/keys", "Keys"))\(link("/console/templates", "Templates"))\(owner)\(link("/console/status", "Status"))</ul></nav>\n"
             html += switcher.map { $0 + "\n" } ?? ""
             html += "<div class=\"who\"><span id=\"operator\">\(ConsoleHTML.value(identity.name)) · \(identity.role.rawValue)</span>"
             if identity.hasSession {

@@ -2,23 +2,32 @@ import Foundation
 import HearthCore
 import Hummingbird
 
-/// `/console/operators`, an owner's: who may sign in to the console, with their roles, and removing one (adding one
-/// shows a secret and recovery codes once, so it stays `hearth console add-operator`'s).
+/// `/console/operators`, an owner's: who may sign in to the console, with their roles; adding one (their authenticator
+/// secret and recovery codes shown once, as `hearth console add-operator` prints them), changing a role, removing one.
 struct ConsoleOperatorsPage<Context: RequestContext & RemoteAddressRequestContext>: Sendable {
     let console: ConsoleRoutes<Context>
     var services: ConsoleServices { console.services }
 
     @Sendable func list(_ request: Request, context: Context, identity: ConsoleIdentity) async throws -> Response {
-        let removed = request.uri.queryParameters.get("removed") != nil
-        return try await page(identity: identity, notice: removed ? .done("The operator was removed; their sessions ended.") : nil)
+        let notice: ConsoleLayout.Notice? =
+            if request.uri.queryParameters.get("removed") != nil {
+                .done("The operator was removed; their sessions ended.")
+            } else if request.uri.queryParameters.get("role") != nil {
+                .done("The role was changed; it holds from their next request.")
+            } else {
+                nil
+            }
+        return try await page(identity: identity, notice: notice)
     }
 
-    func page(identity: ConsoleIdentity, notice: ConsoleLayout.Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
+    /// The page; `email` and `role` fill the form to add an operator again after a refusal.
+    func page(
+        identity: ConsoleIdentity, notice: ConsoleLayout.Notice?, status: HTTPResponse.Status = .ok, email: String = "",
+        role: OperatorRecord.Role = .viewer
+    ) async throws -> Response {
         let operators = try await services.operators.list()
         var body = """
             <h1>Operators</h1>
-            <p class="muted">Add one with <code>hearth console add-operator EMAIL --role viewer|editor|owner</code>: it prints their \
-            authenticator secret and recovery codes once.</p>
 
             """
         if operators.isEmpty {
@@ -39,14 +48,16 @@ struct ConsoleOperatorsPage<Context: RequestContext & RemoteAddressRequestContex
                     <input type="hidden" name="email" value="\(ConsoleHTML.escape(record.email))">\
                     <button type="submit" class="secondary" aria-label="Remove \(ConsoleHTML.escape(record.email))">Remove</button></form>
                     """
+                let role = record.actorID == identity.actorID ? record.role.rawValue : OperatorForms.roleForm(record, identity: identity)
                 body += """
-                    <tr><td>\(ConsoleHTML.value(record.email))</td><td>\(record.role.rawValue)</td><td>\(ConsoleHTML.time(record.createdAt))</td>\
+                    <tr><td>\(ConsoleHTML.value(record.email))</td><td>\(role)</td><td>\(ConsoleHTML.time(record.createdAt))</td>\
                     <td>\(ConsoleHTML.time(record.lastSignInAt))</td><td>\(record.recoveryCodeHashes.count)</td><td>\(remove)</td></tr>
 
                     """
             }
             body += "</tbody></table></div>"
         }
+        body += OperatorForms.addForm(identity: identity, email: email, role: role)
         return ConsoleLayout.response(
             ConsoleLayout.page(
                 title: "Operators", projectID: services.projectID, identity: identity, current: "/console/operators", notice: notice, body: body),

@@ -66,9 +66,16 @@ public struct ConsoleRoutes<Context: RequestContext & RemoteAddressRequestContex
         router.get(RouterPath(ConsoleProvidersPage<Context>.path), use: console.page(.viewer, providers.show))
         router.post(RouterPath(ConsoleProvidersPage<Context>.path), use: console.action(.owner, providers.add))
         router.post(RouterPath(ConsoleProvidersPage<Context>.path + "/:provider/:action"), use: console.action(.owner, providers.change))
+        let templates = ConsoleTemplatesPage(console: console)
+        router.get("/console/templates", use: console.page(.viewer, templates.list))
+        router.get("/console/templates/:mode/:lang", use: console.page(.viewer, templates.mail))
+        router.get("/console/templates/:mode/:lang/html", use: console.page(.viewer, templates.html))
+        router.post("/console/templates/:mode/:lang", use: console.action(.owner, templates.save))
         let operators = ConsoleOperatorsPage(console: console)
         router.get("/console/operators", use: console.page(.owner, operators.list))
         router.post("/console/operators/remove", use: console.action(.owner, operators.remove))
+        router.post("/console/operators", use: console.action(.owner, operators.add))
+        router.post("/console/operators/role", use: console.action(.owner, operators.changeRole))
     }
 
     // MARK: Pages
@@ -88,10 +95,7 @@ public struct ConsoleRoutes<Context: RequestContext & RemoteAddressRequestContex
     }
 
     @Sendable func status(_ request: Request, context: Context) async throws -> Response {
-        let html = StatusPage.render(await services.statusReport())
-        var headers = ConsoleLayout.headers
-        headers[.contentSecurityPolicy] = StatusPage.contentSecurityPolicy
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        ConsoleLayout.response(StatusPage.render(await services.statusReport()))
     }
 
     // MARK: Signing in

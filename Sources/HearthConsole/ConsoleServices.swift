@@ -1,9 +1,10 @@
 import HearthCore
+import HearthMessages
 
 /// What the console works with, given by the server that serves it (HearthServer's `buildRouter`): the administrator's
 /// use cases, the store it reads users and events from, the operators' sign-in, and the status page's report.
 public struct ConsoleServices: Sendable {
-    public typealias Store = AccountStore & AuditStore
+    public typealias Store = AccountStore & AuditStore & SettingStore
 
     /// Every change to a user goes through these (and records its audit event, naming the operator).
     public var accounts: AdministeredAccounts
@@ -31,6 +32,10 @@ public struct ConsoleServices: Sendable {
     /// The settings pages' parts: the tenants, each tenant's (and the project's) settings and providers, and what the
     /// pages show of the server's own configuration.
     public var signInSettings: ConsoleSignInSettings
+
+    /// The mails as the server writes them (the configuration's template folder, under the templates an owner stores
+    /// in the console) and the app's name they show; `nil`: the built-in mails and the project id.
+    public var mail: (templates: MailTemplates, appName: String)?
 
     public init(
         accounts: AdministeredAccounts, store: any Store, hashing: PasswordHashing, signIn: ConsoleSignIn, operators: ConsoleOperators,

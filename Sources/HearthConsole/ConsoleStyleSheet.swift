@@ -4,7 +4,9 @@
 enum ConsoleStyleSheet {
     static let path = "/console/assets/console.css"
 
-    static let text = """
+    static let text = [base, activity, status].joined(separator: "\n")
+
+    static let base = """
         :root { color-scheme: light dark; --bg: #fbfaf8; --fg: #1d1b18; --muted: #6b645c; --line: #ddd6cc; --panel: #ffffff;
           --accent: #b4461b; --accent-fg: #ffffff; --bad: #a11d1d; --good: #1f6b35; --warn: #8a5a00; --focus: #1a5fb4; }
         @media (prefers-color-scheme: dark) {

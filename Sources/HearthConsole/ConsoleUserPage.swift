@@ -67,13 +67,13 @@ struct ConsoleUserPage {
             "<th scope=\"col\">E-mail</th><th scope=\"col\">Name</th>\(edits ? "<th scope=\"col\"><span class=\"muted\">Change</span></th>" : "")</tr></thead><tbody>\n"
         for provider in native {
             body +=
-                "<tr><td>\(ConsoleHTML.value(provider))</td><td>–</td><td>\(provider == "password" ? ConsoleHTML.value(user.email) : "–")</td><td>–</td>"
+                "<tr><td>\(ProviderIcon.labelled(provider))</td><td>–</td><td>\(provider == "password" ? ConsoleHTML.value(user.email) : "–")</td><td>–</td>"
             if edits { body += "<td>\(unlink(provider))</td>" }
             body += "</tr>\n"
         }
         for link in links {
             body += """
-                <tr><td>\(ConsoleHTML.value(link.providerID, limit: 60))</td><td><code>\(ConsoleHTML.value(link.rawID, limit: 60))</code></td>\
+                <tr><td>\(ProviderIcon.labelled(link.providerID, limit: 60))</td><td><code>\(ConsoleHTML.value(link.rawID, limit: 60))</code></td>\
                 <td>\(ConsoleHTML.value(link.email))</td><td>\(ConsoleHTML.value(link.displayName, limit: 80))</td>
                 """
             if edits { body += "<td>\(unlink(link.providerID))</td>" }

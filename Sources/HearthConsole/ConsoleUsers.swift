@@ -301,7 +301,7 @@ enum ConsoleUserSummary {
         if user.phoneNumber != nil { ids.append("phone") }
         ids += user.providers.map(\.providerID)
         if ids.isEmpty { return "<span class=\"muted\">none</span>" }
-        return ids.map { "<span class=\"badge\">\(ConsoleHTML.value($0, limit: 40))</span>" }.joined(separator: " ")
+        return ids.map { "<span class=\"badge\">\(ProviderIcon.labelled($0))</span>" }.joined(separator: " ")
     }
 
     static func badges(_ user: UserRecord) -> String {

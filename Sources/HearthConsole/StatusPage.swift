@@ -3,17 +3,12 @@ import HearthConfiguration
 import HearthMessages
 import HearthStorage
 
-/// The HTML of `/console/status` (served by ``ConsoleRoutes``): one document without script or external
-/// resources — inline styles and an inline SVG chart — that reloads itself every ``refreshInterval`` seconds
-/// and works as well saved to a file. Every value is escaped.
+/// The HTML of `/console/status` (served by ``ConsoleRoutes`` under the console's strict Content-Security-Policy): one
+/// document without script, styled by the console's style sheet (`body.status`), with an inline SVG chart, that
+/// reloads itself every ``refreshInterval`` seconds. Every value is escaped.
 public enum StatusPage {
     /// Seconds between reloads (`<meta http-equiv="refresh">`).
     public static let refreshInterval = 30
-
-    /// The page's `Content-Security-Policy` (the server sends it with the rest of its page headers): nothing but
-    /// inline styles.
-    public static let contentSecurityPolicy =
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
 
     public static func render(_ report: StatusReport) -> String {
         let mode = report.mode == .development ? "development" : "production"
@@ -27,9 +22,9 @@ public enum StatusPage {
             <meta name="robots" content="noindex, nofollow">
             <meta http-equiv="refresh" content="\(refreshInterval)">
             <title>Hearth status – \(escape(report.projectID))</title>
-            <style>\(styleSheet)</style>
+            <link rel="stylesheet" href="\(ConsoleStyleSheet.path)">
             </head>
-            <body>
+            <body class="status">
             <header>
             <h1>Hearth status</h1>
             <p class="muted"><span class="badge \(mode)" id="mode">\(mode)</span> project <strong id="project">\(escape(report.projectID))</strong> \
@@ -201,46 +196,4 @@ public enum StatusPage {
     }
 
     /// Light and dark colours as the action pages', a grid of cards that folds to one column on a phone.
-    static let styleSheet = """
-        :root{color-scheme:light dark;--bg:#f4f4f2;--card:#fff;--text:#1f1f1f;--muted:#4d4d4d;--accent:#1a56db;--line:#d9d9d6;\
-        --good:#146c2e;--warn:#8a5300;--bad:#a1160a;--ok-bar:#4f7fd9;--client-bar:#d98e04;--server-bar:#c5221f}
-        @media (prefers-color-scheme:dark){:root{--bg:#121212;--card:#1e1e1e;--text:#ececec;--muted:#c4c4c4;--accent:#8ab4f8;\
-        --line:#3a3a3a;--good:#81c995;--warn:#fdd663;--bad:#f28b82;--ok-bar:#8ab4f8;--client-bar:#fdd663;--server-bar:#f28b82}}
-        *{box-sizing:border-box}
-        body{margin:0;padding:1.5rem 1rem;background:var(--bg);color:var(--text);font:0.95rem/1.45 system-ui,-apple-system,"Segoe UI",Roboto,\
-        "Noto Sans",sans-serif}
-        header,main{max-width:64rem;margin:0 auto}
-        h1{margin:0 0 .25rem;font-size:1.5rem}
-        h2{margin:0 0 .75rem;font-size:1.05rem}
-        main{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:1rem;margin-top:1rem}
-        section{background:var(--card);border-radius:10px;padding:1rem 1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.12);min-width:0}
-        #keys,#requests,#errors{grid-column:1/-1}
-        .muted{color:var(--muted);margin:0}
-        dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}
-        dt{color:var(--muted)}
-        dd{margin:0;overflow-wrap:anywhere}
-        table{width:100%;border-collapse:collapse;margin:.5rem 0 0}
-        caption{text-align:left;color:var(--muted);padding:0 0 .25rem}
-        th,td{text-align:left;padding:.3rem .5rem .3rem 0;border-bottom:1px solid var(--line);vertical-align:top}
-        th{font-weight:600;color:var(--muted)}
-        code{font:0.85rem/1.4 ui-monospace,"SF Mono",Menlo,Consolas,monospace;overflow-wrap:anywhere}
-        .badge{display:inline-block;padding:0 .5rem;border-radius:999px;font-weight:600;font-size:.8rem;border:1px solid currentColor}
-        .badge.development{color:var(--warn)}
-        .badge.production{color:var(--good)}
-        .nowrap,time,.good,.warn,.bad{white-space:nowrap}
-        .good{color:var(--good);font-weight:600}
-        .warn{color:var(--warn);font-weight:600}
-        .bad{color:var(--bad);font-weight:600}
-        figure{margin:1rem 0 0}
-        svg{display:block;border-bottom:1px solid var(--line)}
-        svg .ok{fill:var(--ok-bar)}
-        svg .client{fill:var(--client-bar)}
-        svg .server{fill:var(--server-bar)}
-        svg .axis{stroke:var(--line)}
-        figcaption{display:flex;justify-content:space-between;gap:1rem;color:var(--muted);font-size:.8rem;margin-top:.25rem}
-        figcaption i{display:inline-block;width:.7rem;height:.7rem;border-radius:2px;margin:0 .2rem 0 .5rem;vertical-align:-1px}
-        i.ok{background:var(--ok-bar)}
-        i.client{background:var(--client-bar)}
-        i.server{background:var(--server-bar)}
-        """
 }

@@ -70,8 +70,13 @@ extension MailTemplates {
         guard let source = String(data: data, encoding: .utf8) else {
             throw OverrideError(file: url.path, problem: "is not UTF-8 text")
         }
+        return try compile(source, part: part, file: url.path)
+    }
+
+    /// `source` compiled as `part`, checked for partials and unknown variables; errors name `file`.
+    static func compile(_ source: String, part: Part, file: String) throws -> MustacheTemplate {
         if source.contains("{{>") || source.contains("{{<") {
-            throw OverrideError(file: url.path, problem: "partials ({{> name}}) are not supported: each mail part is one file")
+            throw OverrideError(file: file, problem: "partials ({{> name}}) are not supported: each mail part is one file")
         }
         let prefix = part == .html ? "" : textPragma
         let template: MustacheTemplate
@@ -80,9 +85,9 @@ extension MailTemplates {
         } catch let error as MustacheTemplate.ParserError {
             let line = error.context.lineNumber - (prefix.isEmpty ? 0 : 1)
             throw OverrideError(
-                file: url.path, problem: "line \(max(line, 1)), column \(error.context.columnNumber): \(error.error) in '\(error.context.line)'")
+                file: file, problem: "line \(max(line, 1)), column \(error.context.columnNumber): \(error.error) in '\(error.context.line)'")
         } catch {
-            throw OverrideError(file: url.path, problem: "\(error)")
+            throw OverrideError(file: file, problem: "\(error)")
         }
         // Rendering with and without `newEmail` reaches both sides of `{{#newEmail}}` sections.
         for newEmail in [true, false] {
@@ -90,7 +95,7 @@ extension MailTemplates {
             _ = template.render(recorder)
             if let unknown = recorder.unknownNames.sorted().first {
                 let names = variableNames.sorted().joined(separator: ", ")
-                throw OverrideError(file: url.path, problem: "unknown variable '\(unknown)' (expected one of \(names))")
+                throw OverrideError(file: file, problem: "unknown variable '\(unknown)' (expected one of \(names))")
             }
         }
         return template

@@ -36,7 +36,11 @@ public final class MailTemplates: Sendable {
         public var description: String { "\(file): \(problem)" }
     }
 
-    private let overrides: [OverrideKey: MustacheTemplate]
+    let overrides: [OverrideKey: MustacheTemplate]
+
+    init(overrides: [OverrideKey: MustacheTemplate]) {
+        self.overrides = overrides
+    }
 
     /// The built-in mails, overridden by the templates in `overrideDirectory` if it is given.
     ///

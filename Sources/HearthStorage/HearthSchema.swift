@@ -385,5 +385,6 @@ enum HearthSchema {
         addTenants,
         addConsoleOperators,
         addPasskeys,
+        addAuditFilterIndexes,
     ]
 }

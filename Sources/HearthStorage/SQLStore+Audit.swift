@@ -19,27 +19,63 @@ extension SQLStore {
     }
 
     public func auditEvents(uid: String?, kind: AuditEvent.Kind?, after cursor: AuditCursor?, limit: Int) async throws -> [AuditEvent] {
+        try await auditEvents(matching: AuditFilter(uid: uid, kind: kind), after: cursor, limit: limit)
+    }
+
+    public func auditEvents(matching filter: AuditFilter, after cursor: AuditCursor?, limit: Int) async throws -> [AuditEvent] {
         guard limit > 0 else { return [] }
         return try await work.readSingleStatement { database in
             var conditions: [SQLQueryString] = ["tenant_id = \(bind: self.tenantID)"]
-            if let uid { conditions.append("uid = \(bind: uid)") }
-            if let kind { conditions.append("kind = \(bind: kind.rawValue)") }
+            if let uid = filter.uid { conditions.append("uid = \(bind: uid)") }
+            if let kind = filter.kind { conditions.append("kind = \(bind: kind.rawValue)") }
+            if let actorID = filter.actorID { conditions.append("actor_id = \(bind: actorID)") }
+            if let from = filter.from { conditions.append("occurred_at >= \(bind: StoredTime.milliseconds(from))") }
+            if let to = filter.to { conditions.append("occurred_at < \(bind: StoredTime.milliseconds(to))") }
             if let cursor {
                 conditions.append(
                     "(occurred_at < \(bind: cursor.milliseconds) OR (occurred_at = \(bind: cursor.milliseconds) AND id < \(bind: cursor.id)))")
             }
-            var predicate: SQLQueryString = ""
-            for (index, condition) in conditions.enumerated() {
-                predicate = index == 0 ? "WHERE \(condition)" : "\(predicate) AND \(condition)"
-            }
             return try await Self.rows(
                 database,
                 """
-                SELECT id, occurred_at, kind, uid, actor, actor_id, method, client_address, details FROM audit_events \(predicate)
-                ORDER BY occurred_at DESC, id DESC LIMIT \(bind: limit)
+                SELECT id, occurred_at, kind, uid, actor, actor_id, method, client_address, details FROM audit_events
+                WHERE \(Self.conjunction(conditions)) ORDER BY occurred_at DESC, id DESC LIMIT \(bind: limit)
                 """
             ).map(Self.auditEvent)
         }
+    }
+
+    public func auditDayCounts(kinds: [AuditEvent.Kind], from: Date, to: Date) async throws -> [AuditDayCount] {
+        guard !kinds.isEmpty, from < to else { return [] }
+        return try await work.readSingleStatement { database in
+            var names: SQLQueryString = ""
+            for (index, kind) in kinds.enumerated() { names = index == 0 ? "\(bind: kind.rawValue)" : "\(names), \(bind: kind.rawValue)" }
+            // Whole milliseconds divided by whole milliseconds: integer division on both backends, the day since 1970.
+            return try await Self.rows(
+                database,
+                """
+                SELECT occurred_at / \(unsafeRaw: String(AuditDayCount.millisecondsPerDay)) AS day, kind, method, COUNT(*) AS events
+                FROM audit_events
+                WHERE tenant_id = \(bind: self.tenantID) AND kind IN (\(names))
+                    AND occurred_at >= \(bind: StoredTime.milliseconds(from)) AND occurred_at < \(bind: StoredTime.milliseconds(to))
+                GROUP BY occurred_at / \(unsafeRaw: String(AuditDayCount.millisecondsPerDay)), kind, method
+                ORDER BY day, kind, method
+                """
+            ).map { row in
+                AuditDayCount(
+                    day: Int(try row.int64("day")), kind: AuditEvent.Kind(rawValue: try row.text("kind")), method: try row.optionalText("method"),
+                    count: Int(try row.int64("events")))
+            }
+        }
+    }
+
+    /// `a AND b AND …` of `conditions` (at least one).
+    private static func conjunction(_ conditions: [SQLQueryString]) -> SQLQueryString {
+        var predicate: SQLQueryString = ""
+        for (index, condition) in conditions.enumerated() {
+            predicate = index == 0 ? condition : "\(predicate) AND \(condition)"
+        }
+        return predicate
     }
 
     private static func auditEvent(_ row: any SQLRow) throws -> AuditEvent {

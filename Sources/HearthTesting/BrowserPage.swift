@@ -301,6 +301,18 @@ public final class BrowserPage: @unchecked Sendable {
             ["features": .array([.object(["name": .string("prefers-color-scheme"), "value": .string(dark ? "dark" : "light")])])])
     }
 
+    /// Presses and releases Tab (with Shift when `shift`) as a keyboard does: the browser moves the focus itself.
+    public func pressTab(shift: Bool = false) async throws {
+        for type in ["rawKeyDown", "keyUp"] {
+            _ = try await call(
+                "Input.dispatchKeyEvent",
+                [
+                    "type": .string(type), "key": .string("Tab"), "code": .string("Tab"), "windowsVirtualKeyCode": .number(9),
+                    "modifiers": .number(shift ? 8 : 0),
+                ])
+        }
+    }
+
     /// Closes the tab.
     public func close() async throws {
         if let listener { connection.removeListener(listener) }

@@ -77,6 +77,8 @@ public struct AuditEvent: Sendable, Equatable {
         public static let consoleOperatorAdded = Kind(rawValue: "console.operator_added")
         /// A console operator removed (`operator` in ``AuditEvent/details``).
         public static let consoleOperatorRemoved = Kind(rawValue: "console.operator_removed")
+        /// A console operator's role changed (`operator`, `role`, `previousRole` in ``AuditEvent/details``).
+        public static let consoleOperatorRoleChanged = Kind(rawValue: "console.operator_role_changed")
 
         /// Every kind this version records, by name.
         public static let known: [Kind] = [
@@ -84,7 +86,7 @@ public struct AuditEvent: Sendable, Equatable {
             adminUserUpdated, adminUserDeleted, adminUsersImported, adminUsersExported, adminActionLinkIssued, adminProviderSettingsChanged,
             adminProjectSettingsChanged,
             adminTenantChanged, keysRotated, secondFactorEnrolled, secondFactorWithdrawn, secondFactorFailed, recoveryCodesGenerated, passkeyEnrolled,
-            consoleSignedIn, consoleSignInFailed, consoleOperatorAdded, consoleOperatorRemoved,
+            consoleSignedIn, consoleSignInFailed, consoleOperatorAdded, consoleOperatorRemoved, consoleOperatorRoleChanged,
         ].sorted()
     }
 

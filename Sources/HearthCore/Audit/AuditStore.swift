@@ -9,6 +9,14 @@ public protocol AuditStore: Sendable {
     /// `kind` when given, and only those after `cursor` in that order when given: one page of a listing.
     func auditEvents(uid: String?, kind: AuditEvent.Kind?, after cursor: AuditCursor?, limit: Int) async throws -> [AuditEvent]
 
+    /// Up to `limit` events newest first, as ``auditEvents(uid:kind:after:limit:)`` pages them, that match every filter
+    /// `filter` gives.
+    func auditEvents(matching filter: AuditFilter, after cursor: AuditCursor?, limit: Int) async throws -> [AuditEvent]
+
+    /// How many events of `kinds` happened at or after `from` and before `to`, per day (UTC), kind and method, counted
+    /// in the store; days, kinds and methods without events are left out.
+    func auditDayCounts(kinds: [AuditEvent.Kind], from: Date, to: Date) async throws -> [AuditDayCount]
+
     /// Deletes the events that happened before `before`. Returns how many.
     @discardableResult
     func deleteAuditEvents(before: Date) async throws -> Int

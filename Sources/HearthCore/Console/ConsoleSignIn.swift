@@ -133,7 +133,7 @@ public struct ConsoleSignIn: Sendable {
         try await store.insertConsoleSession(
             ConsoleSessionRecord(tokenHash: Self.hash(token), operatorID: record.id, stage: .signedIn, createdAt: now, lastSeenAt: now))
         try await store.updateConsoleOperator(id: record.id) { $0.lastSignInAt = now }
-        try await store.deleteConsoleSessions(lastSeenBefore: now - timeouts.idle, createdBefore: now - timeouts.absolute)
+        try await pruneSessions()
         var details = ["operator": record.email]
         if method == "recovery-code" { details["recoveryCodesLeft"] = String(record.recoveryCodeHashes.count - 1) }
         await audit.record(

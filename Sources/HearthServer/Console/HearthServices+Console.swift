@@ -2,6 +2,7 @@ import Foundation
 import HearthConfiguration
 import HearthConsole
 import HearthCore
+import HearthMessages
 import HearthOTP
 import HearthProviders
 import HearthStorage
@@ -16,7 +17,7 @@ extension HearthServices {
         let passwords = ServerPasswords(services: self)
         let totp = TOTPCodes(algorithm: HummingbirdTOTP())
         let secrets = OperatorSecrets(sealer: database.sealer)
-        return ConsoleServices(
+        var console = ConsoleServices(
             accounts: AdministeredAccounts(store: store, passwords: passwords, audit: audit, clock: clock), store: store, hashing: hashing,
             signIn: ConsoleSignIn(
                 store: store, passwords: passwords, totp: totp, secrets: secrets, abuse: abuseCounter, audit: audit, clock: clock),
@@ -43,5 +44,7 @@ extension HearthServices {
                 },
                 callbackURL: configuration.providers.browserSignIn.handlerURL?.absoluteString ?? configuration.baseURL + "/__/auth/handler",
                 authorizedDomains: ContinueURL.authorizedHosts(configuration).sorted(), development: configuration.mode == .development))
+        console.mail = (mailTemplates, configuration.email.appName ?? configuration.projectID)
+        return console
     }
 }

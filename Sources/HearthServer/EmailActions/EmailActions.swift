@@ -101,7 +101,8 @@ struct EmailActions: AccountMailing {
     /// Writes the mail of `kind` and queues it for delivery. Development mode prints the link to the log, as
     /// the Firebase emulator does; production never logs it.
     func send(_ kind: ActionCodeKind, to recipient: String, link: String, newEmail: String? = nil, languageCode: String?) async throws {
-        let rendered = services.mailTemplates.render(
+        let templates = services.mailTemplates.adding(stored: try await services.store.settings(withPrefix: MailTemplates.settingPrefix))
+        let rendered = templates.render(
             kind, languageCode: languageCode, values: MailValues(appName: appName, link: link, email: recipient, newEmail: newEmail))
         let now = services.clock.now
         let mail = OutgoingMail(

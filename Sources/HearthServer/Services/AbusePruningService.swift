@@ -1,29 +1,27 @@
 import Foundation
 import HearthConfiguration
+import HearthConsole
 import HearthCore
 import Logging
 import ServiceLifecycle
 
 /// Deletes records nobody needs any more, once an hour: per-address counters of windows that ended, lockout
 /// records whose failures are forgotten and whose wait is over, e-mail action codes and phone verifications past
-/// their expiry, and mails sent or given up more than a week ago.
+/// their expiry, mails sent or given up more than a week ago, and console sessions past their time-outs (in this pass
+/// rather than a chore of its own: each chore holds a pooled connection for its leader lock while it runs).
 public struct AbusePruningService: Service {
-    private let store: any HearthStore
-    private let lockout: PasswordLockout
-    private let clock: WallClock
-    private let logger: Logger
+    private let services: HearthServices
     private let interval: TimeInterval
 
     public init(services: HearthServices, interval: TimeInterval = 3_600) {
-        self.store = services.store
-        self.lockout = services.configuration.abuse.lockout
-        self.clock = services.clock
-        self.logger = services.logger
+        self.services = services
         self.interval = interval
     }
 
     public func run() async throws {
-        await PeriodicChore(lockName: "abuse-pruning", title: "abuse record pruning", interval: interval, store: store, logger: logger).run {
+        let chore = PeriodicChore(
+            lockName: "abuse-pruning", title: "abuse record pruning", interval: interval, store: services.store, logger: services.logger)
+        await chore.run {
             _ = try await runOnce()
         }
     }
@@ -31,12 +29,13 @@ public struct AbusePruningService: Service {
     /// One pass. Returns how many lockout records it deleted.
     @discardableResult
     public func runOnce() async throws -> Int {
-        let now = clock.now
+        let (store, now, lockout) = (services.store, services.clock.now, services.configuration.abuse.lockout)
         try await store.pruneCounters(before: now)
         try await store.deleteActionCodes(expiredBefore: now)
         try await store.deletePhoneVerifications(expiredBefore: now)
         try await store.deleteMails(finishedBefore: now.addingTimeInterval(-7 * 86_400))
         try await store.deleteSMS(finishedBefore: now.addingTimeInterval(-7 * 86_400))
+        try await services.console.signIn.pruneSessions()
         let forgetAfter = max(lockout.account.failureReset, lockout.address.failureReset)
         return try await store.pruneLoginFailures(lastFailureBefore: now.addingTimeInterval(-forgetAfter), now: now)
     }

@@ -6,17 +6,12 @@ import ServiceLifecycle
 
 /// Deletes audit events older than `audit.retentionDays`, once an hour (never with a retention of 0).
 public struct AuditPruningService: Service {
-    private let store: any HearthStore
-    private let retentionDays: Int
-    private let clock: WallClock
-    private let logger: Logger
+    private let services: HearthServices
     private let interval: TimeInterval
+    private var retentionDays: Int { services.configuration.auditRetentionDays }
 
     public init(services: HearthServices, interval: TimeInterval = 3_600) {
-        self.store = services.store
-        self.retentionDays = services.configuration.auditRetentionDays
-        self.clock = services.clock
-        self.logger = services.logger
+        self.services = services
         self.interval = interval
     }
 
@@ -26,7 +21,8 @@ public struct AuditPruningService: Service {
             try? await gracefulShutdown()
             return
         }
-        await PeriodicChore(lockName: "audit-pruning", title: "audit event pruning", interval: interval, store: store, logger: logger).run {
+        let logger = services.logger
+        await PeriodicChore(lockName: "audit-pruning", title: "audit event pruning", interval: interval, store: services.store, logger: logger).run {
             _ = try await runOnce()
         }
     }
@@ -36,8 +32,8 @@ public struct AuditPruningService: Service {
     @discardableResult
     public func runOnce() async throws -> Int {
         guard retentionDays > 0 else { return 0 }
-        let deleted = try await store.deleteAuditEvents(before: clock.now.addingTimeInterval(-TimeInterval(retentionDays) * 86_400))
-        if deleted > 0 { logger.info("deleted audit events past their retention", metadata: ["count": "\(deleted)"]) }
+        let deleted = try await services.store.deleteAuditEvents(before: services.clock.now.addingTimeInterval(-TimeInterval(retentionDays) * 86_400))
+        if deleted > 0 { services.logger.info("deleted audit events past their retention", metadata: ["count": "\(deleted)"]) }
         return deleted
     }
 }
