@@ -14,7 +14,7 @@ struct ConsoleSessionPruningTests {
     func prunes() async throws {
         try await ConsoleTests.withConsole { live in
             let added = try await ConsoleTests.addOperator(live, "ada@example.com", role: .viewer)
-            let signIn = live.services.console.signIn
+            let signIn = live.services.consoleSignIn
             let store = live.services.store
             let idle = try await ConsoleTests.signIn(live, added)
             let busy = try await ConsoleTests.signIn(live, added)

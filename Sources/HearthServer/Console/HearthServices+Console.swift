@@ -13,14 +13,10 @@ extension HearthServices {
     /// operators' sign-in with the password lockout of `abuse.lockout.*`, the status page's report, and the sign-in
     /// settings' use cases of the project and each tenant, those of `scopes` (whose caches their changes keep current).
     func console(scopes: TenantScopes) -> ConsoleServices {
-        let audit = AuditTrail(services: self)
-        let passwords = ServerPasswords(services: self)
-        let totp = TOTPCodes(algorithm: HummingbirdTOTP())
-        let secrets = OperatorSecrets(sealer: database.sealer)
+        let (audit, passwords, totp, secrets) = consoleParts
         var console = ConsoleServices(
             accounts: AdministeredAccounts(store: store, passwords: passwords, audit: audit, clock: clock), store: store, hashing: hashing,
-            signIn: ConsoleSignIn(
-                store: store, passwords: passwords, totp: totp, secrets: secrets, abuse: abuseCounter, audit: audit, clock: clock),
+            signIn: consoleSignIn,
             operators: ConsoleOperators(store: store, passwords: passwords, totp: totp, secrets: secrets, audit: audit, clock: clock),
             clock: clock, projectID: configuration.projectID, localBrowserIsOwner: configuration.mode == .development,
             statusReport: { await statusReport() }, rotateKeys: { try await keyRing.rotateNow(actorID: $0) },
@@ -46,5 +42,18 @@ extension HearthServices {
                 authorizedDomains: ContinueURL.authorizedHosts(configuration).sorted(), development: configuration.mode == .development))
         console.mail = (mailTemplates, configuration.email.appName ?? configuration.projectID)
         return console
+    }
+
+    /// The operators' sign-in and sessions (also what the hourly pruning pass clears of expired sessions).
+    var consoleSignIn: ConsoleSignIn {
+        let (audit, passwords, totp, secrets) = consoleParts
+        return ConsoleSignIn(store: store, passwords: passwords, totp: totp, secrets: secrets, abuse: abuseCounter, audit: audit, clock: clock)
+    }
+
+    private var consoleParts: (AuditTrail, ServerPasswords, TOTPCodes, OperatorSecrets) {
+        (
+            AuditTrail(services: self), ServerPasswords(services: self), TOTPCodes(algorithm: HummingbirdTOTP()),
+            OperatorSecrets(sealer: database.sealer)
+        )
     }
 }

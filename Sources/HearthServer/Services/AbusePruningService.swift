@@ -35,7 +35,7 @@ public struct AbusePruningService: Service {
         try await store.deletePhoneVerifications(expiredBefore: now)
         try await store.deleteMails(finishedBefore: now.addingTimeInterval(-7 * 86_400))
         try await store.deleteSMS(finishedBefore: now.addingTimeInterval(-7 * 86_400))
-        try await services.console.signIn.pruneSessions()
+        try await services.consoleSignIn.pruneSessions()
         let forgetAfter = max(lockout.account.failureReset, lockout.address.failureReset)
         return try await store.pruneLoginFailures(lastFailureBefore: now.addingTimeInterval(-forgetAfter), now: now)
     }
