@@ -316,6 +316,8 @@ let package = Package(
         // Throwaway PostgreSQL clusters, and the posix_spawn child processes that start them, for the tests
         // (through HearthTesting) and the benchmark. No Hearth dependencies.
         .target(name: "HearthPostgresLauncher", swiftSettings: swiftSettings),
+        // The tests' Python second parties (scripts/*.py through scripts/python-venv.sh), run as a child process.
+        .target(name: "HearthPythonScripts", swiftSettings: swiftSettings),
         // A live Hearth server with the provider sandbox for tests (server and SDK suites) and examples.
         .target(
             name: "HearthTesting",
@@ -575,6 +577,7 @@ let package = Package(
                 "HearthServer", "HearthComposition", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
                 "HearthStoragePostgres", "HearthTesting", "HearthSandbox", "HearthDevelopment", "HearthProviders", "HearthPostgresLauncher",
                 "HearthBase64URL", "HearthTelemetry", "HearthConfiguration", "HearthMessages", "HearthConsole", "HearthSMS", "HearthSAML",
+                "HearthPythonScripts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -724,7 +727,7 @@ let package = Package(
         // encrypts and attacks the responses, and checks the AuthnRequests' signatures.
         .testTarget(
             name: "HearthSAMLTests",
-            dependencies: ["HearthSAML"],
+            dependencies: ["HearthSAML", "HearthPythonScripts"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         // HearthWebAuthn against an independent software authenticator, scripts/webauthn-authenticator.py (fido2 and
@@ -732,7 +735,7 @@ let package = Package(
         .testTarget(
             name: "HearthWebAuthnTests",
             dependencies: [
-                "HearthWebAuthn", "HearthBase64URL",
+                "HearthWebAuthn", "HearthBase64URL", "HearthPythonScripts",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

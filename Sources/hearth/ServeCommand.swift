@@ -35,11 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let format = configuration.log.format
         LoggingSystem.bootstrap { label in
-            var handler: any LogHandler =
-                switch format {
-                case .text: TextLogHandler.standardError(label: label)
-                case .json: JSONLogHandler.standardError(label: label)
-                }
+            var handler = LineLogHandler.standardError(label: label, format: format)
             handler.logLevel = level
             return handler
         }

@@ -1,36 +1,18 @@
 import Foundation
+import HearthPythonScripts
 import HearthSAML
 import Testing
 
 /// scripts/saml-idp.py (signxml, lxml and cryptography from PyPI, through scripts/python-venv.sh): the SAML IdP
 /// the tests check HearthSAML against, so that no response is signed or encrypted by libxmlsec1 itself.
 enum PythonIdP {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     /// Runs `saml-idp.py arguments…` with `input` on its standard input; its standard output.
     static func run(_ arguments: [String], input: Data = Data()) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [repository.appendingPathComponent("scripts/python-venv.sh").path, "saml-idp.py"] + arguments
-        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-saml-idp-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errors) }
-        let standardInput = Pipe()
-        let standardOutput = Pipe()
-        process.standardInput = standardInput
-        process.standardOutput = standardOutput
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        try standardInput.fileHandleForWriting.write(contentsOf: input)
-        try standardInput.fileHandleForWriting.close()
-        let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            throw PythonIdPError(message: "saml-idp.py \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(log)")
+        do {
+            return try PythonScript("saml-idp.py").run(arguments, input: input)
+        } catch let failure as PythonScript.Failure {
+            throw PythonIdPError(message: failure.message)
         }
-        return output
     }
 
     /// The keys of one test run: the IdP's, another IdP's (an attacker's) and the SP's, each a PEM key and a

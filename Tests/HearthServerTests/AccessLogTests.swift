@@ -136,10 +136,10 @@ struct AccessLogTests {
         }
     }
 
-    @Test("JSONLogHandler: one JSON object per line, metadata kept in shape, control characters escaped")
+    @Test("LineLogHandler, json: one JSON object per line, metadata kept in shape, control characters escaped")
     func jsonLines() throws {
         let lines = LockedBox<[String]>([])
-        var logger = Logger(label: "hearth") { label in JSONLogHandler(label: label) { line in lines.withLock { $0.append(line) } } }
+        var logger = Logger(label: "hearth") { label in LineLogHandler(label: label, format: .json) { line in lines.withLock { $0.append(line) } } }
         logger.logLevel = .debug
         logger[metadataKey: "hb.request.id"] = "abc"
         logger.info("request\nforged line", metadata: ["route": "/v1/accounts:lookup", "list": ["a", "b"], "nested": ["k": "v"]])
@@ -167,17 +167,17 @@ struct AccessLogTests {
         #expect(metadata["nested"] == .object(["k": .string("v")]))
     }
 
-    @Test("TextLogHandler: swift-log's layout in UTC, metadata sorted; JSON times with milliseconds")
+    @Test("LineLogHandler, text: swift-log's layout in UTC, metadata sorted; JSON times with milliseconds")
     func textLines() throws {
         let lines = LockedBox<[String]>([])
-        var logger = Logger(label: "hearth") { label in TextLogHandler(label: label) { line in lines.withLock { $0.append(line) } } }
+        var logger = Logger(label: "hearth") { label in LineLogHandler(label: label, format: .text) { line in lines.withLock { $0.append(line) } } }
         logger[metadataKey: "route"] = "/v1/token"
         logger.info("request", metadata: ["a": "1"])
         let line = try #require(lines.withLock { $0 }.first)
         let pattern = #/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000 info hearth : a=1 route=/v1/token \[HearthServerTests\] request\n$/#
         #expect(line.wholeMatch(of: pattern) != nil, "\(line)")
-        #expect(JSONLogHandler.timestamp(Date(timeIntervalSince1970: 1_764_205_323.4567)) == "2025-11-27T01:02:03.456Z")
-        #expect(JSONLogHandler.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(LogTimestamp.milliseconds(Date(timeIntervalSince1970: 1_764_205_323.4567)) == "2025-11-27T01:02:03.456Z")
+        #expect(LogTimestamp.milliseconds(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
     }
 
     @Test("LogOutput: lines from many threads arrive whole and each once; more than its capacity is written, not dropped")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HearthCore
+import HearthPythonScripts
 import HearthTesting
 import HearthWire
 import Testing
@@ -15,28 +16,11 @@ struct SAMLIndependentIdPTests {
 
     /// `scripts/python-venv.sh saml-idp.py arguments…` with `input`; its output (the test fails on a non-zero exit).
     static func samlIdP(_ arguments: [String], input: Data = Data()) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [AdminSDKScriptTests.repository.appendingPathComponent("scripts/python-venv.sh").path, "saml-idp.py"] + arguments
-        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-saml-idp-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errors) }
-        let standardInput = Pipe()
-        let standardOutput = Pipe()
-        process.standardInput = standardInput
-        process.standardOutput = standardOutput
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        try standardInput.fileHandleForWriting.write(contentsOf: input)
-        try standardInput.fileHandleForWriting.close()
-        let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw HarnessError(
-                "saml-idp.py \(arguments.first ?? "") exited \(process.terminationStatus): \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")"
-            )
+        do {
+            return try PythonScript("saml-idp.py").run(arguments, input: input)
+        } catch let failure as PythonScript.Failure {
+            throw HarnessError(failure.message)
         }
-        return output
     }
 
     @Test("A signed AuthnRequest the script verifies with spConfig.spCertificates; its signed response posted to the handler signs in")

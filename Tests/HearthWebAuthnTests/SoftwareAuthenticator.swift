@@ -1,5 +1,6 @@
 import Foundation
 import HearthBase64URL
+import HearthPythonScripts
 import Testing
 import X509
 
@@ -7,33 +8,13 @@ import X509
 /// the authenticator the tests check HearthWebAuthn against, so that no credential, signature or attestation is
 /// made by Hearth's own code.
 enum SoftwareAuthenticator {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     /// Runs `webauthn-authenticator.py arguments…` with `input` on its standard input; its standard output.
     static func run(_ arguments: [String], input: Data = Data("{}".utf8)) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [repository.appendingPathComponent("scripts/python-venv.sh").path, "webauthn-authenticator.py"] + arguments
-        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-webauthn-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errors) }
-        let standardInput = Pipe()
-        let standardOutput = Pipe()
-        process.standardInput = standardInput
-        process.standardOutput = standardOutput
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        try standardInput.fileHandleForWriting.write(contentsOf: input)
-        try standardInput.fileHandleForWriting.close()
-        let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            throw AuthenticatorError(
-                message: "webauthn-authenticator.py \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(log)")
+        do {
+            return try PythonScript("webauthn-authenticator.py").run(arguments, input: input)
+        } catch let failure as PythonScript.Failure {
+            throw AuthenticatorError(message: failure.message)
         }
-        return output
     }
 
     /// Two attestation CAs made once per run: `ca`, which issues the authenticators' attestation certificates,
