@@ -2,6 +2,8 @@ import Foundation
 import Logging
 
 #if canImport(Glibc)
+// With swift-certificates in the module graph (HearthWebAuthn), `stat` resolves to CoreFoundation's import of it.
+import CoreFoundation
 import Glibc
 #elseif canImport(Musl)
 import Musl
