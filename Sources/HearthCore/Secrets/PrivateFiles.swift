@@ -2,8 +2,6 @@ import Foundation
 import Logging
 
 #if canImport(Glibc)
-// With swift-certificates in the module graph (HearthWebAuthn), `stat` resolves to CoreFoundation's import of it.
-import CoreFoundation
 import Glibc
 #elseif canImport(Musl)
 import Musl
@@ -63,9 +61,13 @@ public enum PrivateFiles {
 
     /// The permission bits of `path` (e.g. `0o644`), or `nil` when there is nothing there.
     public static func mode(ofPath path: String) -> Int? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int(info.st_mode) & 0o7777
+        // FileManager rather than stat(2): which C module Swift takes `struct stat` from varies with the module graph
+        // (Glibc, CoreFoundation, Dispatch all include it). Links are followed, as stat(2) does.
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: target),
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
+        else { return nil }
+        return mode & 0o7777
     }
 
     /// Logs one warning when `path` exists and its group or others may access it. `what` says what it
