@@ -317,7 +317,7 @@ let package = Package(
         // (through HearthTesting) and the benchmark. No Hearth dependencies.
         .target(name: "HearthPostgresLauncher", swiftSettings: swiftSettings),
         // The tests' Python second parties (scripts/*.py through scripts/python-venv.sh), run as a child process.
-        .target(name: "HearthPythonScripts", swiftSettings: swiftSettings),
+        .target(name: "HearthPythonScripts", dependencies: ["HearthPostgresLauncher"], swiftSettings: swiftSettings),
         // A live Hearth server with the provider sandbox for tests (server and SDK suites) and examples.
         .target(
             name: "HearthTesting",

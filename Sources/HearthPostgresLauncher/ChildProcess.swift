@@ -26,15 +26,15 @@ public final class ChildProcess: @unchecked Sendable {
         self.pid = pid
     }
 
-    /// Starts `arguments[0]` (an absolute path) with `arguments`, standard input from /dev/null, standard
-    /// output into `output` and standard error into `errorOutput` (into `output` when `nil`).
+    /// Starts `arguments[0]` (an absolute path) with `arguments`, standard input from `input` (/dev/null when
+    /// `nil`), standard output into `output` and standard error into `errorOutput` (into `output` when `nil`).
     /// - Parameters:
     ///   - environment: the whole environment of the child; `nil` passes this process's own.
     ///   - extraDescriptors: more descriptors for the child, as child number (3 or higher) → parent
     ///     descriptor (e.g. `[3: commands, 4: replies]` for Chromium's `--remote-debugging-pipe`). The
     ///     parent's descriptors stay open; closing them after the start is the caller's job.
     public static func start(
-        _ arguments: [String], environment: [String: String]? = nil, output: URL, errorOutput: URL? = nil,
+        _ arguments: [String], environment: [String: String]? = nil, input: URL? = nil, output: URL, errorOutput: URL? = nil,
         extraDescriptors: [Int32: Int32] = [:]
     ) throws -> ChildProcess {
         guard let executable = arguments.first else { throw LauncherError("empty command") }
@@ -58,7 +58,7 @@ public final class ChildProcess: @unchecked Sendable {
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, input?.path ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         if let errorOutput {
             posix_spawn_file_actions_addopen(&actions, 2, errorOutput.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
