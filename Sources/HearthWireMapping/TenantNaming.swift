@@ -26,13 +26,36 @@ public struct TenantNaming: Sendable {
     }
 
     /// `firebase.tenant` of a JWT's payload, unchecked.
+    ///
+    /// Every client call with an ID token asks this, so the payload is only decoded as JSON when its bytes could hold
+    /// the claim: without the bytes `"tenant"` and without a `\` (a key may be written with escapes), no member of
+    /// it is named `tenant`.
     public static func tenant(ofToken token: String) -> String? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[1].utf8.count <= 16_384, let payload = Base64URL.decode(String(parts[1])) else { return nil }
-        struct Claims: Decodable {
-            struct Firebase: Decodable { var tenant: String? }
-            var firebase: Firebase?
+        var token = token
+        return token.withUTF8 { bytes -> String? in
+            guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
+                let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
+                bytes[(second + 1)...].firstIndex(of: UInt8(ascii: ".")) == nil,
+                second - first - 1 <= 16_384,
+                let payload = Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])),
+                mayNameTenant(payload)
+            else { return nil }
+            struct Claims: Decodable {
+                struct Firebase: Decodable { var tenant: String? }
+                var firebase: Firebase?
+            }
+            return (try? JSONDecoder().decode(Claims.self, from: Data(payload)))?.firebase?.tenant
         }
-        return (try? JSONDecoder().decode(Claims.self, from: Data(payload)))?.firebase?.tenant
+    }
+
+    /// Whether JSON `bytes` may have a member named `tenant`: they hold `"tenant"` or an escape.
+    private static func mayNameTenant(_ bytes: [UInt8]) -> Bool {
+        let key = Array(#""tenant""#.utf8)
+        if bytes.contains(UInt8(ascii: "\\")) { return true }
+        guard bytes.count >= key.count else { return false }
+        for start in 0...(bytes.count - key.count) where bytes[start] == key[0] {
+            if bytes[start..<(start + key.count)].elementsEqual(key) { return true }
+        }
+        return false
     }
 }

@@ -10,7 +10,9 @@ import Hummingbird
 
 /// `accounts:*` of Identity Toolkit v1 (and their legacy v3 names): sign-up, password sign-in, lookup,
 /// update, delete, and the sign-in methods of an e-mail.
-struct AccountsController<Context: CallerRequestContext>: Sendable {
+///
+/// A class: each request takes its tenant's controller, and a copy of so many parts would cost more than a lookup.
+final class AccountsController<Context: CallerRequestContext>: Sendable {
     let signIn: SignInUseCases
     let accountUseCases: AccountUseCases
     let idTokens: ServerIDTokens
@@ -24,9 +26,19 @@ struct AccountsController<Context: CallerRequestContext>: Sendable {
     let audit: AuditTrail
     let configuration: ServerConfiguration
 
+    init(
+        signIn: SignInUseCases, accountUseCases: AccountUseCases, idTokens: ServerIDTokens, admin: AdminAccountsController<Context>,
+        emailActions: EmailActionsController<Context>, federated: FederatedController<Context>, customToken: CustomTokenController<Context>,
+        phone: PhoneSignInController<Context>, browserSignIn: BrowserSignIn, audit: AuditTrail, configuration: ServerConfiguration
+    ) {
+        (self.signIn, self.accountUseCases, self.idTokens, self.admin) = (signIn, accountUseCases, idTokens, admin)
+        (self.emailActions, self.federated, self.customToken, self.phone) = (emailActions, federated, customToken, phone)
+        (self.browserSignIn, self.audit, self.configuration) = (browserSignIn, audit, configuration)
+    }
+
     enum RouteNames { case v1, legacyV3 }
 
-    static func addRoutes(to group: RouterGroup<Context>, names: RouteNames, from source: ControllerSource<Self, Context>) {
+    static func addRoutes(to group: RouterGroup<Context>, names: RouteNames, from source: ControllerSource<AccountsController, Context>) {
         let routes: [(v1: String, v3: String, handler: @Sendable (Request, Context) async throws -> Response)] = [
             ("accounts:signUp", "signupNewUser", source { $0.signUp }),
             ("accounts:signInWithPassword", "verifyPassword", source { $0.signInWithPassword }),

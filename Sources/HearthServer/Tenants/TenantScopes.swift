@@ -144,19 +144,19 @@ final class TenantScopes: Sendable {
     }
 
     /// Each request's controller from the tenant its body names.
-    func byBody<Controller>(_ controller: any KeyPath<TenantControllers, Controller> & Sendable, limit: Int)
+    func byBody<Controller>(_ controller: @escaping @Sendable (TenantControllers) -> Controller, limit: Int)
         -> ControllerSource<Controller, HearthRequestContext>
     {
         ControllerSource { request, context in
             var request = request
             let controllers = try await self.controllers(forBodyOf: &request, context: context, limit: limit)
-            return (controllers[keyPath: controller], request)
+            return (controller(controllers), request)
         }
     }
 
     /// Each request's controller from the tenant of its path (`:tenant`); a body that names another tenant is refused
     /// (`TENANT_ID_MISMATCH`).
-    func byPath<Controller>(_ controller: any KeyPath<TenantControllers, Controller> & Sendable, limit: Int)
+    func byPath<Controller>(_ controller: @escaping @Sendable (TenantControllers) -> Controller, limit: Int)
         -> ControllerSource<Controller, HearthRequestContext>
     {
         ControllerSource { request, context in
@@ -170,23 +170,23 @@ final class TenantScopes: Sendable {
                 }
             }
             let controllers = try await self.controllers(for: tenantID, context: context)
-            return (controllers[keyPath: controller], request)
+            return (controller(controllers), request)
         }
     }
 
     /// Each request's controller from the tenant of its query's `tenantId` (the action page's links carry it).
-    func byQuery<Controller>(_ controller: any KeyPath<TenantControllers, Controller> & Sendable) -> ControllerSource<
+    func byQuery<Controller>(_ controller: @escaping @Sendable (TenantControllers) -> Controller) -> ControllerSource<
         Controller, HearthRequestContext
     > {
         ControllerSource { request, context in
             let tenantID = request.uri.queryParameters.get("tenantId")
-            return (try await self.controllers(for: tenantID, context: context)[keyPath: controller], request)
+            return (controller(try await self.controllers(for: tenantID, context: context)), request)
         }
     }
 
     /// Each request's controller from the tenant its refresh token names (``RefreshSessionRecord/tenantID(ofToken:)``):
     /// the refresh names no tenant of its own. A token naming no tenant that exists is `INVALID_REFRESH_TOKEN`.
-    func byRefreshToken<Controller>(_ controller: any KeyPath<TenantControllers, Controller> & Sendable, limit: Int)
+    func byRefreshToken<Controller>(_ controller: @escaping @Sendable (TenantControllers) -> Controller, limit: Int)
         -> ControllerSource<Controller, HearthRequestContext>
     {
         ControllerSource { request, context in
@@ -197,7 +197,7 @@ final class TenantScopes: Sendable {
             let token = (try? await WireCoding.decode(TokenRequest.self, from: probe, limit: limit))?.refreshToken
             let tenantID = token.flatMap(RefreshSessionRecord.tenantID(ofToken:))
             do {
-                return (try await self.controllers(for: tenantID, context: context)[keyPath: controller], request)
+                return (controller(try await self.controllers(for: tenantID, context: context)), request)
             } catch let error as HearthError where [.invalidTenantID, .tenantNotFound].contains(error.code) {
                 throw HearthError(.invalidRefreshToken, reason: "refresh token of no tenant")
             }
@@ -207,7 +207,7 @@ final class TenantScopes: Sendable {
     /// Each request's controller from the tenant its browser sign-in `state` names (``BrowserCallback/tenantID(ofState:)``):
     /// the provider's answer carries nothing else. A state naming no tenant that exists shows the handler's page of
     /// an unknown sign-in, from the project's controller.
-    func byBrowserState<Controller>(_ controller: any KeyPath<TenantControllers, Controller> & Sendable)
+    func byBrowserState<Controller>(_ controller: @escaping @Sendable (TenantControllers) -> Controller)
         -> ControllerSource<Controller, HearthRequestContext>
     {
         ControllerSource { request, context in
@@ -219,15 +219,15 @@ final class TenantScopes: Sendable {
             let state = try await BrowserSignInController<HearthRequestContext>.parameters(of: request)["state"]
             let tenantID = state.flatMap(BrowserCallback.tenantID(ofState:))
             let controllers = (try? await self.controllers(for: tenantID, context: context)) ?? self.project
-            return (controllers[keyPath: controller], request)
+            return (controller(controllers), request)
         }
     }
 
     /// The project's own controller for every request.
-    func project<Controller: Sendable>(_ controller: any KeyPath<TenantControllers, Controller> & Sendable)
+    func project<Controller: Sendable>(_ controller: @escaping @Sendable (TenantControllers) -> Controller)
         -> ControllerSource<Controller, HearthRequestContext>
     {
-        let fixed = project[keyPath: controller]
+        let fixed = controller(project)
         return ControllerSource { request, context in
             if context.caller == .administrator, context.administratorTenant != nil { throw RequestError.permissionDenied }
             return (fixed, request)
