@@ -423,6 +423,8 @@ let package = Package(
                 "HearthBase64URL", "HearthAdmin", "HearthFormEncoding", "HearthTokens",
                 // The saml scenario's IdP: the sandbox's signer (libxmlsec1), as development mode's.
                 "HearthSandbox",
+                // The bare server, the framework's ceiling.
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

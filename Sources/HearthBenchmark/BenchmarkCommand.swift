@@ -15,7 +15,10 @@ struct BenchmarkCommand: AsyncParsableCommand {
         commandName: "hearth-benchmark",
         abstract: "Load-test a hearth server against this machine's RS256 and scrypt ceilings.")
 
-    @Option(help: "Comma-separated scenarios to run: signup, refresh, lookup, signin, signinUnderAttack, passwordReset, phone, mfaTOTP.")
+    @Option(
+        help:
+            "Comma-separated scenarios to run: signup, refresh, lookup, signin, signinUnderAttack, passwordReset, phone, mfaTOTP, saml, tenantSignup, notFound, jwks."
+    )
     var scenarios: String = Scenario.allCases.map(\.rawValue).joined(separator: ",")
 
     @Option(help: "Concurrent keep-alive connections per scenario.")
@@ -132,7 +135,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
     )
     var metricsCost: Int?
 
+    @Flag(name: .customLong("bare-server"), help: .hidden)
+    var bareServer = false
+
     func validate() throws {
+        if bareServer { return }
         guard (1...10_000).contains(connections) else { throw ValidationError("--connections must be 1...10000") }
         guard seconds > 0, warmupSeconds >= 0, ceilingSeconds > 0 else { throw ValidationError("durations must be positive") }
         guard (1...20).contains(scryptLogN) else { throw ValidationError("--scrypt-log-n must be 1...20") }
@@ -189,6 +196,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if bareServer { return try await BareServer.run() }
         let selected = try selectedScenarios()
         let counts = try selectedUserCounts()
         let machine = MachineDescription.current()
@@ -628,10 +636,15 @@ struct BenchmarkCommand: AsyncParsableCommand {
     }
 
     /// One ceiling, measured with the server idle.
-    private func measureCeiling(_ kind: Scenario.Ceiling, meter: CeilingMeter) async throws -> CeilingMeter.Measurement {
+    private func measureCeiling(_ kind: Scenario.Ceiling, meter: CeilingMeter, bare: BareServerCeiling? = nil) async throws
+        -> CeilingMeter.Measurement
+    {
         switch kind {
-        case .rs256: try await meter.rs256(payloadBytes: 600).best
-        case .scrypt: try await meter.scrypt(logN: scryptLogN)
+        case .rs256: return try await meter.rs256(payloadBytes: 600).best
+        case .scrypt: return try await meter.scrypt(logN: scryptLogN)
+        case .bareServer:
+            guard let bare else { throw BenchmarkError("the bare server's ceiling needs the bare server") }
+            return try await bare.measure(connections: connections, duration: Self.timeAmount(ceilingSeconds))
         }
     }
 
@@ -647,124 +660,146 @@ struct BenchmarkCommand: AsyncParsableCommand {
         var sessions: [FixtureFactory.Session] = []
         var results: [ScenarioResult] = []
         var firstFactorsPerSecond: Double?
-        for scenario in selected {
-            let requests: [PreparedRequest]
-            switch scenario {
-            case .signup:
-                requests = [PreparedRequest(path: scenario.path, json: #"{"returnSecureToken":true}"#, hostHeader: driver.hostHeader)]
-            case .tenantSignup:
-                let tenantID = try await fixtures.tenant()
-                Self.emit("created tenant \(tenantID) with anonymous sign-up on")
-                requests = [
-                    PreparedRequest(
-                        path: scenario.path, json: #"{"returnSecureToken":true,"tenantId":"\#(tenantID.jsonEscaped)"}"#, hostHeader: driver.hostHeader
-                    )
-                ]
-            case .saml:
-                let started = ContinuousClock.now
-                let (prepared, signingSeconds) = try await fixtures.samlSignIns(count: samlSignIns, users: passwordUsers)
-                Self.emit(
-                    "prepared \(prepared.count) SAML responses in \(Self.elapsed(since: started)) (\(String(format: "%.1f", signingSeconds)) s of it signing them)"
-                )
-                requests = prepared
-            case .refresh, .lookup:
-                if sessions.isEmpty {
+        let bare =
+            selected.contains { $0.ceiling == .bareServer }
+            ? try await BareServerCeiling.launch(
+                group: group, requestTimeout: Self.timeAmount(requestTimeout), startupTimeout: Duration.milliseconds(Int(startupTimeout * 1_000)))
+            : nil
+        if let bare { Self.emit("bare    : Hummingbird hello-world, pid \(bare.process.pid) port \(bare.process.port)") }
+        do {
+            try await runEach()
+        } catch {
+            await bare?.process.stop()
+            throw error
+        }
+        await bare?.process.stop()
+        return results
+
+        func runEach() async throws {
+            for scenario in selected {
+                let requests: [PreparedRequest]
+                switch scenario {
+                case .signup:
+                    requests = [PreparedRequest(path: scenario.path, json: #"{"returnSecureToken":true}"#, hostHeader: driver.hostHeader)]
+                case .notFound, .jwks:
+                    requests = [PreparedRequest(get: scenario.path, hostHeader: driver.hostHeader)]
+                case .tenantSignup:
+                    let tenantID = try await fixtures.tenant()
+                    Self.emit("created tenant \(tenantID) with anonymous sign-up on")
+                    requests = [
+                        PreparedRequest(
+                            path: scenario.path, json: #"{"returnSecureToken":true,"tenantId":"\#(tenantID.jsonEscaped)"}"#,
+                            hostHeader: driver.hostHeader
+                        )
+                    ]
+                case .saml:
                     let started = ContinuousClock.now
-                    sessions = try await fixtures.anonymousSessions(count: refreshUsers)
-                    Self.emit("prepared \(sessions.count) anonymous accounts in \(Self.elapsed(since: started))")
-                }
-                requests = sessions.map { session in
-                    scenario == .refresh
-                        ? PreparedRequest(
-                            path: scenario.path,
-                            json: #"{"grant_type":"refresh_token","refresh_token":"\#(session.refreshToken.jsonEscaped)"}"#,
+                    let (prepared, signingSeconds) = try await fixtures.samlSignIns(count: samlSignIns, users: passwordUsers)
+                    Self.emit(
+                        "prepared \(prepared.count) SAML responses in \(Self.elapsed(since: started)) (\(String(format: "%.1f", signingSeconds)) s of it signing them)"
+                    )
+                    requests = prepared
+                case .refresh, .lookup:
+                    if sessions.isEmpty {
+                        let started = ContinuousClock.now
+                        sessions = try await fixtures.anonymousSessions(count: refreshUsers)
+                        Self.emit("prepared \(sessions.count) anonymous accounts in \(Self.elapsed(since: started))")
+                    }
+                    requests = sessions.map { session in
+                        scenario == .refresh
+                            ? PreparedRequest(
+                                path: scenario.path,
+                                json: #"{"grant_type":"refresh_token","refresh_token":"\#(session.refreshToken.jsonEscaped)"}"#,
+                                hostHeader: driver.hostHeader)
+                            : PreparedRequest(
+                                path: scenario.path, json: #"{"idToken":"\#(session.idToken.jsonEscaped)"}"#, hostHeader: driver.hostHeader)
+                    }
+                case .passwordReset:
+                    let started = ContinuousClock.now
+                    let accounts = try await fixtures.passwordAccounts(count: passwordUsers, runID: String(UUID().uuidString.prefix(8)).lowercased())
+                    Self.emit("prepared \(accounts.count) e-mail accounts in \(Self.elapsed(since: started))")
+                    requests = accounts.map {
+                        PreparedRequest(
+                            path: scenario.path, json: #"{"requestType":"PASSWORD_RESET","email":"\#($0.email.jsonEscaped)"}"#,
                             hostHeader: driver.hostHeader)
-                        : PreparedRequest(path: scenario.path, json: #"{"idToken":"\#(session.idToken.jsonEscaped)"}"#, hostHeader: driver.hostHeader)
+                    }
+                case .phone:
+                    let started = ContinuousClock.now
+                    let (prepared, sendsPerSecond) = try await fixtures.phoneSessions(count: phoneSessions)
+                    Self.emit(
+                        "prepared \(prepared.count) phone sessions in \(Self.elapsed(since: started)): \(ResultTable.decimal(sendsPerSecond)) sendVerificationCode/s"
+                    )
+                    requests = prepared.map {
+                        PreparedRequest(
+                            path: scenario.path, json: #"{"sessionInfo":"\#($0.sessionInfo.jsonEscaped)","code":"\#(Scenario.phoneCode)"}"#,
+                            hostHeader: driver.hostHeader)
+                    }
+                case .mfaTOTP:
+                    let started = ContinuousClock.now
+                    let (prepared, firstFactors) = try await fixtures.totpSignIns(
+                        count: totpSignIns, runID: String(UUID().uuidString.prefix(8)).lowercased())
+                    firstFactorsPerSecond = firstFactors
+                    Self.emit(
+                        "prepared \(prepared.count) pending TOTP sign-ins in \(Self.elapsed(since: started)): first factors at \(ResultTable.decimal(firstFactors))/s"
+                    )
+                    requests = prepared.map {
+                        PreparedRequest(
+                            path: scenario.path,
+                            json:
+                                #"{"mfaPendingCredential":"\#($0.pendingCredential.jsonEscaped)","mfaEnrollmentId":"\#($0.enrollmentID.jsonEscaped)","totpVerificationInfo":{"verificationCode":"\#($0.code)"}}"#,
+                            hostHeader: driver.hostHeader)
+                    }
+                case .signin, .signinUnderAttack:
+                    let started = ContinuousClock.now
+                    let accounts = try await fixtures.passwordAccounts(count: passwordUsers, runID: String(UUID().uuidString.prefix(8)).lowercased())
+                    Self.emit("prepared \(accounts.count) e-mail accounts in \(Self.elapsed(since: started))")
+                    requests = accounts.map {
+                        PreparedRequest(
+                            path: scenario.path,
+                            json: #"{"email":"\#($0.email.jsonEscaped)","password":"\#($0.password.jsonEscaped)","returnSecureToken":true}"#,
+                            hostHeader: driver.hostHeader)
+                    }
                 }
-            case .passwordReset:
-                let started = ContinuousClock.now
-                let accounts = try await fixtures.passwordAccounts(count: passwordUsers, runID: String(UUID().uuidString.prefix(8)).lowercased())
-                Self.emit("prepared \(accounts.count) e-mail accounts in \(Self.elapsed(since: started))")
-                requests = accounts.map {
-                    PreparedRequest(
-                        path: scenario.path, json: #"{"requestType":"PASSWORD_RESET","email":"\#($0.email.jsonEscaped)"}"#,
-                        hostHeader: driver.hostHeader)
+                let plan = RequestPlan(name: scenario.title, requests: requests, expectedStatus: scenario == .notFound ? 404 : 200)
+                let attack = scenario == .signinUnderAttack ? try await importedHashAttack(driver: driver) : nil
+                var ceilingBefore: CeilingMeter.Measurement?
+                if let kind = scenario.ceiling { ceilingBefore = try await measureCeiling(kind, meter: meter, bare: bare) }
+                let (report, usage, attackReport) = try await measure(
+                    plan, driver: driver, connections: connections, fleet: fleet, databases: databases, alongside: attack)
+                var ceiling: CeilingMeter.Measurement?
+                var bracket = ""
+                if let kind = scenario.ceiling, let ceilingBefore {
+                    let ceilingAfter = try await measureCeiling(kind, meter: meter, bare: bare)
+                    ceiling = Self.combine(ceilingBefore, ceilingAfter)
+                    bracket =
+                        "; \(kind.name) ceiling right before / after it: \(ResultTable.decimal(ceilingBefore.operationsPerSecond)) / \(ResultTable.decimal(ceilingAfter.operationsPerSecond))/s"
                 }
-            case .phone:
-                let started = ContinuousClock.now
-                let (prepared, sendsPerSecond) = try await fixtures.phoneSessions(count: phoneSessions)
+                results.append(
+                    ScenarioResult(scenario: scenario, report: report, ceiling: ceiling, usage: usage, target: scenario.target(on: database)))
+                let p50 = report.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-"
                 Self.emit(
-                    "prepared \(prepared.count) phone sessions in \(Self.elapsed(since: started)): \(ResultTable.decimal(sendsPerSecond)) sendVerificationCode/s"
+                    "\(scenario.title): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(p50) ms, \(report.errors) errors, CPU server+db+client+other \(ResultTable.cpu(usage)) cores\(bracket)"
                 )
-                requests = prepared.map {
-                    PreparedRequest(
-                        path: scenario.path, json: #"{"sessionInfo":"\#($0.sessionInfo.jsonEscaped)","code":"\#(Scenario.phoneCode)"}"#,
-                        hostHeader: driver.hostHeader)
+                if scenario == .mfaTOTP, let firstFactorsPerSecond, report.successesPerSecond > 0 {
+                    // Each sign-in is both steps; their CPU costs add, so the pair's rate is the harmonic sum.
+                    let scrypt = try await measureCeiling(.scrypt, meter: meter)
+                    let pairs = 1 / (1 / firstFactorsPerSecond + 1 / report.successesPerSecond)
+                    Self.emit(
+                        "  password + TOTP sign-in, both steps: \(ResultTable.decimal(pairs)) sign-ins/s = \(String(format: "%.1f%%", pairs / max(scrypt.operationsPerSecond, 1e-9) * 100)) of the scrypt ceiling (\(ResultTable.decimal(scrypt.operationsPerSecond))/s); first factors \(ResultTable.decimal(firstFactorsPerSecond))/s, second \(ResultTable.decimal(report.successesPerSecond))/s"
+                    )
                 }
-            case .mfaTOTP:
-                let started = ContinuousClock.now
-                let (prepared, firstFactors) = try await fixtures.totpSignIns(
-                    count: totpSignIns, runID: String(UUID().uuidString.prefix(8)).lowercased())
-                firstFactorsPerSecond = firstFactors
-                Self.emit(
-                    "prepared \(prepared.count) pending TOTP sign-ins in \(Self.elapsed(since: started)): first factors at \(ResultTable.decimal(firstFactors))/s"
-                )
-                requests = prepared.map {
-                    PreparedRequest(
-                        path: scenario.path,
-                        json:
-                            #"{"mfaPendingCredential":"\#($0.pendingCredential.jsonEscaped)","mfaEnrollmentId":"\#($0.enrollmentID.jsonEscaped)","totpVerificationInfo":{"verificationCode":"\#($0.code)"}}"#,
-                        hostHeader: driver.hostHeader)
+                if let attackReport {
+                    let fraction =
+                        ceiling.map { String(format: "%.1f%%", report.successesPerSecond / max($0.operationsPerSecond, 1e-9) * 100) } ?? "-"
+                    let attempts = ResultTable.decimal(Double(attackReport.requests) / max(attackReport.seconds, 1e-9))
+                    let attackP50 = attackReport.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-"
+                    let p99 = report.latencyMilliseconds(percentile: 0.99).map(ResultTable.decimal) ?? "-"
+                    Self.emit(
+                        "  attack beside it: \(attempts) wrong-password answers/s (bcrypt cost \(attackBcryptCost), 6 in flight, p50 \(attackP50) ms); normal sign-ins \(fraction) of the scrypt ceiling, p99 \(p99) ms"
+                    )
                 }
-            case .signin, .signinUnderAttack:
-                let started = ContinuousClock.now
-                let accounts = try await fixtures.passwordAccounts(count: passwordUsers, runID: String(UUID().uuidString.prefix(8)).lowercased())
-                Self.emit("prepared \(accounts.count) e-mail accounts in \(Self.elapsed(since: started))")
-                requests = accounts.map {
-                    PreparedRequest(
-                        path: scenario.path,
-                        json: #"{"email":"\#($0.email.jsonEscaped)","password":"\#($0.password.jsonEscaped)","returnSecureToken":true}"#,
-                        hostHeader: driver.hostHeader)
-                }
-            }
-            let plan = RequestPlan(name: scenario.title, requests: requests)
-            let attack = scenario == .signinUnderAttack ? try await importedHashAttack(driver: driver) : nil
-            var ceilingBefore: CeilingMeter.Measurement?
-            if let kind = scenario.ceiling { ceilingBefore = try await measureCeiling(kind, meter: meter) }
-            let (report, usage, attackReport) = try await measure(
-                plan, driver: driver, connections: connections, fleet: fleet, databases: databases, alongside: attack)
-            var ceiling: CeilingMeter.Measurement?
-            var bracket = ""
-            if let kind = scenario.ceiling, let ceilingBefore {
-                let ceilingAfter = try await measureCeiling(kind, meter: meter)
-                ceiling = Self.combine(ceilingBefore, ceilingAfter)
-                bracket =
-                    "; \(kind.name) ceiling right before / after it: \(ResultTable.decimal(ceilingBefore.operationsPerSecond)) / \(ResultTable.decimal(ceilingAfter.operationsPerSecond))/s"
-            }
-            results.append(ScenarioResult(scenario: scenario, report: report, ceiling: ceiling, usage: usage))
-            let p50 = report.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-"
-            Self.emit(
-                "\(scenario.title): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(p50) ms, \(report.errors) errors, CPU server+db+client+other \(ResultTable.cpu(usage)) cores\(bracket)"
-            )
-            if scenario == .mfaTOTP, let firstFactorsPerSecond, report.successesPerSecond > 0 {
-                // Each sign-in is both steps; their CPU costs add, so the pair's rate is the harmonic sum.
-                let scrypt = try await measureCeiling(.scrypt, meter: meter)
-                let pairs = 1 / (1 / firstFactorsPerSecond + 1 / report.successesPerSecond)
-                Self.emit(
-                    "  password + TOTP sign-in, both steps: \(ResultTable.decimal(pairs)) sign-ins/s = \(String(format: "%.1f%%", pairs / max(scrypt.operationsPerSecond, 1e-9) * 100)) of the scrypt ceiling (\(ResultTable.decimal(scrypt.operationsPerSecond))/s); first factors \(ResultTable.decimal(firstFactorsPerSecond))/s, second \(ResultTable.decimal(report.successesPerSecond))/s"
-                )
-            }
-            if let attackReport {
-                let fraction = ceiling.map { String(format: "%.1f%%", report.successesPerSecond / max($0.operationsPerSecond, 1e-9) * 100) } ?? "-"
-                let attempts = ResultTable.decimal(Double(attackReport.requests) / max(attackReport.seconds, 1e-9))
-                let attackP50 = attackReport.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-"
-                let p99 = report.latencyMilliseconds(percentile: 0.99).map(ResultTable.decimal) ?? "-"
-                Self.emit(
-                    "  attack beside it: \(attempts) wrong-password answers/s (bcrypt cost \(attackBcryptCost), 6 in flight, p50 \(attackP50) ms); normal sign-ins \(fraction) of the scrypt ceiling, p99 \(p99) ms"
-                )
             }
         }
-        return results
     }
 
     private func printErrors(_ results: [ScenarioResult]) {

@@ -55,7 +55,7 @@ final class LoadConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         switch unwrapInboundIn(data) {
         case .head(let head):
             status = head.status.code
-            keepsBody = plan.capturesBodies || status != 200
+            keepsBody = plan.capturesBodies || status != plan.expectedStatus
             if keepsBody { body.clear() }
         case .body(var part):
             if keepsBody { body.writeBuffer(&part) }
@@ -78,7 +78,7 @@ final class LoadConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         guard measured else { return }
         report.latencies.append(UInt64(max(0, (now - sentAt).nanoseconds)))
-        if status == 200 {
+        if status == plan.expectedStatus {
             report.successes += 1
         } else {
             report.errorsByStatus[status, default: 0] += 1

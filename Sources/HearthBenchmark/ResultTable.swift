@@ -5,15 +5,16 @@ struct ResultTable {
     let results: [ScenarioResult]
     /// The server's peak RSS over the whole run (`VmHWM`), if known.
     let serverPeakRSS: Int?
-    static let memoryTargetBytes = 100 * 1_000_000
+    static let memoryTargetBytes = 80 * 1_000_000
 
     func render() -> String {
         let header = [
-            "Scenario", "Requests", "Req/s", "p50 ms", "p90 ms", "p99 ms", "Ceiling /s", "vs ceiling", "Target", "Met", "Errors", "Server RSS MB",
+            "Scenario", "Requests", "Req/s", "p50 ms", "p90 ms", "p99 ms", "p99/p50", "Ceiling /s", "vs ceiling", "Target", "Met", "Errors",
+            "Server RSS MB",
             "CPU server+db+client+other",
         ]
         let rows = results.map(row(for:))
-        var lines = [Self.markdown(header: header, rows: rows, numeric: [1, 2, 3, 4, 5, 6, 7, 10, 11, 12])]
+        var lines = [Self.markdown(header: header, rows: rows, numeric: [1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13])]
         if let serverPeakRSS {
             let met = serverPeakRSS < Self.memoryTargetBytes
             lines.append("")
@@ -48,12 +49,13 @@ struct ResultTable {
         switch (result.scenario.ceiling, result.ceiling) {
         case (.rs256?, let measurement?): ceiling = "RS256 \(Self.grouped(measurement.operationsPerSecond))"
         case (.scrypt?, let measurement?): ceiling = "scrypt \(Self.decimal(measurement.operationsPerSecond))"
+        case (.bareServer?, let measurement?): ceiling = "bare \(Self.grouped(measurement.operationsPerSecond))"
         default: ceiling = "-"
         }
         let target: String
-        switch result.scenario.target {
-        case .fractionOfCeiling(let fraction): target = "≥ \(Int((fraction * 100).rounded()))% of ceiling"
-        case .requestsPerSecond(let rate): target = "≥ \(Self.grouped(rate)) req/s"
+        switch result.target {
+        case .fractionOfCeiling(let fraction): target = "≥ \(Int((fraction * 100).rounded()))% of ceiling, p99/p50 ≤ \(Int(ScenarioResult.tailLimit))"
+        case .requestsPerSecond(let rate): target = "≥ \(Self.grouped(rate)) req/s, p99/p50 ≤ \(Int(ScenarioResult.tailLimit))"
         }
         return [
             result.title,
@@ -62,6 +64,7 @@ struct ResultTable {
             report.latencyMilliseconds(percentile: 0.50).map(Self.decimal) ?? "-",
             report.latencyMilliseconds(percentile: 0.90).map(Self.decimal) ?? "-",
             report.latencyMilliseconds(percentile: 0.99).map(Self.decimal) ?? "-",
+            result.tail.map { String(format: "%.1f", $0) } ?? "-",
             ceiling,
             result.fractionOfCeiling.map { String(format: "%.1f%%", $0 * 100) } ?? "-",
             target,

@@ -38,10 +38,23 @@ final class ServerProcess {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw BenchmarkError("no hearth executable at \(executable); build it (swift build -c release --product hearth) or pass --server PATH")
         }
+        return try await launch(
+            arguments: { [executable, "serve", "--mode", "development", "--host", "127.0.0.1", "--port", "0", "--data-dir", $0] },
+            environment: environment, startupTimeout: startupTimeout)
+    }
+
+    /// Starts the command `arguments` gives for a fresh data directory and waits until it prints `banner` and its
+    /// address (`banner` + `HOST:PORT`).
+    static func launch(
+        arguments: (String) -> [String], environment: [String: String], startupTimeout: Duration,
+        banner: String = "Hearth is listening on http://"
+    ) async throws -> ServerProcess {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-benchmark-\(UUID().uuidString)")
         let dataDirectory = directory.appendingPathComponent("data")
         let stdoutFile = directory.appendingPathComponent("stdout.log")
         let stderrFile = directory.appendingPathComponent("stderr.log")
+        let command = arguments(dataDirectory.path)
+        let executable = command[0]
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
@@ -49,7 +62,7 @@ final class ServerProcess {
         let process: ChildProcess
         do {
             process = try ChildProcess.start(
-                [executable, "serve", "--mode", "development", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path],
+                command,
                 environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new }, output: stdoutFile,
                 errorOutput: stderrFile)
         } catch {
@@ -59,7 +72,7 @@ final class ServerProcess {
 
         let deadline = ContinuousClock.now + startupTimeout
         while true {
-            if let port = bannerPort(in: (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "") {
+            if let port = bannerPort(in: (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "", banner: banner) {
                 return ServerProcess(executable: executable, port: port, process: process, directory: directory)
             }
             if !process.isRunning {
@@ -77,9 +90,9 @@ final class ServerProcess {
         }
     }
 
-    /// The port in "Hearth is listening on http://HOST:PORT".
-    static func bannerPort(in output: String) -> Int? {
-        guard let marker = output.range(of: "Hearth is listening on http://") else { return nil }
+    /// The port in "Hearth is listening on http://HOST:PORT" (or another `banner`).
+    static func bannerPort(in output: String, banner: String = "Hearth is listening on http://") -> Int? {
+        guard let marker = output.range(of: banner) else { return nil }
         let rest = output[marker.upperBound...]
         guard let newline = rest.firstIndex(of: "\n") else { return nil }  // the line is complete
         let line = rest[..<newline]
