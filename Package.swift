@@ -98,6 +98,8 @@ let package = Package(
             providers: [.apt(["libssl-dev", "pkg-config"]), .brew(["openssl@3", "pkg-config"])]
         ),
         .target(name: "CRS256", dependencies: ["CLibCrypto"], cSettings: [.headerSearchPath("../CLibCrypto")]),
+        // glibc's allocator tuned for the server (arenas, mmap threshold): `hearth serve` applies it at start.
+        .target(name: "CProcessMemory"),
         // Signing keys, ID tokens, JWKS and X.509 publication, rotation.
         .target(
             name: "HearthTokens",
@@ -401,7 +403,8 @@ let package = Package(
         .executableTarget(
             name: "hearth",
             dependencies: [
-                "HearthServer", "HearthTLS", "HearthComposition", "HearthDevelopment", "HearthCore", "HearthStorage", "HearthStorageSQLite",
+                "HearthServer", "CProcessMemory", "HearthTLS", "HearthComposition", "HearthDevelopment", "HearthCore", "HearthStorage",
+                "HearthStorageSQLite",
                 "HearthStoragePostgres", "HearthTokens", "HearthWire", "HearthAdmin", "HearthConfiguration", "HearthOTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -135,6 +135,17 @@ struct BenchmarkCommand: AsyncParsableCommand {
     )
     var metricsCost: Int?
 
+    @Flag(
+        help:
+            "Also drive each scenario whose requests can be replayed with wrk (Debian's `wrk`), an independent client, right after the built-in one.")
+    var wrk = false
+
+    @Option(name: .customLong("wrk-connections"), help: "wrk's connections.")
+    var wrkConnections: Int = 32
+
+    @Option(name: .customLong("wrk-threads"), help: "wrk's threads.")
+    var wrkThreads: Int = 2
+
     @Flag(name: .customLong("bare-server"), help: .hidden)
     var bareServer = false
 
@@ -311,6 +322,13 @@ struct BenchmarkCommand: AsyncParsableCommand {
             )
             Self.emit("")
             Self.emit(ResultTable(results: results, serverPeakRSS: nil).render())
+            if results.contains(where: { $0.wrk != nil }) {
+                Self.emit("")
+                Self.emit(
+                    "The same scenarios driven by wrk (\(wrkThreads) threads, \(wrkConnections) connections), each right after the built-in client:")
+                Self.emit("")
+                Self.emit(ResultTable(results: results, serverPeakRSS: nil).renderWrk())
+            }
             printErrors(results)
         }
         if !userCountResults.isEmpty {
@@ -774,8 +792,18 @@ struct BenchmarkCommand: AsyncParsableCommand {
                     bracket =
                         "; \(kind.name) ceiling right before / after it: \(ResultTable.decimal(ceilingBefore.operationsPerSecond)) / \(ResultTable.decimal(ceilingAfter.operationsPerSecond))/s"
                 }
-                results.append(
-                    ScenarioResult(scenario: scenario, report: report, ceiling: ceiling, usage: usage, target: scenario.target(on: database)))
+                var result = ScenarioResult(scenario: scenario, report: report, ceiling: ceiling, usage: usage, target: scenario.target(on: database))
+                if wrk, scenario.requestsAreReusable {
+                    guard let client = WrkClient.find(threads: wrkThreads, connections: wrkConnections) else {
+                        throw BenchmarkError("--wrk: no wrk on the PATH (apt-get install wrk)")
+                    }
+                    let measured = try await client.run(requests, port: fleet.ports[0], seconds: seconds, expectedStatus: plan.expectedStatus)
+                    result.wrk = measured
+                    Self.emit(
+                        "  wrk: \(ResultTable.decimal(measured.requestsPerSecond)) req/s, p50 \(ResultTable.decimal(measured.p50Milliseconds)) ms, p99 \(ResultTable.decimal(measured.p99Milliseconds)) ms, \(measured.unexpected) unexpected answers"
+                    )
+                }
+                results.append(result)
                 let p50 = report.latencyMilliseconds(percentile: 0.5).map(ResultTable.decimal) ?? "-"
                 Self.emit(
                     "\(scenario.title): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(p50) ms, \(report.errors) errors, CPU server+db+client+other \(ResultTable.cpu(usage)) cores\(bracket)"

@@ -25,6 +25,21 @@ struct ResultTable {
         return lines.joined(separator: "\n")
     }
 
+    /// The wrk rows: rate (and its ratio to the built-in run's ceiling), p50, p99, the tail, unexpected answers.
+    func renderWrk() -> String {
+        let rows = results.compactMap { result -> [String]? in
+            guard let wrk = result.wrk else { return nil }
+            let fraction = result.ceiling.map { String(format: "%.1f%%", wrk.requestsPerSecond / max($0.operationsPerSecond, 1e-9) * 100) } ?? "-"
+            return [
+                result.title, Self.grouped(wrk.requestsPerSecond), fraction, Self.decimal(wrk.p50Milliseconds), Self.decimal(wrk.p99Milliseconds),
+                String(format: "%.1f", wrk.tail), wrk.tail <= ScenarioResult.tailLimit ? "yes" : "NO", Self.grouped(Double(wrk.unexpected)),
+            ]
+        }
+        return Self.markdown(
+            header: ["Scenario", "Req/s", "vs ceiling", "p50 ms", "p99 ms", "p99/p50", "Tail ≤ 3", "Unexpected"], rows: rows,
+            numeric: [1, 2, 3, 4, 5, 7])
+    }
+
     /// A Markdown table, each column padded to its widest cell; the `numeric` columns right-aligned.
     static func markdown(header: [String], rows: [[String]], numeric: Set<Int>) -> String {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

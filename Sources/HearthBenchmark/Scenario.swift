@@ -112,6 +112,15 @@ enum Scenario: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether the scenario's requests may be sent again and again (wrk sends them round-robin with no end): not the
+    /// single-use phone sessions, pending second factors and SAML responses.
+    var requestsAreReusable: Bool {
+        switch self {
+        case .phone, .mfaTOTP, .saml, .signinUnderAttack: false
+        default: true
+        }
+    }
+
     /// The target on `database`: issue 30's, against the best RS256 ceiling of the machine (the faster of two
     /// libraries) and the bare server. PostgreSQL's, one replica on the same cores as its database, are lower.
     func target(on database: DatabaseMode) -> Target {

@@ -10,6 +10,8 @@ struct ScenarioResult: Sendable {
     var title: String
     /// What the scenario should reach on the run's database.
     let target: Scenario.Target
+    /// The same scenario driven by wrk right after (`--wrk`).
+    var wrk: WrkClient.Result?
     /// The most p99 may be of p50 under saturation (issue 30: a short tail).
     static let tailLimit = 3.0
 

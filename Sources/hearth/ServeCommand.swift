@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import CProcessMemory
 import Foundation
 import HearthComposition
 import HearthConfiguration
@@ -20,6 +21,9 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
+        // Two allocator arenas rather than one per pool thread, and large buffers unmapped when freed: 20-odd MB of
+        // resident memory under load (BENCHMARKS.md, issue 30).
+        _ = hearth_tune_allocator(2, 256 * 1024)
         // Everything this process creates (database, journals, key file) is for its owner only.
         umask(0o077)
         // SIGHUP (`systemctl reload`) reloads the TLS files once the server runs; until then it must not end the process.
