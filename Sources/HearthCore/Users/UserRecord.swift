@@ -126,8 +126,19 @@ public struct UserRecord: Sendable, Equatable {
 
     /// Generates a Firebase-shaped uid: 28 characters from `[A-Za-z0-9]`.
     public static func makeUID() -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
         var generator = SystemRandomNumberGenerator()
-        return String((0..<28).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+        var characters: [UInt8] = []
+        characters.reserveCapacity(28)
+        // Random bytes eight at a time (each draw is a system call); a byte below 248 = 4 × 62 picks a character
+        // evenly, the others are skipped.
+        while characters.count < 28 {
+            withUnsafeBytes(of: generator.next() as UInt64) { word in
+                for byte in word where byte < 248 && characters.count < 28 {
+                    characters.append(alphabet[Int(byte % 62)])
+                }
+            }
+        }
+        return String(decoding: characters, as: UTF8.self)
     }
 }

@@ -39,11 +39,11 @@ struct ClientAddressResolver: Sendable {
     }
 
     func resolve(_ request: Request, context: some RequestContext) -> String {
-        resolve(peer: Self.peer(context), headers: request.headers)
+        address(request, context: context)?.limitKey ?? Self.unknown
     }
 
     func address(_ request: Request, context: some RequestContext) -> IPAddress? {
-        address(peer: Self.peer(context), headers: request.headers)
+        RequestRecord.clientAddress { address(peer: Self.peer(context), headers: request.headers) }
     }
 
     private static func peer(_ context: some RequestContext) -> String? {

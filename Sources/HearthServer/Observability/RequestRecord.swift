@@ -21,6 +21,8 @@ final class RequestRecord: Sendable {
         var errorCode: String?
         /// A sign-in or sign-up the request tried (and, once it succeeded, how).
         var signIn: SignIn?
+        /// The client's address once resolved (`.some(nil)`: the peer is unknown).
+        var clientAddress: IPAddress??
     }
 
     /// What `hearth_sign_ins_total` and `hearth_sign_ups_total` count of a request.
@@ -40,6 +42,15 @@ final class RequestRecord: Sendable {
     /// The request is about user `uid`: its ID token checked out, or it signed in.
     static func noteUser(_ uid: String) {
         current?.box.withLock { $0.uid = uid }
+    }
+
+    /// The client's address, resolved once a request: the counters, the audit event and the access log each ask.
+    static func clientAddress(_ resolve: () -> IPAddress?) -> IPAddress? {
+        guard let record = current else { return resolve() }
+        if let known = record.box.withLock({ $0.clientAddress }) { return known }
+        let address = resolve()
+        record.box.withLock { $0.clientAddress = .some(address) }
+        return address
     }
 
     /// The request came with this API key; the log shows only ``keyID(_:)``.
@@ -70,6 +81,17 @@ final class RequestRecord: Sendable {
     /// A name for an API key that can go in a log: `key-` and the first 8 hex digits of its SHA-256. It tells
     /// an operator's keys apart without revealing one.
     static func keyID(_ key: String) -> String {
-        "key-" + SHA256.hash(data: Data(key.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
+        if let known = knownKeyIDs.withLock({ $0[key] }) { return known }
+        let digits = Array("0123456789abcdef".utf8)
+        var text = Array("key-".utf8)
+        for byte in SHA256.hash(data: Data(key.utf8)).prefix(4) {
+            text += [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+        }
+        let id = String(decoding: text, as: UTF8.self)
+        // A project has a few keys, asked for on every request; what callers invent is not kept.
+        knownKeyIDs.withLock { if $0.count < 16 { $0[key] = id } }
+        return id
     }
+
+    private static let knownKeyIDs = LockedBox<[String: String]>([:])
 }
