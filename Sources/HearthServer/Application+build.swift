@@ -181,7 +181,7 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
         use: ServiceAccountTokenController<HearthRequestContext>(logger: services.logger, accessTokens: accessTokens).token)
     for path in ["/v1/token", "/securetoken.googleapis.com/v1/token"] {
         router.group(RouterPath(path)).add(middleware: apiKeys).post(
-            use: scopes.byRefreshToken(\.secureToken, limit: limit).callAsFunction { $0.token })
+            use: scopes.refresh(limit: limit))
     }
     return router
 }

@@ -2,20 +2,13 @@ import HTTPTypes
 import HearthCore
 import Hummingbird
 
-/// Finds the client's address: the connected peer, or — when the peer is a trusted proxy — the
-/// right-most address in `X-Forwarded-For` that is not itself a trusted proxy. Addresses a client
-/// writes into the header are never believed unless every hop after them is trusted, so a client
-/// cannot pick its own address.
+/// The client's address of a request (``ClientAddressRule``: the peer, or what trusted proxies forwarded).
 struct ClientAddressResolver: Sendable {
     let trustedProxies: [IPAddressRange]
 
     static let forwardedFor = HTTPField.Name("x-forwarded-for")!
     /// The key of requests whose peer is unknown (the in-process test router has no socket).
     static let unknown = "unknown"
-
-    func isTrusted(_ address: IPAddress) -> Bool {
-        trustedProxies.contains { $0.contains(address) }
-    }
 
     /// The client address of a request whose peer is `peer` (text form), as a counter key
     /// (``IPAddress/limitKey``: IPv6 clients count per /64).
@@ -25,17 +18,7 @@ struct ClientAddressResolver: Sendable {
 
     /// The client's address itself; `nil` when the peer is unknown.
     func address(peer: String?, headers: HTTPFields) -> IPAddress? {
-        guard let peerText = peer, let peerAddress = IPAddress(peerText) else { return nil }
-        guard isTrusted(peerAddress) else { return peerAddress }
-        // Every X-Forwarded-For line, in order, split at commas: the right-most entry was added last.
-        let hops = headers[values: Self.forwardedFor].flatMap { $0.split(separator: ",") }
-        var client = peerAddress
-        for hop in hops.reversed() {
-            guard let address = IPAddress(hop) else { break }
-            client = address
-            if !isTrusted(address) { break }
-        }
-        return client
+        ClientAddressRule(trustedProxies: trustedProxies).client(peer: peer, forwardedFor: headers[values: Self.forwardedFor])
     }
 
     func resolve(_ request: Request, context: some RequestContext) -> String {

@@ -13,8 +13,8 @@ struct SecureTokenController<Context: RequestContext>: Sendable {
     let configuration: ServerConfiguration
     let clock: WallClock
 
-    @Sendable func token(_ request: Request, context: Context) async throws -> Response {
-        let input = try await WireCoding.decode(TokenRequest.self, from: request, limit: configuration.maxBodyBytes)
+    /// A refresh, its body decoded by the route (which read the tenant from it).
+    func token(_ input: TokenRequest) async throws -> Response {
         guard let grantType = input.grantType else { throw HearthError(.missingGrantType) }
         guard grantType == "refresh_token" else { throw HearthError(.invalidGrantType) }
         guard let refreshToken = input.refreshToken, !refreshToken.isEmpty else { throw HearthError(.missingRefreshToken) }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HearthCore
 
@@ -53,9 +52,9 @@ final class RequestRecord: Sendable {
         return address
     }
 
-    /// The request came with this API key; the log shows only ``keyID(_:)``.
+    /// The request came with this API key; the log shows only ``APIKeyName``'s name for it.
     static func noteAPIKey(_ key: String) {
-        current?.box.withLock { $0.apiKeyID = keyID(key) }
+        current?.box.withLock { $0.apiKeyID = APIKeyName.of(key) }
     }
 
     /// The request tries to sign in (or up, `signUp`) with `provider`; a later note replaces an earlier one.
@@ -77,21 +76,4 @@ final class RequestRecord: Sendable {
     static func noteAdministrator() {
         current?.box.withLock { $0.administrator = true }
     }
-
-    /// A name for an API key that can go in a log: `key-` and the first 8 hex digits of its SHA-256. It tells
-    /// an operator's keys apart without revealing one.
-    static func keyID(_ key: String) -> String {
-        if let known = knownKeyIDs.withLock({ $0[key] }) { return known }
-        let digits = Array("0123456789abcdef".utf8)
-        var text = Array("key-".utf8)
-        for byte in SHA256.hash(data: Data(key.utf8)).prefix(4) {
-            text += [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
-        }
-        let id = String(decoding: text, as: UTF8.self)
-        // A project has a few keys, asked for on every request; what callers invent is not kept.
-        knownKeyIDs.withLock { if $0.count < 16 { $0[key] = id } }
-        return id
-    }
-
-    private static let knownKeyIDs = LockedBox<[String: String]>([:])
 }

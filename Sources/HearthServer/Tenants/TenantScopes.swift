@@ -184,23 +184,20 @@ final class TenantScopes: Sendable {
         }
     }
 
-    /// Each request's controller from the tenant its refresh token names (``RefreshSessionRecord/tenantID(ofToken:)``):
-    /// the refresh names no tenant of its own. A token naming no tenant that exists is `INVALID_REFRESH_TOKEN`.
-    func byRefreshToken<Controller>(_ controller: @escaping @Sendable (TenantControllers) -> Controller, limit: Int)
-        -> ControllerSource<Controller, HearthRequestContext>
-    {
-        ControllerSource { request, context in
-            var request = request
-            let buffer = try await WireCoding.body(of: request, limit: limit)
-            request.body = RequestBody(buffer: buffer)
-            let probe = Request(head: request.head, body: RequestBody(buffer: buffer))
-            let token = (try? await WireCoding.decode(TokenRequest.self, from: probe, limit: limit))?.refreshToken
-            let tenantID = token.flatMap(RefreshSessionRecord.tenantID(ofToken:))
+    /// The Secure Token endpoint: the body decoded once, and the refresh answered by the controllers of the tenant its
+    /// refresh token names (``RefreshSessionRecord/tenantID(ofToken:)``; the request names no tenant of its own). A
+    /// token naming no tenant that exists is `INVALID_REFRESH_TOKEN`.
+    func refresh(limit: Int) -> @Sendable (Request, HearthRequestContext) async throws -> Response {
+        { request, context in
+            let input = try await WireCoding.decode(TokenRequest.self, from: request, limit: limit)
+            let tenantID = input.refreshToken.flatMap(RefreshSessionRecord.tenantID(ofToken:))
+            let controllers: TenantControllers
             do {
-                return (controller(try await self.controllers(for: tenantID, context: context)), request)
+                controllers = try await self.controllers(for: tenantID, context: context)
             } catch let error as HearthError where [.invalidTenantID, .tenantNotFound].contains(error.code) {
                 throw HearthError(.invalidRefreshToken, reason: "refresh token of no tenant")
             }
+            return try await controllers.secureToken.token(input)
         }
     }
 
