@@ -12,6 +12,11 @@ struct ClientAddressTests {
         #expect(IPAddress("::ffff:192.0.2.1")?.description == "192.0.2.1")
         #expect(IPAddress("2001:DB8:0:0::1")?.description == "2001:db8::1")
         #expect(IPAddress("[::1]")?.description == "::1")
+        // A forwarded hop may come with blanks around it (`a, b`); other characters are refused, not trimmed.
+        #expect(IPAddress(" 192.0.2.1\t")?.description == "192.0.2.1")
+        #expect(IPAddress("\u{A0}192.0.2.1") == nil)
+        #expect(IPAddress("g::1") == nil)
+        #expect(IPAddress("2001:db8::AbCd")?.description == "2001:db8::abcd")
         for bad in ["", "1.2.3", "1.2.3.4.5", "256.1.1.1", "fe80::1%eth0", "1.2.3.4\u{0}", "example.com", String(repeating: "1", count: 500)] {
             #expect(IPAddress(bad) == nil, "\(bad)")
         }

@@ -15,7 +15,12 @@ public struct ClientAddressRule: Sendable {
     /// The client's address for a peer `peer` (text form) and the `X-Forwarded-For` lines `forwardedFor`, in order;
     /// `nil` when the peer is unknown.
     public func client(peer: String?, forwardedFor: [String]) -> IPAddress? {
-        guard let peerText = peer, let peerAddress = IPAddress(peerText) else { return nil }
+        client(peerAddress: peer.flatMap { IPAddress($0) }, forwardedFor: forwardedFor)
+    }
+
+    /// ``client(peer:forwardedFor:)`` of a peer already read as an address.
+    public func client(peerAddress: IPAddress?, forwardedFor: [String]) -> IPAddress? {
+        guard let peerAddress else { return nil }
         guard isTrusted(peerAddress) else { return peerAddress }
         // Every line split at commas: the right-most entry was added last.
         var client = peerAddress

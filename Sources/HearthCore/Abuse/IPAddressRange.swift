@@ -13,12 +13,13 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// Parses `192.0.2.1`, `2001:db8::1` or `[2001:db8::1]`. An IPv4-mapped IPv6 address
     /// (`::ffff:192.0.2.1`) becomes the IPv4 address, so that one client has one form.
     public init?(_ text: some StringProtocol) {
-        var text = String(text).trimmingCharacters(in: .whitespaces)
+        var text = String(text)
+        if text.utf8.first.map(Self.isBlank) == true || text.utf8.last.map(Self.isBlank) == true {
+            text = text.trimmingCharacters(in: .whitespaces)
+        }
         if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         // Hex digits, dots and colons only: no zone index, and nothing a C string would cut short (NUL).
-        guard !text.isEmpty, text.utf8.count <= 64,
-            text.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") || ($0 < 128 && Character(Unicode.Scalar($0)).isHexDigit) })
-        else { return nil }
+        guard !text.isEmpty, text.utf8.count <= 64, text.utf8.allSatisfy(Self.mayAppear) else { return nil }
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
             bytes = withUnsafeBytes(of: &v4) { Array($0) }
@@ -31,6 +32,18 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
             bytes = Array(all[12..<16])
         } else {
             bytes = all
+        }
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+
+    /// A byte of an address's text: a hex digit, a dot or a colon.
+    private static func mayAppear(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+            UInt8(ascii: "."), UInt8(ascii: ":"):
+            true
+        default: false
         }
     }
 

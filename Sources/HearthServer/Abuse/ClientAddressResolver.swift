@@ -26,11 +26,14 @@ struct ClientAddressResolver: Sendable {
     }
 
     func address(_ request: Request, context: some RequestContext) -> IPAddress? {
-        RequestRecord.clientAddress { address(peer: Self.peer(context), headers: request.headers) }
+        RequestRecord.clientAddress {
+            ClientAddressRule(trustedProxies: trustedProxies).client(
+                peerAddress: Self.peer(context), forwardedFor: request.headers[values: Self.forwardedFor])
+        }
     }
 
-    private static func peer(_ context: some RequestContext) -> String? {
-        (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+    private static func peer(_ context: some RequestContext) -> IPAddress? {
+        (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress.flatMap { IPAddress($0) }
     }
 
     /// The client's full address (not a /64 for IPv6) in text, as audit events and the access log keep it;
