@@ -7,7 +7,20 @@ import Foundation
 public enum DuplicateKeyScanner {
     /// The first key that appears twice in the same object, or `nil`.
     public static func firstDuplicate(in data: Data) -> String? {
-        data.withUnsafeBytes { raw in firstDuplicate(in: raw.bindMemory(to: UInt8.self)) }
+        scan(data).duplicate
+    }
+
+    /// What one pass over a body finds about its keys.
+    public struct Scan: Sendable, Equatable {
+        /// The first key that appears twice in the same object.
+        public var duplicate: String?
+        /// Whether some key holds `_` (after unescaping): only then does a snake_case key need converting.
+        public var hasUnderscoredKey = false
+    }
+
+    /// The keys of `data`, looked at once.
+    public static func scan(_ data: Data) -> Scan {
+        data.withUnsafeBytes { raw in scan(raw.bindMemory(to: UInt8.self)) }
     }
 
     private struct Object {
@@ -15,7 +28,8 @@ public enum DuplicateKeyScanner {
         var expectsKey = true
     }
 
-    private static func firstDuplicate(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Scan {
+        var found = Scan()
         // One entry per open container: an object's keys so far, or nil for an array.
         var open: [Object?] = []
         var index = 0
@@ -32,11 +46,18 @@ public enum DuplicateKeyScanner {
             case UInt8(ascii: ":"):
                 if open.last != nil, open.last! != nil { open[open.count - 1]?.expectsKey = false }
             case UInt8(ascii: "\""):
-                let (text, end) = string(in: bytes, from: index + 1)
-                if let object = open.last ?? nil, object.expectsKey {
-                    if object.keys.contains(text) { return text }
-                    open[open.count - 1]?.keys.insert(text)
+                guard let object = open.last ?? nil, object.expectsKey else {
+                    // A value: only its end matters.
+                    index = end(ofStringIn: bytes, from: index + 1)
+                    continue
                 }
+                let (text, end) = string(in: bytes, from: index + 1)
+                if object.keys.contains(text) {
+                    found.duplicate = text
+                    return found
+                }
+                if !found.hasUnderscoredKey, text.utf8.contains(UInt8(ascii: "_")) { found.hasUnderscoredKey = true }
+                open[open.count - 1]?.keys.insert(text)
                 index = end
                 continue
             default:
@@ -44,7 +65,20 @@ public enum DuplicateKeyScanner {
             }
             index += 1
         }
-        return nil
+        return found
+    }
+
+    /// The index after the closing quote of the string starting after its opening quote (escapes skipped).
+    private static func end(ofStringIn bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""): return index + 1
+            case UInt8(ascii: "\\"): index += 2
+            default: index += 1
+            }
+        }
+        return bytes.count
     }
 
     /// The unescaped string starting after its opening quote, and the index after its closing quote.

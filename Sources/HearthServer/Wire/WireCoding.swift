@@ -61,17 +61,23 @@ enum WireCoding {
         return try decodeJSON(type, from: data)
     }
 
+    /// snake_case keys read as camelCase; a body without them skips the decoder's conversion of every key.
+    private static let decoders: (snakeCase: JSONDecoder, camelCase: JSONDecoder) = {
+        let snakeCase = JSONDecoder()
+        snakeCase.keyDecodingStrategy = .convertFromSnakeCase
+        return (snakeCase, JSONDecoder())
+    }()
+
     static func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
         do {
             guard let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }), first == UInt8(ascii: "{") else {
                 throw HearthError(.invalidArgument, detail: "Expected a JSON object.")
             }
-            if let key = DuplicateKeyScanner.firstDuplicate(in: data) {
+            let keys = DuplicateKeyScanner.scan(data)
+            if let key = keys.duplicate {
                 throw HearthError(.invalidArgument, detail: "Duplicate key \"\(key.prefix(64))\".")
             }
-            return try decoder.decode(T.self, from: data)
+            return try (keys.hasUnderscoredKey ? decoders.snakeCase : decoders.camelCase).decode(T.self, from: data)
         } catch let error as HearthError {
             throw error
         } catch let DecodingError.typeMismatch(expected, context) {
