@@ -51,13 +51,17 @@ public struct LineLogHandler: LogHandler {
     ) {
         var all = metadata
         if let provided = metadataProvider?.get() { all.merge(provided) { _, new in new } }
-        if let explicit { all.merge(explicit) { _, new in new } }
+        if let explicit { all.merge(explicit, uniquingKeysWith: { _, new in new }) }
         switch format {
         case .text:
+            // Built in one string, without interpolating the level (an enum's description goes through reflection).
             var text = LogTimestamp.seconds(Date())
-            text += " \(level) \(label) :"
-            for (key, value) in all.sorted(by: { $0.key < $1.key }) { text += " \(key)=\(value)" }
-            text += " [\(source)] \(message)\n"
+            text.reserveCapacity(256)
+            text += " " + level.rawValue + " " + label + " :"
+            for (key, value) in all.sorted(by: { $0.key < $1.key }) {
+                text += " " + key + "=" + value.description
+            }
+            text += " [" + source + "] " + message.description + "\n"
             write(text)
         case .json:
             var object: [String: JSONValue] = [
