@@ -59,6 +59,9 @@ public enum WireErrorMessage {
     public static let credentialAlreadyInUse = "CREDENTIAL_ALREADY_IN_USE"
     /// A passkey sign-in or removal naming a credential id the tenant does not know.
     public static let passkeyCredentialNotFound = "PASSKEY_CREDENTIAL_NOT_FOUND"
+    /// Hearth's (Firebase's emulator verifies nothing): a passkey ceremony that broke a WebAuthn rule, the rule after
+    /// ` : ` (`INVALID_AUTHENTICATOR_RESPONSE : origin "https://evil.test" is not an expected origin`).
+    public static let invalidAuthenticatorResponse = "INVALID_AUTHENTICATOR_RESPONSE"
     public static let missingAPIKey = "The request is missing a valid API key."
     public static let invalidAPIKey = "API key not valid. Please pass a valid API key."
     public static let invalidJSONPrefix = "Invalid JSON payload received."
