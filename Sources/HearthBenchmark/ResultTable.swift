@@ -48,6 +48,7 @@ struct ResultTable {
         switch (result.scenario.ceiling, result.ceiling) {
         case (.rs256?, let measurement?): ceiling = "RS256 \(Self.grouped(measurement.operationsPerSecond))"
         case (.scrypt?, let measurement?): ceiling = "scrypt \(Self.decimal(measurement.operationsPerSecond))"
+        case (.es256?, let measurement?): ceiling = "ES256 verify \(Self.grouped(measurement.operationsPerSecond))"
         default: ceiling = "-"
         }
         let target: String

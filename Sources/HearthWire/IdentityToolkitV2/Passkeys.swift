@@ -133,50 +133,38 @@ public struct PublicKeyCredentialRequestOptionsJSON: Codable, Sendable, Equatabl
     }
 }
 
-/// Google's REST form names the credential id `credentialId` and its type `credentialType`, and spells
-/// `clientDataJSON` `clientDataJson`; these are the keys read from either form.
-private enum AlternativeKeys: String, CodingKey {
-    case credentialId, credentialType, clientDataJson, authenticatorAttestationResponse, authenticatorAssertionResponse
+/// Google's REST form names the credential id `credentialId` and its type `credentialType`, the response
+/// `authenticatorAttestationResponse` or `authenticatorAssertionResponse`, and spells `clientDataJSON` `clientDataJson`;
+/// these are the keys read from either form.
+private struct AlternativeKey: CodingKey {
+    let stringValue: String
+    init(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+
+    static let credentialId = AlternativeKey(stringValue: "credentialId")
+    static let credentialType = AlternativeKey(stringValue: "credentialType")
+    static let clientDataJson = AlternativeKey(stringValue: "clientDataJson")
 }
 
-/// The browser's answer to `create()`, `PublicKeyCredential.toJSON()` of a registration (`RegistrationResponseJSON`):
-/// `{id, rawId, type, response: {clientDataJSON, attestationObject, transports}}`. Google's REST form,
-/// `{credentialId, credentialType, authenticatorAttestationResponse: {clientDataJson, attestationObject, transports}}`,
-/// decodes to the same value. Encoding writes the `toJSON()` form. Byte fields are base64url (or, in Google's
-/// form, proto3 JSON's base64); the server decodes them.
-public struct AuthenticatorRegistrationResponse: Codable, Sendable, Equatable {
+/// What an authenticator answered inside a ``PublicKeyCredentialJSON``: a registration's attestation or an assertion.
+public protocol AuthenticatorResponseJSON: Codable, Sendable, Equatable {
+    /// The response's key in Google's REST form (`authenticatorAttestationResponse`, `authenticatorAssertionResponse`).
+    static var googleKey: String { get }
+}
+
+/// The browser's answer to `create()` or `get()`, `PublicKeyCredential.toJSON()`: `{id, rawId, type, response,
+/// authenticatorAttachment}`. Google's REST form, `{credentialId, credentialType, <Response.googleKey>: {clientDataJson,
+/// …}}`, decodes to the same value. Encoding writes the `toJSON()` form. Byte fields are base64url (or, in Google's form,
+/// proto3 JSON's base64); the server decodes them.
+public struct PublicKeyCredentialJSON<Response: AuthenticatorResponseJSON>: Codable, Sendable, Equatable {
     public var id: String?
     public var rawId: String?
     public var type: String?
-    public var response: AttestationResponse?
+    public var response: Response?
     public var authenticatorAttachment: String?
 
-    /// `AuthenticatorAttestationResponseJSON`.
-    public struct AttestationResponse: Codable, Sendable, Equatable {
-        public var clientDataJSON: String?
-        public var attestationObject: String?
-        public var transports: [String]?
-
-        public init(clientDataJSON: String?, attestationObject: String?, transports: [String]? = nil) {
-            self.clientDataJSON = clientDataJSON
-            self.attestationObject = attestationObject
-            self.transports = transports
-        }
-
-        enum CodingKeys: String, CodingKey { case clientDataJSON, attestationObject, transports }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            let alternative = try decoder.container(keyedBy: AlternativeKeys.self)
-            clientDataJSON =
-                try container.decodeIfPresent(String.self, forKey: .clientDataJSON)
-                ?? alternative.decodeIfPresent(String.self, forKey: .clientDataJson)
-            attestationObject = try container.decodeIfPresent(String.self, forKey: .attestationObject)
-            transports = try container.decodeIfPresent([String].self, forKey: .transports)
-        }
-    }
-
-    public init(id: String?, response: AttestationResponse?, authenticatorAttachment: String? = nil) {
+    public init(id: String?, response: Response?, authenticatorAttachment: String? = nil) {
         self.id = id
         self.rawId = id
         self.type = "public-key"
@@ -188,77 +176,84 @@ public struct AuthenticatorRegistrationResponse: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let alternative = try decoder.container(keyedBy: AlternativeKeys.self)
+        let alternative = try decoder.container(keyedBy: AlternativeKey.self)
         id = try container.decodeIfPresent(String.self, forKey: .id) ?? alternative.decodeIfPresent(String.self, forKey: .credentialId)
         rawId = try container.decodeIfPresent(String.self, forKey: .rawId)
         type = try container.decodeIfPresent(String.self, forKey: .type) ?? alternative.decodeIfPresent(String.self, forKey: .credentialType)
         response =
-            try container.decodeIfPresent(AttestationResponse.self, forKey: .response)
-            ?? alternative.decodeIfPresent(AttestationResponse.self, forKey: .authenticatorAttestationResponse)
+            try container.decodeIfPresent(Response.self, forKey: .response)
+            ?? alternative.decodeIfPresent(Response.self, forKey: AlternativeKey(stringValue: Response.googleKey))
         authenticatorAttachment = try container.decodeIfPresent(String.self, forKey: .authenticatorAttachment)
     }
 }
 
-/// The browser's answer to `get()`, `PublicKeyCredential.toJSON()` of an assertion (`AuthenticationResponseJSON`):
-/// `{id, rawId, type, response: {clientDataJSON, authenticatorData, signature, userHandle}}`. Google's REST form,
-/// `{credentialId, credentialType, authenticatorAssertionResponse: {clientDataJson, authenticatorData, signature,
-/// userHandle}}`, decodes to the same value. Encoding writes the `toJSON()` form.
-public struct AuthenticatorAuthenticationResponse: Codable, Sendable, Equatable {
-    public var id: String?
-    public var rawId: String?
-    public var type: String?
-    public var response: AssertionResponse?
-    public var authenticatorAttachment: String?
+/// `clientDataJSON`, or Google's `clientDataJson`.
+private func decodeClientDataJSON(_ decoder: any Decoder) throws -> String? {
+    let alternative = try decoder.container(keyedBy: AlternativeKey.self)
+    return try alternative.decodeIfPresent(String.self, forKey: AlternativeKey(stringValue: "clientDataJSON"))
+        ?? alternative.decodeIfPresent(String.self, forKey: .clientDataJson)
+}
 
-    /// `AuthenticatorAssertionResponseJSON`.
-    public struct AssertionResponse: Codable, Sendable, Equatable {
-        public var clientDataJSON: String?
-        public var authenticatorData: String?
-        public var signature: String?
-        /// The user handle a discoverable credential stored at registration (the `user.id` of the creation options).
-        public var userHandle: String?
+/// A registration (`passkeyEnrollment:finalize`'s `authenticatorRegistrationResponse`).
+public typealias AuthenticatorRegistrationResponse = PublicKeyCredentialJSON<AuthenticatorAttestationResponseJSON>
+/// An assertion (`passkeySignIn:finalize`'s `authenticatorAuthenticationResponse`).
+public typealias AuthenticatorAuthenticationResponse = PublicKeyCredentialJSON<AuthenticatorAssertionResponseJSON>
 
-        public init(clientDataJSON: String?, authenticatorData: String?, signature: String?, userHandle: String?) {
-            self.clientDataJSON = clientDataJSON
-            self.authenticatorData = authenticatorData
-            self.signature = signature
-            self.userHandle = userHandle
-        }
+extension PublicKeyCredentialJSON where Response == AuthenticatorAttestationResponseJSON {
+    public typealias AttestationResponse = AuthenticatorAttestationResponseJSON
+}
 
-        enum CodingKeys: String, CodingKey { case clientDataJSON, authenticatorData, signature, userHandle }
+extension PublicKeyCredentialJSON where Response == AuthenticatorAssertionResponseJSON {
+    public typealias AssertionResponse = AuthenticatorAssertionResponseJSON
+}
 
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            let alternative = try decoder.container(keyedBy: AlternativeKeys.self)
-            clientDataJSON =
-                try container.decodeIfPresent(String.self, forKey: .clientDataJSON)
-                ?? alternative.decodeIfPresent(String.self, forKey: .clientDataJson)
-            authenticatorData = try container.decodeIfPresent(String.self, forKey: .authenticatorData)
-            signature = try container.decodeIfPresent(String.self, forKey: .signature)
-            userHandle = try container.decodeIfPresent(String.self, forKey: .userHandle)
-        }
+/// `AuthenticatorAttestationResponseJSON`: what `create()` answered.
+public struct AuthenticatorAttestationResponseJSON: AuthenticatorResponseJSON {
+    public static let googleKey = "authenticatorAttestationResponse"
+    public var clientDataJSON: String?
+    public var attestationObject: String?
+    public var transports: [String]?
+
+    public init(clientDataJSON: String?, attestationObject: String?, transports: [String]? = nil) {
+        self.clientDataJSON = clientDataJSON
+        self.attestationObject = attestationObject
+        self.transports = transports
     }
 
-    public init(id: String?, response: AssertionResponse?, authenticatorAttachment: String? = nil) {
-        self.id = id
-        self.rawId = id
-        self.type = "public-key"
-        self.response = response
-        self.authenticatorAttachment = authenticatorAttachment
-    }
-
-    enum CodingKeys: String, CodingKey { case id, rawId, type, response, authenticatorAttachment }
+    enum CodingKeys: String, CodingKey { case clientDataJSON, attestationObject, transports }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let alternative = try decoder.container(keyedBy: AlternativeKeys.self)
-        id = try container.decodeIfPresent(String.self, forKey: .id) ?? alternative.decodeIfPresent(String.self, forKey: .credentialId)
-        rawId = try container.decodeIfPresent(String.self, forKey: .rawId)
-        type = try container.decodeIfPresent(String.self, forKey: .type) ?? alternative.decodeIfPresent(String.self, forKey: .credentialType)
-        response =
-            try container.decodeIfPresent(AssertionResponse.self, forKey: .response)
-            ?? alternative.decodeIfPresent(AssertionResponse.self, forKey: .authenticatorAssertionResponse)
-        authenticatorAttachment = try container.decodeIfPresent(String.self, forKey: .authenticatorAttachment)
+        clientDataJSON = try decodeClientDataJSON(decoder)
+        attestationObject = try container.decodeIfPresent(String.self, forKey: .attestationObject)
+        transports = try container.decodeIfPresent([String].self, forKey: .transports)
+    }
+}
+
+/// `AuthenticatorAssertionResponseJSON`: what `get()` answered.
+public struct AuthenticatorAssertionResponseJSON: AuthenticatorResponseJSON {
+    public static let googleKey = "authenticatorAssertionResponse"
+    public var clientDataJSON: String?
+    public var authenticatorData: String?
+    public var signature: String?
+    /// The user handle a discoverable credential stored at registration (the `user.id` of the creation options).
+    public var userHandle: String?
+
+    public init(clientDataJSON: String?, authenticatorData: String?, signature: String?, userHandle: String?) {
+        self.clientDataJSON = clientDataJSON
+        self.authenticatorData = authenticatorData
+        self.signature = signature
+        self.userHandle = userHandle
+    }
+
+    enum CodingKeys: String, CodingKey { case clientDataJSON, authenticatorData, signature, userHandle }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        clientDataJSON = try decodeClientDataJSON(decoder)
+        authenticatorData = try container.decodeIfPresent(String.self, forKey: .authenticatorData)
+        signature = try container.decodeIfPresent(String.self, forKey: .signature)
+        userHandle = try container.decodeIfPresent(String.self, forKey: .userHandle)
     }
 }
 
