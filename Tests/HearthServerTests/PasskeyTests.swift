@@ -225,6 +225,49 @@ struct PasskeyTests {
         }
     }
 
+    @Test("an enrolment's challenge is its account's alone; a registration replayed, or two sign-ins raced, pass once")
+    func boundAndRaced() async throws {
+        try await Self.withSite { site in
+            let (_, idToken, passkey) = try await Self.enrolled(site)
+            let eve = try await site.client.signUp(email: "eve@example.com")
+            // Ada's challenge, answered in Eve's session.
+            let adas = try await Self.startEnrollment(site, idToken: idToken)
+            let (_, stolen) = try await Self.register(site, idToken: eve.idToken ?? "", options: adas)
+            #expect(stolen.errorMessage == Self.challengeRefused)
+            // One registration sent twice.
+            let options = try await Self.startEnrollment(site, idToken: idToken)
+            let made = try Self.authenticator("register", ["rpId": "localhost", "origin": site.origin, "challenge": options.challenge])
+            let body: [String: JSONValue] = [
+                "idToken": .string(idToken), "authenticatorRegistrationResponse": try Self.json(try #require(made["credential"])),
+            ]
+            #expect(try await site.client.post("/v2/accounts/passkeyEnrollment:finalize", body).status == .ok)
+            #expect(try await site.client.post("/v2/accounts/passkeyEnrollment:finalize", body).errorMessage == Self.challengeRefused)
+            // A garbage attestation object spends its challenge and says why.
+            let third = try await Self.startEnrollment(site, idToken: idToken)
+            guard
+                case .object(var credential) = try Self.json(
+                    try #require(
+                        try Self.authenticator("register", ["rpId": "localhost", "origin": site.origin, "challenge": third.challenge])["credential"])),
+                case .object(var response)? = credential["response"]
+            else { throw CancellationError() }
+            response["attestationObject"] = .string(Base64URL.encode([0xA1, 0x63, 0x66, 0x6D, 0x74]))
+            credential["response"] = .object(response)
+            let garbage = try await site.client.post(
+                "/v2/accounts/passkeyEnrollment:finalize", ["idToken": .string(idToken), "authenticatorRegistrationResponse": .object(credential)])
+            #expect(garbage.status == .badRequest)
+            #expect(
+                garbage.errorMessage?.hasPrefix("INVALID_AUTHENTICATOR_RESPONSE : attestationObject is malformed: ") == true,
+                "\(garbage.errorMessage ?? "")")
+            // The same assertion twice at once: one session.
+            let request = try await Self.startSignIn(site)
+            let assertion = try Self.assertion(site, passkey, challenge: request.challenge)
+            async let first = Self.finalizeSignIn(site, assertion)
+            async let second = Self.finalizeSignIn(site, assertion)
+            let statuses = [try await first.status, try await second.status]
+            #expect(statuses.filter { $0 == .ok }.count == 1 && statuses.contains(.badRequest))
+        }
+    }
+
     @Test("the origin, the RP ID's hash, the ceremony's type and the signature are each checked")
     func ceremonyRules() async throws {
         try await Self.withSite { site in
