@@ -6,7 +6,8 @@ JSON to standard output:
 
   ca DIR NAME       makes a self-signed P-256 CA (DIR/NAME.key.pem, DIR/NAME.cert.pem) for packed x5c attestation
   register          a registration: {rpId, origin, challenge (base64url), alg: ES256|RS256|EdDSA|RS256-1024,
-                    attestation: none|packed-self|packed-x5c, caDirectory, caName, ...overrides}
+                    attestation: none|packed-self|packed-x5c, caDirectory, caName, credentialId (base64url: a
+                    chosen id, as a second authenticator that reuses one), ...overrides}
                     -> {credential: PublicKeyCredential.toJSON(), privateKey: PEM, alg}
   assert            an assertion: {rpId, origin, challenge, privateKey, alg, credentialId, userHandle, signCount, ...}
                     -> {credential: PublicKeyCredential.toJSON()}
@@ -26,7 +27,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
 from cryptography.x509.oid import NameOID
 from fido2 import cbor, cose
-from fido2.utils import sha256, websafe_encode
+from fido2.utils import sha256, websafe_decode, websafe_encode
 from fido2.webauthn import AttestedCredentialData, CollectedClientData
 
 UP, UV, BE, BS, AT, ED = 0x01, 0x04, 0x08, 0x10, 0x40, 0x80
@@ -153,7 +154,10 @@ def client_data(spec, kind):
 def register(spec):
     alg = spec.get("alg", "ES256")
     private_key = new_key(alg)
-    credential_id = os.urandom(int(spec.get("credentialIdLength", 32)))
+    if "credentialId" in spec:
+        credential_id = websafe_decode(spec["credentialId"])
+    else:
+        credential_id = os.urandom(int(spec.get("credentialIdLength", 32)))
     aaguid = bytes.fromhex(spec.get("aaguid", "00" * 16))
     attested = AttestedCredentialData.create(aaguid, credential_id, cose_key(alg, private_key))
     flags = spec.get("flags", UP | UV | BE | BS | AT)

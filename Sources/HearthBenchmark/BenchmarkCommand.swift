@@ -17,7 +17,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Comma-separated scenarios to run: signup, refresh, lookup, signin, signinUnderAttack, passwordReset, phone, mfaTOTP, saml, tenantSignup, notFound, jwks."
+            "Comma-separated scenarios to run: signup, refresh, lookup, signin, signinUnderAttack, passwordReset, phone, mfaTOTP, saml, tenantSignup, notFound, jwks, passkey."
     )
     var scenarios: String = Scenario.allCases.map(\.rawValue).joined(separator: ",")
 
@@ -62,6 +62,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
         name: .customLong("saml-sign-ins"),
         help: "SAML responses prepared for the saml scenario (AuthnRequests started, responses signed by the sandbox IdP), each used once.")
     var samlSignIns: Int = 8_000
+
+    @Option(
+        name: .customLong("passkey-sign-ins"),
+        help: "Passkey sign-ins prepared for the passkey scenario (a challenge each, answered in advance), each finished once.")
+    var passkeySignIns: Int = 15_000
+
+    @Option(name: .customLong("passkey-users"), help: "Accounts with a passkey made for the passkey scenario.")
+    var passkeyUsers: Int = 200
 
     @Option(
         name: .customLong("attack-bcrypt-cost"),
@@ -643,6 +651,13 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 "ceiling \(label): RS256 2048-bit over a \(CeilingMeter.jwtSigningInput(length: 600).utf8.count)-byte input, \(measurement.workers) workers: \(ResultTable.grouped(measurement.operationsPerSecond)) signatures/s, the faster library's (\(libraries.joined(separator: ", ")); \(RS256Library.libcryptoVersion); the server signs with \(RS256Library.preferred.rawValue) here) (other CPU \(ResultTable.cores(measurement.otherCores)) cores)"
             )
         }
+        if selected.contains(where: { $0.ceiling == .es256 }) {
+            let measurement = try await meter.es256Verification()
+            ceilings[.es256] = measurement
+            Self.emit(
+                "ceiling \(label): ES256 verification (P-256, a DER signature parsed and checked), \(measurement.workers) workers: \(ResultTable.grouped(measurement.operationsPerSecond)) verifications/s (other CPU \(ResultTable.cores(measurement.otherCores)) cores)"
+            )
+        }
         if selected.contains(where: { $0.ceiling == .scrypt }) {
             let measurement = try await meter.scrypt(logN: scryptLogN)
             ceilings[.scrypt] = measurement
@@ -663,6 +678,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         case .bareServer:
             guard let bare else { throw BenchmarkError("the bare server's ceiling needs the bare server") }
             return try await bare.measure(connections: connections, duration: Self.timeAmount(ceilingSeconds))
+        case .es256: return try await meter.es256Verification()
         }
     }
 
@@ -767,6 +783,10 @@ struct BenchmarkCommand: AsyncParsableCommand {
                                 #"{"mfaPendingCredential":"\#($0.pendingCredential.jsonEscaped)","mfaEnrollmentId":"\#($0.enrollmentID.jsonEscaped)","totpVerificationInfo":{"verificationCode":"\#($0.code)"}}"#,
                             hostHeader: driver.hostHeader)
                     }
+                case .passkey:
+                    let started = ContinuousClock.now
+                    requests = try await fixtures.passkeySignIns(count: passkeySignIns, accounts: passkeyUsers)
+                    Self.emit("prepared \(requests.count) passkey sign-ins of \(passkeyUsers) accounts in \(Self.elapsed(since: started))")
                 case .signin, .signinUnderAttack:
                     let started = ContinuousClock.now
                     let accounts = try await fixtures.passwordAccounts(count: passwordUsers, runID: String(UUID().uuidString.prefix(8)).lowercased())
@@ -814,6 +834,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
                     let pairs = 1 / (1 / firstFactorsPerSecond + 1 / report.successesPerSecond)
                     Self.emit(
                         "  password + TOTP sign-in, both steps: \(ResultTable.decimal(pairs)) sign-ins/s = \(String(format: "%.1f%%", pairs / max(scrypt.operationsPerSecond, 1e-9) * 100)) of the scrypt ceiling (\(ResultTable.decimal(scrypt.operationsPerSecond))/s); first factors \(ResultTable.decimal(firstFactorsPerSecond))/s, second \(ResultTable.decimal(report.successesPerSecond))/s"
+                    )
+                }
+                if scenario == .passkey, let ceiling, report.successesPerSecond > 0 {
+                    // Each sign-in verifies one ES256 signature and signs one RS256 token: their costs add.
+                    let rs256 = try await measureCeiling(.rs256, meter: meter)
+                    let both = 1 / (1 / ceiling.operationsPerSecond + 1 / rs256.operationsPerSecond)
+                    Self.emit(
+                        "  against an ES256 verification and an RS256 signature per sign-in (\(ResultTable.decimal(both))/s at most): \(String(format: "%.1f%%", report.successesPerSecond / max(both, 1e-9) * 100))"
                     )
                 }
                 if let attackReport {

@@ -1,3 +1,4 @@
+import Crypto
 import CryptoExtras
 import Foundation
 import HearthBase64URL
@@ -7,7 +8,7 @@ import NIOCore
 import NIOPosix
 
 /// Measures the CPU ceilings the server's figures are compared with: how many RS256 signatures, RS256
-/// verifications and scrypt hashes this machine makes per second with one worker thread per core and nothing else running.
+/// verifications, ES256 verifications and scrypt hashes this machine makes per second with one worker thread per core and nothing else running.
 ///
 /// A request that signs one ID token (sign-up, refresh) cannot go faster than the RS256 ceiling, and one
 /// that checks a password cannot go faster than the scrypt ceiling; the ratio to the ceiling tells how
@@ -67,6 +68,20 @@ struct CeilingMeter {
             guard publicKey.isValidSignature(signature, for: input, padding: .insecurePKCS1v1_5) else {
                 throw BenchmarkError("the RS256 verification ceiling's own signature did not verify")
             }
+        }
+    }
+
+    /// ES256 verification as a passkey sign-in does it: one ECDSA P-256 signature (DER) over authenticator data and
+    /// the SHA-256 of a `clientDataJSON`, checked again and again with the public key (the signature parsed each time,
+    /// as the server parses each assertion's).
+    func es256Verification() async throws -> Measurement {
+        let key = P256.Signing.PrivateKey()
+        let message = [UInt8](repeating: 0x5A, count: 37) + Array(SHA256.hash(data: Array(Self.jwtSigningInput(length: 200).utf8)))
+        let signature = try key.signature(for: message).derRepresentation
+        let publicKey = key.publicKey
+        return try await measure {
+            guard let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature), publicKey.isValidSignature(parsed, for: message)
+            else { throw BenchmarkError("the ES256 verification ceiling's own signature did not verify") }
         }
     }
 

@@ -65,6 +65,7 @@ struct ResultTable {
         case (.rs256?, let measurement?): ceiling = "RS256 \(Self.grouped(measurement.operationsPerSecond))"
         case (.scrypt?, let measurement?): ceiling = "scrypt \(Self.decimal(measurement.operationsPerSecond))"
         case (.bareServer?, let measurement?): ceiling = "bare \(Self.grouped(measurement.operationsPerSecond))"
+        case (.es256?, let measurement?): ceiling = "ES256 verify \(Self.grouped(measurement.operationsPerSecond))"
         default: ceiling = "-"
         }
         let target: String

@@ -11,12 +11,13 @@ extension ProjectSettings {
             testPhoneNumbers: configuration.signIn.testPhoneNumbers)
         smsRegionPolicy = configuration.signIn.smsRegionPolicy
         multiFactor = configuration.signIn.multiFactor
+        passkeys = configuration.signIn.passkeys
     }
 
     /// Where a new tenant starts, as Identity Platform's tenants do: no sign-in on until its administrator turns one on
     /// (`allowPasswordSignup`, `enableEmailLinkSignin`, `enableAnonymousUser`), no test phone numbers, no second factors.
     /// What is the server's rather than a user pool's (one account per e-mail, the anonymous clean-up, phone sign-in) is
-    /// the configuration's.
+    /// the configuration's, and so are passkeys (`passkeys.*`: the server's relying party) until the tenant sets its own.
     public static func tenantDefaults(_ configuration: ServerConfiguration) -> ProjectSettings {
         var settings = ProjectSettings(configuration)
         settings.anonymousEnabled = false

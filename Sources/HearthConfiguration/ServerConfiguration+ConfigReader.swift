@@ -104,6 +104,7 @@ extension ServerConfiguration {
         signIn.testPhoneNumbers = try Self.readTestPhoneNumbers(r)
         signIn.smsRegionPolicy = try Self.readSMSRegionPolicy(r)
         signIn.multiFactor = try Self.readMultiFactor(r, mode: mode)
+        signIn.passkeys = try Self.readPasskeys(r, mode: mode, publicURL: publicURL)
         anonymousCleanup.enabled = try r.bool("anonymousCleanup.enabled") ?? anonymousCleanup.enabled
         anonymousCleanup.maxAge = TimeInterval(try r.int("anonymousCleanup.maxAgeDays", in: 1...3_650) ?? 30) * 86_400
         anonymousCleanup.checkInterval = TimeInterval(try r.int("anonymousCleanup.checkIntervalSeconds", in: 1...86_400) ?? 3_600)
@@ -182,6 +183,37 @@ extension ServerConfiguration {
             try r.int("mfa.totp.adjacentIntervals", in: 0...MultiFactorSettings.maxAdjacentIntervals) ?? settings.totpAdjacentIntervals
         settings.recoveryCodesEnabled = try r.bool("mfa.recoveryCodes.enabled") ?? false
         return settings
+    }
+
+    /// `passkeys.rpId`, `passkeys.rpName` (the RP ID by default), `passkeys.expectedOrigins` (`server.publicURL`, else
+    /// `https://<rpId>`, by default) and `passkeys.userVerification` (`REQUIRED` or `PREFERRED`, the default), checked
+    /// as the project config checks them. Without `passkeys.rpId`: ``PasskeySettings/development`` in development mode,
+    /// passkeys off in production.
+    static func readPasskeys(_ r: ConfigValues, mode: Mode, publicURL: String?) throws -> PasskeySettings? {
+        let rpID = try r.string("passkeys.rpId")
+        let rpName = try r.string("passkeys.rpName")
+        let origins = try r.stringArray("passkeys.expectedOrigins")
+        let verification = try r.string("passkeys.userVerification")
+        guard verification == nil || ["REQUIRED", "PREFERRED"].contains(verification) else {
+            throw ConfigurationError(key: "passkeys.userVerification", problem: "expected REQUIRED or PREFERRED")
+        }
+        guard let rpID else {
+            if let key = [("passkeys.rpName", rpName != nil), ("passkeys.expectedOrigins", origins != nil)].first(where: \.1)?.0 {
+                throw ConfigurationError(key: key, problem: "needs passkeys.rpId")
+            }
+            guard mode == .development else { return nil }
+            var settings = PasskeySettings.development
+            settings.requiresUserVerification = verification == "REQUIRED"
+            return settings
+        }
+        do {
+            return try PasskeySettings.checked(
+                PasskeySettings(
+                    rpID: rpID, rpName: rpName ?? rpID, origins: origins ?? [publicURL ?? "https://\(rpID)"],
+                    requiresUserVerification: verification == "REQUIRED"))
+        } catch let error as HearthError {
+            throw ConfigurationError(key: "passkeys.\(error.reason ?? "rpId")", problem: error.detail ?? "invalid")
+        }
     }
 
     /// Rules that span keys.

@@ -36,6 +36,9 @@ public struct ServerConfiguration: Sendable {
         /// `mfa.*`: second factors. The configuration reader turns them on in development mode (state `ENABLED`, SMS and
         /// TOTP) unless `mfa.state` says otherwise; off in production.
         public var multiFactor = MultiFactorSettings()
+        /// `passkeys.*`: the relying party of passkeys. The configuration reader sets ``PasskeySettings/development`` in
+        /// development mode unless `passkeys.rpId` says otherwise; off in production until `passkeys.rpId` is set.
+        public var passkeys: PasskeySettings?
         public init() {}
     }
 

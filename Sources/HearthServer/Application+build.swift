@@ -157,6 +157,7 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
         ).addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys))
         MultiFactorController.addRoutes(
             to: router.group(RouterPath(prefix)).add(middleware: apiKeys), from: scopes.byBody(\.multiFactor, limit: limit))
+        PasskeyController.addRoutes(to: router.group(RouterPath(prefix)).add(middleware: apiKeys), from: scopes.byBody(\.passkeys, limit: limit))
     }
     // The admin API: an administrator's bearer token, no API key. A tenant's providers and settings under its path.
     for prefix in ["/v2/projects/:project", "/identitytoolkit.googleapis.com/v2/projects/:project"] {

@@ -5,19 +5,11 @@ import SQLKit
 
 // MARK: - PasskeyStore
 
-extension SQLStore: PasskeyStore {
+extension SQLStore {
     /// One `INSERT … ON CONFLICT DO NOTHING RETURNING` statement: of parallel registrations of one credential id,
     /// in one account or two, one is stored.
     public func insertPasskey(_ credential: PasskeyCredential) async throws -> Bool {
-        for text in [credential.credentialID, credential.uid, credential.name] + credential.transports where !UserText.isStorable(text) {
-            throw HearthError(.invalidArgument, detail: "Text values must not contain NUL characters.", reason: "NUL in a passkey")
-        }
-        let transports = String(decoding: try JSONEncoder().encode(credential.transports), as: UTF8.self)
-        let values: [any Encodable & Sendable] = [
-            tenantID, credential.credentialID, credential.uid, credential.name, Base64URL.encode(credential.publicKey),
-            Int64(credential.algorithm), Int64(credential.signCount), transports, credential.backupEligible, credential.backedUp,
-            StoredTime.milliseconds(credential.createdAt), StoredTime.milliseconds(credential.lastUsedAt),
-        ]
+        let values = try Self.passkeyValues(credential, tenant: tenantID)
         return try await work.writeSingleStatement { database in
             try await Self.exists(
                 database,
@@ -87,6 +79,20 @@ extension SQLStore {
     static let passkeyColumns: SQLQueryString = """
         credential_id, uid, name, public_key, algorithm, sign_count, transports, backup_eligible, backed_up, created_at, last_used_at
         """
+
+    /// The row of `credential` in `tenant`: `tenant_id` then ``passkeyColumns``. Throws `INVALID_ARGUMENT` for NUL in
+    /// its text.
+    static func passkeyValues(_ credential: PasskeyCredential, tenant: String) throws -> [any Encodable & Sendable] {
+        for text in [credential.credentialID, credential.uid, credential.name] + credential.transports where !UserText.isStorable(text) {
+            throw HearthError(.invalidArgument, detail: "Text values must not contain NUL characters.", reason: "NUL in a passkey")
+        }
+        let transports = String(decoding: try JSONEncoder().encode(credential.transports), as: UTF8.self)
+        return [
+            tenant, credential.credentialID, credential.uid, credential.name, Base64URL.encode(credential.publicKey),
+            Int64(credential.algorithm), Int64(credential.signCount), transports, credential.backupEligible, credential.backedUp,
+            StoredTime.milliseconds(credential.createdAt), StoredTime.milliseconds(credential.lastUsedAt),
+        ]
+    }
 
     static func passkey(from row: any SQLRow) throws -> PasskeyCredential {
         guard let publicKey = Base64URL.decode(try row.text("public_key")) else { throw SQLStoreError.undecodableColumn("public_key") }

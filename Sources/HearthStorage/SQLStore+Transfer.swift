@@ -7,7 +7,8 @@ import SQLKit
 extension SQLStore {
     /// Tables ``counts()`` reports, in this order.
     static let countedTables = [
-        "tenants", "users", "provider_links", "refresh_sessions", "signing_keys", "settings", "action_codes", "mail_queue", "rate_counters",
+        "tenants", "users", "provider_links", "passkeys", "refresh_sessions", "signing_keys", "settings", "action_codes", "mail_queue",
+        "rate_counters",
         "console_operators",
     ]
 
@@ -38,6 +39,20 @@ extension SQLStore {
                 return .tenants(try rows.map(Self.tenant(from:)))
             case .users:
                 return .users(try await Self.exportUsers(after: cursor, limit: limit, on: database))
+            case .passkeys:
+                let rows = try await Self.rows(
+                    database,
+                    """
+                    SELECT tenant_id, \(Self.passkeyColumns) FROM passkeys
+                    WHERE \(Self.after(TransferCursor.split(cursor), columns: "tenant_id", "credential_id"))
+                    ORDER BY tenant_id, credential_id LIMIT \(bind: limit)
+                    """)
+                return .passkeys(
+                    try rows.map { row in
+                        var passkey = try Self.passkey(from: row)
+                        passkey.tenantID = try Self.tenantID(row)
+                        return passkey
+                    })
             case .sessions:
                 let rows = try await Self.rows(
                     database,
@@ -136,6 +151,20 @@ extension SQLStore {
             case .users(let users):
                 for user in users {
                     try await Self.upsertUser(user, on: database)
+                }
+            case .passkeys(let passkeys):
+                for passkey in passkeys {
+                    try await Self.exec(
+                        database,
+                        """
+                        INSERT INTO passkeys (tenant_id, \(Self.passkeyColumns))
+                        VALUES (\(binds: try Self.passkeyValues(passkey, tenant: passkey.tenantID ?? "")))
+                        ON CONFLICT (tenant_id, credential_id) DO UPDATE SET
+                            uid = excluded.uid, name = excluded.name, public_key = excluded.public_key, algorithm = excluded.algorithm,
+                            sign_count = excluded.sign_count, transports = excluded.transports,
+                            backup_eligible = excluded.backup_eligible, backed_up = excluded.backed_up,
+                            created_at = excluded.created_at, last_used_at = excluded.last_used_at
+                        """)
                 }
             case .sessions(let sessions):
                 for session in sessions {

@@ -83,6 +83,7 @@ public final class LiveHearth: Sendable {
         // As `hearth serve` in development mode.
         configuration.signIn.emailLinkEnabled = true
         configuration.signIn.phoneEnabled = true
+        configuration.signIn.passkeys = .development
         configure(&configuration)
         configuration.sandboxEnabled = true
         let sandbox = SandboxExtension(clock: clock.wallClock, logger: logger)

@@ -13,6 +13,7 @@ extension UpdateRequest {
             ("validSince", input.validSince != nil), ("createdAt", input.createdAt != nil), ("lastLoginAt", input.lastLoginAt != nil),
             ("linkProviderUserInfo", input.linkProviderUserInfo != nil), ("deleteAttribute", !(input.deleteAttribute ?? []).isEmpty),
             ("deleteProvider", !(input.deleteProvider ?? []).isEmpty), ("mfa", input.mfa != nil),
+            ("deletePasskey", !(input.deletePasskey ?? []).isEmpty),
         ]
         return fields.filter(\.1).map(\.0)
     }
@@ -30,6 +31,7 @@ extension AdministratorChange {
         self.createdAt = try input.createdAt.map { try AdminInput.milliseconds($0.value) }
         self.lastLoginAt = try input.lastLoginAt.map { try AdminInput.milliseconds($0.value) }
         self.secondFactors = input.mfa.map { ($0.enrollments ?? []).map(AdministeredSecondFactors.Entry.init) }
+        self.removedPasskeys = input.deletePasskey ?? []
         if let info = input.linkProviderUserInfo {
             guard !info.providerId.isEmpty else { throw HearthError(.missingProviderID) }
             guard let rawID = info.rawId, !rawID.isEmpty else { throw HearthError(.missingRawID) }

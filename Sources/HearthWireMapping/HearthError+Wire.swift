@@ -114,6 +114,12 @@ extension HearthError {
         case .projectDisabled: return business("PROJECT_DISABLED")
         case .blockingFunctionError:
             return business(detail.map { "BLOCKING_FUNCTION_ERROR_RESPONSE : \($0)" } ?? "BLOCKING_FUNCTION_ERROR_RESPONSE")
+        case .missingAuthenticatorResponse: return business(M.missingAuthenticatorResponse)
+        case .invalidCredentialID: return business(M.invalidCredentialID)
+        case .credentialAlreadyInUse: return business(M.credentialAlreadyInUse)
+        case .passkeyCredentialNotFound: return business(M.passkeyCredentialNotFound)
+        case .invalidAuthenticatorResponse:
+            return (.badRequest, "\(M.invalidAuthenticatorResponse) : \(detail ?? "refused")", "INVALID_ARGUMENT", "invalid")
         case .invalidArgument:
             return (.badRequest, "\(M.invalidJSONPrefix) \(detail ?? "")", "INVALID_ARGUMENT", "parseError")
         case .storageUnavailable:

@@ -11,5 +11,6 @@ extension OwnAccountUpdate.Input {
             setsAdministratorFields: request.customAttributes != nil || request.phoneNumber != nil || request.emailVerified != nil
                 || request.linkProviderUserInfo != nil || request.createdAt != nil || request.lastLoginAt != nil,
             setsDisabled: request.disableUser != nil, languageCode: languageCode)
+        deletedPasskeys = request.deletePasskey ?? []
     }
 }

@@ -37,13 +37,14 @@ extension ProjectConfig {
             emailPrivacyConfig: EmailPrivacyConfig(enableImprovedEmailPrivacy: settings.emailEnumerationProtection),
             autodeleteAnonymousUsers: settings.anonymousCleanupEnabled, smsRegionConfig: SmsRegionConfig(settings.smsRegionPolicy),
             mfa: MultiFactorAuthConfig(settings.multiFactor), blockingFunctions: BlockingFunctionsConfig(settings.blockingHooks))
+        passkeyConfig = settings.passkeys.map(PasskeyConfig.init)
     }
 
     /// The fields Hearth keeps, as `updateMask` paths.
     public static let fieldPaths = [
         "signIn.allowDuplicateEmails", "signIn.anonymous.enabled", "signIn.email.enabled", "signIn.email.passwordRequired",
         "signIn.phoneNumber.enabled", "signIn.phoneNumber.testPhoneNumbers", "emailPrivacyConfig.enableImprovedEmailPrivacy",
-        "autodeleteAnonymousUsers", "smsRegionConfig", "mfa", "blockingFunctions",
+        "autodeleteAnonymousUsers", "smsRegionConfig", "mfa", "blockingFunctions", "passkeyConfig",
     ]
 
     /// The paths to change (``UpdateMask``).
@@ -60,6 +61,7 @@ extension ProjectConfig {
             case "smsRegionConfig": smsRegionConfig != nil
             case "mfa": mfa != nil
             case "blockingFunctions": blockingFunctions != nil
+            case "passkeyConfig": passkeyConfig != nil
             default: autodeleteAnonymousUsers != nil
             }
         }
@@ -88,6 +90,7 @@ extension ProjectSettings.Overrides {
                 blockingHooks = try input.blockingFunctions.map {
                     try BlockingHookSettings($0, development: development)
                 }
+            case "passkeyConfig": passkeys = try input.passkeyConfig.map(PasskeySettings.init)
             default: throw HearthError(.invalidConfig, detail: "Hearth does not keep \(path.prefix(100)).")
             }
         }

@@ -12,13 +12,14 @@ extension TenantResource {
             testPhoneNumbers: settings.testPhoneNumbers.isEmpty ? nil : settings.testPhoneNumbers,
             smsRegionConfig: SmsRegionConfig(settings.smsRegionPolicy),
             emailPrivacyConfig: EmailPrivacyConfig(enableImprovedEmailPrivacy: settings.emailEnumerationProtection))
+        passkeyConfig = settings.passkeys.map(PasskeyConfig.init)
     }
 
     /// The fields Hearth keeps, as `updateMask` paths.
     public static var fieldPaths: [String] {
         [
             "displayName", "allowPasswordSignup", "enableEmailLinkSignin", "enableAnonymousUser", "disableAuth", "mfaConfig",
-            "testPhoneNumbers", "smsRegionConfig", "emailPrivacyConfig.enableImprovedEmailPrivacy",
+            "testPhoneNumbers", "smsRegionConfig", "emailPrivacyConfig.enableImprovedEmailPrivacy", "passkeyConfig",
         ]
     }
 
@@ -32,6 +33,7 @@ extension TenantResource {
         case "mfaConfig": mfaConfig != nil
         case "testPhoneNumbers": testPhoneNumbers != nil
         case "smsRegionConfig": smsRegionConfig != nil
+        case "passkeyConfig": passkeyConfig != nil
         default: emailPrivacyConfig?.enableImprovedEmailPrivacy != nil
         }
     }
@@ -61,6 +63,7 @@ extension TenantRecord {
             case "mfaConfig": settings.multiFactor = try body.mfaConfig.map(MultiFactorSettings.init)
             case "testPhoneNumbers": settings.testPhoneNumbers = try body.testPhoneNumbers.map(ProjectSettings.checkTestPhoneNumbers)
             case "smsRegionConfig": settings.smsRegionPolicy = try body.smsRegionConfig.map(SMSRegionPolicy.init)
+            case "passkeyConfig": settings.passkeys = try body.passkeyConfig.map(PasskeySettings.init)
             default: settings.emailEnumerationProtection = body.emailPrivacyConfig?.enableImprovedEmailPrivacy
             }
         }

@@ -46,3 +46,16 @@ extension UserInfo {
         providerUserInfo = providers
     }
 }
+
+extension UpdateResponse {
+    /// The account as `accounts:update` answers (the user's own update, an administrator's, an e-mail action applied).
+    public init(_ user: UserRecord) {
+        self.init(localId: user.uid)
+        email = user.email
+        emailVerified = user.email == nil ? nil : user.emailVerified
+        displayName = user.displayName
+        photoUrl = user.photoURL
+        providerUserInfo = UserInfo(user).providerUserInfo ?? []
+        passwordHash = user.passwordHash == nil ? nil : UserInfo.redactedPasswordHash
+    }
+}

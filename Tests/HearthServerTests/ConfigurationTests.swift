@@ -44,6 +44,46 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("passkeys: localhost on any port in development, off in production until passkeys.rpId; each key checked by name")
+    func passkeys() throws {
+        #expect(try read([:]).signIn.passkeys == .development)
+        let production: [AbsoluteConfigKey: ConfigValue] = [
+            "project.id": .init(.string("acme"), isSecret: false),
+            "project.apiKeys": .init(.stringArray(["AIzaSyTestKeyForHearth01"]), isSecret: true),
+            "secrets.key": .init(.string(KeyEncryptionKey.generate().base64), isSecret: true),
+        ]
+        #expect(try read(production, defaultMode: .production).signIn.passkeys == nil)
+        var configured = production
+        configured["passkeys.rpId"] = .init(.string("example.com"), isSecret: false)
+        configured["server.publicURL"] = .init(.string("https://auth.example.com"), isSecret: false)
+        configured["passkeys.userVerification"] = .init(.string("REQUIRED"), isSecret: false)
+        #expect(
+            try read(configured, defaultMode: .production).signIn.passkeys
+                == PasskeySettings(rpID: "example.com", rpName: "example.com", origins: ["https://auth.example.com"], requiresUserVerification: true))
+        let refusals: [(AbsoluteConfigKey, ConfigValue, String)] = [
+            ("passkeys.rpId", .init(.string("https://example.com"), isSecret: false), "passkeys.rpId"),
+            ("passkeys.expectedOrigins", .init(.stringArray(["https://evil.test"]), isSecret: false), "passkeys.expectedOrigins"),
+            ("passkeys.expectedOrigins", .init(.stringArray(["http://example.com"]), isSecret: false), "passkeys.expectedOrigins"),
+            ("passkeys.expectedOrigins", .init(.stringArray(["https://example.com/path"]), isSecret: false), "passkeys.expectedOrigins"),
+            ("passkeys.userVerification", .init(.string("ALWAYS"), isSecret: false), "passkeys.userVerification"),
+            ("passkeys.rpName", .init(.string("Acme\u{7}"), isSecret: false), "passkeys.rpName"),
+        ]
+        for (key, value, named) in refusals {
+            var values = configured
+            values[key] = value
+            do {
+                _ = try read(values, defaultMode: .production)
+                Issue.record("\(key) = \(value) was accepted")
+            } catch let error as ConfigurationError {
+                #expect(error.key == named)
+            }
+        }
+        // Origins without an RP ID are a mistake, not a default.
+        #expect(throws: ConfigurationError.self) {
+            try read(["passkeys.expectedOrigins": .init(.stringArray(["https://example.com"]), isSecret: false)])
+        }
+    }
+
     @Test("production needs API keys and a real project id")
     func production() throws {
         #expect(throws: ConfigurationError.self) { try read(["project.id": .init(.string("acme"), isSecret: false)], defaultMode: .production) }

@@ -63,6 +63,14 @@ struct TransferStoreTests {
             let tenantSource = source.scoped(toTenant: "acme-00001")
             try await tenantSource.createUser(makeUser("u1", email: "u1@example.com"), session: makeSession("s-tenant", uid: "u1"))
             try await tenantSource.setSetting("other", to: "the tenant's")
+            // Passkeys: one of the project's, one of the tenant's under the same credential id (each tenant's own).
+            let passkey = PasskeyCredential(
+                credentialID: "Y3JlZGVudGlhbA", uid: "u1", name: "Laptop", publicKey: [0xA5, 1, 2], algorithm: -7, signCount: 7,
+                transports: ["internal"], backupEligible: true, backedUp: false, createdAt: epoch, lastUsedAt: epoch.addingTimeInterval(5))
+            #expect(try await source.insertPasskey(passkey))
+            var tenantPasskey = passkey
+            tenantPasskey.name = "Tenant laptop"
+            #expect(try await tenantSource.insertPasskey(tenantPasskey))
             // A console operator, with a sealed-looking secret that travels as stored.
             let operatorRecord = OperatorRecord(
                 email: "ops@example.com", role: .owner, passwordHash: "$scrypt$x", totpSecret: "hearth-sealed:v1:k:abc",
@@ -73,7 +81,7 @@ struct TransferStoreTests {
             #expect(
                 sourceCounts == [
                     "users": 6, "provider_links": 2, "refresh_sessions": 7, "signing_keys": 2, "settings": 3, "action_codes": 1,
-                    "mail_queue": 2, "rate_counters": 1, "tenants": 1, "console_operators": 1,
+                    "mail_queue": 2, "rate_counters": 1, "tenants": 1, "console_operators": 1, "passkeys": 2,
                 ])
 
             let target = try await targetFixture.open()
@@ -85,7 +93,7 @@ struct TransferStoreTests {
                 #expect(
                     copied == [
                         "users": 6, "provider_links": 2, "refresh_sessions": 7, "signing_keys": 2, "settings": 3, "action_codes": 1,
-                        "mail_queue": 2, "tenants": 1, "console_operators": 1,
+                        "mail_queue": 2, "tenants": 1, "console_operators": 1, "passkeys": 2,
                     ])
                 #expect(progressLog.withLock { $0 }.contains("users 6/6"))
                 #expect(progressLog.withLock { $0 }.contains("refresh_sessions 7/7"))
@@ -124,6 +132,8 @@ struct TransferStoreTests {
                 #expect(try await tenantTarget.session(tokenHash: "s-tenant")?.uid == "u1")
                 #expect(try await target.session(tokenHash: "s-tenant") == nil)
                 #expect(try await tenantTarget.setting("other") == "the tenant's")
+                #expect(try await target.passkey(credentialID: passkey.credentialID) == passkey)
+                #expect(try await tenantTarget.passkey(credentialID: passkey.credentialID)?.name == "Tenant laptop")
 
                 // A changed source row replaces the target's on the next run; links follow.
                 try await source.updateUser(uid: "u3", session: nil) { user in

@@ -68,6 +68,21 @@ import Testing
         #expect(try await Fixture.registrationRefusal(["origin": "http://example.com"]) == .originNotAllowed("http://example.com"))
     }
 
+    @Test func anyPortOriginTakesThatHostOnEveryPortAlone() async throws {
+        let party = RelyingParty(id: "localhost", origins: ["http://localhost:*"])
+        let local: [String: any Sendable] = ["rpId": "localhost"]
+        for origin in ["http://localhost:9099", "http://localhost:1"] {
+            let (_, result) = try await Fixture.register(local.merging(["origin": origin]) { $1 }, party: party)
+            #expect((try? result.get()) != nil, "\(origin)")
+        }
+        for origin in [
+            "http://localhost", "http://localhost:", "http://localhost:99999x", "http://localhost:123456", "http://localhost.evil.test:80",
+        ] {
+            let (_, result) = try await Fixture.register(local.merging(["origin": origin]) { $1 }, party: party)
+            #expect(throws: WebAuthnError.originNotAllowed(origin)) { try result.get() }
+        }
+    }
+
     @Test func crossOriginCallsAreRefused() async throws {
         let error = try await Fixture.registrationRefusal(["crossOrigin": true, "topOrigin": "https://evil.test"])
         #expect(error == .crossOrigin)

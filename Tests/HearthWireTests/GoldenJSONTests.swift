@@ -85,4 +85,52 @@ struct GoldenJSONTests {
         let request = try Self.decoded(DownloadAccountRequest.self, #"{"maxResults":1000,"nextPageToken":"u9","targetProjectId":"p"}"#)
         #expect(request.maxResults == 1000 && request.nextPageToken == "u9" && request.targetProjectId == "p")
     }
+
+    @Test("passkeys: the options in WebAuthn's JSON form; the authenticator's answer as toJSON() or Google's REST form, one value")
+    func passkeys() throws {
+        try Self.roundTrip(
+            StartPasskeyEnrollmentResponse(
+                credentialCreationOptions: PublicKeyCredentialCreationOptionsJSON(
+                    rp: .init(id: "localhost", name: "Hearth"), user: .init(id: "dTE", name: "ada@example.com", displayName: "Ada"),
+                    challenge: "Y2g", pubKeyCredParams: [.init(alg: -7)], timeout: 300000, excludeCredentials: [.init(id: "Y3I")],
+                    authenticatorSelection: .init(residentKey: "preferred", requireResidentKey: false, userVerification: "preferred"),
+                    attestation: "none")),
+            #"{"credentialCreationOptions":{"attestation":"none","authenticatorSelection":{"requireResidentKey":false,"residentKey":"preferred","userVerification":"preferred"},"challenge":"Y2g","excludeCredentials":[{"id":"Y3I","type":"public-key"}],"pubKeyCredParams":[{"alg":-7,"type":"public-key"}],"rp":{"id":"localhost","name":"Hearth"},"timeout":300000,"user":{"displayName":"Ada","id":"dTE","name":"ada@example.com"}}}"#
+        )
+        try Self.roundTrip(
+            StartPasskeySignInResponse(
+                credentialRequestOptions: PublicKeyCredentialRequestOptionsJSON(
+                    challenge: "Y2g", timeout: 300000, rpId: "localhost", allowCredentials: [], userVerification: "required")),
+            #"{"credentialRequestOptions":{"allowCredentials":[],"challenge":"Y2g","rpId":"localhost","timeout":300000,"userVerification":"required"}}"#
+        )
+        let registration = AuthenticatorRegistrationResponse(
+            id: "Y3I", response: .init(clientDataJSON: "e30", attestationObject: "oA", transports: ["internal"]))
+        try Self.roundTrip(
+            registration,
+            #"{"id":"Y3I","rawId":"Y3I","response":{"attestationObject":"oA","clientDataJSON":"e30","transports":["internal"]},"type":"public-key"}"#)
+        var google = try Self.decoded(
+            AuthenticatorRegistrationResponse.self,
+            #"{"credentialId":"Y3I","credentialType":"public-key","authenticatorAttestationResponse":{"clientDataJson":"e30","attestationObject":"oA","transports":["internal"]}}"#
+        )
+        #expect(google.rawId == nil)
+        google.rawId = google.id
+        #expect(google == registration)
+        let assertion = AuthenticatorAuthenticationResponse(
+            id: "Y3I", response: .init(clientDataJSON: "e30", authenticatorData: "YWQ", signature: "c2c", userHandle: "dTE"))
+        try Self.roundTrip(
+            assertion,
+            #"{"id":"Y3I","rawId":"Y3I","response":{"authenticatorData":"YWQ","clientDataJSON":"e30","signature":"c2c","userHandle":"dTE"},"type":"public-key"}"#
+        )
+        var googleAssertion = try Self.decoded(
+            AuthenticatorAuthenticationResponse.self,
+            #"{"credentialId":"Y3I","credentialType":"public-key","authenticatorAssertionResponse":{"clientDataJson":"e30","authenticatorData":"YWQ","signature":"c2c","userHandle":"dTE"}}"#
+        )
+        googleAssertion.rawId = googleAssertion.id
+        #expect(googleAssertion == assertion)
+        let update = try Self.decoded(UpdateRequest.self, #"{"idToken":"t","deletePasskey":["Y3I"]}"#)
+        #expect(update.deletePasskey == ["Y3I"])
+        var user = UserInfo(localId: "u1")
+        user.passkeyInfo = [PasskeyInfo(credentialId: "Y3I", name: "Laptop")]
+        try Self.roundTrip(user, #"{"localId":"u1","passkeyInfo":[{"credentialId":"Y3I","name":"Laptop"}]}"#)
+    }
 }

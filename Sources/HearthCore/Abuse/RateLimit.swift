@@ -63,6 +63,8 @@ public struct AbuseLimits: Sendable, Equatable {
     /// Second factors tried at sign-in, per account (the counter's key is the uid), across its pending credentials:
     /// with a password known, a 6-digit code is all that is left to guess.
     public var secondFactorAttempts = RateLimit("second-factor-attempts", limit: 10, window: 900)
+    /// Passkey sign-in challenges (`passkeySignIn:start`, which anyone may call: each is a row until it expires).
+    public var passkeyChallenges = RateLimit("passkey-challenges", limit: 600, window: 3_600)
 
     public init() {}
 }

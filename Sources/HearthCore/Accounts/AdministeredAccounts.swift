@@ -3,7 +3,7 @@ import Foundation
 /// What `accounts:*` do for an administrator (an Admin SDK, HearthAdmin, `hearth users`): create a user with a chosen
 /// uid, look users up, change anything about one (no recent sign-in, no last-provider rule), delete one.
 public struct AdministeredAccounts: Sendable {
-    public typealias Store = AccountStore & ActionCodeStore
+    public typealias Store = AccountStore & ActionCodeStore & PasskeyStore
 
     public let store: any Store
     public let passwords: any PasswordChecking
@@ -45,7 +45,8 @@ public struct AdministeredAccounts: Sendable {
     /// Changes user `uid` as `change` says, `password` hashed. A new password voids reset links; a new address voids
     /// every link sent for the old one. `fields` names what was asked (never the values) for the audit event.
     /// Throws `USER_NOT_FOUND`, `EMAIL_EXISTS`, `PHONE_NUMBER_EXISTS`, `FEDERATED_USER_ID_ALREADY_LINKED`, `USER_DISABLED` (an
-    /// identity linked to a disabled account), and the second factors' errors (``AdministeredSecondFactors``).
+    /// identity linked to a disabled account), `PASSKEY_CREDENTIAL_NOT_FOUND` (``PasskeyRemoval``), and the second factors'
+    /// errors (``AdministeredSecondFactors``).
     public func update(uid: String, _ change: AdministratorChange, password: String?, fields: [String], from origin: AuditOrigin)
         async throws -> UserRecord
     {
@@ -59,6 +60,8 @@ public struct AdministeredAccounts: Sendable {
             throw HearthError(.federatedUserIDAlreadyLinked)
         }
         guard let before = try await store.user(uid: uid) else { throw HearthError(.userNotFound) }
+        try await PasskeyRemoval(store: store, audit: audit, clock: clock).remove(
+            change.removedPasskeys, uid: uid, actor: .administrator, from: origin)
         let hash = try await password.asyncMap { try await passwords.hash($0) }
         let user = try await StoreConflict.mapped {
             try await store.updateUser(uid: uid, session: nil) { user in try change.apply(to: &user, passwordHash: hash, now: now) }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// `accounts:update` by the person signed in (an administrator's update is the admin API's): a new e-mail, password,
-/// display name or photo, attributes deleted, providers unlinked. A change of credentials ends the other sessions
+/// display name or photo, attributes deleted, providers unlinked, passkeys removed. A change of credentials ends the other sessions
 /// and starts a new one; a new e-mail voids the links sent to the old address, which is mailed a recovery link.
 public struct OwnAccountUpdate: Sendable {
-    public typealias Store = AccountStore & ActionCodeStore
+    public typealias Store = AccountStore & ActionCodeStore & PasskeyStore
 
     public let settings: any ProjectSettingsReading
     public let store: any Store
@@ -40,6 +40,8 @@ public struct OwnAccountUpdate: Sendable {
         /// `DISPLAY_NAME`, `PHOTO_URL`, `EMAIL`, `PASSWORD`; other names are ignored, as Firebase ignores them.
         public var deletedAttributes: [String]
         public var deletedProviders: [String]
+        /// The credential ids of passkeys to remove (`deletePasskey`).
+        public var deletedPasskeys: [String] = []
         /// Whether the request sets what only an administrator may: custom claims, a phone number, the e-mail's
         /// verification, a linked identity, the creation or last sign-in time (`INSUFFICIENT_PERMISSION`).
         public var setsAdministratorFields: Bool
@@ -100,6 +102,8 @@ public struct OwnAccountUpdate: Sendable {
             current.user, authTime: current.authTime, now: now, recentLoginWindow: recentLoginWindow,
             emailEnumerationProtection: try await settings.projectSettings().emailEnumerationProtection)
         if let email = update.email { try update.checkEmail(ownedBy: try await store.user(email: email), for: current.user) }
+        try await PasskeyRemoval(store: store, audit: audit, clock: clock).remove(
+            input.deletedPasskeys, uid: current.user.uid, actor: .user, from: origin)
         let hash = try await input.password.asyncMap { try await passwords.hash($0) }
 
         // New tokens when the credentials changed: the old ones stop working (validSince moves).

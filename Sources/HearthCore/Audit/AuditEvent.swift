@@ -63,6 +63,9 @@ public struct AuditEvent: Sendable, Equatable {
         public static let secondFactorFailed = Kind(rawValue: "user.second_factor_failed")
         /// A passkey enrolled (``AuditEvent/method``: `passkey`).
         public static let passkeyEnrolled = Kind(rawValue: "user.passkey_enrolled")
+        /// A passkey removed, by its user or an administrator (``AuditEvent/actor``; `credential`, the credential id's
+        /// first 16 characters, and `name` in ``AuditEvent/details``).
+        public static let passkeyRemoved = Kind(rawValue: "user.passkey_removed")
         /// Recovery codes generated (`count` in ``AuditEvent/details``; never the codes).
         public static let recoveryCodesGenerated = Kind(rawValue: "user.recovery_codes_generated")
         /// A new token-signing key (`kid`, and `trigger`: `first`, `scheduled` or `manual`).
@@ -86,6 +89,7 @@ public struct AuditEvent: Sendable, Equatable {
             adminUserUpdated, adminUserDeleted, adminUsersImported, adminUsersExported, adminActionLinkIssued, adminProviderSettingsChanged,
             adminProjectSettingsChanged,
             adminTenantChanged, keysRotated, secondFactorEnrolled, secondFactorWithdrawn, secondFactorFailed, recoveryCodesGenerated, passkeyEnrolled,
+            passkeyRemoved,
             consoleSignedIn, consoleSignInFailed, consoleOperatorAdded, consoleOperatorRemoved, consoleOperatorRoleChanged,
         ].sorted()
     }

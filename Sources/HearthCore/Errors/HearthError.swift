@@ -29,6 +29,10 @@ public struct HearthError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingMFAPendingCredential, invalidMFAPendingCredential, missingMFAEnrollmentID, mfaEnrollmentNotFound
         case secondFactorExists, secondFactorLimitExceeded, unsupportedFirstFactor, unverifiedEmail, invalidMFAPhoneNumber
         case invalidMFAEnrollmentID, duplicateMFAEnrollmentID
+        // Passkeys
+        case missingAuthenticatorResponse, invalidCredentialID, credentialAlreadyInUse, passkeyCredentialNotFound
+        /// A passkey ceremony refused: the rule it broke in `detail` (`INVALID_AUTHENTICATOR_RESPONSE : …`).
+        case invalidAuthenticatorResponse
         // Federated sign-in
         case invalidIDPResponse, missingOrInvalidNonce, invalidCredentialOrProviderID, federatedUserIDAlreadyLinked
         case invalidPendingToken, missingRequestURI, invalidRequestURI, userCancelled

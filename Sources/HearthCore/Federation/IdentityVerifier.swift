@@ -16,3 +16,12 @@ public protocol IdentityVerifier: Sendable {
 extension IdentityVerifier {
     public func refresh() async throws {}
 }
+
+/// The verifier of a server with no identity provider configured: every provider is switched off.
+public struct NoIdentityProviders: IdentityVerifier {
+    public init() {}
+    public func isEnabled(_ providerID: String) -> Bool { false }
+    public func verify(_ credential: FederatedCredential) async throws -> FederatedProfile {
+        throw HearthError(.operationNotAllowed)
+    }
+}

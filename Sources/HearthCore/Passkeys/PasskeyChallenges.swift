@@ -31,21 +31,38 @@ struct PasskeyChallenges: Sendable {
         struct Named: Decodable { let challenge: String }
         guard clientDataJSON.count <= 4096, let named = try? JSONDecoder().decode(Named.self, from: Data(clientDataJSON)),
             let challenge = Base64URL.decode(named.challenge), challenge.count == 32
-        else { throw HearthError(.invalidArgument, detail: "Invalid clientDataJSON.", reason: "no challenge in clientDataJSON") }
+        else {
+            throw HearthError(.invalidAuthenticatorResponse, detail: "clientDataJSON names no challenge.", reason: "no challenge in clientDataJSON")
+        }
         let key = VerificationCode.key(named.challenge)
+        // Another tenant's challenge is not in this tenant's store; a used one is gone.
         guard let record = try await store.multiFactorSession(key: key), record.kind == kind, record.uid == uid else {
-            throw HearthError(.invalidArgument, detail: "Unknown passkey challenge.", reason: "challenge not issued here")
+            throw Self.unknown
         }
-        guard !record.isExpired(at: clock.now), try await store.spendMultiFactorSession(key: key) else {
-            throw HearthError(.sessionExpired, reason: "passkey challenge used or expired")
-        }
+        guard try await store.spendMultiFactorSession(key: key) else { throw Self.unknown }
+        guard !record.isExpired(at: clock.now) else { throw HearthError(.sessionExpired, reason: "passkey challenge expired") }
         return challenge
+    }
+
+    /// A challenge not issued here (another tenant's, another ceremony's or account's) or already taken.
+    static let unknown = HearthError(
+        .invalidAuthenticatorResponse, detail: "The challenge was not issued for this ceremony or was used already.",
+        reason: "unknown or spent passkey challenge")
+}
+
+extension PasskeySettings {
+    /// The settings in force: `OPERATION_NOT_ALLOWED` where passkeys are off (no relying party configured).
+    static func current(_ settings: any ProjectSettingsReading) async throws -> PasskeySettings {
+        guard let passkeys = try await settings.projectSettings().passkeys else {
+            throw HearthError(.operationNotAllowed, detail: "Passkeys are not configured.", reason: "no passkey relying party")
+        }
+        return passkeys
     }
 }
 
 extension WebAuthnError {
     /// The client's error for a refused ceremony: the rule it broke, which tells an attacker nothing they did not send.
     var hearthError: HearthError {
-        HearthError(.invalidArgument, detail: "Invalid passkey response: \(description).", reason: "webauthn: \(description)")
+        HearthError(.invalidAuthenticatorResponse, detail: "\(description.prefix(300)).", reason: "webauthn: \(description.prefix(300))")
     }
 }

@@ -22,6 +22,9 @@ public struct PasskeyCredential: Sendable, Equatable {
     public var backedUp: Bool
     public var createdAt: Date
     public var lastUsedAt: Date?
+    /// The tenant (`nil`: the project's), as ``TransferStore/exportBatch(_:after:limit:)`` reads it; a store's other
+    /// calls work in their own scope and leave it `nil`.
+    public var tenantID: String?
 
     public init(
         credentialID: String, uid: String, name: String, publicKey: [UInt8], algorithm: Int, signCount: UInt32,

@@ -3,17 +3,18 @@ import HearthBase64URL
 import HearthWebAuthn
 
 /// A signed-in person's passkeys: `passkeyEnrollment:start` issues the creation options, `finalize` verifies the
-/// authenticator's registration (WebAuthn §7.1, HearthWebAuthn) and stores the passkey, and `delete` removes one
-/// (`accounts:update`'s `deletePasskey`).
+/// authenticator's registration (WebAuthn §7.1, HearthWebAuthn), stores the passkey and starts a new session
+/// (`sign_in_provider` "passkey"). Removal is ``PasskeyRemoval``'s (`accounts:update`'s `deletePasskey`). The relying
+/// party is the project's or tenant's (``ProjectSettings/passkeys``), read per call.
 public struct PasskeyEnrollment: Sendable {
     public let store: any AccountStore & MultiFactorSessionStore & PasskeyStore
     public let idTokens: any IDTokenAuthenticating
     public let completion: SignInCompletion
-    public let settings: PasskeySettings
+    public let settings: any ProjectSettingsReading
 
     public init(
         store: any AccountStore & MultiFactorSessionStore & PasskeyStore, idTokens: any IDTokenAuthenticating, completion: SignInCompletion,
-        settings: PasskeySettings
+        settings: any ProjectSettingsReading
     ) {
         self.store = store
         self.idTokens = idTokens
@@ -55,7 +56,10 @@ public struct PasskeyEnrollment: Sendable {
     /// The largest number of passkeys one account may hold.
     public static let limit = 20
 
+    /// The creation options for the ID token's account. Throws `MISSING_ID_TOKEN`, the ID token's errors,
+    /// `USER_DISABLED`, `OPERATION_NOT_ALLOWED` (passkeys off).
     public func start(idToken: String?) async throws -> CreationOptions {
+        let settings = try await PasskeySettings.current(settings)
         let user = try await authenticated(idToken)
         let existing = try await store.passkeys(uid: user.uid)
         let challenge = try await PasskeyChallenges(store: store, clock: completion.clock).issue(.passkeyEnrollment, uid: user.uid)
@@ -68,8 +72,11 @@ public struct PasskeyEnrollment: Sendable {
     }
 
     /// Verifies the registration against the challenge `start` issued to this account, stores the passkey and
-    /// starts a new session (`sign_in_provider` "passkey").
+    /// starts a new session (`sign_in_provider` "passkey", continuing the one the ID token is of: no second factor is
+    /// asked). Throws `start`'s errors, `INVALID_AUTHENTICATOR_RESPONSE` (the rule the registration broke; the challenge
+    /// is spent either way), `SESSION_EXPIRED`, `CREDENTIAL_ALREADY_IN_USE`, `INVALID_DISPLAY_NAME`.
     public func finalize(idToken: String?, _ registration: Registration, name: String?, from origin: ClientOrigin) async throws -> SignedIn {
+        let settings = try await PasskeySettings.current(settings)
         let user = try await authenticated(idToken)
         let challenge = try await PasskeyChallenges(store: store, clock: completion.clock)
             .take(from: registration.clientDataJSON, .passkeyEnrollment, uid: user.uid)
@@ -81,10 +88,10 @@ public struct PasskeyEnrollment: Sendable {
         } catch { throw error.hearthError }
         let credentialID = Base64URL.encode(verified.credentialID)
         guard credentialID == registration.credentialID else {
-            throw HearthError(.invalidArgument, detail: "Invalid passkey response: the credential id differs from the attested one.")
+            throw HearthError(.invalidAuthenticatorResponse, detail: "The credential id is not the attested one.")
         }
         guard try await store.passkeys(uid: user.uid).count < Self.limit else {
-            throw HearthError(.invalidArgument, detail: "Too many passkeys.", reason: "passkey limit reached")
+            throw HearthError(.invalidAuthenticatorResponse, detail: "The account has \(Self.limit) passkeys, the most it may hold.")
         }
         let name = try name.flatMap { $0.isEmpty ? nil : try UserText.displayName($0) } ?? "Passkey"
         let now = completion.clock.now
@@ -93,26 +100,16 @@ public struct PasskeyEnrollment: Sendable {
             algorithm: verified.publicKey.algorithm.rawValue, signCount: verified.signCount,
             transports: Array(registration.transports.prefix(8)), backupEligible: verified.flags.contains(.backupEligible),
             backedUp: verified.flags.contains(.backedUp), createdAt: now)
-        guard try await store.insertPasskey(passkey) else {
-            throw HearthError(.invalidArgument, detail: "The passkey is already registered.", reason: "credential id taken")
-        }
+        guard try await store.insertPasskey(passkey) else { throw HearthError(.credentialAlreadyInUse, reason: "credential id taken") }
         return try await completion.complete(
             .update(uid: user.uid) { user in if user.disabled { throw HearthError(.userDisabled) } },
             .init(provider: "passkey", event: .passkeyEnrolled, method: "passkey", origin: origin.audit, continuesSession: true))
     }
 
-    /// Removes the account's passkeys `credentialIDs`; unknown ids are refused before any is removed.
-    public func delete(idToken: String?, credentialIDs: [String]) async throws {
-        let user = try await authenticated(idToken)
-        let held = Set(try await store.passkeys(uid: user.uid).map(\.credentialID))
-        guard credentialIDs.allSatisfy(held.contains) else {
-            throw HearthError(.invalidArgument, detail: "Unknown passkey.", reason: "deletePasskey names no passkey of the account")
-        }
-        for id in credentialIDs { _ = try await store.deletePasskey(uid: user.uid, credentialID: id) }
-    }
-
     private func authenticated(_ idToken: String?) async throws -> UserRecord {
         guard let idToken, !idToken.isEmpty else { throw HearthError(.missingIDToken) }
-        return try await idTokens.authenticate(idToken).user
+        let user = try await idTokens.authenticate(idToken).user
+        if user.disabled { throw HearthError(.userDisabled) }
+        return user
     }
 }

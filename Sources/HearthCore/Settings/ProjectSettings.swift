@@ -20,6 +20,8 @@ public struct ProjectSettings: Sendable, Equatable {
     public var multiFactor = MultiFactorSettings()
     /// Blocking functions: the operator's hooks asked before an account is made and before a sign-in's tokens.
     public var blockingHooks = BlockingHookSettings()
+    /// Passkeys' relying party; `nil`: passkeys are off (`OPERATION_NOT_ALLOWED`).
+    public var passkeys: PasskeySettings?
 
     /// At most this many test phone numbers, as Firebase allows.
     public static let maxTestPhoneNumbers = 10
@@ -51,6 +53,7 @@ public struct ProjectSettings: Sendable, Equatable {
         public var smsRegionPolicy: SMSRegionPolicy?
         public var multiFactor: MultiFactorSettings?
         public var blockingHooks: BlockingHookSettings?
+        public var passkeys: PasskeySettings?
 
         public init() {}
     }
@@ -71,6 +74,7 @@ public struct ProjectSettings: Sendable, Equatable {
         if let value = overrides.smsRegionPolicy { settings.smsRegionPolicy = value }
         if let value = overrides.multiFactor { settings.multiFactor = value }
         if let value = overrides.blockingHooks { settings.blockingHooks = value }
+        if let value = overrides.passkeys { settings.passkeys = value }
         return settings
     }
 

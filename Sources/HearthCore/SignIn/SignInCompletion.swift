@@ -62,6 +62,9 @@ public struct SignInCompletion: Sendable {
         public var secondFactor: SecondFactorUse?
         /// The sign-in continues a session the person holds (a factor withdrawn): no second factor is asked.
         public var continuesSession: Bool
+        /// The first factor is multi-factor by itself (a passkey whose authenticator verified the user: a device held
+        /// and a PIN or biometric): no second factor is asked, and the token names none.
+        public var isMultiFactor = false
         /// The identity provider's tokens of a federated sign-in, which the blocking hooks may be sent.
         public var providerTokens: ProviderTokens?
 
@@ -82,12 +85,12 @@ public struct SignInCompletion: Sendable {
 
     /// Whether a sign-in recorded as `record` stops at the first factor for `user`: the account has second factors,
     /// and the sign-in is a first factor (not a link to a signed-in account, not the second factor itself, not a session
-    /// continued). A custom
+    /// continued, not a passkey that verified its user). A custom
     /// token is the developer's backend vouching for the person, which Identity Platform does not ask a second
     /// factor of either.
     public static func needsSecondFactor(_ user: UserRecord, _ record: Record) -> Bool {
-        !user.secondFactors.isEmpty && record.secondFactor == nil && !record.continuesSession && record.event != .linked
-            && record.provider != "custom"
+        !user.secondFactors.isEmpty && record.secondFactor == nil && !record.continuesSession && !record.isMultiFactor
+            && record.event != .linked && record.provider != "custom"
     }
 
     /// Writes `write` with a new session of `record.provider` signed in now, records the event, and signs the

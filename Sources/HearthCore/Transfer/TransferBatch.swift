@@ -4,6 +4,8 @@ public enum TransferBatch: Sendable, Equatable {
     case tenants([TenantRecord])
     /// Users, each with all its provider links.
     case users([UserRecord])
+    /// Passkeys, each with its tenant.
+    case passkeys([PasskeyCredential])
     case sessions([RefreshSessionRecord])
     case signingKeys([SigningKeyRecord])
     case settings([SettingRecord])
@@ -18,6 +20,7 @@ public enum TransferBatch: Sendable, Equatable {
         switch self {
         case .tenants: .tenants
         case .users: .users
+        case .passkeys: .passkeys
         case .sessions: .sessions
         case .signingKeys: .signingKeys
         case .settings: .settings
@@ -32,6 +35,7 @@ public enum TransferBatch: Sendable, Equatable {
         switch self {
         case .tenants(let rows): rows.count
         case .users(let rows): rows.count
+        case .passkeys(let rows): rows.count
         case .sessions(let rows): rows.count
         case .signingKeys(let rows): rows.count
         case .settings(let rows): rows.count
@@ -46,6 +50,7 @@ public enum TransferBatch: Sendable, Equatable {
         switch self {
         case .tenants(let rows): ["tenants": rows.count]
         case .users(let rows): ["users": rows.count, "provider_links": rows.reduce(0) { $0 + $1.providers.count }]
+        case .passkeys(let rows): ["passkeys": rows.count]
         case .sessions(let rows): ["refresh_sessions": rows.count]
         case .signingKeys(let rows): ["signing_keys": rows.count]
         case .settings(let rows): ["settings": rows.count]
@@ -61,6 +66,7 @@ public enum TransferBatch: Sendable, Equatable {
         case .tenants(let rows): rows.last?.id
         // Tenant, then key: the order these tables are read in (tenant ids hold no `/`).
         case .users(let rows): rows.last.map { "\($0.tenantID ?? "")/\($0.uid)" }
+        case .passkeys(let rows): rows.last.map { "\($0.tenantID ?? "")/\($0.credentialID)" }
         case .sessions(let rows): rows.last?.tokenHash
         case .signingKeys(let rows): rows.last?.kid
         case .settings(let rows): rows.last.map { "\($0.tenantID ?? "")/\($0.name)" }

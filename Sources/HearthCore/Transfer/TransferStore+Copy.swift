@@ -1,6 +1,6 @@
 /// The `migrate-data` copy, written once against ``TransferStore``.
 extension TransferStore {
-    /// Copies users (with their links), sessions, signing keys, settings, action codes and queued mails
+    /// Copies users (with their links and passkeys), sessions, signing keys, settings, action codes and queued mails
     /// from this store into `target`, page by page in primary-key order, each page upserted in one target
     /// transaction.
     ///

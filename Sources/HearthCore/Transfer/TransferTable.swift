@@ -8,6 +8,8 @@ public enum TransferTable: String, Sendable, CaseIterable {
     case tenants
     /// Users with their provider links.
     case users
+    /// The users' passkeys (after the users, whom they belong to).
+    case passkeys
     /// Refresh sessions.
     case sessions
     /// Token-signing keys (with their private keys).
@@ -26,6 +28,7 @@ public enum TransferTable: String, Sendable, CaseIterable {
         switch self {
         case .tenants: ["tenants"]
         case .users: ["users", "provider_links"]
+        case .passkeys: ["passkeys"]
         case .sessions: ["refresh_sessions"]
         case .signingKeys: ["signing_keys"]
         case .settings: ["settings"]

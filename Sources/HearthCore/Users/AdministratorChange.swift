@@ -19,6 +19,8 @@ public struct AdministratorChange: Sendable, Equatable {
     /// The second factors replacing the user's (``AdministeredSecondFactors/replacing(_:with:now:)``); empty removes
     /// them all, with the recovery codes; `nil` leaves them alone.
     public var secondFactors: [AdministeredSecondFactors.Entry]?
+    /// The credential ids of passkeys to remove (``AdministeredAccounts/update(uid:_:password:fields:from:)``).
+    public var removedPasskeys: [String] = []
 
     public init(profile: ProfileUpdate = ProfileUpdate()) {
         self.profile = profile

@@ -39,7 +39,7 @@ extension HearthServices {
                     return .init(settings: controllers.projectConfig.changes, providers: controllers.idpConfigs.changes)
                 },
                 callbackURL: configuration.providers.browserSignIn.handlerURL?.absoluteString ?? configuration.baseURL + "/__/auth/handler",
-                authorizedDomains: ContinueURL.authorizedHosts(configuration).sorted(), development: configuration.mode == .development))
+                authorizedDomains: configuration.authorizedContinueHosts.sorted(), development: configuration.mode == .development))
         console.mail = (mailTemplates, configuration.email.appName ?? configuration.projectID)
         return console
     }

@@ -113,7 +113,7 @@ final class AccountsController<Context: CallerRequestContext>: Sendable {
         }
         guard let idToken = input.idToken else { throw HearthError(.missingIDToken) }
         let user = try await idTokens.authenticate(idToken).user
-        return WireCoding.response(LookupResponse(users: [UserInfo(user)]))
+        return WireCoding.response(LookupResponse(users: try await UserInfo.list([user], passkeysIn: admin.store)))
     }
 
     // MARK: accounts:update
@@ -134,24 +134,13 @@ final class AccountsController<Context: CallerRequestContext>: Sendable {
         let updated = try await accountUseCases.update(
             OwnAccountUpdate.Input(input, languageCode: request.headers[HTTPField.Name("X-Firebase-Locale")!]), idToken: idToken,
             from: audit.origin(request, context: context))
-        var response = Self.updateResponse(updated.user)
+        var response = UpdateResponse(updated.user)
         if let session = updated.session {
             response.idToken = session.idToken
             response.refreshToken = session.refreshToken
             response.expiresIn = String(session.expiresIn)
         }
         return WireCoding.response(response)
-    }
-
-    static func updateResponse(_ user: UserRecord) -> UpdateResponse {
-        var response = UpdateResponse(localId: user.uid)
-        response.email = user.email
-        response.emailVerified = user.email == nil ? nil : user.emailVerified
-        response.displayName = user.displayName
-        response.photoUrl = user.photoURL
-        response.providerUserInfo = UserInfo(user).providerUserInfo ?? []
-        response.passwordHash = user.passwordHash == nil ? nil : UserInfo.redactedPasswordHash
-        return response
     }
 
     // MARK: accounts:delete

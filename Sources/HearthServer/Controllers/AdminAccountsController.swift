@@ -74,7 +74,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
             identities: (input.federatedUserId ?? []).compactMap { identity in
                 identity.providerId.flatMap { providerID in identity.rawId.map { .init(providerID: providerID, rawID: $0) } }
             })
-        return WireCoding.response(LookupResponse(users: found.isEmpty ? nil : found.map(UserInfo.init)))
+        return WireCoding.response(LookupResponse(users: found.isEmpty ? nil : try await UserInfo.list(found, passkeysIn: store)))
     }
 
     // MARK: accounts:update
@@ -84,7 +84,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         guard let uid = input.localId else { throw HearthError(.missingLocalID) }
         let user = try await accounts.update(
             uid: uid, try AdministratorChange(input), password: input.password, fields: input.changedFieldNames, from: origin)
-        return WireCoding.response(AccountsController<Context>.updateResponse(user))
+        return WireCoding.response(UpdateResponse(user))
     }
 
     // MARK: accounts:delete

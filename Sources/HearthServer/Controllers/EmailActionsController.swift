@@ -34,8 +34,10 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
         let returnsLink = input.returnOobLink == true
         if returnsLink, !isAdministrator { throw HearthError(.insufficientPermission) }
         if !returnsLink { try actions.requireSending() }
-        let continueURL = try input.continueUrl.map { try ContinueURL.check($0, configuration: configuration) }
-        if let linkDomain = input.linkDomain, !linkDomain.isEmpty { try ContinueURL.checkLinkDomain(linkDomain, configuration: configuration) }
+        let continueURL = try input.continueUrl.map { try ContinueURL.check($0, authorizedHosts: configuration.authorizedContinueHosts) }
+        if let linkDomain = input.linkDomain, !linkDomain.isEmpty {
+            try ContinueURL.checkLinkDomain(linkDomain, authorizedHosts: configuration.authorizedContinueHosts)
+        }
         if input.androidInstallApp == true, (input.androidPackageName ?? "").isEmpty { throw HearthError(.missingAndroidPackageName) }
         let languageCode = request.headers[HTTPField.Name("X-Firebase-Locale")!]
         let decision = try await addressing.decide(
@@ -103,7 +105,7 @@ struct EmailActionsController<Context: CallerRequestContext>: Sendable {
                 details: ["enrollment": record.mfaEnrollmentID ?? ""])
         default: break
         }
-        var response = AccountsController<Context>.updateResponse(user)
+        var response = UpdateResponse(user)
         // An e-mail change names the address the account moved to, as Firebase's answer does.
         if record.kind == .verifyAndChangeEmail { response.newEmail = record.newEmail }
         return WireCoding.response(response)

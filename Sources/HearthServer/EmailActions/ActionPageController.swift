@@ -5,6 +5,7 @@ import HearthCore
 import HearthFormEncoding
 import HearthMessages
 import HearthProviders
+import HearthWireMapping
 import Hummingbird
 import NIOCore
 
@@ -36,7 +37,7 @@ struct ActionPageController<Context: RequestContext>: Sendable {
         }
         let language = fields["lang"].map(EmailActions.languageTag)
         // A continue URL that is not authorized is dropped, not followed.
-        let continueURL = fields["continueUrl"].flatMap { try? ContinueURL.check($0, configuration: configuration) }
+        let continueURL = fields["continueUrl"].flatMap { try? ContinueURL.check($0, authorizedHosts: configuration.authorizedContinueHosts) }
         if request.method == .post, fields[ActionPage.Field.mode] == ActionPage.sendPasswordResetMode {
             do {
                 return try await sendReset(email: fields[ActionPage.Field.email], continueURL: continueURL, language: language)

@@ -18,6 +18,8 @@ struct SignInUseCases: Sendable {
     let phoneSignIn: PhoneSignIn
     let secondFactorSignIn: SecondFactorSignIn
     let secondFactorEnrollments: SecondFactorEnrollments
+    let passkeyEnrollment: PasskeyEnrollment
+    let passkeySignIn: PasskeySignIn
     let completion: SignInCompletion
 
     init(services: HearthServices) {
@@ -65,6 +67,8 @@ struct SignInUseCases: Sendable {
             completion: completion, recentLoginWindow: services.configuration.recentLoginWindow, issuer: services.configuration.projectID)
         enrollments.mail = EmailActions(services: services)
         secondFactorEnrollments = enrollments
+        passkeyEnrollment = PasskeyEnrollment(store: services.store, idTokens: tokens, completion: completion, settings: services.projectSettings)
+        passkeySignIn = PasskeySignIn(store: services.store, completion: completion, settings: services.projectSettings, abuse: abuse)
     }
 }
 

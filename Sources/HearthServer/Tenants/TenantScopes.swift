@@ -19,6 +19,7 @@ final class TenantControllers: Sendable {
     let accounts: AccountsController<Context>
     let adminAccounts: AdminAccountsController<Context>
     let multiFactor: MultiFactorController<Context>
+    let passkeys: PasskeyController<Context>
     let idpConfigs: IdpConfigController<Context>
     let projectConfig: ProjectConfigController<Context>
     let auditEvents: AuditEventsController<Context>
@@ -53,6 +54,8 @@ final class TenantControllers: Sendable {
             browserSignIn: browserSignIn, audit: audit, configuration: configuration)
         multiFactor = MultiFactorController(
             enrollments: signIn.secondFactorEnrollments, signIn: signIn.secondFactorSignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes)
+        passkeys = PasskeyController(
+            enrollment: signIn.passkeyEnrollment, signIn: signIn.passkeySignIn, audit: audit, maxBodyBytes: configuration.maxBodyBytes)
         idpConfigs = IdpConfigController(
             changes: ProviderSettingsChanges(
                 store: services.store, verifier: services.identityVerifier, checking: CatalogueChecking(), audit: audit, clock: services.clock),

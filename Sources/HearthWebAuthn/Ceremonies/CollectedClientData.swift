@@ -28,7 +28,17 @@ struct CollectedClientData: Decodable {
         }
         guard data.type == expectedType else { throw .wrongCeremonyType(expected: expectedType, got: data.type) }
         guard let challenge = Base64URL.decode(data.challenge), challenge == expectedChallenge else { throw .challengeMismatch }
-        guard origins.contains(data.origin) else { throw .originNotAllowed(data.origin) }
+        guard origins.contains(where: { matches($0, data.origin) }) else { throw .originNotAllowed(data.origin) }
         guard data.crossOrigin != true else { throw .crossOrigin }
+    }
+
+    /// Whether `origin` is the expected origin `expected`, or, for an expected origin ending in `:*`, that scheme and
+    /// host on any port (1 to 5 digits).
+    static func matches(_ expected: String, _ origin: String) -> Bool {
+        guard expected.hasSuffix(":*") else { return expected == origin }
+        let stem = expected.dropLast()
+        guard origin.hasPrefix(stem) else { return false }
+        let port = origin.dropFirst(stem.count)
+        return (1...5).contains(port.count) && port.allSatisfy { $0.isASCII && $0.isNumber }
     }
 }

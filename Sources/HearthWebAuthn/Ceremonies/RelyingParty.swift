@@ -8,7 +8,8 @@ import X509
 public struct RelyingParty: Sendable {
     /// The RP ID: a registrable domain the origins share (`example.com`), or `localhost`.
     public var id: String
-    /// The exact origins (`https://example.com`, `http://localhost:9099`) a ceremony may come from.
+    /// The exact origins (`https://example.com`, `http://localhost:9099`) a ceremony may come from; one ending in
+    /// `:*` (`http://localhost:*`) stands for its scheme and host on any port.
     public var origins: [String]
     /// Whether the user-verified flag must be set (a PIN, a fingerprint), or user presence suffices.
     public var requiresUserVerification: Bool

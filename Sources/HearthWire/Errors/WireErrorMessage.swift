@@ -51,6 +51,17 @@ public enum WireErrorMessage {
     /// What follows `UNAUTHORIZED_DOMAIN : ` for a continue URL whose host the project does not authorize.
     public static let domainNotAuthorized = "Domain not whitelisted by project"
     public static let verifyNewEmailFirst = "Please verify the new email before changing email."
+    /// A passkey finalize call without the authenticator's answer.
+    public static let missingAuthenticatorResponse = "MISSING_AUTHENTICATOR_RESPONSE"
+    /// A passkey answer without a credential id, or one that is not base64url.
+    public static let invalidCredentialID = "INVALID_CREDENTIAL_ID"
+    /// A passkey whose credential id is already registered, to this account or another.
+    public static let credentialAlreadyInUse = "CREDENTIAL_ALREADY_IN_USE"
+    /// A passkey sign-in or removal naming a credential id the tenant does not know.
+    public static let passkeyCredentialNotFound = "PASSKEY_CREDENTIAL_NOT_FOUND"
+    /// Hearth's (Firebase's emulator verifies nothing): a passkey ceremony that broke a WebAuthn rule, the rule after
+    /// ` : ` (`INVALID_AUTHENTICATOR_RESPONSE : origin "https://evil.test" is not an expected origin`).
+    public static let invalidAuthenticatorResponse = "INVALID_AUTHENTICATOR_RESPONSE"
     public static let missingAPIKey = "The request is missing a valid API key."
     public static let invalidAPIKey = "API key not valid. Please pass a valid API key."
     public static let invalidJSONPrefix = "Invalid JSON payload received."

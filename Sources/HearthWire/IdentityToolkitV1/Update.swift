@@ -9,6 +9,9 @@ public struct UpdateRequest: Codable, Sendable, Equatable {
     public var photoUrl: String?
     public var deleteAttribute: [WireEnum<UserAttributeNames>]?
     public var deleteProvider: [String]?
+    /// The credential ids (base64url) of passkeys to remove: the user's own with `idToken`, any account's for an
+    /// administrator with `localId`.
+    public var deletePasskey: [String]?
     public var customAttributes: String?
     public var disableUser: Bool?
     /// Seconds since 1970; tokens of sign-ins before it stop working (administrators only, as are the

@@ -31,6 +31,8 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var lastRefreshAt: String?
     /// The enrolled second factors (none: absent).
     public var mfaInfo: [MFAEnrollment]?
+    /// The account's passkeys (none: absent). Imports ignore it: a passkey's public key is not in it.
+    public var passkeyInfo: [PasskeyInfo]?
     /// The user's Twitter handle, from a `twitter.com` link (`screen_name`).
     public var screenName: String?
     /// Imports only: a password in the clear, hashed by the server (`accounts:batchCreate`).
@@ -43,7 +45,7 @@ public struct UserInfo: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case localId, email, initialEmail, emailVerified, displayName, photoUrl, phoneNumber, disabled, customAttributes, customAuth
         case emailLinkSignin, providerUserInfo, passwordHash, salt, passwordUpdatedAt, validSince, createdAt, lastLoginAt
-        case lastRefreshAt, mfaInfo, screenName, rawPassword, tenantId
+        case lastRefreshAt, mfaInfo, passkeyInfo, screenName, rawPassword, tenantId
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,6 +70,7 @@ public struct UserInfo: Codable, Sendable, Equatable {
         lastLoginAt = try container.decodeIfPresent(WireInt64.self, forKey: .lastLoginAt)
         lastRefreshAt = try container.decodeIfPresent(String.self, forKey: .lastRefreshAt)
         mfaInfo = try container.decodeIfPresent([MFAEnrollment].self, forKey: .mfaInfo)
+        passkeyInfo = try container.decodeIfPresent([PasskeyInfo].self, forKey: .passkeyInfo)
         screenName = try container.decodeIfPresent(String.self, forKey: .screenName)
         rawPassword = try container.decodeIfPresent(String.self, forKey: .rawPassword)
         tenantId = try container.decodeIfPresent(String.self, forKey: .tenantId)

@@ -13,6 +13,8 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     public var mfa: MultiFactorAuthConfig?
     /// The blocking functions: the operator's hooks asked before an account is made and before a sign-in's tokens.
     public var blockingFunctions: BlockingFunctionsConfig?
+    /// The relying party of the project's passkeys.
+    public var passkeyConfig: PasskeyConfig?
 
     public init(
         name: String? = nil, signIn: SignInConfig? = nil, emailPrivacyConfig: EmailPrivacyConfig? = nil, autodeleteAnonymousUsers: Bool? = nil,
@@ -123,6 +125,25 @@ public struct EmailPrivacyConfig: Codable, Sendable, Equatable {
 
 /// `mfa`: `state` (`DISABLED`, `ENABLED`, `MANDATORY`), `enabledProviders` (`PHONE_SMS`), and `providerConfigs`
 /// (TOTP: `{state, totpProviderConfig: {adjacentIntervals}}`).
+/// `passkeyConfig`: the relying party passkeys are registered with and the pages that may use them, for the project
+/// or a tenant. An administrator's change applies to new ceremonies; passkeys registered under another RP ID stop
+/// working.
+public struct PasskeyConfig: Codable, Sendable, Equatable {
+    /// The RP ID (`example.com`): a registrable domain that each expected origin's host is or ends in.
+    public var rpId: String?
+    /// The exact origins (`https://example.com`, `https://accounts.example.com:8443`) whose pages may use passkeys.
+    public var expectedOrigins: [String]?
+    /// Hearth extension: `REQUIRED` (the authenticator verifies the user: PIN, biometrics) or `PREFERRED` (presence
+    /// is enough).
+    public var userVerification: String?
+
+    public init(rpId: String? = nil, expectedOrigins: [String]? = nil, userVerification: String? = nil) {
+        self.rpId = rpId
+        self.expectedOrigins = expectedOrigins
+        self.userVerification = userVerification
+    }
+}
+
 public struct MultiFactorAuthConfig: Codable, Sendable, Equatable {
     public var state: String?
     public var enabledProviders: [String]?

@@ -16,6 +16,8 @@ public struct TenantResource: Codable, Sendable, Equatable {
     public var testPhoneNumbers: [String: String]?
     public var smsRegionConfig: SmsRegionConfig?
     public var emailPrivacyConfig: EmailPrivacyConfig?
+    /// The relying party of the tenant's passkeys.
+    public var passkeyConfig: PasskeyConfig?
 
     public init(
         name: String? = nil, tenantId: String? = nil, displayName: String? = nil, allowPasswordSignup: Bool? = nil,

@@ -4,7 +4,7 @@ import HearthCore
 /// The accounts, counters and action codes of the use-case tests, kept in memory with the store's rules: one lock
 /// makes each call one transaction, e-mails, phone numbers and provider identities are unique (``StoreConflict``).
 final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, ActionCodeStore, PhoneVerificationStore, MultiFactorSessionStore,
-    @unchecked Sendable
+    PasskeyStore, @unchecked Sendable
 {
     private struct State {
         var users: [String: UserRecord] = [:]
@@ -14,6 +14,7 @@ final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, A
         var codes: [String: ActionCodeRecord] = [:]
         var phoneVerifications: [String: PhoneVerificationRecord] = [:]
         var multiFactorSessions: [String: MultiFactorSessionRecord] = [:]
+        var passkeys: [String: PasskeyCredential] = [:]
     }
     private let state = LockedBox(State())
     /// Runs inside ``updateUser(uid:session:_:)`` before the change, once: a test's way to change the account between
@@ -166,6 +167,32 @@ final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, A
     func consumeActionCode(hash: String) async throws -> ActionCodeRecord? { state.withLock { $0.codes.removeValue(forKey: hash) } }
     func deleteActionCodes(uid: String, kinds: Set<ActionCodeKind>) async throws -> Int { 0 }
     func deleteActionCodes(expiredBefore date: Date) async throws -> Int { 0 }
+
+    func insertPasskey(_ credential: PasskeyCredential) async throws -> Bool {
+        state.withLock { state in
+            guard state.passkeys[credential.credentialID] == nil else { return false }
+            state.passkeys[credential.credentialID] = credential
+            return true
+        }
+    }
+    func passkey(credentialID: String) async throws -> PasskeyCredential? { state.withLock { $0.passkeys[credentialID] } }
+    func passkeys(uid: String) async throws -> [PasskeyCredential] {
+        state.withLock { $0.passkeys.values.filter { $0.uid == uid }.sorted { $0.createdAt < $1.createdAt } }
+    }
+    func recordPasskeyUse(credentialID: String, signCount: UInt32, backedUp: Bool, at time: Date) async throws -> Bool {
+        state.withLock { state in
+            guard var passkey = state.passkeys[credentialID] else { return false }
+            (passkey.signCount, passkey.backedUp, passkey.lastUsedAt) = (signCount, backedUp, time)
+            state.passkeys[credentialID] = passkey
+            return true
+        }
+    }
+    func deletePasskey(uid: String, credentialID: String) async throws -> Bool {
+        state.withLock { state in
+            guard state.passkeys[credentialID]?.uid == uid else { return false }
+            return state.passkeys.removeValue(forKey: credentialID) != nil
+        }
+    }
 
     func insertPhoneVerification(_ record: PhoneVerificationRecord) async throws {
         state.withLock { state in
