@@ -78,10 +78,10 @@ struct BulkUserLoader {
         prefix + String(repeating: "0", count: max(0, 9 - String(n).count)) + String(n)
     }
 
-    private static func isPostgres(_ database: any SQLDatabase) -> Bool { database.dialect.name == "postgresql" }
+    static func isPostgres(_ database: any SQLDatabase) -> Bool { database.dialect.name == "postgresql" }
 
     /// `seq(n)` for n in from...to, as a FROM item, and the uid expression over it.
-    private static func sequence(_ database: any SQLDatabase, prefix: String, from: Int, to: Int) -> (with: String, from: String, uid: String) {
+    static func sequence(_ database: any SQLDatabase, prefix: String, from: Int, to: Int) -> (with: String, from: String, uid: String) {
         if isPostgres(database) {
             return ("", "generate_series(\(from), \(to)) AS seq(n)", "'\(prefix)' || lpad(n::text, 9, '0')")
         }
