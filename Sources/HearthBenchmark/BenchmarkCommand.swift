@@ -107,7 +107,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("audit-events"),
         help:
-            "With --console-pages: fill the project's audit trail to this many events through SQL (over the last 90 days) and measure the console's activity page on it too (0: no activity rows)."
+            "With --console-pages: fill the project's audit trail to this many events through SQL (over the last 80 days) and measure the console's activity page on it too (0: no activity rows)."
     )
     var auditEvents: Int = 0
 
