@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # python-venv.sh SCRIPT.py [ARGS...]: runs a script of this folder with google-auth, firebase-admin, requests, and
 # signxml, lxml and cryptography (scripts/saml-idp.py, the SAML tests' independent IdP) and fido2
-# (scripts/webauthn-authenticator.py, the passkey tests' independent authenticator) from PyPI, in a venv made
+# (scripts/webauthn-authenticator.py, the passkey tests' independent authenticator) and zxing-cpp (scripts/qr-decode.py,
+# the console's QR codes read by an independent decoder) from PyPI, in a venv made
 # once under $HEARTH_PYTHON_VENV (default ~/.cache/hearth-python/venv) and reused.
 #
 # Safe to run many at once from nothing (the test suites do): the venv is built under an exclusive lock
@@ -10,7 +11,7 @@
 # that died half way, removed and built again under the lock.
 set -euo pipefail
 venv="${HEARTH_PYTHON_VENV:-$HOME/.cache/hearth-python/venv}"
-packages=(google-auth firebase-admin requests signxml lxml cryptography fido2)
+packages=(google-auth firebase-admin requests signxml lxml cryptography fido2 zxing-cpp)
 ready() { [[ -f "$venv/.hearth-packages" && "$(cat "$venv/.hearth-packages")" == "${packages[*]}" ]]; }
 if ! ready; then
     mkdir -p "$(dirname "$venv")"

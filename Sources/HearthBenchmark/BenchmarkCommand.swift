@@ -116,6 +116,13 @@ struct BenchmarkCommand: AsyncParsableCommand {
     var consolePages: Int = 0
 
     @Option(
+        name: .customLong("audit-events"),
+        help:
+            "With --console-pages: fill the project's audit trail to this many events through SQL (over the last 80 days) and measure the console's activity page on it too (0: no activity rows)."
+    )
+    var auditEvents: Int = 0
+
+    @Option(
         name: .customLong("latency-connections"),
         help: "Connections of the second lookup run at each user count, which measures latency without queueing.")
     var latencyConnections: Int = 1
@@ -177,6 +184,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
         guard queryPages == 0 || userCounts != nil else { throw ValidationError("--query-pages needs --user-counts") }
         guard (0...1_000).contains(consolePages) else { throw ValidationError("--console-pages must be 0...1000") }
         guard consolePages == 0 || userCounts != nil else { throw ValidationError("--console-pages needs --user-counts") }
+        guard (0...100_000_000).contains(auditEvents) else { throw ValidationError("--audit-events must be 0...100000000") }
+        guard auditEvents == 0 || consolePages > 0 else { throw ValidationError("--audit-events needs --console-pages") }
         guard (1...64).contains(adminConnections) else { throw ValidationError("--admin-connections must be 1...64") }
         guard (1...1_000_000).contains(verifyTokens) else { throw ValidationError("--verify-tokens must be 1...1000000") }
         guard (1...10_000).contains(verifyTasks) else { throw ValidationError("--verify-tasks must be 1...10000") }
@@ -438,7 +447,16 @@ struct BenchmarkCommand: AsyncParsableCommand {
             let hash = try PasswordHasher(logN: scryptLogN).hash("bulk-user-password")
             outcome = try await BulkUserLoader(store: store).fill(to: count, sessions: refreshUsers, passwordHash: hash)
             if consolePages > 0 {
-                consoleFixtures = try await ConsoleBenchmark.fixtures(store: store, users: outcome.totalUsers, pages: consolePages)
+                var fixtures = try await ConsoleBenchmark.fixtures(store: store, users: outcome.totalUsers, pages: consolePages)
+                if auditEvents > 0 {
+                    let loader = BulkAuditLoader(store: store)
+                    let (events, seconds) = try await loader.fill(to: auditEvents)
+                    Self.emit(
+                        "loaded  : the audit trail holds \(ResultTable.grouped(Double(events))) events, loaded through SQL in \(String(format: "%.1f", seconds)) s"
+                    )
+                    try await ConsoleBenchmark.activityFixtures(&fixtures, loader: loader, events: events, pages: consolePages)
+                }
+                consoleFixtures = fixtures
             }
         } catch {
             try? await store.close()

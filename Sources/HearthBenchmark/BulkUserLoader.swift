@@ -33,15 +33,11 @@ struct BulkUserLoader {
         let toAdd = max(0, target - existing)
         let prefix = "bulk\(UUID().uuidString.prefix(6).lowercased())-"
         let now = Int64(Date().timeIntervalSince1970 * 1_000)
-        var first = 1
-        while first <= toAdd {
-            let last = min(toAdd, first + batchSize - 1)
-            let (from, to) = (first, last)
-            try await store.transactor.write { database in
-                try await database.raw(Self.insertUsers(database, prefix: prefix, from: from, to: to, now: now, passwordHash: passwordHash)).run()
-                try await database.raw(Self.insertLinks(database, prefix: prefix, from: from, to: to)).run()
-            }
-            first = last + 1
+        try await Self.inBatches(toAdd, of: batchSize, store: store) { database, from, to in
+            [
+                Self.insertUsers(database, prefix: prefix, from: from, to: to, now: now, passwordHash: passwordHash),
+                Self.insertLinks(database, prefix: prefix, from: from, to: to),
+            ]
         }
         // Fresh statistics, as a database that grew over time would have.
         try await store.transactor.write { database in try await database.raw("ANALYZE").run() }
@@ -78,10 +74,25 @@ struct BulkUserLoader {
         prefix + String(repeating: "0", count: max(0, 9 - String(n).count)) + String(n)
     }
 
-    private static func isPostgres(_ database: any SQLDatabase) -> Bool { database.dialect.name == "postgresql" }
+    /// Runs `statements` for the numbers `1...count`, `batchSize` of them (`from...to`) per transaction.
+    static func inBatches(
+        _ count: Int, of batchSize: Int, store: SQLStore,
+        _ statements: @escaping @Sendable (any SQLDatabase, _ from: Int, _ to: Int) -> [SQLQueryString]
+    ) async throws {
+        var first = 1
+        while first <= count {
+            let (from, to) = (first, min(count, first + batchSize - 1))
+            try await store.transactor.write { database in
+                for statement in statements(database, from, to) { try await database.raw(statement).run() }
+            }
+            first = to + 1
+        }
+    }
+
+    static func isPostgres(_ database: any SQLDatabase) -> Bool { database.dialect.name == "postgresql" }
 
     /// `seq(n)` for n in from...to, as a FROM item, and the uid expression over it.
-    private static func sequence(_ database: any SQLDatabase, prefix: String, from: Int, to: Int) -> (with: String, from: String, uid: String) {
+    static func sequence(_ database: any SQLDatabase, prefix: String, from: Int, to: Int) -> (with: String, from: String, uid: String) {
         if isPostgres(database) {
             return ("", "generate_series(\(from), \(to)) AS seq(n)", "'\(prefix)' || lpad(n::text, 9, '0')")
         }

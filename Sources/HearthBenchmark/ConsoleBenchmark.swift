@@ -4,7 +4,8 @@ import HearthStorage
 
 /// The console's pages on the user-count phase's database (`--console-pages`): the users listing by creation at
 /// keyset cursors spread from the newest user to the oldest, an e-mail-prefix search, and users' pages, one request at
-/// a time. The servers run in development mode, so the benchmark's loopback connections are the local owner's (no
+/// a time; with `--audit-events`, the activity page too (its charts and the events newest first, at cursors spread over
+/// the trail, filtered by kind, by user and by operator). The servers run in development mode, so the benchmark's loopback connections are the local owner's (no
 /// sign-in); each answer is checked (200, and the page's table or profile).
 struct ConsoleBenchmark {
     /// One kind of page.
@@ -24,6 +25,20 @@ struct ConsoleBenchmark {
         let signInCursors: [String]
         let prefixes: [String]
         let uids: [String]
+        /// The project's audit events (`--audit-events`), and the activity page's cursors spread over them.
+        var events = 0
+        var activityCursors: [String] = []
+    }
+
+    /// Adds the activity page's cursors: `pages` positions spread over the project's `events` audit events.
+    static func activityFixtures(_ fixtures: inout Fixtures, loader: BulkAuditLoader, events: Int, pages: Int) async throws {
+        let last = max(0, events - 51)
+        fixtures.events = events
+        for index in 0..<pages {
+            let depth = pages > 1 ? last * index / (pages - 1) : 0
+            guard let position = try await loader.position(offset: depth) else { throw BenchmarkError("console: no event at depth \(depth)") }
+            fixtures.activityCursors.append(AuditCursor(milliseconds: position.milliseconds, id: position.id).token)
+        }
     }
 
     /// Reads the fixtures of `pages` depths spread over `users` (the listing's order, newest first).
@@ -53,7 +68,7 @@ struct ConsoleBenchmark {
 
     func run(_ fixtures: Fixtures) async throws -> [Row] {
         let host = driver.hostHeader
-        let plans: [(title: String, paths: [String], marker: String)] = [
+        var plans: [(title: String, paths: [String], marker: String)] = [
             (
                 "users, newest first, after a cursor", fixtures.cursors.map { "/console/users?sort=created&after=\(Self.query($0))" },
                 #"<table class="users""#
@@ -65,6 +80,22 @@ struct ConsoleBenchmark {
             ("search by e-mail prefix", fixtures.prefixes.map { "/console/users?q=\(Self.query($0))" }, #"<table class="users""#),
             ("a user's page", fixtures.uids.map { "/console/users/\(Self.query($0))" }, #"id="profile""#),
         ]
+        let events = "\(ResultTable.grouped(Double(fixtures.events))) events"
+        let cursors = fixtures.activityCursors.map { "after=\(Self.query($0))" }
+        let activity: [(title: String, paths: [String], marker: String)] = [
+            ("activity with its charts (\(events))", Array(repeating: "/console/activity", count: cursors.count), #"id="event-table""#),
+            ("activity, after a cursor (\(events))", cursors.map { "/console/activity?\($0)" }, #"id="event-table""#),
+            ("activity, one kind, after a cursor (\(events))", cursors.map { "/console/activity?kind=user.signed_up&\($0)" }, #"id="event-table""#),
+            (
+                "activity, one user (\(events))", (0..<cursors.count).map { "/console/activity?uid=audit-user-\($0 * 997 % BulkAuditLoader.users)" },
+                #"id="event-table""#
+            ),
+            (
+                "activity, one operator, after a cursor (\(events))",
+                cursors.map { "/console/activity?actor=\(Self.query(BulkAuditLoader.operatorActor))&\($0)" }, #"id="event-table""#
+            ),
+        ]
+        plans += activity
         var rows: [Row] = []
         for plan in plans where !plan.paths.isEmpty {
             let requests = plan.paths.map { PreparedRequest(get: $0, hostHeader: host) }

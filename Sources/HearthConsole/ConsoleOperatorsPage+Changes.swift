@@ -35,6 +35,7 @@ extension ConsoleOperatorsPage {
             anyone can read again, and this page is not stored by the browser.</p>
             <dl>
             <dt>Authenticator app</dt><dd><code id="otpauth">\(ConsoleHTML.escape(added.authenticatorURL))</code></dd>
+            \(QRCode(Array(added.authenticatorURL.utf8)).map { "<dt>Or scan it</dt><dd id=\"otpauth-qr\">\($0.svg(label: "QR code of the authenticator link"))</dd>" } ?? "")
             <dt>Secret to type in</dt><dd><code id="secret">\(ConsoleHTML.escape(added.sharedSecretKey))</code></dd>
             <dt>Recovery codes</dt><dd><ul id="recovery-codes">\(codes)</ul><span class="hint">each works once instead of a code</span></dd>
             </dl>

@@ -36,7 +36,7 @@ struct ConsoleProvidersPage<Context: RequestContext & RemoteAddressRequestContex
         return try await write(request, context, identity, form) { scope, origin in
             let id = try ConsoleFormInput.line(form, "id", label: "The provider id", limit: 80) ?? ""
             try collection.validateID(id)
-            let apply = try Self.change(of: collection, form)
+            let apply = try Self.change(of: collection, id, form)
             _ = try await scope.useCases.providers.create(id, from: origin) { apply(&$0) }
             return "saved=\(ConsoleHTML.queryValue(id))"
         }
@@ -57,7 +57,7 @@ struct ConsoleProvidersPage<Context: RequestContext & RemoteAddressRequestContex
                 try await providers.delete(id, from: origin)
                 return "removed=\(ConsoleHTML.queryValue(id))"
             }
-            let apply = try Self.change(of: collection, form)
+            let apply = try Self.change(of: collection, id, form)
             // A built-in provider has no setting until it is first saved: the first save makes it.
             if collection == .defaultSupported, try await providers.setting(id) == nil {
                 _ = try await providers.create(id, from: origin) { apply(&$0) }
@@ -88,23 +88,44 @@ struct ConsoleProvidersPage<Context: RequestContext & RemoteAddressRequestContex
 
     // MARK: Forms as the admin API's bodies
 
-    /// What `collection`'s form sets, as the admin API's body applied with its `updateMask`: every field shown, and a
-    /// secret (or the IdP's certificate) only when one was typed.
-    static func change(of collection: IdpConfigCollection, _ form: [String: String]) throws -> @Sendable (inout IdentityProviderSetting) -> Void {
+    /// What `collection`'s form for provider `id` sets, as the admin API's body applied with its `updateMask`: every
+    /// field shown, and a secret (a client secret, Apple's private key, the IdP's certificate) only when one was typed.
+    static func change(of collection: IdpConfigCollection, _ id: String, _ form: [String: String]) throws
+        -> @Sendable (inout IdentityProviderSetting) -> Void
+    {
         let enabled = ConsoleFormInput.flag(form, "enabled")
         let clientID = try ConsoleFormInput.line(form, "client-id", label: "The client ID")
         let secret = try ConsoleFormInput.line(form, "client-secret", label: "The client secret", limit: 4_096)
+        let audiences = try ConsoleFormInput.list(form, "audiences", label: "The other client IDs")
+        let client = ["enabled", "clientId", "whitelistedAudiences"] + (secret == nil ? [] : ["clientSecret"])
         switch collection {
         case .defaultSupported:
-            let mask = ["enabled", "clientId"] + (secret == nil ? [] : ["clientSecret"])
-            let config = DefaultSupportedIdpConfig(enabled: enabled, clientId: clientID, clientSecret: secret)
-            return { $0.apply(config, mask: mask) }
+            var mask = client
+            var config = DefaultSupportedIdpConfig(enabled: enabled, clientId: clientID, clientSecret: secret, whitelistedAudiences: audiences)
+            switch id {
+            case "apple.com":
+                let key = try ConsoleFormInput.lines(form, "apple-private-key", label: "The private key", limit: 8_192)
+                config.appleSignInConfig = AppleSignInConfig(
+                    bundleIds: try ConsoleFormInput.list(form, "apple-bundle-ids", label: "The bundle IDs"),
+                    codeFlowConfig: .init(
+                        teamId: try ConsoleFormInput.line(form, "apple-team-id", label: "The team ID", limit: 64),
+                        keyId: try ConsoleFormInput.line(form, "apple-key-id", label: "The key ID", limit: 64), privateKey: key))
+                mask += ["appleSignInConfig.bundleIds", "appleSignInConfig.codeFlowConfig.teamId", "appleSignInConfig.codeFlowConfig.keyId"]
+                if key != nil { mask.append("appleSignInConfig.codeFlowConfig.privateKey") }
+            case "microsoft.com":
+                config.microsoftSignInConfig = MicrosoftSignInConfig(
+                    tenant: try ConsoleFormInput.line(form, "microsoft-tenant", label: "The tenant", limit: 256),
+                    allowedTenantIds: try ConsoleFormInput.list(form, "microsoft-allowed-tenants", label: "The allowed tenant IDs"))
+                mask += ["microsoftSignInConfig.tenant", "microsoftSignInConfig.allowedTenantIds"]
+            default: break
+            }
+            return { [config, mask] in $0.apply(config, mask: mask) }
         case .oauth:
-            let mask = ["enabled", "displayName", "issuer", "clientId"] + (secret == nil ? [] : ["clientSecret"])
+            let mask = client + ["displayName", "issuer"]
             let config = OAuthIdpConfig(
                 clientId: clientID, issuer: try ConsoleFormInput.line(form, "issuer", label: "The issuer"),
                 displayName: try ConsoleFormInput.line(form, "display-name", label: "The display name", limit: 200), enabled: enabled,
-                clientSecret: secret)
+                clientSecret: secret, whitelistedAudiences: audiences)
             return { $0.apply(config, mask: mask) }
         case .saml:
             let certificate = try ConsoleFormInput.lines(form, "idp-certificate", label: "The IdP's certificate")
@@ -227,14 +248,70 @@ private struct Rendering {
             <dl><dt>Client ID</dt><dd>\(ConsoleHTML.value(setting?.clientID))</dd><dt>Client secret</dt><dd>\(secret(setting?.clientSecret))</dd></dl>
 
             """
+        html += own(description.id, setting)
         if owner {
             let fields =
                 checkbox(prefix, "enabled", "On", enabled) + field(prefix, "client-id", "Client ID", setting?.clientID) + secretField(prefix)
+                + audiencesField(prefix, setting?.additionalClientIDs) + ownFields(description.id, prefix, setting)
             html += "<details><summary>Change \(ConsoleHTML.escape(description.name))</summary>\n"
             html += form("\(path)/\(description.id)/save", fields, button: "Save \(ConsoleHTML.escape(description.name))")
-            html += "\n<p class=\"hint\">Provider-specific settings (such as Apple's signing key) are the admin API's.</p></details>\n"
+            html += "</details>\n"
         }
         return html + "</section>\n"
+    }
+
+    /// The other client IDs, and what only Apple and Microsoft have (Apple's private key as "set" or "not set").
+    func own(_ id: String, _ setting: IdentityProviderSetting?) -> String {
+        var rows = [("Other client IDs", list(setting?.additionalClientIDs))]
+        switch id {
+        case "apple.com":
+            rows += [
+                ("Bundle IDs", list(setting?.appleBundleIDs)), ("Team ID", ConsoleHTML.value(setting?.appleTeamID)),
+                ("Key ID", ConsoleHTML.value(setting?.appleKeyID)), ("Private key", secret(setting?.applePrivateKey)),
+            ]
+        case "microsoft.com":
+            rows += [("Tenant", ConsoleHTML.value(setting?.microsoftTenant)), ("Allowed tenant IDs", list(setting?.microsoftAllowedTenantIDs))]
+        default: break
+        }
+        return "<dl class=\"own\">" + rows.map { "<dt>\($0.0)</dt><dd>\($0.1)</dd>" }.joined() + "</dl>\n"
+    }
+
+    func list(_ values: [String]?) -> String {
+        guard let values, !values.isEmpty else { return ConsoleHTML.value(nil) }
+        return values.map { ConsoleHTML.value($0, limit: 120) }.joined(separator: ", ")
+    }
+
+    func ownFields(_ id: String, _ prefix: String, _ setting: IdentityProviderSetting?) -> String {
+        switch id {
+        case "apple.com":
+            return listField(
+                prefix, "apple-bundle-ids", "Bundle IDs", setting?.appleBundleIDs, hint: "the apps whose ID tokens are taken, one a line")
+                + field(prefix, "apple-team-id", "Team ID", setting?.appleTeamID) + field(prefix, "apple-key-id", "Key ID", setting?.appleKeyID)
+                    + """
+                    <div class="field"><label for="\(prefix)-apple-private-key">Private key (.p8, PEM) <span class="hint">empty: keep the one \
+                    stored</span></label><textarea id="\(prefix)-apple-private-key" name="apple-private-key" rows="4" autocomplete="off" \
+                    spellcheck="false"></textarea></div>
+
+                    """
+        case "microsoft.com":
+            return field(
+                prefix, "microsoft-tenant", "Tenant", setting?.microsoftTenant,
+                hint: "common, organizations, consumers, a tenant ID or a verified domain; empty: the configuration's")
+                + listField(prefix, "microsoft-allowed-tenants", "Allowed tenant IDs", setting?.microsoftAllowedTenantIDs, hint: "one a line")
+        default: return ""
+        }
+    }
+
+    func audiencesField(_ prefix: String, _ values: [String]?) -> String {
+        listField(prefix, "audiences", "Other client IDs", values, hint: "audiences also taken, such as an app's own client ID; one a line")
+    }
+
+    func listField(_ prefix: String, _ name: String, _ label: String, _ values: [String]?, hint: String) -> String {
+        """
+        <div class="field"><label for="\(prefix)-\(name)">\(label) <span class="hint">\(hint)</span></label>\
+        <textarea id="\(prefix)-\(name)" name="\(name)" rows="2">\(ConsoleHTML.escape((values ?? []).joined(separator: "\n")))</textarea></div>
+
+        """
     }
 
     func removal(_ setting: IdentityProviderSetting) -> String {
@@ -248,13 +325,14 @@ private struct Rendering {
             <h3 id="\(prefix)-title">\(ConsoleHTML.value(setting.displayName ?? setting.providerID)) <code>\(ConsoleHTML.escape(setting.providerID))</code> \
             \(state(setting.enabled))</h3>
             <dl><dt>Issuer</dt><dd>\(ConsoleHTML.value(setting.issuer))</dd><dt>Client ID</dt><dd>\(ConsoleHTML.value(setting.clientID))</dd>\
-            <dt>Client secret</dt><dd>\(secret(setting.clientSecret))</dd></dl>
+            <dt>Client secret</dt><dd>\(secret(setting.clientSecret))</dd><dt>Other client IDs</dt><dd>\(list(setting.additionalClientIDs))</dd></dl>
 
             """
         if owner {
             let fields =
                 checkbox(prefix, "enabled", "On", setting.enabled) + field(prefix, "display-name", "Display name", setting.displayName)
                 + field(prefix, "issuer", "Issuer", setting.issuer) + field(prefix, "client-id", "Client ID", setting.clientID) + secretField(prefix)
+                + audiencesField(prefix, setting.additionalClientIDs)
             html += "<details><summary>Change</summary>\n\(form("\(path)/\(setting.providerID)/save", fields, button: "Save"))</details>\n"
             html += removal(setting)
         }

@@ -23,12 +23,9 @@ public struct ConsoleServices: Sendable {
     public var localBrowserIsOwner: Bool
     /// What `/console/status` shows, read anew for each visit.
     public var statusReport: @Sendable () async -> StatusReport
-    /// Issues a password-reset (``ActionCodeKind/passwordReset``) or verification (``ActionCodeKind/verifyEmail``) link
-    /// for the user and returns it; with `send`, also mails it (as `accounts:sendOobCode` does, limits and hooks included).
     /// Makes a new signing key now (published at once, signing after the publish lead); `nil` when one is waiting
     /// already. The argument names the operator in the audit event.
     public var rotateKeys: @Sendable (_ actorID: String) async throws -> String?
-    public var emailLink: @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String
     /// The settings pages' parts: the tenants, each tenant's (and the project's) settings and providers, and what the
     /// pages show of the server's own configuration.
     public var signInSettings: ConsoleSignInSettings
@@ -42,7 +39,6 @@ public struct ConsoleServices: Sendable {
         clock: WallClock, projectID: String,
         localBrowserIsOwner: Bool, statusReport: @escaping @Sendable () async -> StatusReport,
         rotateKeys: @escaping @Sendable (_ actorID: String) async throws -> String?,
-        emailLink: @escaping @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String,
         signInSettings: ConsoleSignInSettings
     ) {
         self.accounts = accounts
@@ -55,7 +51,6 @@ public struct ConsoleServices: Sendable {
         self.localBrowserIsOwner = localBrowserIsOwner
         self.statusReport = statusReport
         self.rotateKeys = rotateKeys
-        self.emailLink = emailLink
         self.signInSettings = signInSettings
     }
 }
@@ -68,10 +63,24 @@ public struct ConsoleSignInSettings: Sendable {
         /// The project's settings (read and changed); a tenant's are read here and changed through ``tenants``.
         public var settings: ProjectSettingsChanges
         public var providers: ProviderSettingsChanges
+        /// The scope's users: changed through these (their audit events are the scope's), read from ``store``, which
+        /// sees this scope's users and events alone.
+        public var accounts: AdministeredAccounts
+        public var store: any ConsoleServices.Store
+        /// Issues a password-reset (``ActionCodeKind/passwordReset``) or verification (``ActionCodeKind/verifyEmail``)
+        /// link for one of the scope's users and returns it; with `send`, also mails it (as `accounts:sendOobCode` does,
+        /// limits and hooks included).
+        public var emailLink: @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String
 
-        public init(settings: ProjectSettingsChanges, providers: ProviderSettingsChanges) {
+        public init(
+            settings: ProjectSettingsChanges, providers: ProviderSettingsChanges, accounts: AdministeredAccounts, store: any ConsoleServices.Store,
+            emailLink: @escaping @Sendable (_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String
+        ) {
             self.settings = settings
             self.providers = providers
+            self.accounts = accounts
+            self.store = store
+            self.emailLink = emailLink
         }
     }
 

@@ -17,9 +17,17 @@ struct ConsoleSettingsPage<Context: RequestContext & RemoteAddressRequestContext
     static var path: String { "/console/settings" }
 
     @Sendable func show(_ request: Request, context: Context, identity: ConsoleIdentity) async throws -> Response {
-        let saved = request.uri.queryParameters.get("saved") != nil
-        return try await console.inSettingsScope(request.uri.queryParameters.get("tenant"), identity) { scope in
-            try await page(scope, identity: identity, notice: saved ? .done("Saved.") : nil)
+        let parameters = request.uri.queryParameters
+        let notice: ConsoleLayout.Notice? =
+            if parameters.get("created") == "tenant" {
+                .done("The tenant was created.")
+            } else if parameters.get("deleted") == "tenant" {
+                .done("The tenant and its users were deleted.")
+            } else {
+                parameters.get("saved") != nil ? .done("Saved.") : nil
+            }
+        return try await console.inSettingsScope(parameters.get("tenant"), identity) { scope in
+            try await page(scope, identity: identity, notice: notice)
         }
     }
 
@@ -54,14 +62,17 @@ struct ConsoleSettingsPage<Context: RequestContext & RemoteAddressRequestContext
 
     // MARK: The page
 
-    func page(_ scope: ConsoleSettingsScope, identity: ConsoleIdentity, notice: ConsoleLayout.Notice?, status: HTTPResponse.Status = .ok)
-        async throws -> Response
-    {
+    /// The page of `scope`; `typedName`: a refused new tenant's name, shown again in its field.
+    func page(
+        _ scope: ConsoleSettingsScope, identity: ConsoleIdentity, notice: ConsoleLayout.Notice?, status: HTTPResponse.Status = .ok,
+        typedName: String = ""
+    ) async throws -> Response {
         let current = try await scope.useCases.settings.settings.projectSettings()
         let owner = identity.role.permits(.owner)
         let tenant = scope.tenantID != nil
         var body = "<h1>Settings of \(ConsoleHTML.value(scope.name))</h1>\n"
         if !owner { body += "<p class=\"muted\" id=\"read-only\">Only an owner changes the settings; you see them as they are.</p>\n" }
+        if let tenant = scope.tenant { body += ConsoleTenants<Context>.tenant(tenant, identity: identity) }
         func section(_ name: String, _ title: String, _ fields: String) -> String {
             """
             <section class="panel" id="\(name)" aria-labelledby="\(name)-title"><h2 id="\(name)-title">\(title)</h2>
@@ -131,10 +142,10 @@ struct ConsoleSettingsPage<Context: RequestContext & RemoteAddressRequestContext
             body += section(
                 "hooks", "Blocking hooks",
                 """
-                <p class="hint">HTTPS URLs Hearth asks before an account is made and before a sign-in's tokens (empty: none). \
-                The forwarded credentials\(hooks.beforeSendEmail == nil && hooks.beforeSendSMS == nil ? "" : " and the mail and SMS hooks") \
-                stay as the admin API set them.</p>
-                \(Self.textField("hook-before-create", "beforeCreate", hooks.beforeCreate))\(Self.textField("hook-before-sign-in", "beforeSignIn", hooks.beforeSignIn))
+                <p class="hint">HTTPS URLs Hearth asks before an account is made, before a sign-in's tokens, before it sends a \
+                mail and before it sends an SMS (empty: none). The forwarded credentials stay as the admin API set them.</p>
+                \(Self.textField("hook-before-create", "beforeCreate", hooks.beforeCreate))\(Self.textField("hook-before-sign-in", "beforeSignIn", hooks.beforeSignIn))\
+                \(Self.textField("hook-before-send-email", "beforeSendEmail", hooks.beforeSendEmail))\(Self.textField("hook-before-send-sms", "beforeSendSms", hooks.beforeSendSMS))
                 """)
         }
         body += """
@@ -145,6 +156,7 @@ struct ConsoleSettingsPage<Context: RequestContext & RemoteAddressRequestContext
             <ul id="authorized-domains">\(settings.authorizedDomains.map { "<li><code>\(ConsoleHTML.escape($0))</code></li>" }.joined())</ul>
             </section>
             """
+        if !tenant { body += ConsoleTenants<Context>.list(scope, identity: identity, typedName: typedName) }
         return ConsoleLayout.response(
             ConsoleLayout.page(
                 title: "Settings", projectID: services.projectID, identity: identity, current: Self.path, switcher: scope.switcher(path: Self.path),
@@ -265,11 +277,14 @@ struct ConsoleSettingsPage<Context: RequestContext & RemoteAddressRequestContext
             hearthRecoveryCodesEnabled: ConsoleFormInput.flag(form, "mfa-recovery"))
     }
 
-    /// The hooks as they are, with the two the page shows replaced by the form's.
+    /// The hooks as they are (the forwarded credentials), with the four triggers the page shows replaced by the form's.
     static func hooks(_ form: [String: String], _ current: BlockingHookSettings) throws -> BlockingFunctionsConfig {
         var config = BlockingFunctionsConfig(current)
         var triggers = config.triggers ?? [:]
-        for (name, field) in [("beforeCreate", "hook-before-create"), ("beforeSignIn", "hook-before-sign-in")] {
+        for (name, field) in [
+            ("beforeCreate", "hook-before-create"), ("beforeSignIn", "hook-before-sign-in"), ("beforeSendEmail", "hook-before-send-email"),
+            ("beforeSendSms", "hook-before-send-sms"),
+        ] {
             triggers[name] = try ConsoleFormInput.line(form, field, label: name).map { BlockingFunctionsConfig.Trigger(functionUri: $0) }
         }
         config.triggers = triggers.isEmpty ? nil : triggers

@@ -28,6 +28,9 @@ struct ConsoleSettingsScope: Sendable {
     /// `?tenant=…` for links and redirects, empty for the project.
     var query: String { tenantID.map { "?tenant=\(ConsoleHTML.queryValue($0))" } ?? "" }
 
+    /// `&tenant=…` to follow a query, empty for the project.
+    var andQuery: String { tenantID.map { "&tenant=\(ConsoleHTML.queryValue($0))" } ?? "" }
+
     /// The hidden field that carries the scope in a form.
     var field: String {
         tenantID.map { "<input type=\"hidden\" name=\"tenant\" value=\"\(ConsoleHTML.escape($0))\">" } ?? ""
@@ -87,6 +90,13 @@ enum ConsoleFormInput {
         let text = (form[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         try check(text, label: label, limit: limit, lines: true)
         return text.isEmpty ? nil : text
+    }
+
+    /// A list field's entries (one a line, or separated by commas), trimmed; `nil` when there are none.
+    static func list(_ form: [String: String], _ name: String, label: String, limit: Int = 16_384) throws -> [String]? {
+        let entries = (try lines(form, name, label: label, limit: limit) ?? "").split(whereSeparator: { $0.isNewline || $0 == "," })
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return entries.isEmpty ? nil : entries
     }
 
     /// Whether a checkbox was ticked.

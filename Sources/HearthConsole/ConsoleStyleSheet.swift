@@ -83,6 +83,7 @@ enum ConsoleStyleSheet {
         details.panel { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: .75rem 1rem; margin: 1rem 0; }
         details summary { cursor: pointer; color: var(--accent); margin: .25rem 0; }
         section.provider > form { margin-top: .5rem; }
+        svg.qr { display: block; width: 14rem; max-width: 100%; height: auto; }
         @media (max-width: 40rem) {
           dl { grid-template-columns: 1fr; } dt { margin-top: .4rem; }
           table.users thead { display: none; }

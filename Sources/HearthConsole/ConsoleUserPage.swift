@@ -9,9 +9,13 @@ struct ConsoleUserPage {
     let identity: ConsoleIdentity
     /// An e-mail action link just made for the operator to copy.
     var link: String?
+    /// Whose user this is: every form carries the tenant.
+    var scope: ConsoleSettingsScope
 
     var edits: Bool { identity.role.permits(.editor) }
     var base: String { "/console/users/\(ConsoleHTML.pathSegment(user.uid))" }
+    /// What every form carries: the session's form token and the tenant.
+    var hidden: String { ConsoleLayout.csrfField(identity) + scope.field }
 
     func render() -> String {
         var html = "<h1 id=\"title\">\(ConsoleUserSummary.identifier(user))</h1>\n"
@@ -32,7 +36,7 @@ struct ConsoleUserPage {
 
     func form(_ action: String, _ fields: String, button: String, style: String = "", label: String? = nil) -> String {
         """
-        <form class="inline" method="post" action="\(base)/\(action)">\(ConsoleLayout.csrfField(identity))\(fields)\
+        <form class="inline" method="post" action="\(base)/\(action)">\(hidden)\(fields)\
         <button type="submit"\(style.isEmpty ? "" : " class=\"\(style)\"")\(label.map { " aria-label=\"\(ConsoleHTML.escape($0))\"" } ?? "")>\(button)</button></form>
         """
     }
@@ -119,7 +123,7 @@ struct ConsoleUserPage {
             ?? "<p class=\"muted\">None.</p>"
         if edits {
             body += """
-                <form class="stack" method="post" action="\(base)/claims">\(ConsoleLayout.csrfField(identity))
+                <form class="stack" method="post" action="\(base)/claims">\(hidden)
                 <div class="field"><label for="claims">New claims <span class="hint">a JSON object of at most 1,000 bytes, copied into the \
                 user's ID tokens; empty removes them</span></label>
                 <textarea id="claims" name="claims" spellcheck="false">\(ConsoleHTML.escape(user.customAttributes ?? ""))</textarea></div>
@@ -146,19 +150,19 @@ struct ConsoleUserPage {
             """
             <div class="actions">
             <div><p>\(user.disabled ? "The user cannot sign in." : "Disabling stops every sign-in and refresh.")</p>\(disable)</div>
-            <form class="stack" method="post" action="\(base)/password">\(ConsoleLayout.csrfField(identity))
+            <form class="stack" method="post" action="\(base)/password">\(hidden)
             <div class="field"><label for="new-password">New password <span class="hint">at least 6 characters</span></label>
             <input type="password" id="new-password" name="password" autocomplete="new-password" required></div>
             <button type="submit">Set password</button>
             </form>
-            <form class="stack" method="post" action="\(base)/email-link">\(ConsoleLayout.csrfField(identity))
+            <form class="stack" method="post" action="\(base)/email-link">\(hidden)
             <div class="field"><label for="link-kind">E-mail action</label>
             <select id="link-kind" name="kind"><option value="passwordReset">password reset</option>\
             <option value="verifyEmail">e-mail verification</option></select></div>
             <div class="actions"><button type="submit" name="delivery" value="mail"\(user.email == nil ? " disabled" : "")>Send the mail</button>\
             <button type="submit" name="delivery" value="link" class="secondary"\(user.email == nil ? " disabled" : "")>Show the link</button></div>
             </form>
-            <form class="stack" method="post" action="\(base)/delete">\(ConsoleLayout.csrfField(identity))
+            <form class="stack" method="post" action="\(base)/delete">\(hidden)
             <div class="field"><label for="confirm">Delete: type the uid\(user.email == nil ? "" : " or e-mail") to confirm</label>
             <input type="text" id="confirm" name="confirm" autocomplete="off" required></div>
             <button type="submit" class="danger">Delete this user</button>

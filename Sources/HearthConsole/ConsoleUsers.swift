@@ -4,6 +4,10 @@ import Hummingbird
 
 /// `/console/users`: the listing and search, a user's page, and the changes an editor makes there. Every change goes
 /// through ``AdministeredAccounts`` and so records its audit event, naming the operator.
+///
+/// The tenant switcher's `tenant` (a query parameter, a form's hidden field) says whose users these are: the project's
+/// when there is none, else that tenant's, read and changed through the tenant's own store and use cases (a user of
+/// another tenant or of the project is not found there). Links, redirects and forms keep it.
 struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Sendable {
     let console: ConsoleRoutes<Context>
     var services: ConsoleServices { console.services }
@@ -14,21 +18,28 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
     // MARK: The listing
 
     @Sendable func list(_ request: Request, context: Context, identity: ConsoleIdentity) async throws -> Response {
+        try await console.inSettingsScope(request.uri.queryParameters.get("tenant"), identity) { scope in
+            try await list(request, identity: identity, scope: scope)
+        }
+    }
+
+    func list(_ request: Request, identity: ConsoleIdentity, scope: ConsoleSettingsScope) async throws -> Response {
         let parameters = request.uri.queryParameters
+        let store = scope.useCases.store
         let query = String(parameters.get("q") ?? "").trimmingCharacters(in: .whitespaces)
         let sort: UserQuery.SortKey = parameters.get("sort") == "lastSignIn" ? .lastLoginAt : .createdAt
         var users: [UserRecord]
         var next: String?
         var notice: ConsoleLayout.Notice?
         if !query.isEmpty {
-            users = try await search(String(query.prefix(256)))
+            users = try await search(String(query.prefix(256)), in: scope.useCases)
         } else {
             var cursor: UserListCursor?
             if let token = parameters.get("after") {
                 cursor = UserListCursor(token: String(token))
                 if cursor == nil { notice = .error("That page link is not one this console made; here is the first page.") }
             }
-            users = try await services.store.users(newestBy: sort, after: cursor, limit: Self.pageSize + 1)
+            users = try await store.users(newestBy: sort, after: cursor, limit: Self.pageSize + 1)
             if users.count > Self.pageSize {
                 users.removeLast()
                 next = users.last.map { UserListCursor(after: $0, by: sort).token }
@@ -37,8 +48,8 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
         if parameters.get("deleted") != nil { notice = .done("The user was deleted.") }
         let sortName = sort == .lastLoginAt ? "lastSignIn" : "created"
         var body = """
-            <h1>Users</h1>
-            <form class="search" method="get" action="/console/users" role="search">
+            <h1>Users of \(ConsoleHTML.value(scope.name))</h1>
+            <form class="search" method="get" action="/console/users" role="search">\(scope.field)
             <div class="field"><label for="q">Search <span class="hint">e-mail or its beginning, phone (+…), uid, or provider:uid \
             (google.com:1234)</span></label>
             <input type="search" id="q" name="q" value="\(ConsoleHTML.escape(query))"></div>
@@ -53,9 +64,11 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
             """
         var links: [String] = []
         if identity.role.permits(.editor) {
-            links += ["<a href=\"/console/users/new\">Create a user</a>", "<a href=\"/console/users/import\">Import users</a>"]
+            links.append("<a href=\"/console/users/new\(scope.query)\">Create a user</a>")
+            // Imports and exports are the project's users'.
+            if scope.tenantID == nil { links.append("<a href=\"/console/users/import\">Import users</a>") }
         }
-        if identity.role.permits(.owner) { links.append("<a href=\"/console/users/export\">Export users</a>") }
+        if identity.role.permits(.owner), scope.tenantID == nil { links.append("<a href=\"/console/users/export\">Export users</a>") }
         if !links.isEmpty { body += "<p class=\"actions\">\(links.joined(separator: " "))</p>\n" }
         if users.isEmpty {
             body += query.isEmpty ? "<p class=\"muted\" id=\"empty\">No users yet.</p>" : "<p class=\"muted\" id=\"empty\">No user matches.</p>"
@@ -70,7 +83,7 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
                 """
             for user in users {
                 body += """
-                    <tr><td><a href="/console/users/\(ConsoleHTML.pathSegment(user.uid))">\(ConsoleUserSummary.identifier(user))</a>\
+                    <tr><td><a href="/console/users/\(ConsoleHTML.pathSegment(user.uid))\(scope.query)">\(ConsoleUserSummary.identifier(user))</a>\
                     \(user.displayName.map { "<br><span class=\"muted\">\(ConsoleHTML.value($0, limit: 60))</span>" } ?? "")</td>\
                     <td>\(ConsoleUserSummary.providers(user))</td><td data-label="Created">\(ConsoleHTML.time(user.createdAt))</td>\
                     <td data-label="Last sign-in">\(ConsoleHTML.time(user.lastLoginAt))</td>\
@@ -82,17 +95,18 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
         }
         if let next {
             body += """
-                <nav class="pager" aria-label="Pages"><a href="/console/users">First page</a>\
-                <a id="next" rel="next" href="/console/users?sort=\(sortName)&amp;after=\(ConsoleHTML.queryValue(next))">Next page</a></nav>
+                <nav class="pager" aria-label="Pages"><a href="/console/users\(scope.query)">First page</a>\
+                <a id="next" rel="next" href="/console/users?sort=\(sortName)&amp;after=\(ConsoleHTML.queryValue(next))\(scope.andQuery)">Next page</a></nav>
                 """
         }
         return ConsoleLayout.response(
             ConsoleLayout.page(
-                title: "Users", projectID: services.projectID, identity: identity, current: "/console/users", notice: notice, body: body))
+                title: "Users", projectID: services.projectID, identity: identity, current: "/console/users",
+                switcher: scope.switcher(path: "/console/users"), notice: notice, body: body))
     }
 
-    /// The users `query` finds: an e-mail's beginning, a phone number, a uid, or `provider:uid`.
-    func search(_ query: String) async throws -> [UserRecord] {
+    /// The users of `scope` that `query` finds: an e-mail's beginning, a phone number, a uid, or `provider:uid`.
+    func search(_ query: String, in scope: ConsoleSignInSettings.Scope) async throws -> [UserRecord] {
         var uids: [String] = []
         var phones: [String] = []
         var identities: [AdministeredAccounts.Identity] = []
@@ -104,10 +118,10 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
         if let colon = query.firstIndex(of: ":"), colon != query.startIndex {
             identities.append(.init(providerID: String(query[..<colon]), rawID: String(query[query.index(after: colon)...])))
         }
-        var found = try await services.accounts.lookup(uids: uids, emails: [], phoneNumbers: phones, identities: identities)
+        var found = try await scope.accounts.lookup(uids: uids, emails: [], phoneNumbers: phones, identities: identities)
         if !query.hasPrefix("+") {
             let seen = Set(found.map(\.uid))
-            found += try await services.store.users(emailPrefix: query.lowercased(), limit: Self.pageSize).filter { !seen.contains($0.uid) }
+            found += try await scope.store.users(emailPrefix: query.lowercased(), limit: Self.pageSize).filter { !seen.contains($0.uid) }
         }
         return found
     }
@@ -117,21 +131,28 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
     @Sendable func user(_ request: Request, context: Context, identity: ConsoleIdentity) async throws -> Response {
         let uid = Self.uid(context)
         let done = request.uri.queryParameters.get("done").flatMap { Self.doneMessages[String($0)] }
-        return try await userPage(uid: uid, identity: identity, notice: done.map { .done($0) })
+        return try await console.inSettingsScope(request.uri.queryParameters.get("tenant"), identity) { scope in
+            try await userPage(uid: uid, scope: scope, identity: identity, notice: done.map { .done($0) })
+        }
     }
 
     func userPage(
-        uid: String, identity: ConsoleIdentity, notice: ConsoleLayout.Notice?, status: HTTPResponse.Status = .ok, link: String? = nil
+        uid: String, scope: ConsoleSettingsScope, identity: ConsoleIdentity, notice: ConsoleLayout.Notice?, status: HTTPResponse.Status = .ok,
+        link: String? = nil
     ) async throws -> Response {
-        guard UserText.isStorable(uid), let user = try await services.store.user(uid: uid) else {
+        let store = scope.useCases.store
+        guard UserText.isStorable(uid), let user = try await store.user(uid: uid) else {
             return ConsoleLayout.response(
                 ConsoleLayout.page(
                     title: "No such user", projectID: services.projectID, identity: identity, current: "/console/users", notice: notice,
-                    body: "<h1>No such user</h1><p>There is no user with this uid. <a href=\"/console/users\">Back to the users</a></p>"),
+                    body: """
+                        <h1>No such user</h1><p>There is no user with this uid among the users of \(ConsoleHTML.value(scope.name)). \
+                        <a href="/console/users\(scope.query)">Back to the users</a></p>
+                        """),
                 status: .notFound)
         }
-        let events = try await services.store.auditEvents(uid: uid, kind: nil, after: nil, limit: 50)
-        let html = ConsoleUserPage(user: user, events: events, identity: identity, link: link).render()
+        let events = try await store.auditEvents(uid: uid, kind: nil, after: nil, limit: 50)
+        let html = ConsoleUserPage(user: user, events: events, identity: identity, link: link, scope: scope).render()
         return ConsoleLayout.response(
             ConsoleLayout.page(
                 title: user.email ?? user.phoneNumber ?? user.uid, projectID: services.projectID, identity: identity, current: "/console/users",
@@ -142,10 +163,12 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
     // MARK: Creating a user
 
     @Sendable func newUser(_ request: Request, context: Context, identity: ConsoleIdentity) async throws -> Response {
-        ConsoleLayout.response(newUserPage(identity: identity, form: [:], notice: nil))
+        try await console.inSettingsScope(request.uri.queryParameters.get("tenant"), identity) { scope in
+            ConsoleLayout.response(newUserPage(identity: identity, scope: scope, form: [:], notice: nil))
+        }
     }
 
-    func newUserPage(identity: ConsoleIdentity, form: [String: String], notice: ConsoleLayout.Notice?) -> String {
+    func newUserPage(identity: ConsoleIdentity, scope: ConsoleSettingsScope, form: [String: String], notice: ConsoleLayout.Notice?) -> String {
         func field(_ name: String, _ label: String, _ type: String, hint: String = "") -> String {
             let value = type == "password" ? "" : " value=\"\(ConsoleHTML.escape(form[name] ?? ""))\""
             return """
@@ -156,8 +179,8 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
         return ConsoleLayout.page(
             title: "Create a user", projectID: services.projectID, identity: identity, current: "/console/users", notice: notice,
             body: """
-                <h1>Create a user</h1>
-                <form class="stack panel" method="post" action="/console/users">\(ConsoleLayout.csrfField(identity))
+                <h1>Create a user of \(ConsoleHTML.value(scope.name))</h1>
+                <form class="stack panel" method="post" action="/console/users">\(ConsoleLayout.csrfField(identity))\(scope.field)
                 \(field("email", "E-mail", "email"))
                 \(field("password", "Password", "password", hint: "at least 6 characters; leave empty for none"))
                 \(field("displayName", "Display name", "text"))
@@ -170,6 +193,14 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
     }
 
     @Sendable func create(_ request: Request, context: Context, identity: ConsoleIdentity, form: [String: String]) async throws -> Response {
+        try await console.inSettingsScope(form["tenant"], identity) { scope in
+            try await create(request, context, identity, form, scope: scope)
+        }
+    }
+
+    func create(_ request: Request, _ context: Context, _ identity: ConsoleIdentity, _ form: [String: String], scope: ConsoleSettingsScope)
+        async throws -> Response
+    {
         func nonEmpty(_ name: String) -> String? { form[name].flatMap { $0.isEmpty ? nil : $0 } }
         do {
             let now = services.clock.now
@@ -188,23 +219,34 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
             let user = UserRecord(
                 uid: UserRecord.makeUID(), email: email, emailVerified: form["emailVerified"] == "true",
                 displayName: try nonEmpty("displayName").map(UserText.displayName), phoneNumber: phone, createdAt: now, validSince: now)
-            let created = try await services.accounts.create(user, password: password, from: console.origin(request, context, identity))
-            return ConsoleLayout.redirect("/console/users/\(ConsoleHTML.pathSegment(created.uid))?done=created")
+            let created = try await scope.useCases.accounts.create(user, password: password, from: console.origin(request, context, identity))
+            return ConsoleLayout.redirect("/console/users/\(ConsoleHTML.pathSegment(created.uid))?done=created\(scope.andQuery)")
         } catch let error as HearthError {
             return ConsoleLayout.response(
-                newUserPage(identity: identity, form: form, notice: .error(ConsoleMessages.text(error))), status: .badRequest)
+                newUserPage(identity: identity, scope: scope, form: form, notice: .error(ConsoleMessages.text(error))), status: .badRequest)
         }
     }
 
     // MARK: Changes
 
     @Sendable func change(_ request: Request, context: Context, identity: ConsoleIdentity, form: [String: String]) async throws -> Response {
+        try await console.inSettingsScope(form["tenant"], identity) { scope in
+            try await change(request, context, identity, form, scope: scope)
+        }
+    }
+
+    func change(_ request: Request, _ context: Context, _ identity: ConsoleIdentity, _ form: [String: String], scope: ConsoleSettingsScope)
+        async throws -> Response
+    {
         let uid = Self.uid(context)
         let action = context.parameters.get("action") ?? ""
         let origin = console.origin(request, context, identity)
-        let accounts = services.accounts
+        let accounts = scope.useCases.accounts
+        func userPage(notice: ConsoleLayout.Notice, status: HTTPResponse.Status = .ok, link: String? = nil) async throws -> Response {
+            try await self.userPage(uid: uid, scope: scope, identity: identity, notice: notice, status: status, link: link)
+        }
         do {
-            guard UserText.isStorable(uid), let user = try await services.store.user(uid: uid) else { throw HearthError(.userNotFound) }
+            guard UserText.isStorable(uid), let user = try await scope.useCases.store.user(uid: uid) else { throw HearthError(.userNotFound) }
             var change = AdministratorChange()
             var password: String?
             var fields: [String]
@@ -239,31 +281,30 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
             case "email-link":
                 let kind: ActionCodeKind = form["kind"] == "verifyEmail" ? .verifyEmail : .passwordReset
                 let send = form["delivery"] == "mail"
-                let link = try await services.emailLink(kind, user, send, origin)
+                let link = try await scope.useCases.emailLink(kind, user, send, origin)
                 await accounts.audit.record(
                     AuditEvent(
                         time: services.clock.now, kind: .adminActionLinkIssued, uid: uid, actor: .administrator, actorID: origin.actorID,
                         clientAddress: origin.address, details: ["action": kind.rawValue, "delivery": send ? "mail" : "shown"]))
                 let what = kind == .verifyEmail ? "verification" : "password-reset"
-                guard !send else { return try await userPage(uid: uid, identity: identity, notice: .done("The \(what) mail was sent.")) }
-                return try await userPage(uid: uid, identity: identity, notice: .done("The \(what) link is below."), link: link)
+                guard !send else { return try await userPage(notice: .done("The \(what) mail was sent.")) }
+                return try await userPage(notice: .done("The \(what) link is below."), link: link)
             case "delete":
                 let typed = (form["confirm"] ?? "").trimmingCharacters(in: .whitespaces)
                 guard typed == user.uid || (user.email != nil && typed.lowercased() == user.email) else {
                     return try await userPage(
-                        uid: uid, identity: identity,
                         notice: .error("To delete this user, type its uid\(user.email == nil ? "" : " or e-mail address") exactly."),
                         status: .badRequest)
                 }
                 try await accounts.delete(uid: uid, from: origin)
-                return ConsoleLayout.redirect("/console/users?deleted=1")
+                return ConsoleLayout.redirect("/console/users?deleted=1\(scope.andQuery)")
             default:
-                return try await userPage(uid: uid, identity: identity, notice: .error("The console has no such action."), status: .notFound)
+                return try await userPage(notice: .error("The console has no such action."), status: .notFound)
             }
-            try await accounts.update(uid: uid, change, password: password, fields: fields, from: origin)
-            return ConsoleLayout.redirect("/console/users/\(ConsoleHTML.pathSegment(uid))?done=\(action)")
+            _ = try await accounts.update(uid: uid, change, password: password, fields: fields, from: origin)
+            return ConsoleLayout.redirect("/console/users/\(ConsoleHTML.pathSegment(uid))?done=\(action)\(scope.andQuery)")
         } catch let error as HearthError {
-            return try await userPage(uid: uid, identity: identity, notice: .error(ConsoleMessages.text(error)), status: .badRequest)
+            return try await userPage(notice: .error(ConsoleMessages.text(error)), status: .badRequest)
         }
     }
 

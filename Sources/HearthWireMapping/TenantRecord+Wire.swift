@@ -50,12 +50,7 @@ extension TenantRecord {
         for path in paths {
             switch path {
             case "displayName":
-                guard let name = body.displayName, TenantRecord.isValidDisplayName(name) else {
-                    throw HearthError(
-                        .invalidArgument,
-                        detail: "displayName must be 4 to 20 characters: a letter first, then letters, digits and hyphens.")
-                }
-                displayName = name
+                displayName = try TenantRecord.checkedDisplayName(body.displayName ?? "")
             case "allowPasswordSignup": settings.passwordEnabled = body.allowPasswordSignup
             case "enableEmailLinkSignin": settings.emailLinkEnabled = body.enableEmailLinkSignin
             case "enableAnonymousUser": settings.anonymousEnabled = body.enableAnonymousUser

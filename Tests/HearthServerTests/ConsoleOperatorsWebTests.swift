@@ -1,9 +1,9 @@
 import Foundation
-import HearthConsole
 import HearthCore
 import HearthTesting
 import Testing
 
+@testable import HearthConsole
 @testable import HearthServer
 
 /// Operators managed from `/console/operators` by an owner: one added shows its authenticator secret and recovery
@@ -25,6 +25,9 @@ struct ConsoleOperatorsWebTests {
             let secret = try #require(added.body.firstMatch(of: #/<code id="secret">([A-Z2-7]+)</code>/#).map { String($0.output.1) })
             let uri = try #require(added.body.firstMatch(of: #/<code id="otpauth">([^<]+)</code>/#).map { String($0.output.1) })
             #expect(uri.hasPrefix("otpauth://totp/") && uri.contains("secret=\(secret)"))
+            // The same link as a QR code, drawn inline: the modules the page draws are the encoder's for the link.
+            let expected = try #require(QRCode(Array(uri.replacingOccurrences(of: "&amp;", with: "&").utf8)))
+            #expect(added.body.contains(expected.svg(label: "QR code of the authenticator link")))
             let codes = added.body.matches(of: #/<li><code>([^<]+)</code></li>/#).map { String($0.output.1) }
             #expect(codes.count == 10)
             // Never again: the list shows no secret.

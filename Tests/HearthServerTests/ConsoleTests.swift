@@ -48,7 +48,7 @@ struct ConsoleTests {
                 #expect(try await page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") != .string("none"))
                 #expect(try await page.evaluate("document.scripts.length") == .number(0))
                 #expect(page.consoleErrors.isEmpty, "\(page.consoleErrors)")
-                _ = try await page.clickAndWaitForNavigation("header form button")
+                _ = try await page.clickAndWaitForNavigation("header .who form button")
                 #expect(page.url?.path == "/console/sign-in")
                 #expect(try await page.text(of: "#notice").contains("signed out"))
                 _ = try await page.navigate(to: try #require(URL(string: base + "/console/users")))

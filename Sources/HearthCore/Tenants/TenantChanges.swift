@@ -25,7 +25,9 @@ public struct TenantChanges: Sendable {
     }
 
     /// Makes a tenant named `displayName` (a new random id; another one if that is taken), with `apply`'s settings.
+    /// `INVALID_ARGUMENT` for a display name Identity Platform refuses (``TenantRecord/checkedDisplayName(_:)``).
     public func create(displayName: String, from origin: AuditOrigin, _ apply: (inout TenantRecord) throws -> Void) async throws -> TenantRecord {
+        let displayName = try TenantRecord.checkedDisplayName(displayName)
         var tenant = TenantRecord(id: TenantRecord.newID(displayName: displayName), displayName: displayName, createdAt: clock.now)
         try apply(&tenant)
         while true {
@@ -51,6 +53,14 @@ public struct TenantChanges: Sendable {
         changed(id)
         await record(id, ["operation": "update", "fields": fields.joined(separator: ",")], origin)
         return updated
+    }
+
+    /// Gives tenant `id` the display name `displayName` (recorded as an update of `displayName`): `INVALID_ARGUMENT`,
+    /// `INVALID_TENANT_ID`, `TENANT_NOT_FOUND`.
+    @discardableResult
+    public func rename(id: String, to displayName: String, from origin: AuditOrigin) async throws -> TenantRecord {
+        let displayName = try TenantRecord.checkedDisplayName(displayName)
+        return try await update(id: id, fields: ["displayName"], from: origin) { $0.displayName = displayName }
     }
 
     /// Deletes tenant `id` with its users: `TENANT_NOT_FOUND` when there is none.

@@ -31,6 +31,14 @@ public struct TenantRecord: Sendable, Equatable {
         return characters.allSatisfy { isASCIILetter($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 
+    /// `displayName` when ``isValidDisplayName(_:)`` takes it; otherwise `INVALID_ARGUMENT` with the rule in words.
+    public static func checkedDisplayName(_ displayName: String) throws -> String {
+        guard isValidDisplayName(displayName) else {
+            throw HearthError(.invalidArgument, detail: "displayName must be 4 to 20 characters: a letter first, then letters, digits and hyphens.")
+        }
+        return displayName
+    }
+
     /// Whether `id` can name a tenant: 1 to 64 ASCII letters, digits and hyphens (what ``newID(displayName:)`` makes,
     /// and nothing that could reach a path, a query or a token's separator).
     public static func isValidID(_ id: String) -> Bool {

@@ -20,28 +20,32 @@ extension HearthServices {
             operators: ConsoleOperators(store: store, passwords: passwords, totp: totp, secrets: secrets, audit: audit, clock: clock),
             clock: clock, projectID: configuration.projectID, localBrowserIsOwner: configuration.mode == .development,
             statusReport: { await statusReport() }, rotateKeys: { try await keyRing.rotateNow(actorID: $0) },
-            emailLink: { kind, user, send, origin in
-                guard let email = user.email else { throw HearthError(.missingEmail) }
-                let actions = EmailActions(services: self)
-                if send {
-                    try actions.requireSending()
-                    try await actions.countMail(to: email, kind: kind)
-                    try await actions.askBeforeSending(kind, to: email, origin: origin)
-                }
-                let issued = try await actions.issue(kind, uid: user.uid, email: email, continueURL: nil, languageCode: nil)
-                if send { try await actions.send(kind, to: email, link: issued.link, languageCode: nil) }
-                return issued.link
-            },
             signInSettings: ConsoleSignInSettings(
                 tenants: scopes.tenantChanges,
                 scope: { tenantID in
-                    let controllers = try await scopes.administered(tenantID)
-                    return .init(settings: controllers.projectConfig.changes, providers: controllers.idpConfigs.changes)
+                    let parts = try await scopes.administered(tenantID)
+                    return .init(
+                        settings: parts.projectConfig.changes, providers: parts.idpConfigs.changes, accounts: parts.adminAccounts.accounts,
+                        store: parts.services.store, emailLink: parts.services.consoleEmailLink)
                 },
                 callbackURL: configuration.providers.browserSignIn.handlerURL?.absoluteString ?? configuration.baseURL + "/__/auth/handler",
                 authorizedDomains: configuration.authorizedContinueHosts.sorted(), development: configuration.mode == .development))
         console.mail = (mailTemplates, configuration.email.appName ?? configuration.projectID)
         return console
+    }
+
+    /// An e-mail action's link for `user` of these services' scope, mailed too with `send` (limits and hooks included).
+    @Sendable func consoleEmailLink(_ kind: ActionCodeKind, _ user: UserRecord, _ send: Bool, _ origin: AuditOrigin) async throws -> String {
+        guard let email = user.email else { throw HearthError(.missingEmail) }
+        let actions = EmailActions(services: self)
+        if send {
+            try actions.requireSending()
+            try await actions.countMail(to: email, kind: kind)
+            try await actions.askBeforeSending(kind, to: email, origin: origin)
+        }
+        let issued = try await actions.issue(kind, uid: user.uid, email: email, continueURL: nil, languageCode: nil)
+        if send { try await actions.send(kind, to: email, link: issued.link, languageCode: nil) }
+        return issued.link
     }
 
     /// The operators' sign-in and sessions (also what the hourly pruning pass clears of expired sessions).
