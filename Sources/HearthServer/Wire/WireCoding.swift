@@ -42,9 +42,9 @@ enum WireCoding {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: bytes))
     }
 
-    /// `value` as the JSON ``response(_:status:headers:)`` writes.
+    /// `value` as the JSON ``response(_:status:headers:)`` writes (``WireJSONEncoder``: in field order, no tree).
     static func bytes(of value: some Encodable) -> ByteBuffer {
-        ByteBuffer(bytes: (try? encoder.encode(value)) ?? Data("{}".utf8))
+        ByteBuffer(bytes: (try? WireJSONEncoder.encode(value)) ?? Array("{}".utf8))
     }
 
     /// Decodes a JSON or form-encoded body into `T`. Keys may be camelCase or snake_case; unknown keys
