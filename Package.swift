@@ -582,7 +582,7 @@ let package = Package(
                 "HearthServer", "HearthComposition", "HearthWire", "HearthCore", "HearthTokens", "HearthStorage", "HearthStorageSQLite",
                 "HearthStoragePostgres", "HearthTesting", "HearthSandbox", "HearthDevelopment", "HearthProviders", "HearthPostgresLauncher",
                 "HearthBase64URL", "HearthTelemetry", "HearthConfiguration", "HearthMessages", "HearthConsole", "HearthSMS", "HearthSAML",
-                "HearthPythonScripts", "HearthWireMapping",
+                "HearthPythonScripts", "HearthWireMapping", "CProcessMemory",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

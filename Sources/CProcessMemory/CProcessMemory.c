@@ -1,5 +1,8 @@
 #include "CProcessMemory.h"
 
+// Any C library header: glibc's define __GLIBC__ (through <features.h>).
+#include <stdlib.h>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 

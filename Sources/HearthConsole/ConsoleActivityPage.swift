@@ -23,9 +23,8 @@ struct ConsoleActivityPage<Context: RequestContext & RemoteAddressRequestContext
             events.removeLast()
             next = events.last.map { AuditCursor(after: $0).token }
         }
-        let counts = try await services.store.auditDayCounts(
-            kinds: [.signedUp, .signedIn] + Self.failures, from: AuditDayCount.start(ofDay: query.chartDays.lowerBound),
-            to: AuditDayCount.start(ofDay: query.chartDays.upperBound + 1))
+        let counts = try await services.dayCounts.counts(
+            kinds: [.signedUp, .signedIn] + Self.failures, days: query.chartDays, store: services.store, now: services.clock.now)
         let method = { (count: AuditDayCount) in count.method ?? "unknown" }
         let charts = [
             ActivityChart(

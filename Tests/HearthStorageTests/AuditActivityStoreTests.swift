@@ -135,4 +135,29 @@ struct AuditActivityStoreTests {
             }
         }
     }
+
+    @Test("the charts' past days are counted once a minute, today's on every call", arguments: StoreBackend.all)
+    func cachedDayCounts(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store, _ in
+            let today = AuditDayCount.day(of: Self.midnight)
+            let cache = AuditDayCountCache()
+            func signIn(_ time: Date) async throws {
+                try await store.insertAuditEvent(AuditEvent(time: time, kind: .signedIn, uid: "ada", actor: .user, method: "password"))
+            }
+            func total(at now: Date) async throws -> Int {
+                try await cache.counts(kinds: [.signedIn], days: (today - 2)...today, store: store, now: now).reduce(0) { $0 + $1.count }
+            }
+            try await signIn(Self.midnight.addingTimeInterval(-86_400))
+            try await signIn(Self.midnight.addingTimeInterval(60))
+            let noon = Self.midnight.addingTimeInterval(43_200)
+            #expect(try await total(at: noon) == 2)
+            // An event written into yesterday is seen once the minute is over; today's at once.
+            try await signIn(Self.midnight.addingTimeInterval(-3_600))
+            try await signIn(Self.midnight.addingTimeInterval(120))
+            #expect(try await total(at: noon.addingTimeInterval(30)) == 3)
+            #expect(try await total(at: noon.addingTimeInterval(61)) == 4)
+            // A clock set back reads again.
+            #expect(try await total(at: noon.addingTimeInterval(-10)) == 4)
+        }
+    }
 }
