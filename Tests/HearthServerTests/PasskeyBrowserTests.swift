@@ -40,6 +40,8 @@ struct PasskeyBrowserTests {
     @Test("Chromium: sign up, enrol a passkey, sign out, sign in username-less as the same user with sign_in_provider passkey")
     func enrolAndSignIn() async throws {
         try await Self.withPage { live, page, authenticator in
+            // The page's script is its own file under a CSP without inline script.
+            #expect(try await page.evaluate("Array.from(document.scripts).every((s) => s.src.endsWith('/sandbox/passkeys.js'))") == .bool(true))
             #expect(try await Self.press(page, "#sign-up") == ("Signed up anonymously.", ""))
             let uid = try await page.text(of: "#uid")
             #expect(uid.count > 10)
