@@ -48,6 +48,9 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
         public static let secondFactorLimitExceeded = Code(rawValue: "auth/second-factor-limit-exceeded")
         /// A second factor the user does not have (`MFA_ENROLLMENT_NOT_FOUND`).
         public static let multiFactorInfoNotFound = Code(rawValue: "auth/multi-factor-info-not-found")
+        /// A passkey the user does not have (`PASSKEY_CREDENTIAL_NOT_FOUND`). Firebase's Admin SDKs have no passkey
+        /// calls, so the code is Hearth's.
+        public static let passkeyNotFound = Code(rawValue: "auth/passkey-not-found")
         /// No tenant has this id (`TENANT_NOT_FOUND`).
         public static let tenantNotFound = Code(rawValue: "auth/tenant-not-found")
         /// A string that cannot be a tenant id (`INVALID_TENANT_ID`, or an empty one before any call).
@@ -93,6 +96,7 @@ public struct HearthAdminError: Error, Sendable, Equatable, CustomStringConverti
         case "DUPLICATE_MFA_ENROLLMENT_ID": return .secondFactorUIDAlreadyExists
         case "SECOND_FACTOR_LIMIT_EXCEEDED": return .secondFactorLimitExceeded
         case "MFA_ENROLLMENT_NOT_FOUND": return .multiFactorInfoNotFound
+        case "PASSKEY_CREDENTIAL_NOT_FOUND": return .passkeyNotFound
         case "INVALID_MFA_ENROLLMENT_ID": return .argumentError
         case "WEAK_PASSWORD", "INVALID_PASSWORD": return .invalidPassword
         case "INVALID_LOCAL_ID", "MISSING_LOCAL_ID": return .invalidUID

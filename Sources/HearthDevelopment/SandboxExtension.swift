@@ -41,9 +41,10 @@ public struct SandboxExtension: ServerExtension {
     }
 
     /// The sandbox, the mail outbox at `/sandbox/mail` with the emulator's `oobCodes` listing, and the SMS outbox at
-    /// `/sandbox/sms` with its `verificationCodes` listing.
+    /// `/sandbox/sms` with its `verificationCodes` listing, and the passkey page at `/sandbox/passkeys`.
     public func addRoutes(to router: Router<HearthRequestContext>, services: HearthServices) {
         addRoutes(to: router)
+        PasskeyPage().addRoutes(to: router)
         MailOutbox(store: services.store, projectID: services.configuration.projectID).addRoutes(to: router)
         smsOutbox.addRoutes(to: router, projectID: services.configuration.projectID)
     }

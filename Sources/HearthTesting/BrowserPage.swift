@@ -321,7 +321,7 @@ public final class BrowserPage: @unchecked Sendable {
 
     // MARK: Details
 
-    private func call(_ method: String, _ params: [String: JSONValue] = [:], timeout: Duration? = nil) async throws -> [String: JSONValue] {
+    func call(_ method: String, _ params: [String: JSONValue] = [:], timeout: Duration? = nil) async throws -> [String: JSONValue] {
         try await connection.call(method, params, session: sessionID, timeout: timeout ?? self.timeout)
     }
 
