@@ -98,7 +98,7 @@ let package = Package(
             providers: [.apt(["libssl-dev", "pkg-config"]), .brew(["openssl@3", "pkg-config"])]
         ),
         .target(name: "CRS256", dependencies: ["CLibCrypto"], cSettings: [.headerSearchPath("../CLibCrypto")]),
-        // glibc's allocator tuned for the server (arenas, mmap threshold): `hearth serve` applies it at start.
+        // glibc's allocator capped at two arenas, and freed memory given back: `hearth serve` uses both.
         .target(name: "CProcessMemory"),
         // Signing keys, ID tokens, JWKS and X.509 publication, rotation.
         .target(

@@ -6,15 +6,20 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 
-int hearth_tune_allocator(int arenas, int mmapThreshold) {
-    int applied = mallopt(M_ARENA_MAX, arenas);
-    applied &= mallopt(M_MMAP_THRESHOLD, mmapThreshold);
-    return applied;
+int hearth_tune_allocator(int arenas) {
+    return mallopt(M_ARENA_MAX, arenas);
+}
+
+int hearth_release_free_memory(void) {
+    return malloc_trim(0);
 }
 #else
-int hearth_tune_allocator(int arenas, int mmapThreshold) {
+int hearth_tune_allocator(int arenas) {
     (void)arenas;
-    (void)mmapThreshold;
+    return 0;
+}
+
+int hearth_release_free_memory(void) {
     return 0;
 }
 #endif

@@ -21,9 +21,9 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
-        // Two allocator arenas rather than one per pool thread, and large buffers unmapped when freed: 20-odd MB of
-        // resident memory under load (BENCHMARKS.md, issue 30).
-        _ = hearth_tune_allocator(2, 256 * 1024)
+        // Two allocator arenas rather than one per pool thread: some 15 MB less resident memory under load
+        // (BENCHMARKS.md, issue 30).
+        _ = hearth_tune_allocator(2)
         // Everything this process creates (database, journals, key file) is for its owner only.
         umask(0o077)
         // SIGHUP (`systemctl reload`) reloads the TLS files once the server runs; until then it must not end the process.
@@ -70,6 +70,8 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration: configuration, base: prepared.base, httpClient: httpClient, logger: logger, extensions: extensions)
         } application: { services in
             buildApplication(services: services, tls: tls, reloadsOnHangup: true) { port in
+                // The start-up's measurements (a 16 MiB scrypt buffer among them) are done: their memory goes back.
+                _ = hearth_release_free_memory()
                 Banner.print(configuration: services.configuration, port: port, servesSandbox: !services.extensions.isEmpty)
             }
         }

@@ -1,10 +1,14 @@
 #ifndef HEARTH_CPROCESSMEMORY_H
 #define HEARTH_CPROCESSMEMORY_H
 
-/// Tunes glibc's allocator for a server whose many pool threads would each get an arena of their own:
-/// at most `arenas` arenas, and a fixed `mmapThreshold` (bytes) above which blocks are mapped and unmapped
-/// on their own, so that a large buffer (scrypt's 16 MiB) is given back when freed instead of raising the
-/// threshold and staying in an arena. Returns 1 when applied, 0 where the C library is not glibc.
-int hearth_tune_allocator(int arenas, int mmapThreshold);
+/// Caps glibc's allocator at `arenas` arenas: without a cap each of the server's many pool threads may get one of its
+/// own, and each keeps what it freed. Large blocks (scrypt's 16 MiB) stay under glibc's own rule: the first is mapped
+/// and unmapped, after which the threshold rises and they are reused from the arenas without new page faults.
+/// Returns 1 when applied, 0 where the C library is not glibc.
+int hearth_tune_allocator(int arenas);
+
+/// Gives the free memory of every arena back to the system (`malloc_trim`): what the start-up's measurements (a
+/// password hash's cost, the signing libraries') allocated and freed. Returns 1 when some was released.
+int hearth_release_free_memory(void);
 
 #endif
