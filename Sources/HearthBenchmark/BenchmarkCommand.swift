@@ -66,7 +66,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("passkey-sign-ins"),
         help: "Passkey sign-ins prepared for the passkey scenario (a challenge each, answered in advance), each finished once.")
-    var passkeySignIns: Int = 15_000
+    var passkeySignIns: Int = 40_000
 
     @Option(name: .customLong("passkey-users"), help: "Accounts with a passkey made for the passkey scenario.")
     var passkeyUsers: Int = 200
