@@ -5,11 +5,6 @@ import Foundation
 /// filter in front of Hearth and another to Hearth: such bodies are refused. Keys are compared after
 /// unescaping (`"a"` and `"\u0061"` are the same key). Malformed JSON is left to the decoder.
 public enum DuplicateKeyScanner {
-    /// The first key that appears twice in the same object, or `nil`.
-    public static func firstDuplicate(in data: Data) -> String? {
-        scan(data).duplicate
-    }
-
     /// What one pass over a body finds about its keys.
     public struct Scan: Sendable, Equatable {
         /// The first key that appears twice in the same object.
