@@ -139,6 +139,28 @@ public final class PostgresTransactor: SQLTransactor {
         }
     }
 
+    /// Runs `body`, which issues ONE statement that writes, in autocommit mode: a single statement is atomic by itself
+    /// (its `RETURNING`, triggers and cascades included), so the `BEGIN … COMMIT` round trips of ``write(_:)`` are saved
+    /// (one round trip instead of three; an audit event or a counter is then a third of the work).
+    ///
+    /// Unlike a read, it is sent again on another connection only when the leased one was already closed before the
+    /// statement left: once sent, a statement whose answer was lost may have run, and nothing here repeats a write that
+    /// may have happened (as ``write(_:)`` does not repeat a `COMMIT` whose answer was lost).
+    public func writeSingleStatement<T: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await work.run {
+            try await retrying(conflicts: true) {
+                try await withConnection(countsAsBusy: true) { connection in
+                    guard !connection.isClosed else {
+                        throw await Self.firstStatementFailed(PostgresSessionDatabase.connectionClosed, on: connection)
+                    }
+                    return try await body(PostgresSessionDatabase(connection, watchdog: self.watchdog))
+                }
+            }
+        }
+    }
+
     /// Runs `body` in a read-committed transaction on one connection; `ROLLBACK` when it throws.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await transaction(begin: "BEGIN ISOLATION LEVEL READ COMMITTED", body)
