@@ -19,6 +19,9 @@ public struct PreparedServer: Sendable {
     /// The PostgreSQL connection pool for the group to run, before everything that uses it; `nil` for SQLite and for a
     /// store that runs its own pool.
     public let databasePool: (any Service)?
+    /// What keeps a PostgreSQL replica's user cache exact (``PostgresAccountChangeListener``), for the group to run after
+    /// the pool; `nil` without a cache (SQLite's needs none: its server is the file's only writer).
+    public let accountChangeListener: (any Service)?
 
     /// - Parameters:
     ///   - telemetry: where metrics and spans go; by default a Prometheus registry of the server's own when
@@ -33,13 +36,18 @@ public struct PreparedServer: Sendable {
         let telemetry = traceExport.map { measured.tracing(to: $0.tracer) } ?? measured
         let sealer = try configuration.keyEncryptionKey(logger: logger).map(SecretSealer.init(key:))
         if configuration.usesPostgres, let url = configuration.databaseURL, !poolRunsItself {
-            let (store, pool) = try await PostgresStorage.prepare(
-                url: url, options: HearthServices.postgresOptions(configuration), logger: logger, sealer: sealer, telemetry: telemetry)
-            return PreparedServer(base: .init(store: store, telemetry: telemetry, traceExporter: traceExport?.service), databasePool: pool)
+            let (store, pool, listener) = try await PostgresStorage.prepare(
+                url: url, options: HearthServices.postgresOptions(configuration), logger: logger,
+                userCache: (configuration.userCacheSize, .milliseconds(Int64(configuration.databaseCacheMaxAge * 1_000))), sealer: sealer,
+                telemetry: telemetry)
+            return PreparedServer(
+                base: .init(store: store, telemetry: telemetry, traceExporter: traceExport?.service), databasePool: pool,
+                accountChangeListener: listener)
         }
         let store = try await HearthServices.openStore(
             configuration: configuration, logger: logger, migrate: false, servesRequests: true, sealer: sealer, telemetry: telemetry)
-        return PreparedServer(base: .init(store: store, telemetry: telemetry, traceExporter: traceExport?.service), databasePool: nil)
+        return PreparedServer(
+            base: .init(store: store, telemetry: telemetry, traceExporter: traceExport?.service), databasePool: nil, accountChangeListener: nil)
     }
 }
 
@@ -48,8 +56,8 @@ extension HearthServices {
     ///
     /// With `servesRequests`, a SQLite store keeps up to `storage.userCacheSize` users in memory and so
     /// holds the file exclusively (a second server on it fails to start); tools such as
-    /// `hearth migrate` open it without either. PostgreSQL stores never keep users: other replicas
-    /// write the same rows.
+    /// `hearth migrate` open it without either. A PostgreSQL store opened here keeps no users (a server's does, from
+    /// ``PreparedServer/prepare(configuration:logger:telemetry:poolRunsItself:)``, with its change listener).
     /// With a `sealer` the store seals secrets at rest (``ServerConfiguration/keyEncryptionKey(logger:createInDevelopment:)``).
     /// `telemetry` times and traces the store's transactions.
     public static func openStore(

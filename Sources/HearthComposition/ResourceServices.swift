@@ -30,13 +30,14 @@ public struct HTTPClientService: Service {
 }
 
 extension ServiceGroupConfiguration.ServiceConfiguration {
-    /// A server's services in the order of its `ServiceGroup`: the PostgreSQL pool, the HTTP client, the database,
+    /// A server's services in the order of its `ServiceGroup`: the PostgreSQL pool and its account-change listener, the
+    /// HTTP client, the database,
     /// then `server` (typically a ``HearthServerService``). A group stops them in reverse order, so the server stops
     /// before its database is closed, and the pool stops last; when the server ends, even by failing (a port that is
     /// taken, a database that refuses the migrations), the others are shut down gracefully, not cancelled, so the
     /// database is always closed properly.
     public static func server(_ server: any Service, prepared: PreparedServer, httpClient: HTTPClient) -> [Self] {
-        (prepared.databasePool.map { [Self(service: $0)] } ?? []) + [
+        (prepared.databasePool.map { [Self(service: $0)] } ?? []) + (prepared.accountChangeListener.map { [Self(service: $0)] } ?? []) + [
             .init(service: HTTPClientService(httpClient)), .init(service: StoreService(prepared.base.store)),
             .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
         ]

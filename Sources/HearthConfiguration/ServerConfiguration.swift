@@ -95,9 +95,13 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory = "./.hearth"
     /// The SQLite file; defaults to `<dataDirectory>/hearth.sqlite`.
     public var sqlitePath: String?
-    /// How many users read by uid a server on SQLite keeps in memory (0: none). Such a server holds
-    /// its SQLite file exclusively. Never used on PostgreSQL.
+    /// How many users read by uid (and refresh sessions) a server keeps in memory (0: none). On SQLite such a server
+    /// holds its file exclusively; on PostgreSQL each replica hears the others' changes (`LISTEN`) and serves an entry
+    /// at most ``databaseCacheMaxAge`` after reading it.
     public var userCacheSize = 4_096
+    /// `database.cacheMaxAge`: on PostgreSQL, the seconds a replica serves a cached user or session after reading it
+    /// (0 to 60; 0: no cache on PostgreSQL). The bound for a change no replica announced (a row edited in `psql`).
+    public var databaseCacheMaxAge: TimeInterval = 5
     /// `database.maxConnections`: the connections a server's PostgreSQL pool may open (2 to 1,000).
     public var databaseMaxConnections = 10
     /// `postgres://user:password@host:port/database`: several replicas share this database.

@@ -1,12 +1,19 @@
 import HearthCore
 import Synchronization
 
-/// Users read by uid and refresh sessions read by token hash, remembered by a store that is the only
-/// process writing its database.
+/// Users read by uid and refresh sessions read by token hash, remembered by a store.
 ///
-/// Only ``SQLStore`` uses it, and only when the backend guarantees that no other process writes the
-/// database (the embedded SQLite file, which the server holds an exclusive lock on; never PostgreSQL,
-/// whose replicas write independently). The rules that keep it exact:
+/// Only ``SQLStore`` uses it, in one of two ways (``AccountCaching``):
+/// - **exclusive**: the backend guarantees that no other process writes the database (the embedded SQLite file, which
+///   the server holds an exclusive lock on). Entries live until forgotten.
+/// - **shared**: several processes write the database (PostgreSQL replicas). Each write that changes a user announces
+///   it in its own transaction (`pg_notify`, delivered at commit), every replica hears the announcements on a
+///   connection of its own and forgets what they name (``SQLStore/heardAccountChange(_:)``), and no entry is served
+///   older than `maximumAge` (a bound for what no announcement covers: a row changed by hand in `psql`). While the
+///   replica does not hear the announcements (before its listener has said `LISTEN`, after its connection dropped)
+///   the cache is suspended: empty, and remembering nothing.
+///
+/// The rules that keep it exact:
 ///
 /// - Every store method that changes a user's row or links forgets that user after its transaction,
 ///   whether the transaction succeeded or not, and with it the user's sessions; methods that change
@@ -17,19 +24,36 @@ import Synchronization
 /// - Every forgetting moves ``generation``. A read takes the generation before it asks the database
 ///   and remembers its answer only if the generation has not moved since. So a read that raced a
 ///   write can never put back what the write replaced: either it remembered before the write forgot
-///   (and the write removes it), or the write forgot first (and the read keeps nothing).
+///   (and the write removes it), or the write forgot first (and the read keeps nothing). With shared
+///   caching the same holds for another replica's write: its announcement arrives after its commit, so a
+///   read whose generation was taken after the announcement started after the commit and saw it.
 /// - A caller whose write has returned reads its own write: forgetting happens before the write
 ///   method returns.
 ///
 /// It holds at most `capacity` users and `capacity` sessions and starts afresh when full, so its
 /// memory is bounded and a working set larger than that costs one dictionary insert per read.
 final class AccountCache: Sendable {
+    /// A remembered value and when it was read.
+    private struct Entry<Value> {
+        let value: Value
+        let readAt: ContinuousClock.Instant
+    }
+
     private struct State {
-        var users: [String: UserRecord] = [:]
+        var users: [String: Entry<UserRecord>] = [:]
         var sessions: [String: RefreshSessionRecord] = [:]
         /// The token hashes of the remembered sessions of each uid.
         var sessionHashes: [String: [String]] = [:]
         var generation: UInt64 = 0
+        /// Whether entries are served and remembered (false while a shared cache cannot hear announcements).
+        var serving: Bool
+
+        mutating func forgetAll() {
+            generation &+= 1
+            users.removeAll(keepingCapacity: true)
+            sessions.removeAll(keepingCapacity: true)
+            sessionHashes.removeAll(keepingCapacity: true)
+        }
 
         mutating func forget(uid: String) {
             users[uid] = nil
@@ -40,24 +64,38 @@ final class AccountCache: Sendable {
     }
 
     let capacity: Int
-    private let state = Mutex(State())
+    /// How long an entry is served after it was read (`nil`: until forgotten).
+    let maximumAge: Duration?
+    private let state: Mutex<State>
 
-    init(capacity: Int) {
+    /// An exclusive cache (`maximumAge` nil, serving at once) or a shared one (suspended until ``resume()``).
+    init(capacity: Int, maximumAge: Duration? = nil) {
         precondition(capacity > 0, "an account cache needs room for at least one entry")
         self.capacity = capacity
+        self.maximumAge = maximumAge
+        state = Mutex(State(serving: maximumAge == nil))
     }
 
-    /// The remembered user with this uid, if any.
+    /// Whether an entry read at `readAt` may still be served.
+    private func isFresh(_ readAt: ContinuousClock.Instant) -> Bool {
+        guard let maximumAge else { return true }
+        return ContinuousClock.now - readAt < maximumAge
+    }
+
+    /// The remembered user with this uid, if any (and fresh).
     func user(uid: String) -> UserRecord? {
-        state.withLock { $0.users[uid] }
+        guard let entry = state.withLock({ $0.users[uid] }), isFresh(entry.readAt) else { return nil }
+        return entry.value
     }
 
-    /// The remembered session with this token hash and its remembered user, if both are there.
+    /// The remembered session with this token hash and its remembered user, if both are there (and the user fresh).
     func sessionWithUser(tokenHash: String) -> (session: RefreshSessionRecord, user: UserRecord)? {
-        state.withLock { state in
+        let found: (RefreshSessionRecord, Entry<UserRecord>)? = state.withLock { state in
             guard let session = state.sessions[tokenHash], let user = state.users[session.uid] else { return nil }
             return (session, user)
         }
+        guard let (session, user) = found, isFresh(user.readAt) else { return nil }
+        return (session, user.value)
     }
 
     /// Moves whenever anything is forgotten; take it before reading the database.
@@ -68,18 +106,20 @@ final class AccountCache: Sendable {
     /// Remembers `user`, read from the database after ``generation`` was `generation`, unless
     /// something was forgotten since.
     func remember(_ user: UserRecord, readAt generation: UInt64) {
+        let now = ContinuousClock.now
         state.withLock { state in
-            guard state.generation == generation else { return }
-            Self.remember(user, in: &state, capacity: capacity)
+            guard state.serving, state.generation == generation else { return }
+            Self.remember(Entry(value: user, readAt: now), in: &state, capacity: capacity)
         }
     }
 
     /// Remembers a session and its user, read together after ``generation`` was `generation`, unless
     /// something was forgotten since.
     func remember(_ session: RefreshSessionRecord, of user: UserRecord, readAt generation: UInt64) {
+        let now = ContinuousClock.now
         state.withLock { state in
-            guard state.generation == generation, session.uid == user.uid else { return }
-            Self.remember(user, in: &state, capacity: capacity)
+            guard state.serving, state.generation == generation, session.uid == user.uid else { return }
+            Self.remember(Entry(value: user, readAt: now), in: &state, capacity: capacity)
             guard state.sessions[session.tokenHash] == nil else { return }
             if state.sessions.count >= capacity {
                 state.sessions.removeAll(keepingCapacity: true)
@@ -90,11 +130,11 @@ final class AccountCache: Sendable {
         }
     }
 
-    private static func remember(_ user: UserRecord, in state: inout State, capacity: Int) {
-        if state.users.count >= capacity, state.users[user.uid] == nil {
+    private static func remember(_ user: Entry<UserRecord>, in state: inout State, capacity: Int) {
+        if state.users.count >= capacity, state.users[user.value.uid] == nil {
             state.users.removeAll(keepingCapacity: true)
         }
-        state.users[user.uid] = user
+        state.users[user.value.uid] = user
     }
 
     /// Forgets the users with these uids and their sessions.
@@ -112,12 +152,29 @@ final class AccountCache: Sendable {
 
     /// Forgets everything.
     func forgetAll() {
+        state.withLock { $0.forgetAll() }
+    }
+
+    /// Forgets everything and remembers nothing until ``resume()``: a shared cache that stopped hearing the
+    /// announcements of other replicas' writes.
+    func suspend() {
         state.withLock { state in
-            state.generation &+= 1
-            state.users.removeAll(keepingCapacity: true)
-            state.sessions.removeAll(keepingCapacity: true)
-            state.sessionHashes.removeAll(keepingCapacity: true)
+            state.forgetAll()
+            state.serving = false
         }
+    }
+
+    /// Serves and remembers again, from nothing: the announcements are heard (again).
+    func resume() {
+        state.withLock { state in
+            state.forgetAll()
+            state.serving = true
+        }
+    }
+
+    /// Whether entries are served now.
+    var isServing: Bool {
+        state.withLock { $0.serving }
     }
 
     /// How many users and sessions are remembered now (for tests).

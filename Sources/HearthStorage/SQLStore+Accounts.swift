@@ -9,9 +9,33 @@ extension SQLStore {
     /// possible: the unique constraints do the checking, so nothing is read while the single writer is
     /// held. Conflicts are reported exactly as ``checkUniqueness(of:replacing:on:)`` orders them (uid,
     /// e-mail, phone number, two links to one provider, a provider identity taken).
+    ///
+    /// On PostgreSQL a sign-up's usual write (a user without links, with a session) is first tried as ONE statement in
+    /// autocommit mode, one round trip instead of four (`BEGIN`, two inserts, `COMMIT`): the session is inserted only when
+    /// the user was. When the user was not (a conflict), the transaction below runs and tells which rule it broke.
     public func createUser(_ user: UserRecord, session: RefreshSessionRecord?) async throws {
         let tenant = tenantID
         defer { accountCache?.forget(uid: user.uid) }
+        if databaseIsShared, let session, user.providers.isEmpty {
+            try Self.checkStorable(user)
+            // Data-modifying WITH clauses run to completion whether or not the final SELECT reads them.
+            let inserted = try await work.writeSingleStatement { database in
+                try await Self.exists(
+                    database,
+                    """
+                    WITH new_user AS (
+                        INSERT INTO users (\(Self.userColumns)) VALUES (\(bind: tenant), \(bind: user.uid), \(binds: Self.userValues(user)))
+                        ON CONFLICT DO NOTHING RETURNING uid
+                    ), new_session AS (
+                        INSERT INTO refresh_sessions (\(Self.sessionColumns))
+                        SELECT \(binds: Self.sessionValues(session, tenant: tenant)) FROM new_user
+                        RETURNING token_hash
+                    )
+                    SELECT uid FROM new_user
+                    """)
+            }
+            if inserted { return }
+        }
         try await work.write { database in
             try await Self.insertUserRow(user, tenant: tenant, on: database)
             try Self.checkOneLinkPerProvider(user.providers)
@@ -73,6 +97,7 @@ extension SQLStore {
             if let session, startsSession(updated) {
                 try await Self.insertSessionRow(session, tenant: tenant, on: database)
             }
+            try await self.announceAccountChange(uid, on: database)
             return updated
         }
     }
@@ -81,9 +106,15 @@ extension SQLStore {
     public func deleteUser(uid: String) async throws -> Bool {
         defer { accountCache?.forget(uid: uid) }
         let tenant = tenantID
-        return try await work.writeSingleStatement { database in
-            // provider_links and refresh_sessions go with it (ON DELETE CASCADE).
-            try await Self.exists(database, "DELETE FROM users WHERE tenant_id = \(bind: tenant) AND uid = \(bind: uid) RETURNING uid")
+        // provider_links and refresh_sessions go with it (ON DELETE CASCADE).
+        let delete: SQLQueryString = "DELETE FROM users WHERE tenant_id = \(bind: tenant) AND uid = \(bind: uid) RETURNING uid"
+        guard announcesAccountChanges else {
+            return try await work.writeSingleStatement { database in try await Self.exists(database, delete) }
+        }
+        return try await work.write { database in
+            guard try await Self.exists(database, delete) else { return false }
+            try await self.announceAccountChange(uid, on: database)
+            return true
         }
     }
 
@@ -228,10 +259,13 @@ extension SQLStore {
     public func scheduleAnonymousDeletion(olderThan age: TimeInterval, notBefore: Date) async throws -> Int {
         let ageMilliseconds = StoredTime.milliseconds(interval: age)
         let notBeforeMilliseconds = StoredTime.milliseconds(notBefore)
-        defer { accountCache?.forgetAll() }
-        return try await work.writeSingleStatement { database in
+        // Everyone is forgotten when someone was scheduled (or when the write failed): the clean-up runs every few
+        // minutes, and most runs change nothing.
+        var changed = true
+        defer { if changed { accountCache?.forgetAll() } }
+        let scheduled = try await work.write { database in
             // max(created_at + age, notBefore), spelled with CASE: SQLite's max() is PostgreSQL's GREATEST().
-            try await Self.rows(
+            let scheduled = try await Self.rows(
                 database,
                 """
                 UPDATE users SET scheduled_deletion_at =
@@ -242,14 +276,19 @@ extension SQLStore {
                 RETURNING uid
                 """
             ).count
+            if scheduled > 0 { try await self.announceAccountChange(nil, on: database) }
+            return scheduled
         }
+        changed = scheduled > 0
+        return scheduled
     }
 
     public func deleteScheduledAnonymousUsers(now: Date, limit: Int) async throws -> [String] {
         guard limit > 0 else { return [] }
         let nowMilliseconds = StoredTime.milliseconds(now)
-        defer { accountCache?.forgetAll() }
-        return try await work.write { database in
+        var changed = true
+        defer { if changed { accountCache?.forgetAll() } }
+        let removed: [String] = try await work.write { database in
             let candidates = try await Self.rows(
                 database,
                 """
@@ -269,9 +308,12 @@ extension SQLStore {
                 RETURNING uid
                 """
             ).map { try $0.text("uid") }
+            if !deleted.isEmpty { try await self.announceAccountChange(nil, on: database) }
             let deletedSet = Set(deleted)
             return candidates.filter { deletedSet.contains($0) }
         }
+        changed = !removed.isEmpty
+        return removed
     }
 
     /// One statement, no read first: the refresh endpoint calls it at most once a minute per user

@@ -126,7 +126,10 @@ extension SQLStore {
                 try await Self.exec(database, "UPDATE console_operators SET totp_secret = \(bind: value) WHERE operator_id = \(bind: id)")
                 counts.operatorSecrets += 1
             }
-            if counts.totpSecrets > 0 { self.accountCache?.forgetAll() }
+            if counts.totpSecrets > 0 {
+                try await self.announceAccountChange(nil, on: database)
+                self.accountCache?.forgetAll()
+            }
             return counts
         }
     }

@@ -123,6 +123,7 @@ extension SQLStore {
         guard batch.count > 0 else { return }
         defer { accountCache?.forgetAll() }
         try await work.write { database in
+            try await self.announceAccountChange(nil, on: database)
             switch batch {
             case .consoleOperators(let records):
                 for record in records {

@@ -26,6 +26,9 @@ public final class SQLStore: HearthStore {
     /// queued mails) before they reach a row, and opens them when read; `nil`: they are written in plain text
     /// (see ``SecretSealer`` for how plain text and sealed values are told apart).
     public let sealer: SecretSealer?
+    /// Whether other processes may write the database at the same time (PostgreSQL), so that they are told of the
+    /// users this store changes (see ``announceAccountChange(_:on:)``).
+    let databaseIsShared: Bool
     /// The tenant this store sees: every query of a person's account or of a setting carries it, so a store scoped to
     /// one tenant can neither read nor change another's rows. `""`: the project's own users (no tenant).
     public let tenantID: String
@@ -33,20 +36,25 @@ public final class SQLStore: HearthStore {
     /// Wraps a transactor. Does not touch the database; call ``migrate()`` before first use.
     ///
     /// - Parameter userCacheCapacity: how many users read by uid (and as many refresh sessions) to
-    ///   keep in memory (see ``AccountCache``), or 0 for none. Only a store that is the ONLY process writing its database may
-    ///   keep any: a row another process changed would be served stale.
+    ///   keep in memory (see ``AccountCache``), or 0 for none. Without `sharedCacheMaximumAge` only a store that is the ONLY
+    ///   process writing its database may keep any: a row another process changed would be served stale.
+    /// - Parameter sharedCacheMaximumAge: with a cache, the processes sharing the database announce the users their writes
+    ///   change (PostgreSQL's `pg_notify`), and this store serves an entry no longer than this after reading it. The
+    ///   cache stays empty until the announcements are heard (``hearsAccountChanges(_:)``, which a listener such as
+    ///   `PostgresAccountChangeListener` calls).
     /// - Parameter sealer: seals secrets at rest (see ``sealer``).
     /// - Parameter telemetry: where the store's transactions are timed and traced; `system` names the database in
     ///   the spans (`sqlite`, `postgresql`).
     public init(
-        transactor: any SQLTransactor, logger: Logger, userCacheCapacity: Int = 0, sealer: SecretSealer? = nil,
-        telemetry: Telemetry = .off, system: String = "sqlite"
+        transactor: any SQLTransactor, logger: Logger, userCacheCapacity: Int = 0, sharedCacheMaximumAge: Duration? = nil,
+        sealer: SecretSealer? = nil, telemetry: Telemetry = .off, system: String = "sqlite"
     ) {
         self.transactor = transactor
         self.work = InstrumentedTransactor(transactor, system: system, telemetry: telemetry)
         self.logger = logger
         self.sealer = sealer
-        self.accountCache = userCacheCapacity > 0 ? AccountCache(capacity: userCacheCapacity) : nil
+        self.accountCache = userCacheCapacity > 0 ? AccountCache(capacity: userCacheCapacity, maximumAge: sharedCacheMaximumAge) : nil
+        self.databaseIsShared = system == "postgresql"
         self.tenantID = ""
     }
 
@@ -57,6 +65,7 @@ public final class SQLStore: HearthStore {
         self.sealer = store.sealer
         // The cache is keyed by uid alone: it serves the project's own users, and a tenant's are always read.
         self.accountCache = tenantID.isEmpty ? store.accountCache : nil
+        self.databaseIsShared = store.databaseIsShared
         self.tenantID = tenantID
     }
 
@@ -69,6 +78,43 @@ public final class SQLStore: HearthStore {
 
     /// How busy the backend's connection pools are now (for `/metrics`).
     public func poolUsage() -> [DatabasePoolUsage] { transactor.poolUsage() }
+
+    // MARK: - Announcing changes to other processes (a shared cache)
+
+    /// The PostgreSQL channel on which writes announce the users they changed: a uid, or `*` for everyone.
+    public static let accountChangesChannel = "hearth_account_changes"
+
+    /// Whether this store's writes announce the users they change: on PostgreSQL, where other replicas may cache them,
+    /// whether or not this store caches (a tool such as `hearth users import` writes the same rows). Only the project's
+    /// own users are cached, so a tenant's store announces nothing.
+    var announcesAccountChanges: Bool { databaseIsShared && tenantID.isEmpty }
+
+    /// Announces, inside the write's transaction, that the user `uid` changed (`nil`: users in bulk). PostgreSQL
+    /// delivers it to every listening replica when the transaction commits, and never when it rolls back.
+    func announceAccountChange(_ uid: String?, on database: any SQLDatabase) async throws {
+        guard announcesAccountChanges else { return }
+        try await Self.exec(database, "SELECT pg_notify(\(bind: Self.accountChangesChannel), \(bind: uid.map { "u:" + $0 } ?? "*"))")
+    }
+
+    /// An announcement heard on ``accountChangesChannel`` (another replica's write, or this store's own): forgets the
+    /// user it names, or everyone. Anything else is taken as "everyone".
+    public func heardAccountChange(_ payload: String) {
+        guard let accountCache else { return }
+        if payload.hasPrefix("u:") {
+            accountCache.forget(uid: String(payload.dropFirst(2)))
+        } else {
+            accountCache.forgetAll()
+        }
+    }
+
+    /// Whether the announcements are heard now: a shared cache serves only while they are, and starts empty each time
+    /// they are heard again.
+    public func hearsAccountChanges(_ hearing: Bool) {
+        if hearing { accountCache?.resume() } else { accountCache?.suspend() }
+    }
+
+    /// Whether the cache serves entries now (a shared one only while announcements are heard); for tests.
+    public var cacheIsServing: Bool { accountCache?.isServing ?? false }
 
     /// How many users the store keeps in memory now (0 without a cache); for tests.
     public var cachedUserCount: Int { accountCache?.counts.users ?? 0 }

@@ -51,11 +51,23 @@ public enum PostgresStorage {
     /// The store of a server, whose `ServiceGroup` runs the connection pool: checks that the database at `url`
     /// accepts a connection, and returns the store (not migrated yet: migrations need the pool running) and the
     /// pool, to list in the group before the store's own service.
+    ///
+    /// With a `userCache`, the store keeps up to `capacity` users and sessions in memory, each served at most `maximumAge`
+    /// after it was read, and `listener` (to run in the same group) hears the changes other replicas announce and keeps
+    /// the cache exact (see ``PostgresAccountChangeListener``); the cache is off until it does.
     public static func prepare(
-        url: String, options: PostgresStorageOptions, logger: Logger, sealer: SecretSealer? = nil, telemetry: Telemetry = .off
-    ) async throws -> (store: SQLStore, pool: any Service) {
+        url: String, options: PostgresStorageOptions, logger: Logger, userCache: (capacity: Int, maximumAge: Duration)? = nil,
+        sealer: SecretSealer? = nil, telemetry: Telemetry = .off
+    ) async throws -> (store: SQLStore, pool: any Service, listener: (any Service)?) {
         let transactor = try await PostgresTransactor.open(url: url, options: options, logger: logger, runsPool: false)
-        let store = SQLStore(transactor: transactor, logger: logger, sealer: sealer, telemetry: telemetry, system: "postgresql")
-        return (store, transactor.pool)
+        let cache = userCache.flatMap { $0.capacity > 0 && $0.maximumAge > .zero ? $0 : nil }
+        let store = SQLStore(
+            transactor: transactor, logger: logger, userCacheCapacity: cache?.capacity ?? 0, sharedCacheMaximumAge: cache?.maximumAge,
+            sealer: sealer, telemetry: telemetry, system: "postgresql")
+        guard cache != nil else { return (store, transactor.pool, nil) }
+        var background = logger
+        background.logLevel = max(logger.logLevel, .info)
+        let configuration = try PostgresEndpoint(url: url).connectionConfiguration(options: options)
+        return (store, transactor.pool, PostgresAccountChangeListener(store: store, configuration: configuration, logger: background))
     }
 }

@@ -310,6 +310,65 @@ struct ReplicaTests {
         try await a.stop()
     }
 
+    @Test("two replicas with user caches: a user disabled on A is refused on B at once, though B had it cached for a minute")
+    func cachedUserDisabledOnAnotherReplica() async throws {
+        let url = try await PostgresTestCluster.shared().createDatabase()
+        let secretsKey = KeyEncryptionKey.generate().base64
+        let a = try await LiveHearth.start(
+            clock: ManualClock(), providers: { _ in },
+            {
+                $0.databaseURL = url
+                $0.secrets.key = secretsKey
+            })
+        let b: LiveHearth
+        do {
+            // B would serve its cached user for a minute: only A's announcement can make it refuse in time.
+            b = try await LiveHearth.start(
+                clock: ManualClock(), providers: { _ in },
+                {
+                    $0.databaseURL = url
+                    $0.secrets.key = secretsKey
+                    $0.databaseCacheMaxAge = 60
+                })
+        } catch {
+            try? await a.stop()
+            throw error
+        }
+        do {
+            let (clientA, clientB) = (FirebaseTestClient(baseURL: a.baseURL), FirebaseTestClient(baseURL: b.baseURL))
+            // Not anonymous: the anonymous clean-up's schedule, run by either replica, would make every replica forget
+            // everyone.
+            let user = try await clientA.signUp(email: "ada@example.com")
+            let (refreshToken, idToken) = (try #require(user.refreshToken), try #require(user.idToken))
+            // B's cache serves once its listener has said LISTEN (moments after it started).
+            let listening = ContinuousClock.now.advanced(by: .seconds(20))
+            while !b.services.database.cacheIsServing, ContinuousClock.now < listening { try await Task.sleep(for: .milliseconds(20)) }
+            // B reads the session and the user, and keeps them.
+            #expect(try await clientB.refresh(refreshToken).status == .ok)
+            #expect(try await clientB.lookup(idToken).status == .ok)
+            #expect(
+                b.services.database.cachedUserCount == 1 && b.services.database.cachedSessionCount == 1,
+                "\(b.services.database.cachedUserCount) users, \(b.services.database.cachedSessionCount) sessions")
+
+            let disabled = try await AdminClient(clientA).post("/accounts:update", #"{"localId":"\#(user.localId)","disableUser":true}"#)
+            #expect(disabled.status == .ok)
+            let deadline = ContinuousClock.now.advanced(by: .seconds(2))
+            var refused = try await clientB.refresh(refreshToken)
+            while refused.status == .ok, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                refused = try await clientB.refresh(refreshToken)
+            }
+            #expect(refused.errorMessage == "USER_DISABLED")
+            #expect(try await clientB.lookup(idToken).errorMessage == "USER_DISABLED")
+        } catch {
+            try? await b.stop()
+            try? await a.stop()
+            throw error
+        }
+        try await b.stop()
+        try await a.stop()
+    }
+
     @Test("a database restart mid-load: clear errors while it is down, success after, no restart of Hearth")
     func databaseRestart() async throws {
         let cluster = try await PostgresTestCluster.startPrivate()

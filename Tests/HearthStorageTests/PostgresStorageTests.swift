@@ -86,7 +86,7 @@ struct PostgresStorageTests {
     @Test("a server's store waits for its pool to run in the group; the group's shutdown stops the pool after the store closed")
     func poolAsService() async throws {
         let url = try await PostgresTestCluster.shared().createDatabase()
-        let (store, pool) = try await PostgresStorage.prepare(url: url, options: PostgresStorageOptions(), logger: testLogger)
+        let (store, pool, _) = try await PostgresStorage.prepare(url: url, options: PostgresStorageOptions(), logger: testLogger)
         // Not running yet: work waits for a connection (then gives up within the acquire time-out).
         let early = Task { try await store.migrate() }
         try await Task.sleep(for: .milliseconds(300))
@@ -505,5 +505,94 @@ struct PostgresStorageTests {
             #expect(seen == [0, 0])
             #expect(try await store.setting("x") == "1")
         }
+    }
+
+    /// A replica's store with a shared user cache (`maximumAge`), its pool and its change listener running in tasks.
+    private struct CachingReplica {
+        let store: SQLStore
+        let pool: Task<Void, any Error>
+        let listener: Task<Void, any Error>
+
+        static func start(url: String, maximumAge: Duration) async throws -> CachingReplica {
+            let (store, pool, maybeListener) = try await PostgresStorage.prepare(
+                url: url, options: PostgresStorageOptions(), logger: testLogger, userCache: (64, maximumAge))
+            let listener = try #require(maybeListener)
+            let replica = CachingReplica(store: store, pool: Task { try await pool.run() }, listener: Task { try await listener.run() })
+            // The cache serves once the listener has said LISTEN.
+            try await eventually(within: .seconds(20)) { guard store.cacheIsServing else { throw CancellationError() } }
+            return replica
+        }
+
+        func stop() async {
+            listener.cancel()
+            try? await store.close()
+            pool.cancel()
+            _ = try? await pool.value
+        }
+    }
+
+    @Test("replicas' user caches: a change on one is heard by the other at once; a deaf cache serves nothing; entries expire")
+    func sharedUserCache() async throws {
+        let url = try await PostgresTestCluster.shared().createDatabase()
+        // A: a tool's store (no cache), which announces what it changes all the same.
+        let a = try await PostgresStorage.open(url: url, logger: testLogger)
+        // B: a long maximum age, so only the announcements can make it see A's changes in time.
+        let b = try await CachingReplica.start(url: url, maximumAge: .seconds(60))
+        do {
+            let session = RefreshSessionRecord.issue(uid: "u1", signInProvider: "anonymous", authTime: t0, now: t0)
+            try await a.createUser(UserRecord(uid: "u1", createdAt: t0, validSince: t0), session: session.record)
+            #expect(try await b.store.sessionWithUser(tokenHash: session.record.tokenHash)?.user?.disabled == false)
+            #expect(b.store.cachedUserCount == 1 && b.store.cachedSessionCount == 1)
+
+            // A row changed behind every store's back (no announcement) is not seen: B serves from memory.
+            try await a.transactor.write { try await $0.raw("UPDATE users SET display_name = 'by hand' WHERE uid = 'u1'").run() }
+            #expect(try await b.store.user(uid: "u1")?.displayName == nil)
+
+            // A's update is announced at its commit: B forgets, and reads the row as it is now.
+            try await a.updateUser(uid: "u1", session: nil) { $0.disabled = true }
+            let seen = try await eventually(within: .seconds(2)) {
+                guard let user = try await b.store.user(uid: "u1"), user.disabled else { throw CancellationError() }
+                return user
+            }
+            #expect(seen.displayName == "by hand")
+            #expect(try await b.store.sessionWithUser(tokenHash: session.record.tokenHash)?.user?.disabled == true)
+
+            // A deletion too.
+            #expect(try await a.deleteUser(uid: "u1"))
+            try await eventually(within: .seconds(2)) {
+                guard try await b.store.user(uid: "u1") == nil else { throw CancellationError() }
+            }
+
+            // Deaf (its listener stopped): B empties its cache and remembers nothing.
+            try await a.createUser(UserRecord(uid: "u2", createdAt: t0, validSince: t0), session: nil)
+            _ = try await b.store.user(uid: "u2")
+            #expect(b.store.cachedUserCount == 1)
+            b.listener.cancel()
+            try await eventually(within: .seconds(5)) { guard !b.store.cacheIsServing else { throw CancellationError() } }
+            #expect(b.store.cachedUserCount == 0)
+            #expect(try await b.store.user(uid: "u2") != nil)
+            #expect(b.store.cachedUserCount == 0)
+        } catch {
+            await b.stop()
+            try? await a.close()
+            throw error
+        }
+        await b.stop()
+
+        // C: a short maximum age bounds what no announcement covers.
+        let c = try await CachingReplica.start(url: url, maximumAge: .milliseconds(300))
+        do {
+            #expect(try await c.store.user(uid: "u2")?.displayName == nil)
+            #expect(c.store.cachedUserCount == 1)
+            try await a.transactor.write { try await $0.raw("UPDATE users SET display_name = 'by hand' WHERE uid = 'u2'").run() }
+            try await Task.sleep(for: .milliseconds(400))
+            #expect(try await c.store.user(uid: "u2")?.displayName == "by hand")
+        } catch {
+            await c.stop()
+            try? await a.close()
+            throw error
+        }
+        await c.stop()
+        try await a.close()
     }
 }
