@@ -1,7 +1,7 @@
 import HearthCore
 import Synchronization
 
-/// Users read by uid and refresh sessions read by token hash, remembered by a store.
+/// Users read by uid, refresh sessions read by token hash and each user's passkeys, remembered by a store.
 ///
 /// Only ``SQLStore`` uses it, in one of two ways (``AccountCaching``):
 /// - **exclusive**: the backend guarantees that no other process writes the database (the embedded SQLite file, which
@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// The rules that keep it exact:
 ///
-/// - Every store method that changes a user's row or links forgets that user after its transaction,
+/// - Every store method that changes a user's row, links or passkeys forgets that user after its transaction,
 ///   whether the transaction succeeded or not, and with it the user's sessions; methods that change
 ///   users or sessions in bulk forget everything.
 /// - A session row never changes once inserted: it goes only with its user (`ON DELETE CASCADE`, so
@@ -44,12 +44,15 @@ final class AccountCache: Sendable {
         var sessions: [String: RefreshSessionRecord] = [:]
         /// The token hashes of the remembered sessions of each uid.
         var sessionHashes: [String: [String]] = [:]
+        /// Each remembered uid's passkeys (every lookup answers with them; most accounts have none).
+        var passkeys: [String: Entry<[PasskeyCredential]>] = [:]
         var generation: UInt64 = 0
         /// Whether entries are served and remembered (false while a shared cache cannot hear announcements).
         var serving: Bool
 
         mutating func forgetAll() {
             generation &+= 1
+            passkeys.removeAll(keepingCapacity: true)
             users.removeAll(keepingCapacity: true)
             sessions.removeAll(keepingCapacity: true)
             sessionHashes.removeAll(keepingCapacity: true)
@@ -57,6 +60,7 @@ final class AccountCache: Sendable {
 
         mutating func forget(uid: String) {
             users[uid] = nil
+            passkeys[uid] = nil
             for hash in sessionHashes.removeValue(forKey: uid) ?? [] {
                 sessions[hash] = nil
             }
@@ -86,6 +90,22 @@ final class AccountCache: Sendable {
     func user(uid: String) -> UserRecord? {
         guard let entry = state.withLock({ $0.users[uid] }), isFresh(entry.readAt) else { return nil }
         return entry.value
+    }
+
+    /// The remembered passkeys of the user with this uid, if any (and fresh).
+    func passkeys(uid: String) -> [PasskeyCredential]? {
+        guard let entry = state.withLock({ $0.passkeys[uid] }), isFresh(entry.readAt) else { return nil }
+        return entry.value
+    }
+
+    /// Remembers the passkeys of `uid`, read after ``generation`` was `generation`, unless something was forgotten since.
+    func remember(_ passkeys: [PasskeyCredential], of uid: String, readAt generation: UInt64) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            guard state.serving, state.generation == generation else { return }
+            if state.passkeys.count >= capacity, state.passkeys[uid] == nil { state.passkeys.removeAll(keepingCapacity: true) }
+            state.passkeys[uid] = Entry(value: passkeys, readAt: now)
+        }
     }
 
     /// The remembered session with this token hash and its remembered user, if both are there (and the user fresh).

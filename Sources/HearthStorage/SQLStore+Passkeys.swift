@@ -10,14 +10,34 @@ extension SQLStore {
     /// in one account or two, one is stored.
     public func insertPasskey(_ credential: PasskeyCredential) async throws -> Bool {
         let values = try Self.passkeyValues(credential, tenant: tenantID)
-        return try await work.writeSingleStatement { database in
-            try await Self.exists(
-                database,
-                """
-                INSERT INTO passkeys (tenant_id, \(Self.passkeyColumns)) VALUES (\(binds: values))
-                ON CONFLICT (tenant_id, credential_id) DO NOTHING RETURNING credential_id
-                """)
+        return try await changingPasskeys(
+            """
+            INSERT INTO passkeys (tenant_id, \(Self.passkeyColumns)) VALUES (\(binds: values))
+            ON CONFLICT (tenant_id, credential_id) DO NOTHING RETURNING uid
+            """)
+    }
+
+    /// Runs `statement`, which changes passkeys and returns the `uid` of each row it changed: one statement, or on
+    /// PostgreSQL a transaction that also announces the users (their passkeys are cached with them, see
+    /// ``AccountCache``). Whether it changed any; the users it did are forgotten here.
+    private func changingPasskeys(_ statement: SQLQueryString) async throws -> Bool {
+        let owners: [String]
+        do {
+            if announcesAccountChanges {
+                owners = try await work.write { database in
+                    let owners = try await Self.rows(database, statement).map { try $0.text("uid") }
+                    for uid in Set(owners) { try await self.announceAccountChange(uid, on: database) }
+                    return owners
+                }
+            } else {
+                owners = try await work.writeSingleStatement { database in try await Self.rows(database, statement).map { try $0.text("uid") } }
+            }
+        } catch {
+            accountCache?.forgetAll()
+            throw error
         }
+        accountCache?.forget(uids: Set(owners))
+        return !owners.isEmpty
     }
 
     public func passkey(credentialID: String) async throws -> PasskeyCredential? {
@@ -33,6 +53,15 @@ extension SQLStore {
 
     public func passkeys(uid: String) async throws -> [PasskeyCredential] {
         guard UserText.isStorable(uid) else { return [] }
+        guard let accountCache else { return try await readPasskeys(uid: uid) }
+        if let passkeys = accountCache.passkeys(uid: uid) { return passkeys }
+        let generation = accountCache.generation
+        let passkeys = try await readPasskeys(uid: uid)
+        accountCache.remember(passkeys, of: uid, readAt: generation)
+        return passkeys
+    }
+
+    private func readPasskeys(uid: String) async throws -> [PasskeyCredential] {
         let tenant = tenantID
         return try await work.readSingleStatement { database in
             try await Self.rows(
@@ -47,29 +76,21 @@ extension SQLStore {
 
     public func recordPasskeyUse(credentialID: String, signCount: UInt32, backedUp: Bool, at time: Date) async throws -> Bool {
         guard UserText.isStorable(credentialID) else { return false }
-        let tenant = tenantID
-        return try await work.writeSingleStatement { database in
-            try await Self.exists(
-                database,
-                """
-                UPDATE passkeys SET sign_count = \(bind: Int64(signCount)), backed_up = \(bind: backedUp),
-                    last_used_at = \(bind: StoredTime.milliseconds(time))
-                WHERE tenant_id = \(bind: tenant) AND credential_id = \(bind: credentialID) RETURNING credential_id
-                """)
-        }
+        return try await changingPasskeys(
+            """
+            UPDATE passkeys SET sign_count = \(bind: Int64(signCount)), backed_up = \(bind: backedUp),
+                last_used_at = \(bind: StoredTime.milliseconds(time))
+            WHERE tenant_id = \(bind: tenantID) AND credential_id = \(bind: credentialID) RETURNING uid
+            """)
     }
 
     public func deletePasskey(uid: String, credentialID: String) async throws -> Bool {
         guard UserText.isStorable(uid), UserText.isStorable(credentialID) else { return false }
-        let tenant = tenantID
-        return try await work.writeSingleStatement { database in
-            try await Self.exists(
-                database,
-                """
-                DELETE FROM passkeys WHERE tenant_id = \(bind: tenant) AND uid = \(bind: uid) AND credential_id = \(bind: credentialID)
-                RETURNING credential_id
-                """)
-        }
+        return try await changingPasskeys(
+            """
+            DELETE FROM passkeys WHERE tenant_id = \(bind: tenantID) AND uid = \(bind: uid) AND credential_id = \(bind: credentialID)
+            RETURNING uid
+            """)
     }
 }
 

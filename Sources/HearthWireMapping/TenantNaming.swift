@@ -8,7 +8,10 @@ public struct TenantNaming: Sendable {
     public var bodyTenant: String?
     public var idTokenTenant: String?
 
+    /// The tenant `json` names. Most bodies name none (a sign-up, a password sign-in): the decoder runs only when the
+    /// bytes could hold a member called `tenantId` or `idToken` (they hold the word, or an escape).
     public init(json: Data) {
+        guard Self.mayName(json) else { return }
         struct Fields: Decodable {
             var tenantId: String?
             var idToken: String?
@@ -46,6 +49,24 @@ public struct TenantNaming: Sendable {
             }
             return (try? JSONDecoder().decode(Claims.self, from: Data(payload)))?.firebase?.tenant
         }
+    }
+
+    /// Whether the JSON body `json` may have a member named `tenantId` or `idToken`: its bytes hold either word or an
+    /// escape (`\u0069dToken` is `idToken`).
+    private static func mayName(_ json: Data) -> Bool {
+        json.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return bytes.contains(UInt8(ascii: "\\")) || contains(bytes, Array("tenantId".utf8)) || contains(bytes, Array("idToken".utf8))
+        }
+    }
+
+    /// Whether `word` occurs in `bytes`.
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ word: [UInt8]) -> Bool {
+        guard bytes.count >= word.count else { return false }
+        for start in 0...(bytes.count - word.count) where bytes[start] == word[0] {
+            if bytes[start..<(start + word.count)].elementsEqual(word) { return true }
+        }
+        return false
     }
 
     /// Whether JSON `bytes` may have a member named `tenant`: they hold `"tenant"` or an escape.

@@ -47,4 +47,12 @@ struct TenantNamingTests {
         #expect(try TenantNaming(json: Data(#"{"idToken":"\#(tokenOfA)"}"#.utf8)).tenantID() == "acme-1")
         #expect(try TenantNaming(json: Data("not json".utf8)).tenantID() == nil)
     }
+
+    @Test func escapedMemberNamesAreStillRead() throws {
+        // Without the plain words the body names nothing, and is not decoded; an escape sends it to the decoder.
+        #expect(try TenantNaming(json: Data(#"{"returnSecureToken":true}"#.utf8)).tenantID() == nil)
+        #expect(try TenantNaming(json: Data(#"{"tenantId":"acme-1"}"#.utf8)).tenantID() == "acme-1")
+        let tokenOfA = token(payload: #"{"firebase":{"tenant":"acme-1"}}"#)
+        #expect(try TenantNaming(json: Data(#"{"idToken":"\#(tokenOfA)"}"#.utf8)).tenantID() == "acme-1")
+    }
 }

@@ -70,6 +70,29 @@ struct UserCacheTests {
         }
     }
 
+    @Test("a user's passkeys are remembered with it, and every change to them is seen by the next read")
+    func passkeysAreSeen() async throws {
+        try await withCachingStore { store, _ in
+            try await store.createUser(user("u1"), session: nil)
+            #expect(try await store.passkeys(uid: "u1").isEmpty)
+            #expect(try await store.insertPasskey(PasskeyStoreTests.passkey("cred-a")))
+            #expect(try await store.passkeys(uid: "u1").map(\.credentialID) == ["cred-a"])
+            let used = Date(timeIntervalSince1970: 1_800_000_100)
+            #expect(try await store.recordPasskeyUse(credentialID: "cred-a", signCount: 7, backedUp: true, at: used))
+            #expect(try await store.passkeys(uid: "u1").first?.signCount == 7)
+            // A refused insert (the credential is taken) changes nothing and forgets nothing it need not.
+            #expect(try await !store.insertPasskey(PasskeyStoreTests.passkey("cred-a")))
+            #expect(try await store.passkeys(uid: "u1").first?.lastUsedAt == used)
+            #expect(try await store.deletePasskey(uid: "u1", credentialID: "cred-a"))
+            #expect(try await store.passkeys(uid: "u1").isEmpty)
+            // The user's deletion takes its passkeys (ON DELETE CASCADE) and the remembered list.
+            #expect(try await store.insertPasskey(PasskeyStoreTests.passkey("cred-b")))
+            #expect(try await store.passkeys(uid: "u1").count == 1)
+            #expect(try await store.deleteUser(uid: "u1"))
+            #expect(try await store.passkeys(uid: "u1").isEmpty)
+        }
+    }
+
     @Test("a failed write is forgotten too: the next read comes from the database")
     func failedWriteForgets() async throws {
         try await withCachingStore { store, _ in
