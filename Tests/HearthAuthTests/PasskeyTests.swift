@@ -115,7 +115,7 @@ struct PasskeyTests {
             #expect(try await Self.firebaseClaim(user, "sign_in_provider") == "passkey")
             // Without a name: FirebaseAuth's default.
             try await Self.enrol(live, user, name: nil)
-            #expect(user.enrolledPasskeys?.map(\.name) == ["Laptop", User.defaultPasskeyName])
+            #expect(Set(user.enrolledPasskeys?.map(\.name) ?? []) == ["Laptop", User.defaultPasskeyName])
 
             try auth.signOut()
             let request2: PasskeyAssertionRequest = try await auth.startPasskeySignIn()
@@ -214,6 +214,35 @@ struct PasskeyTests {
             #expect(auth.currentUser == nil)
             // The real passkey still signs in.
             #expect(try await Self.signIn(live, auth, passkey, signCount: 2).user.uid == ada.uid)
+        }
+    }
+
+    @Test("second factors: a passkey that verified the user signs in alone; one that saw only presence asks for the TOTP code")
+    func secondFactor() async throws {
+        try await MultiFactorTests.withMFAHearth { live in
+            let auth = makeAuth(live)
+            let user = try await MultiFactorTests.verifiedUser(auth, live, email: "ada@example.com")
+            let passkey = try await Self.enrol(live, user, name: "Laptop")
+            let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
+            let code = try TOTP.code(secret: secret.sharedSecretKey(), at: live.clock.now)
+            try await user.multiFactor.enroll(
+                with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: "Authenticator")
+            #expect(user.enrolledPasskeys?.count == 1 && user.multiFactor.enrolledFactors.count == 1)
+
+            try auth.signOut()
+            #expect(try await Self.signIn(live, auth, passkey, signCount: 1).user.uid == user.uid)
+            try auth.signOut()
+            // UP, BE and BS: no UV flag.
+            let resolver = try await MultiFactorTests.resolver { try await Self.signIn(live, auth, passkey, signCount: 2, ["flags": 0x19]) }
+            #expect(auth.currentUser == nil)
+            let hint = try #require(resolver.hints.first)
+            live.clock.advance(by: 30)
+            let next = try TOTP.code(secret: secret.sharedSecretKey(), at: live.clock.now)
+            let result = try await resolver.resolveSignIn(
+                with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: hint.uid, oneTimePassword: next))
+            #expect(result.user.uid == user.uid && auth.currentUser === result.user)
+            #expect(try await Self.firebaseClaim(result.user, "sign_in_provider") == "passkey")
+            #expect(try await Self.firebaseClaim(result.user, "sign_in_second_factor") == "totp")
         }
     }
 }
