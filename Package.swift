@@ -694,12 +694,13 @@ let package = Package(
             dependencies: ["HearthFormEncoding"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
-        // The client SDK against a live Hearth server on loopback (HearthTesting), seeds' snippets included.
+        // The client SDK against a live Hearth server on loopback (HearthTesting), seeds' snippets included; passkeys with the
+        // software authenticator of HearthPythonScripts.
         // swift-crypto checks the SDK's own SHA-256.
         .testTarget(
             name: "HearthAuthTests",
             dependencies: [
-                "HearthAuth", "HearthTesting", "HearthSandbox", "HearthCore", "HearthSMS",
+                "HearthAuth", "HearthTesting", "HearthSandbox", "HearthCore", "HearthSMS", "HearthPythonScripts",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -49,6 +49,11 @@ import Testing
         ("MISSING_PHONE_NUMBER", .missingPhoneNumber), ("MISSING_CODE", .missingVerificationCode),
         ("MISSING_SESSION_INFO", .missingVerificationID), ("INVALID_TEMPORARY_PROOF", .invalidCredential),
         ("PHONE_NUMBER_EXISTS", .credentialAlreadyInUse), ("INVALID_PHONE_NUMBER : Invalid format.", .invalidPhoneNumber),
+        // Passkeys.
+        ("CREDENTIAL_ALREADY_IN_USE", .credentialAlreadyInUse), ("PASSKEY_ENROLLMENT_NOT_FOUND", .missingPasskeyEnrollment),
+        ("PASSKEY_CREDENTIAL_NOT_FOUND", .missingPasskeyEnrollment), ("INVALID_AUTHENTICATOR_RESPONSE", .invalidAuthenticatorResponse),
+        ("INVALID_AUTHENTICATOR_RESPONSE : signature does not verify.", .invalidAuthenticatorResponse),
+        ("MISSING_AUTHENTICATOR_RESPONSE", .invalidAuthenticatorResponse), ("INVALID_CREDENTIAL_ID", .invalidAuthenticatorResponse),
     ]
 
     @Test("Server messages map to FirebaseAuth's codes", arguments: table)

@@ -13,7 +13,7 @@ struct ModuleBoundaryTests {
     /// Modules of the toolchain and the operating systems: imported without a package dependency.
     static let platform: Set<String> = [
         "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "CoreFoundation", "Dispatch", "Synchronization", "Observation",
-        "Glibc", "Musl", "Darwin", "Android", "WinSDK", "CryptoKit", "Security", "Testing", "XCTest",
+        "Glibc", "Musl", "Darwin", "Android", "WinSDK", "CryptoKit", "Security", "AuthenticationServices", "Testing", "XCTest",
     ]
 
     /// HTTP: the server's and the clients' modules.

@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 /// The REST calls of the SDK: Identity Toolkit v1 under `/identitytoolkit.googleapis.com/v1/…` (v2 for
-/// `accounts:revokeToken` and the multi-factor calls) and the Secure Token API under
+/// `accounts:revokeToken`, the multi-factor and the passkey calls) and the Secure Token API under
 /// `/securetoken.googleapis.com/v1/token`, on the app's Hearth server, as Firebase SDKs call them in emulator mode.
 struct Backend: Sendable {
     /// `http://host:port`, no trailing slash.
@@ -38,12 +38,17 @@ struct Backend: Sendable {
         case startMFASignIn = "accounts/mfaSignIn:start"
         case finalizeMFASignIn = "accounts/mfaSignIn:finalize"
         case generateRecoveryCodes = "accounts/mfaRecoveryCodes:generate"
+        case startPasskeyEnrollment = "accounts/passkeyEnrollment:start"
+        case finalizePasskeyEnrollment = "accounts/passkeyEnrollment:finalize"
+        case startPasskeySignIn = "accounts/passkeySignIn:start"
+        case finalizePasskeySignIn = "accounts/passkeySignIn:finalize"
 
-        /// Identity Toolkit v1, but v2 for `accounts:revokeToken` and the multi-factor calls (as FirebaseAuth calls them).
+        /// Identity Toolkit v1, but v2 for `accounts:revokeToken`, the multi-factor and the passkey calls (as FirebaseAuth
+        /// calls them).
         var path: String {
             switch self {
             case .revokeToken, .startMFAEnrollment, .finalizeMFAEnrollment, .withdrawMFA, .startMFASignIn, .finalizeMFASignIn,
-                .generateRecoveryCodes:
+                .generateRecoveryCodes, .startPasskeyEnrollment, .finalizePasskeyEnrollment, .startPasskeySignIn, .finalizePasskeySignIn:
                 "/identitytoolkit.googleapis.com/v2/\(rawValue)"
             default: "/identitytoolkit.googleapis.com/v1/\(rawValue)"
             }

@@ -99,6 +99,12 @@ public enum AuthErrorCode: Int, Error, Sendable, CaseIterable {
     case recaptchaSiteKeyMissing = 17209
     case recaptchaActionCreationFailed = 17210
     case passwordDoesNotMeetRequirements = 17211
+    /// A passkey the account does not have: a removal or sign-in naming an unknown credential. FirebaseAuth's name
+    /// (its passkey tests); its raw value could not be checked against FirebaseAuth's sources.
+    case missingPasskeyEnrollment = 17212
+    /// A passkey ceremony whose authenticator answer is missing, malformed or breaks a WebAuthn rule (the rule is the
+    /// error's description). FirebaseAuth's name; its raw value could not be checked against FirebaseAuth's sources.
+    case invalidAuthenticatorResponse = 17213
     case invalidHostingLinkDomain = 17214
     case keychainError = 17995
     case internalError = 17999
@@ -205,6 +211,10 @@ public enum AuthErrorCode: Int, Error, Sendable, CaseIterable {
         case .internalError: return "An internal error has occurred, print and inspect the error details for more information."
         case .adminRestrictedOperation: return "This operation is restricted to administrators only."
         case .secondFactorRequired: return "Please complete a second factor challenge to finish signing into this account."
+        case .missingPasskeyEnrollment: return "Cannot find the passkey linked to the current account."
+        case .invalidAuthenticatorResponse:
+            return
+                "During passkey enrollment and sign in, the authenticator response is not parseable, missing required fields, or certain fields are invalid values that compromise the security of the sign-in or enrollment."
         default: return "An error occurred (\(errorCodeString))."
         }
     }

@@ -118,6 +118,11 @@ enum AuthErrorFactory {
         case "INVALID_TEMPORARY_PROOF": return .invalidCredential
         // Linking a temporary proof of another account's number (a code answers 200 with a proof instead).
         case "PHONE_NUMBER_EXISTS": return .credentialAlreadyInUse
+        // Passkeys: FirebaseAuth's codes for Identity Platform's messages, and what Hearth sends (a credential id
+        // registered already; an unknown one; an answer missing, malformed or breaking a WebAuthn rule).
+        case "CREDENTIAL_ALREADY_IN_USE": return .credentialAlreadyInUse
+        case "PASSKEY_ENROLLMENT_NOT_FOUND", "PASSKEY_CREDENTIAL_NOT_FOUND": return .missingPasskeyEnrollment
+        case "INVALID_AUTHENTICATOR_RESPONSE", "MISSING_AUTHENTICATOR_RESPONSE", "INVALID_CREDENTIAL_ID": return .invalidAuthenticatorResponse
         default: return nil
         }
     }

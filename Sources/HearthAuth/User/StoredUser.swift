@@ -26,6 +26,8 @@ struct StoredUser: Codable, Equatable, Sendable {
     var tenantID: String?
     /// The enrolled second factors (`mfaInfo` of `accounts:lookup`); absent from users stored before there were any.
     var mfaEnrollments: [MFAEnrollment]?
+    /// The account's passkeys (`passkeyInfo` of `accounts:lookup`); nil when it has none.
+    var passkeys: [HearthWire.PasskeyInfo]?
     var tokens: TokenSet
     /// The API key the tokens were issued with.
     var apiKey: String
@@ -48,6 +50,7 @@ struct StoredUser: Codable, Equatable, Sendable {
         hasPassword = info.passwordHash != nil
         providerData = (info.providerUserInfo ?? []).map(ProviderUserInfo.init)
         mfaEnrollments = info.mfaInfo
+        passkeys = info.passkeyInfo
         metadata = UserMetadata(
             lastSignInDate: info.lastLoginAt.map(Self.millisecondsDate),
             creationDate: info.createdAt.map(Self.millisecondsDate))

@@ -11,6 +11,9 @@ public final class User: UserInfo, Sendable {
     /// The latest refresh, keyed by the ID token it replaces: callers that saw that token (concurrently, or
     /// just after it finished) share its result instead of sending the old refresh token again.
     private let refreshing = Locked<(replacing: String, task: Task<String, any Error>)?>(nil)
+    /// The name of the passkey being enrolled, from `startPasskeyEnrollment(withName:)` to its finalize call, as
+    /// FirebaseAuth keeps it (not stored).
+    let pendingPasskeyName = Locked<String?>(nil)
 
     init(stored: StoredUser, engine: AuthEngine) {
         self.engine = engine
