@@ -42,6 +42,8 @@ extension ServerConfiguration {
         abuse.limits.phoneCodesPerProject = try limit("phoneCodesPerProject", abuse.limits.phoneCodesPerProject)
         abuse.limits.secondFactorAttempts = try limit("secondFactorAttempts", abuse.limits.secondFactorAttempts)
         abuse.limits.passkeyChallenges = try limit("passkeyChallenges", abuse.limits.passkeyChallenges)
+        abuse.limits.passkeyEnrollments = try limit("passkeyEnrollments", abuse.limits.passkeyEnrollments)
+        abuse.limits.passkeyEnrollmentsPerAccount = try limit("passkeyEnrollmentsPerAccount", abuse.limits.passkeyEnrollmentsPerAccount)
         abuse.trustedProxies = try r.stringArray("abuse.trustedProxies") ?? []
         for proxy in abuse.trustedProxies where IPAddressRange(proxy) == nil {
             throw ConfigurationError(key: "abuse.trustedProxies", problem: "\(proxy) is not an IP address or CIDR block (e.g. 10.0.0.0/8, fd00::/8)")

@@ -106,6 +106,7 @@ extension ServerConfiguration {
         signIn.smsRegionPolicy = try Self.readSMSRegionPolicy(r)
         signIn.multiFactor = try Self.readMultiFactor(r, mode: mode)
         signIn.passkeys = try Self.readPasskeys(r, mode: mode, publicURL: publicURL)
+        signIn.passkeyAttestation = try Self.readPasskeyAttestation(r)
         anonymousCleanup.enabled = try r.bool("anonymousCleanup.enabled") ?? anonymousCleanup.enabled
         anonymousCleanup.maxAge = TimeInterval(try r.int("anonymousCleanup.maxAgeDays", in: 1...3_650) ?? 30) * 86_400
         anonymousCleanup.checkInterval = TimeInterval(try r.int("anonymousCleanup.checkIntervalSeconds", in: 1...86_400) ?? 3_600)
@@ -214,6 +215,24 @@ extension ServerConfiguration {
                     requiresUserVerification: verification == "REQUIRED"))
         } catch let error as HearthError {
             throw ConfigurationError(key: "passkeys.\(error.reason ?? "rpId")", problem: error.detail ?? "invalid")
+        }
+    }
+
+    /// `passkeys.attestationTrustAnchors` (a PEM file of root certificates, read now) and `passkeys.requireTrustedAttestation`
+    /// (which needs them).
+    static func readPasskeyAttestation(_ r: ConfigValues) throws -> PasskeyAttestation {
+        let required = try r.bool("passkeys.requireTrustedAttestation") ?? false
+        guard let path = try r.string("passkeys.attestationTrustAnchors") else {
+            guard !required else {
+                throw ConfigurationError(key: "passkeys.requireTrustedAttestation", problem: "needs passkeys.attestationTrustAnchors")
+            }
+            return .any
+        }
+        let pem = try SettingFiles.text(atPath: path, key: "passkeys.attestationTrustAnchors")
+        do {
+            return try PasskeyAttestation(anchorsPEM: pem, requiresTrustedAttestation: required)
+        } catch {
+            throw ConfigurationError(key: "passkeys.attestationTrustAnchors", problem: "\(path): \(error)")
         }
     }
 

@@ -39,6 +39,9 @@ public struct ServerConfiguration: Sendable {
         /// `passkeys.*`: the relying party of passkeys. The configuration reader sets ``PasskeySettings/development`` in
         /// development mode unless `passkeys.rpId` says otherwise; off in production until `passkeys.rpId` is set.
         public var passkeys: PasskeySettings?
+        /// `passkeys.attestationTrustAnchors` and `passkeys.requireTrustedAttestation`: the attestation enrolments trust,
+        /// the server's for the project and every tenant.
+        public var passkeyAttestation = PasskeyAttestation.any
         public init() {}
     }
 

@@ -16,6 +16,7 @@ enum ConsoleMessages {
         case .invalidDisplayName: "The display name is too long or holds characters that are not allowed."
         case .userNotFound: "There is no such user (any more)."
         case .mfaEnrollmentNotFound: "The user has no such second factor (any more)."
+        case .passkeyCredentialNotFound: "The user has no such passkey (any more)."
         case .invalidProviderID: "The user has no such provider linked."
         case .operationNotAllowed: "No mail can be sent: this server has no mail server (email.smtp.url). Show the link instead."
         case .resetPasswordExceedLimit, .tooManyAttempts: "Too many mails to this address lately; try again later or show the link."

@@ -1,10 +1,12 @@
 import Foundation
 import HearthCore
 
-/// The HTML of one user's page: profile, providers, second factors, custom claims, sessions, events, and the forms of
-/// the changes an editor may make (a viewer sees the same without the forms).
+/// The HTML of one user's page: profile, providers, second factors, passkeys, custom claims, sessions, events, and the
+/// forms of the changes an editor may make (a viewer sees the same without the forms).
 struct ConsoleUserPage {
     let user: UserRecord
+    /// The user's passkeys, oldest first.
+    var passkeys: [PasskeyCredential]
     let events: [AuditEvent]
     let identity: ConsoleIdentity
     /// An e-mail action link just made for the operator to copy.
@@ -28,7 +30,7 @@ struct ConsoleUserPage {
 
                 """
         }
-        html += profile() + providers() + secondFactors() + claims() + sessions()
+        html += profile() + providers() + secondFactors() + passkeyTable() + claims() + sessions()
         if edits { html += changes() }
         html += activity()
         return html
@@ -115,6 +117,34 @@ struct ConsoleUserPage {
         body += "</tbody></table></div>"
         body += "<p class=\"muted\">\(user.recoveryCodeHashes.count) recovery code(s) left.</p>"
         return section("factors", "Second factors", body)
+    }
+
+    /// The passkeys: each one's name, credential id (its start shown, the whole in the title), creation and last use; an
+    /// editor's form removes one, as the admin API's `deletePasskey` does.
+    func passkeyTable() -> String {
+        guard !passkeys.isEmpty else { return section("passkeys", "Passkeys", "<p class=\"muted\" id=\"no-passkeys\">None enrolled.</p>") }
+        var body = "<div class=\"scroll\"><table id=\"passkey-table\"><thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Credential id</th>"
+        body +=
+            "<th scope=\"col\">Created</th><th scope=\"col\">Last used</th>\(edits ? "<th scope=\"col\"><span class=\"muted\">Change</span></th>" : "")</tr></thead><tbody>\n"
+        for passkey in passkeys {
+            let id = ConsoleHTML.escape(passkey.credentialID)
+            let short = passkey.credentialID.count > 16 ? ConsoleHTML.escape(String(passkey.credentialID.prefix(16))) + "…" : id
+            body += """
+                <tr><td>\(ConsoleHTML.value(passkey.name, limit: 80))</td>\
+                <td><code title="\(id)" aria-label="Credential id \(id)">\(short)</code></td>\
+                <td>\(ConsoleHTML.time(passkey.createdAt))</td><td>\(ConsoleHTML.time(passkey.lastUsedAt))</td>
+                """
+            if edits {
+                body += "<td>"
+                body += form(
+                    "remove-passkey", "<input type=\"hidden\" name=\"credential\" value=\"\(id)\">", button: "Remove", style: "secondary",
+                    label: "Remove the passkey \(passkey.name)")
+                body += "</td>"
+            }
+            body += "</tr>\n"
+        }
+        body += "</tbody></table></div>"
+        return section("passkeys", "Passkeys", body)
     }
 
     func claims() -> String {

@@ -152,7 +152,8 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
                 status: .notFound)
         }
         let events = try await store.auditEvents(uid: uid, kind: nil, after: nil, limit: 50)
-        let html = ConsoleUserPage(user: user, events: events, identity: identity, link: link, scope: scope).render()
+        let passkeys = try await scope.useCases.accounts.store.passkeys(uid: uid)
+        let html = ConsoleUserPage(user: user, passkeys: passkeys, events: events, identity: identity, link: link, scope: scope).render()
         return ConsoleLayout.response(
             ConsoleLayout.page(
                 title: user.email ?? user.phoneNumber ?? user.uid, projectID: services.projectID, identity: identity, current: "/console/users",
@@ -273,6 +274,10 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
                 guard user.secondFactors.contains(where: { $0.id == id }) else { throw HearthError(.mfaEnrollmentNotFound) }
                 change.secondFactors = user.secondFactors.filter { $0.id != id }.map(ConsoleUserSummary.entry)
                 fields = ["mfa"]
+            case "remove-passkey":
+                // The admin API's deletePasskey: PASSKEY_CREDENTIAL_NOT_FOUND unless it is the user's, user.passkey_removed.
+                change.removedPasskeys = [form["credential"] ?? ""]
+                fields = ["deletePasskey"]
             case "unlink":
                 let provider = form["provider"] ?? ""
                 guard ConsoleUserSummary.linkedProviders(user).contains(provider) else { throw HearthError(.invalidProviderID, detail: provider) }
@@ -314,7 +319,7 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
             "created": "The user was created.", "disable": "The user was disabled: they cannot sign in.",
             "enable": "The user was enabled.", "revoke-sessions": "The user's sessions were revoked: they must sign in again.",
             "password": "The password was set.", "claims": "The custom claims were saved.", "remove-factor": "The second factor was removed.",
-            "unlink": "The provider was unlinked.",
+            "remove-passkey": "The passkey was removed.", "unlink": "The provider was unlinked.",
         ]
     }
 

@@ -7,6 +7,7 @@ import NIOCore
 /// with it username-less, through the four passkey endpoints and the browser's WebAuthn, so that a developer can try
 /// passkeys by hand and the browser tests can drive a real ceremony. Open it at `http://localhost:<port>` (not
 /// `127.0.0.1`): development mode's relying party is `localhost`, and WebAuthn refuses a page of another host.
+/// `?tenant=<id>` makes it a tenant's page: every call names the tenant.
 ///
 /// The page's script is its own file (`/sandbox/passkeys.js`), so its `Content-Security-Policy` allows no inline script.
 struct PasskeyPage: Sendable {
@@ -44,7 +45,7 @@ struct PasskeyPage: Sendable {
         <button id="sign-out" type="button">Sign out</button>
         <button id="sign-in" type="button">Sign in with a passkey</button></p>
         <p id="status" role="status">Signed out.</p><p id="error" role="alert"></p>
-        <dl><dt>User</dt><dd id="uid">none</dd><dt>Signed in with</dt><dd id="provider">none</dd>
+        <dl><dt>Tenant <small>(<code>?tenant=</code> in the address)</small></dt><dd id="tenant">none (the project)</dd><dt>User</dt><dd id="uid">none</dd><dt>Signed in with</dt><dd id="provider">none</dd>
         <dt>ID token</dt><dd><code id="id-token"></code></dd></dl>
         </main></body></html>
         """

@@ -1,5 +1,6 @@
 /// The script of ``PasskeyPage``: the four passkey endpoints and `navigator.credentials`, with WebAuthn's binary fields
-/// converted from and to base64url by hand (so that browsers without `parseCreationOptionsFromJSON` work too).
+/// converted from and to base64url by hand (so that browsers without `parseCreationOptionsFromJSON` work too); in the
+/// tenant the page's `?tenant=` names, if any.
 enum PasskeyPageScript {
     static let source = #"""
         "use strict";
@@ -9,7 +10,11 @@ enum PasskeyPageScript {
         const text = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
         const descriptors = (list) => (list || []).map((d) => ({ ...d, id: bytes(d.id) }));
 
+        // `?tenant=<id>`: the page works in that tenant (every call names it), else in the project.
+        const tenantId = new URLSearchParams(location.search).get("tenant");
+
         async function call(path, body) {
+            if (tenantId) body = { ...body, tenantId };
             const response = await fetch(path + "?key=development", {
                 method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
             });
@@ -81,6 +86,7 @@ enum PasskeyPageScript {
         }
 
         document.addEventListener("DOMContentLoaded", () => {
+            element("tenant").textContent = tenantId || "none (the project)";
             element("sign-up").addEventListener("click", handle(signUp));
             element("enrol").addEventListener("click", handle(enrol));
             element("sign-out").addEventListener("click", handle(async () => show(null, "Signed out.")));

@@ -7,7 +7,7 @@ import HearthWire
 
 extension PublicKeyCredentialCreationOptionsJSON {
     /// The creation options of `passkeyEnrollment:start`: resident (discoverable) keys preferred, for username-less
-    /// sign-in; no attestation asked for.
+    /// sign-in; attestation asked for (`direct`) only when the server has trust anchors to check it against.
     public init(_ options: PasskeyEnrollment.CreationOptions) {
         self.init(
             rp: .init(id: options.rpID, name: options.rpName),
@@ -16,7 +16,7 @@ extension PublicKeyCredentialCreationOptionsJSON {
             excludeCredentials: options.excludeCredentials.map { .init(id: $0) },
             authenticatorSelection: .init(
                 residentKey: "preferred", requireResidentKey: false, userVerification: options.requiresUserVerification ? "required" : "preferred"),
-            attestation: "none")
+            attestation: options.asksForAttestation ? "direct" : "none")
     }
 }
 

@@ -519,6 +519,7 @@ struct ConsoleTests {
             }
             try await Self.createUser(live, email: nil, phone: "+447700900123")
             let grace = uids[0]
+            try await ConsolePasskeyTests.addPasskey(live.services, uid: grace, name: "MacBook Touch ID", at: live.clock.now)
             try await HeadlessBrowser.with { browser in
                 let page = try await browser.newPage()
                 let base = "http://localhost:\(live.port)"

@@ -3,6 +3,8 @@ import HearthCore
 import HearthTesting
 import Testing
 
+@testable import HearthServer
+
 /// Passkeys in a real browser: headless Chromium with DevTools' virtual authenticators drives development mode's
 /// passkey page (`/sandbox/passkeys`) through sign-up, enrolment with `navigator.credentials.create`, sign-out and a
 /// username-less sign-in with `navigator.credentials.get`, so that Chromium's own WebAuthn (its `clientDataJSON`, its
@@ -11,11 +13,15 @@ import Testing
 struct PasskeyBrowserTests {
     /// A live server, a page on `http://localhost:<port>/sandbox/passkeys` (the relying party is `localhost`) with
     /// virtual authenticators switched on, and one authenticator added.
-    static func withPage(_ body: (LiveHearth, BrowserPage, String) async throws -> Void) async throws {
+    /// `query` (the page's, such as `?tenant=…`) is made once the server runs.
+    static func withPage(
+        query: (LiveHearth) async throws -> String = { _ in "" }, _ body: (LiveHearth, BrowserPage, String) async throws -> Void
+    ) async throws {
         try await withLiveHearth { live in
+            let query = try await query(live)
             try await HeadlessBrowser.with { browser in
                 let page = try await browser.newPage()
-                try await page.navigate(to: try #require(URL(string: "http://localhost:\(live.port)/sandbox/passkeys")))
+                try await page.navigate(to: try #require(URL(string: "http://localhost:\(live.port)/sandbox/passkeys\(query)")))
                 #expect(page.status == 200)
                 try await page.enableVirtualAuthenticators()
                 let authenticator = try await page.addVirtualAuthenticator()
@@ -79,6 +85,44 @@ struct PasskeyBrowserTests {
             #expect(error.hasPrefix("NotAllowedError: The operation either timed out or was not allowed."), "\(error)")
             #expect(try await page.text(of: "#uid") == "none")
             #expect(try await page.credentialCount(ofVirtualAuthenticator: other) == 0)
+        }
+    }
+
+    @Test("Chromium: in a tenant (the page's ?tenant=), enrol and sign in username-less; the passkey is nothing in the project or another tenant")
+    func inTenant() async throws {
+        let tenants = LockedBox<[String]>([])
+        try await Self.withPage(query: { live in
+            let client = FirebaseTestClient(baseURL: live.baseURL)
+            let made = [try await TenantTests.makeTenant(client), try await TenantTests.makeTenant(client, name: "Globex")]
+            tenants.withLock { $0 = made }
+            return "?tenant=\(made[0])"
+        }) { live, page, authenticator in
+            let (tenant, other) = tenants.withLock { ($0[0], $0[1]) }
+            #expect(try await page.text(of: "#tenant") == tenant)
+            #expect(try await Self.press(page, "#sign-up") == ("Signed up anonymously.", ""))
+            let uid = try await page.text(of: "#uid")
+            #expect(try await Self.press(page, "#enrol") == ("Passkey enrolled.", ""))
+            #expect(try await Self.press(page, "#sign-out") == ("Signed out.", ""))
+            #expect(try await Self.press(page, "#sign-in") == ("Signed in with a passkey.", ""))
+            #expect(try await page.text(of: "#uid") == uid)
+            guard case .object(let firebase)? = jwtClaims(try await page.text(of: "#id-token"))["firebase"] else {
+                Issue.record("no firebase claim")
+                return
+            }
+            #expect(firebase["tenant"] == .string(tenant))
+            #expect(firebase["sign_in_provider"] == .string("passkey"))
+            #expect(try await live.services.scoped(to: tenant).store.passkeys(uid: uid).map(\.name) == ["This browser"])
+            #expect(try await live.services.store.user(uid: uid) == nil)
+
+            // The same authenticator offers the passkey (its RP ID is localhost's) to the project's page and another
+            // tenant's: neither knows it.
+            for query in ["", "?tenant=\(other)"] {
+                try await page.navigate(to: try #require(URL(string: "http://localhost:\(live.port)/sandbox/passkeys\(query)")))
+                #expect(try await page.text(of: "#tenant") == (query.isEmpty ? "none (the project)" : other))
+                #expect(try await Self.press(page, "#sign-in") == ("Signed out.", "Error: PASSKEY_CREDENTIAL_NOT_FOUND"), "\(query)")
+                #expect(try await page.text(of: "#uid") == "none")
+            }
+            #expect(try await page.credentialCount(ofVirtualAuthenticator: authenticator) == 1)
         }
     }
 }

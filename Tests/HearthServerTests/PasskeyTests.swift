@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import HTTPTypes
 import HearthBase64URL
@@ -412,6 +413,150 @@ struct PasskeyTests {
             #expect(try await Self.startSignIn(site).userVerification == "required")
             let refused = try await Self.signIn(site, passkey, ["flags": 0x19])
             #expect(refused.errorMessage == "INVALID_AUTHENTICATOR_RESPONSE : the user-verified flag is not set and user verification is required.")
+        }
+    }
+
+    @Test("passkeyEnrollment:start is limited per account and per address, passkeySignIn:start per address: TOO_MANY_ATTEMPTS_TRY_LATER")
+    func challengeLimits() async throws {
+        try await Self.withSite({
+            $0.abuse.limitsEnabled = true
+            $0.abuse.limits.passkeyEnrollmentsPerAccount.limit = 2
+            $0.abuse.limits.passkeyEnrollments.limit = 2
+            $0.abuse.limits.passkeyChallenges.limit = 2
+            $0.abuse.trustedProxies = ["127.0.0.1"]
+        }) { site in
+            func start(_ path: String, _ body: String, from address: String) async throws -> WireResult {
+                try await site.client.post("/v2/accounts/\(path):start", json: body, headers: [HTTPField.Name("x-forwarded-for")!: address])
+            }
+            func enrol(_ idToken: String, from address: String) async throws -> WireResult {
+                try await start("passkeyEnrollment", #"{"idToken":"\#(idToken)"}"#, from: address)
+            }
+            let ada = try #require(try await TenantTests.signUp(site.client, email: "ada@example.com", tenant: nil).string("idToken"))
+            let bob = try #require(try await TenantTests.signUp(site.client, email: "bob@example.com", tenant: nil).string("idToken"))
+            // One account from a new address each time: the account's limit.
+            #expect(try await enrol(ada, from: "203.0.113.1").status == .ok)
+            #expect(try await enrol(ada, from: "203.0.113.2").status == .ok)
+            let account = try await enrol(ada, from: "203.0.113.3")
+            #expect(account.status == .badRequest && account.errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+            #expect(account.headers[.retryAfter].flatMap { Int($0) }.map { (1...3_600).contains($0) } == true)
+            // One address for several accounts: the address's limit (203.0.113.1 started one for ada already; bob's second
+            // start is within his account's limit).
+            #expect(try await enrol(bob, from: "203.0.113.1").status == .ok)
+            #expect(try await enrol(bob, from: "203.0.113.1").errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+            #expect(try await enrol(bob, from: "203.0.113.4").status == .ok)
+            // Sign-in challenges, which need no account, per address.
+            #expect(try await start("passkeySignIn", "{}", from: "198.51.100.7").status == .ok)
+            #expect(try await start("passkeySignIn", "{}", from: "198.51.100.7").status == .ok)
+            #expect(try await start("passkeySignIn", "{}", from: "198.51.100.7").errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+            #expect(try await start("passkeySignIn", "{}", from: "198.51.100.8").status == .ok)
+            // A new window starts afresh (an hour on, with a new ID token); an enrolment completes.
+            site.live.clock.advance(by: 3_600)
+            let signedIn = try await site.client.post(
+                "/v1/accounts:signInWithPassword",
+                ["email": .string("ada@example.com"), "password": .string("correct horse"), "returnSecureToken": .bool(true)])
+            let fresh = try #require(signedIn.string("idToken"), "\(signedIn.errorMessage ?? "")")
+            let again = try await enrol(fresh, from: "203.0.113.3")
+            #expect(again.status == .ok, "\(again.errorMessage ?? "")")
+            let options = try again.decode(StartPasskeyEnrollmentResponse.self).credentialCreationOptions
+            let (_, finalized) = try await Self.register(site, idToken: fresh, options: options)
+            #expect(finalized.status == .ok, "\(finalized.errorMessage ?? "")")
+        }
+    }
+
+    /// Makes the authenticator script's CAs `names` in a new directory.
+    static func certificateAuthorities(_ names: [String]) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-passkey-ca-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for name in names { _ = try PythonScript("webauthn-authenticator.py").run(["ca", directory.path, name]) }
+        return directory
+    }
+
+    /// The passkey attestation `values` configure, as `hearth serve` reads it at start-up.
+    static func attestation(_ values: [AbsoluteConfigKey: ConfigValue]) throws -> PasskeyAttestation {
+        try ServerConfiguration(reader: ConfigReader(provider: InMemoryProvider(values: values)), defaultMode: .development).signIn
+            .passkeyAttestation
+    }
+
+    @Test("attestation trust anchors from the configuration: an x5c chain to an anchor is accepted, to another CA refused")
+    func trustAnchors() async throws {
+        let directory = try Self.certificateAuthorities(["trusted", "other"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let attestation = try Self.attestation([
+            "passkeys.attestationTrustAnchors": .init(.string(directory.appendingPathComponent("trusted.cert.pem").path), isSecret: false)
+        ])
+        #expect(attestation.anchorCount == 1 && !attestation.requiresTrustedAttestation)
+        try await Self.withSite({ $0.signIn.passkeyAttestation = attestation }) { site in
+            let signedUp = try await TenantTests.signUp(site.client, email: "ada@example.com", tenant: nil)
+            let idToken = try #require(signedUp.string("idToken"))
+            func enrol(_ spec: [String: any Sendable]) async throws -> WireResult {
+                let options = try await Self.startEnrollment(site, idToken: idToken)
+                #expect(options.attestation == "direct")
+                return try await Self.register(site, idToken: idToken, options: options, spec).1
+            }
+            let other = try await enrol(["attestation": "packed-x5c", "caDirectory": directory.path, "caName": "other"])
+            #expect(other.errorMessage == "INVALID_AUTHENTICATOR_RESPONSE : attestation certificate does not chain to a trust anchor.")
+            let trusted = try await enrol(["attestation": "packed-x5c", "caDirectory": directory.path, "caName": "trusted"])
+            #expect(trusted.status == .ok, "\(trusted.errorMessage ?? "")")
+            // Not required: no attestation, or self attestation, is still taken.
+            #expect(try await enrol(["attestation": "none"]).status == .ok)
+            #expect(try await enrol(["attestation": "packed-self"]).status == .ok)
+            #expect(try await site.live.services.store.passkeys(uid: try #require(signedUp.string("localId"))).count == 3)
+        }
+    }
+
+    @Test("requireTrustedAttestation: none and self attestation are refused, a chain to an anchor is taken; bad settings stop start-up")
+    func trustedAttestationRequired() async throws {
+        let directory = try Self.certificateAuthorities(["trusted"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let anchors = directory.appendingPathComponent("trusted.cert.pem").path
+        let attestation = try Self.attestation([
+            "passkeys.attestationTrustAnchors": .init(.string(anchors), isSecret: false),
+            "passkeys.requireTrustedAttestation": .init(.bool(true), isSecret: false),
+        ])
+        try await Self.withSite({ $0.signIn.passkeyAttestation = attestation }) { site in
+            let signedUp = try await TenantTests.signUp(site.client, email: "ada@example.com", tenant: nil)
+            let idToken = try #require(signedUp.string("idToken"))
+            func enrol(_ spec: [String: any Sendable]) async throws -> WireResult {
+                try await Self.register(site, idToken: idToken, options: try await Self.startEnrollment(site, idToken: idToken), spec).1
+            }
+            for kind in ["none", "packed-self"] {
+                let refused = try await enrol(["attestation": kind])
+                #expect(
+                    refused.errorMessage == "INVALID_AUTHENTICATOR_RESPONSE : attestation certificate does not chain to a trust anchor.", "\(kind)")
+            }
+            let trusted = try await enrol(["attestation": "packed-x5c", "caDirectory": directory.path, "caName": "trusted"])
+            #expect(trusted.status == .ok, "\(trusted.errorMessage ?? "")")
+        }
+
+        // Start-up refuses what cannot be used, naming the key and the file.
+        let notPEM = directory.appendingPathComponent("not.pem")
+        try Data("hello".utf8).write(to: notPEM)
+        let cases: [([AbsoluteConfigKey: ConfigValue], String, String)] = [
+            (
+                ["passkeys.requireTrustedAttestation": .init(.bool(true), isSecret: false)], "passkeys.requireTrustedAttestation",
+                "needs passkeys.attestationTrustAnchors"
+            ),
+            (
+                ["passkeys.attestationTrustAnchors": .init(.string("/nonexistent/roots.pem"), isSecret: false)], "passkeys.attestationTrustAnchors",
+                "/nonexistent/roots.pem"
+            ),
+            (
+                ["passkeys.attestationTrustAnchors": .init(.string(notPEM.path), isSecret: false)], "passkeys.attestationTrustAnchors",
+                "holds no certificate"
+            ),
+            (
+                ["passkeys.attestationTrustAnchors": .init(.string(directory.appendingPathComponent("trusted.key.pem").path), isSecret: false)],
+                "passkeys.attestationTrustAnchors", #"block 1 is a "PRIVATE KEY", not a CERTIFICATE"#
+            ),
+        ]
+        for (values, key, problem) in cases {
+            do {
+                _ = try Self.attestation(values)
+                Issue.record("\(values) was accepted")
+            } catch let error as ConfigurationError {
+                #expect(error.key == key)
+                #expect("\(error)".contains(problem), "\(error)")
+            }
         }
     }
 

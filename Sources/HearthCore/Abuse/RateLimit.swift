@@ -65,6 +65,11 @@ public struct AbuseLimits: Sendable, Equatable {
     public var secondFactorAttempts = RateLimit("second-factor-attempts", limit: 10, window: 900)
     /// Passkey sign-in challenges (`passkeySignIn:start`, which anyone may call: each is a row until it expires).
     public var passkeyChallenges = RateLimit("passkey-challenges", limit: 600, window: 3_600)
+    /// Passkey enrolment challenges (`passkeyEnrollment:start`: each is a row until it expires), per client address.
+    public var passkeyEnrollments = RateLimit("passkey-enrollments", limit: 100, window: 3_600)
+    /// Passkey enrolment challenges per account (the counter's key is the uid), from whatever addresses: one signed-in
+    /// user cannot fill the table (an account holds at most ``PasskeyEnrollment/limit`` passkeys anyway).
+    public var passkeyEnrollmentsPerAccount = RateLimit("passkey-enrollments-per-account", limit: 30, window: 3_600)
 
     public init() {}
 }

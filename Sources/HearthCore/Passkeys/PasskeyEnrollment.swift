@@ -5,21 +5,27 @@ import HearthWebAuthn
 /// A signed-in person's passkeys: `passkeyEnrollment:start` issues the creation options, `finalize` verifies the
 /// authenticator's registration (WebAuthn §7.1, HearthWebAuthn), stores the passkey and starts a new session
 /// (`sign_in_provider` "passkey"). Removal is ``PasskeyRemoval``'s (`accounts:update`'s `deletePasskey`). The relying
-/// party is the project's or tenant's (``ProjectSettings/passkeys``), read per call.
+/// party is the project's or tenant's (``ProjectSettings/passkeys``), read per call; the attestation it trusts is the
+/// server's (``PasskeyAttestation``). Each `start` stores a challenge, so it is counted per address
+/// (``AbuseLimits/passkeyEnrollments``) and per account (``AbuseLimits/passkeyEnrollmentsPerAccount``).
 public struct PasskeyEnrollment: Sendable {
     public let store: any AccountStore & MultiFactorSessionStore & PasskeyStore
     public let idTokens: any IDTokenAuthenticating
     public let completion: SignInCompletion
     public let settings: any ProjectSettingsReading
+    public let abuse: AbuseCounter
+    public let attestation: PasskeyAttestation
 
     public init(
         store: any AccountStore & MultiFactorSessionStore & PasskeyStore, idTokens: any IDTokenAuthenticating, completion: SignInCompletion,
-        settings: any ProjectSettingsReading
+        settings: any ProjectSettingsReading, abuse: AbuseCounter, attestation: PasskeyAttestation = .any
     ) {
         self.store = store
         self.idTokens = idTokens
         self.completion = completion
         self.settings = settings
+        self.abuse = abuse
+        self.attestation = attestation
     }
 
     /// WebAuthn's `PublicKeyCredentialCreationOptions`, what the browser's `create()` is given.
@@ -36,6 +42,9 @@ public struct PasskeyEnrollment: Sendable {
         public var excludeCredentials: [String]
         public var timeoutMilliseconds: Int
         public var requiresUserVerification: Bool
+        /// Whether the authenticator is asked for its attestation (`direct`): when there are trust anchors to check it
+        /// against.
+        public var asksForAttestation: Bool
     }
 
     /// What the browser's `create()` answered (`PublicKeyCredential.toJSON()`), decoded from base64url.
@@ -57,10 +66,13 @@ public struct PasskeyEnrollment: Sendable {
     public static let limit = 20
 
     /// The creation options for the ID token's account. Throws `MISSING_ID_TOKEN`, the ID token's errors,
-    /// `USER_DISABLED`, `OPERATION_NOT_ALLOWED` (passkeys off).
-    public func start(idToken: String?) async throws -> CreationOptions {
+    /// `USER_DISABLED`, `OPERATION_NOT_ALLOWED` (passkeys off), `TOO_MANY_ATTEMPTS_TRY_LATER` past
+    /// ``AbuseLimits/passkeyEnrollments`` for the address or ``AbuseLimits/passkeyEnrollmentsPerAccount`` for the account.
+    public func start(idToken: String?, from origin: ClientOrigin) async throws -> CreationOptions {
         let settings = try await PasskeySettings.current(settings)
         let user = try await authenticated(idToken)
+        try await abuse.count(\.passkeyEnrollments, address: origin.counterAddress)
+        try await abuse.count(\.passkeyEnrollmentsPerAccount, address: user.uid)
         let existing = try await store.passkeys(uid: user.uid)
         let challenge = try await PasskeyChallenges(store: store, clock: completion.clock).issue(.passkeyEnrollment, uid: user.uid)
         let name = user.email ?? user.phoneNumber ?? user.uid
@@ -68,7 +80,8 @@ public struct PasskeyEnrollment: Sendable {
             rpID: settings.rpID, rpName: settings.rpName, userID: Base64URL.encode(Array(user.uid.utf8)), userName: name,
             userDisplayName: user.displayName ?? name, challenge: Base64URL.encode(challenge),
             algorithms: COSEAlgorithm.allCases.map(\.rawValue), excludeCredentials: existing.map(\.credentialID),
-            timeoutMilliseconds: Int(PasskeyChallenges.lifetime * 1000), requiresUserVerification: settings.requiresUserVerification)
+            timeoutMilliseconds: Int(PasskeyChallenges.lifetime * 1000), requiresUserVerification: settings.requiresUserVerification,
+            asksForAttestation: attestation.anchors != nil)
     }
 
     /// Verifies the registration against the challenge `start` issued to this account, stores the passkey and
@@ -82,7 +95,7 @@ public struct PasskeyEnrollment: Sendable {
             .take(from: registration.clientDataJSON, .passkeyEnrollment, uid: user.uid)
         let verified: VerifiedRegistration
         do {
-            verified = try await settings.relyingParty.verifyRegistration(
+            verified = try await settings.relyingParty(trusting: attestation).verifyRegistration(
                 RegistrationResponse(clientDataJSON: registration.clientDataJSON, attestationObject: registration.attestationObject),
                 challenge: challenge, now: completion.clock.now)
         } catch { throw error.hearthError }

@@ -20,7 +20,7 @@ struct PasskeyController<Context: RequestContext>: Sendable {
 
     @Sendable func startEnrollment(_ request: Request, context: Context) async throws -> Response {
         let input = try await WireCoding.decode(StartPasskeyEnrollmentRequest.self, from: request, limit: maxBodyBytes)
-        let options = try await enrollment.start(idToken: input.idToken)
+        let options = try await enrollment.start(idToken: input.idToken, from: audit.clientOrigin(request, context: context))
         return WireCoding.response(StartPasskeyEnrollmentResponse(credentialCreationOptions: .init(options)))
     }
 

@@ -67,7 +67,9 @@ struct SignInUseCases: Sendable {
             completion: completion, recentLoginWindow: services.configuration.recentLoginWindow, issuer: services.configuration.projectID)
         enrollments.mail = EmailActions(services: services)
         secondFactorEnrollments = enrollments
-        passkeyEnrollment = PasskeyEnrollment(store: services.store, idTokens: tokens, completion: completion, settings: services.projectSettings)
+        passkeyEnrollment = PasskeyEnrollment(
+            store: services.store, idTokens: tokens, completion: completion, settings: services.projectSettings, abuse: abuse,
+            attestation: services.configuration.signIn.passkeyAttestation)
         passkeySignIn = PasskeySignIn(store: services.store, completion: completion, settings: services.projectSettings, abuse: abuse)
     }
 }
