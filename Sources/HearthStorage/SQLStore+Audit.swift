@@ -87,7 +87,8 @@ extension SQLStore {
     }
 
     public func keepAuditDayCounts(_ counts: [AuditDayCount], days: [Int], kinds: [AuditEvent.Kind]) async throws {
-        let pairs = days.flatMap { day in kinds.map { (day: Int64(day), kind: $0.rawValue) } }
+        // In one order whatever the caller's, so that replicas keeping overlapping days take their rows' locks alike.
+        let pairs = Set(days).sorted().flatMap { day in Set(kinds.map(\.rawValue)).sorted().map { (day: Int64(day), kind: $0) } }
         guard !pairs.isEmpty else { return }
         try await work.write { database in
             // The days and kinds this call keeps: those no one kept before it (the primary key decides, so that replicas
