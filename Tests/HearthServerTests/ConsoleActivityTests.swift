@@ -227,6 +227,7 @@ struct ConsoleActivityTests {
             let own = try await client.get("/console/activity?kind=admin.user_updated")
             #expect(Self.rows(own.body) >= 1 && !own.body.contains("t-u0"))
             #expect(try await client.get("/console/activity?tenant=no-such-tenant").status == 404)
+            #expect(try await client.get("/console/settings?tenant=\(tenantID)").body.contains("href=\"/console/activity?tenant=\(tenantID)\""))
         }
     }
 }
