@@ -55,12 +55,13 @@ struct BulkAuditLoader {
         }
     }
 
+    /// `n` is an `integer` on PostgreSQL: widened before it is multiplied, as `n * step` passes 2^31 deep in the trail.
     private static func insertEvents(_ database: any SQLDatabase, prefix: String, from: Int, to: Int, now: Int64, step: Int64) -> SQLQueryString {
         let seq = BulkUserLoader.sequence(database, prefix: "", from: from, to: to)
         let hex = BulkUserLoader.isPostgres(database) ? "lpad(to_hex(n), 16, '0')" : "printf('%016x', n)"
         return """
             INSERT INTO audit_events (tenant_id, id, occurred_at, kind, uid, actor, actor_id, method, client_address, details)
-            \(unsafeRaw: seq.with)SELECT '', '\(unsafeRaw: prefix)' || \(unsafeRaw: hex), \(unsafeRaw: String(now)) - n * \(unsafeRaw: String(step)),
+            \(unsafeRaw: seq.with)SELECT '', '\(unsafeRaw: prefix)' || \(unsafeRaw: hex), \(unsafeRaw: String(now)) - CAST(n AS BIGINT) * \(unsafeRaw: String(step)),
                 CASE n % 10 WHEN 0 THEN 'user.signed_up' WHEN 1 THEN 'user.sign_in_failed' WHEN 2 THEN 'admin.user_updated' ELSE 'user.signed_in' END,
                 'audit-user-' || (n % \(unsafeRaw: String(users))),
                 CASE n % 10 WHEN 2 THEN 'administrator' ELSE 'user' END,

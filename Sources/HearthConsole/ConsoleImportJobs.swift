@@ -18,6 +18,8 @@ actor ConsoleImportJobs {
         let id: String
         /// The operator who started it: only they (and owners) see it.
         let actorID: String
+        /// The tenant imported into, `nil` for the project.
+        let tenantID: String?
         let fileName: String
         let startedAt: Date
         let total: Int
@@ -33,9 +35,12 @@ actor ConsoleImportJobs {
         var isRunning: Bool { finishedAt == nil }
     }
 
-    /// What an import is given: the file's users, in order, and the hash options every batch shares.
+    /// What an import is given: the file's users, in order, the hash options every batch shares, and where they go (the
+    /// tenant switcher's scope: its store, its password hashing, its audit trail).
     struct Work: Sendable {
         var entries: [AccountImport.Entry]
+        var tenantID: String?
+        var scope: ConsoleSignInSettings.Scope
         var options: AccountImport.Batch
         var fileName: String
         var format: String
@@ -75,7 +80,7 @@ actor ConsoleImportJobs {
             }
         }
         let job = Job(
-            id: String(ConsoleSignIn.makeToken().prefix(32)), actorID: origin.actorID ?? "", fileName: work.fileName,
+            id: String(ConsoleSignIn.makeToken().prefix(32)), actorID: origin.actorID ?? "", tenantID: work.tenantID, fileName: work.fileName,
             startedAt: services.clock.now, total: work.entries.count)
         jobs.append(job)
         if jobs.count > Self.kept, let oldest = jobs.firstIndex(where: { !$0.isRunning }) { jobs.remove(at: oldest) }
@@ -101,7 +106,7 @@ actor ConsoleImportJobs {
                 let failures: [AccountImport.Failure]
                 do {
                     let importer = try AccountImport(batch, now: services.clock.now, budget: services.hashing.budget)
-                    failures = try await importer.run(into: services.store, passwords: services.accounts.passwords)
+                    failures = try await importer.run(into: work.scope.store, passwords: work.scope.accounts.passwords)
                 } catch let error as HearthError {
                     // The whole batch refused (its checks are the first batch's, so this is rare): each of its users skipped.
                     failures = chunk.indices.map { AccountImport.Failure(index: $0, message: Self.message(error)) }
@@ -125,7 +130,7 @@ actor ConsoleImportJobs {
             "imported": String(job.imported), "failed": String(job.skippedCount), "source": "console", "format": work.format,
         ]
         if job.stopped != nil { details["stopped"] = "true" }
-        await services.accounts.audit.record(
+        await work.scope.accounts.audit.record(
             AuditEvent(
                 time: services.clock.now, kind: .adminUsersImported, uid: nil, actor: .administrator, actorID: origin.actorID,
                 clientAddress: origin.address, details: details))

@@ -7,7 +7,8 @@ import Hummingbird
 /// `/console/users/import`: an editor uploads a Firebase CLI `auth:export` file (JSON or CSV) with the hash options its
 /// password hashes were made with (the CLI's `--hash-algo`, `--hash-key`, …); the import runs in the background
 /// (``ConsoleImportJobs``) and `/console/users/import/{job}` shows its progress, refreshing itself without script, then
-/// what was imported and which users were skipped and why.
+/// what was imported and which users were skipped and why. The tenant switcher's `tenant` (the query, then the form's
+/// hidden field) imports into that tenant's users, through its own store, as `…/tenants/{t}/accounts:batchCreate` does.
 struct ConsoleImportPage<Context: RequestContext & RemoteAddressRequestContext>: Sendable {
     let console: ConsoleRoutes<Context>
     let jobs: ConsoleImportJobs
@@ -32,10 +33,12 @@ struct ConsoleImportPage<Context: RequestContext & RemoteAddressRequestContext>:
     // MARK: The form
 
     @Sendable func form(_ request: Request, context: Context, identity: ConsoleIdentity) async throws -> Response {
-        ConsoleLayout.response(formPage(identity: identity, fields: [:], notice: nil))
+        try await console.inSettingsScope(request.uri.queryParameters.get("tenant"), identity) { scope in
+            ConsoleLayout.response(formPage(scope, identity: identity, fields: [:], notice: nil))
+        }
     }
 
-    func formPage(identity: ConsoleIdentity, fields: [String: String], notice: ConsoleLayout.Notice?) -> String {
+    func formPage(_ scope: ConsoleSettingsScope, identity: ConsoleIdentity, fields: [String: String], notice: ConsoleLayout.Notice?) -> String {
         func select(_ name: String, _ options: [(String, String)]) -> String {
             options.map { value, label in
                 "<option value=\"\(value)\"\(fields[name] == value ? " selected" : "")>\(label)</option>"
@@ -52,11 +55,11 @@ struct ConsoleImportPage<Context: RequestContext & RemoteAddressRequestContext>:
         return ConsoleLayout.page(
             title: "Import users", projectID: services.projectID, identity: identity, current: "/console/users", notice: notice,
             body: """
-                <h1>Import users</h1>
+                <h1>Import users\(scope.tenantID == nil ? "" : " into " + ConsoleHTML.value(scope.name))</h1>
                 <p>A file of the Firebase CLI's <code>auth:export</code> (JSON or CSV), or of <code>hearth users export</code> and this \
                 console's export. At most \(Self.maximumUploadBytes / 1024 / 1024) MiB. Users whose uid exists already are skipped, \
                 as are those the import refuses; the summary lists them with the reason.</p>
-                <form class="stack panel" method="post" action="/console/users/import" enctype="multipart/form-data">\(ConsoleLayout.csrfField(identity))
+                <form class="stack panel" method="post" action="/console/users/import" enctype="multipart/form-data">\(ConsoleLayout.csrfField(identity))\(scope.field)
                 <div class="field"><label for="file">File</label>
                 <input type="file" id="file" name="file" accept=".json,.csv,application/json,text/csv" required></div>
                 <div class="field"><label for="format">Format <span class="hint">by default from the file's name</span></label>
@@ -81,12 +84,21 @@ struct ConsoleImportPage<Context: RequestContext & RemoteAddressRequestContext>:
     // MARK: The upload
 
     @Sendable func upload(_ request: Request, context: Context, identity: ConsoleIdentity, upload: ConsoleMultipart) async throws -> Response {
+        try await console.inSettingsScope(upload.field("tenant"), identity) { scope in
+            try await start(request, context: context, identity: identity, upload: upload, scope: scope)
+        }
+    }
+
+    /// Checks the upload and its options, then starts its import into `scope`.
+    func start(_ request: Request, context: Context, identity: ConsoleIdentity, upload: ConsoleMultipart, scope: ConsoleSettingsScope) async throws
+        -> Response
+    {
         var fields: [String: String] = [:]
         for name in ["format", "hashAlgorithm", "hashInputOrder"] + Self.hashFields.map(\.name) {
             fields[name] = upload.field(name)?.trimmingCharacters(in: .whitespaces)
         }
         func refuse(_ message: String) -> Response {
-            ConsoleLayout.response(formPage(identity: identity, fields: fields, notice: .error(message)), status: .badRequest)
+            ConsoleLayout.response(formPage(scope, identity: identity, fields: fields, notice: .error(message)), status: .badRequest)
         }
         guard let file = upload.part("file"), let fileName = file.fileName, !file.data.isEmpty else { return refuse("Choose a file to import.") }
         let format: AuthExportFile.Format
@@ -114,13 +126,14 @@ struct ConsoleImportPage<Context: RequestContext & RemoteAddressRequestContext>:
             return refuse(error.message)
         }
         let work = ConsoleImportJobs.Work(
-            entries: exported.users.map { AccountImport.Entry($0.userInfo) }, options: options, fileName: fileName, format: format.rawValue)
+            entries: exported.users.map { AccountImport.Entry($0.userInfo) }, tenantID: scope.tenantID, scope: scope.useCases, options: options,
+            fileName: fileName, format: format.rawValue)
         do {
             let id = try await jobs.start(work, origin: console.origin(request, context, identity))
             return ConsoleLayout.redirect("/console/users/import/\(id)")
         } catch {
             return ConsoleLayout.response(
-                formPage(identity: identity, fields: fields, notice: .error(error.message)),
+                formPage(scope, identity: identity, fields: fields, notice: .error(error.message)),
                 status: error.message.hasPrefix("Another import") ? .conflict : .badRequest)
         }
     }
@@ -176,9 +189,11 @@ struct ConsoleImportPage<Context: RequestContext & RemoteAddressRequestContext>:
                     body: "<h1>No such import</h1><p><a href=\"/console/users/import\">Import users</a></p>"),
                 status: .notFound)
         }
+        let tenantQuery = job.tenantID.map { "?tenant=\(ConsoleHTML.queryValue($0))" } ?? ""
+        let into = job.tenantID.map { "Into tenant <code>\(ConsoleHTML.value($0))</code>. " } ?? ""
         var body = """
             <h1>Import of <bdi>\(ConsoleHTML.escape(job.fileName))</bdi></h1>
-            <p class="muted">Started \(ConsoleHTML.time(job.startedAt))\(job.finishedAt.map { ", finished \(ConsoleHTML.time($0))" } ?? "").</p>
+            <p class="muted" id="import-scope">\(into)Started \(ConsoleHTML.time(job.startedAt))\(job.finishedAt.map { ", finished \(ConsoleHTML.time($0))" } ?? "").</p>
             <div class="field"><label for="progress">Progress</label>
             <progress id="progress" max="\(job.total)" value="\(job.processed)">\(job.processed) of \(job.total)</progress></div>
             <p id="counts">\(job.processed) of \(job.total) user\(job.total == 1 ? "" : "s") read: \(job.imported) imported, \(job.skippedCount) skipped.</p>
@@ -211,7 +226,9 @@ struct ConsoleImportPage<Context: RequestContext & RemoteAddressRequestContext>:
             body += "</tbody></table></div>\n"
         }
         if !job.isRunning {
-            body += "<p><a href=\"/console/users\">Back to the users</a> · <a href=\"/console/users/import\">Import another file</a></p>"
+            body += """
+                <p><a href="/console/users\(tenantQuery)">Back to the users</a> · <a href="/console/users/import\(tenantQuery)">Import another file</a></p>
+                """
         }
         return ConsoleLayout.response(
             ConsoleLayout.page(

@@ -49,7 +49,8 @@ struct ConsoleMultipart: Sendable {
             guard let headers = String(data: body[start..<headerEnd.lowerBound], encoding: .utf8),
                 let disposition = Self.disposition(headers), let name = disposition["name"]
             else { return nil }
-            parts.append(Part(name: name, fileName: disposition["filename"], data: Data(body[headerEnd.upperBound..<next.lowerBound])))
+            // A slice of `body`, not a copy (an upload's file part is read from its mapped file).
+            parts.append(Part(name: name, fileName: disposition["filename"], data: body[headerEnd.upperBound..<next.lowerBound]))
             cursor = next.upperBound
         }
         self.parts = parts

@@ -274,19 +274,23 @@ public struct ConsoleRoutes<Context: RequestContext & RemoteAddressRequestContex
             let limit = ConsoleImportPage<Context>.maximumUploadBytes
             let tooLarge = "The file is larger than \(limit / 1024 / 1024) MiB, the most an import takes. Split it and import the parts."
             if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { return refuse(tooLarge, .contentTooLarge) }
-            var request = request
-            let bytes: ByteBuffer
+            let unreadable = "The upload could not be read: send the file with the console's import form."
+            guard let boundary = request.headers[.contentType].flatMap(ConsoleMultipart.boundary(contentType:)) else {
+                return refuse(unreadable, .badRequest)
+            }
             do {
-                bytes = try await request.collectBody(upTo: limit)
-            } catch {
+                // Written to a temporary file as it arrives, not gathered in memory; the parts are read from it mapped.
+                return try await ConsoleUploadFile.receive(request.body, limit: limit) { bytes in
+                    guard let upload = ConsoleMultipart(bytes, boundary: boundary) else { return refuse(unreadable, .badRequest) }
+                    guard ConsoleSignIn.csrfMatches(upload.field("csrf") ?? "", identity.csrfToken) else {
+                        return forbidden(identity, Self.wrongFormToken)
+                    }
+                    guard identity.role.permits(needed) else { return forbidden(identity, Self.roleTooLow(needed)) }
+                    return try await body(request, context, identity, upload)
+                }
+            } catch is ConsoleUploadFile.TooLarge {
                 return refuse(tooLarge, .contentTooLarge)
             }
-            guard let boundary = request.headers[.contentType].flatMap(ConsoleMultipart.boundary(contentType:)),
-                let upload = ConsoleMultipart(Data(bytes.readableBytesView), boundary: boundary)
-            else { return refuse("The upload could not be read: send the file with the console's import form.", .badRequest) }
-            guard ConsoleSignIn.csrfMatches(upload.field("csrf") ?? "", identity.csrfToken) else { return forbidden(identity, Self.wrongFormToken) }
-            guard identity.role.permits(needed) else { return forbidden(identity, Self.roleTooLow(needed)) }
-            return try await body(request, context, identity, upload)
         }
     }
 

@@ -21,8 +21,6 @@ public struct ConsoleServices: Sendable {
     public var projectID: String
     /// Development mode: a browser on this machine is signed in as owner without an operator account.
     public var localBrowserIsOwner: Bool
-    /// The activity charts' past days, counted once a minute.
-    public let dayCounts = AuditDayCountCache()
     /// What `/console/status` shows, read anew for each visit.
     public var statusReport: @Sendable () async -> StatusReport
     /// Makes a new signing key now (published at once, signing after the publish lead); `nil` when one is waiting

@@ -113,7 +113,8 @@ struct ConsoleTenants<Context: RequestContext & RemoteAddressRequestContext>: Se
             <dl><dt>Display name</dt><dd id="tenant-display-name">\(ConsoleHTML.value(tenant.displayName))</dd>\
             <dt>Id</dt><dd><code id="tenant-id">\(ConsoleHTML.value(tenant.id))</code></dd>\
             <dt>Created</dt><dd>\(ConsoleHTML.time(tenant.createdAt))</dd></dl>
-            <p><a href="/console/users?tenant=\(ConsoleHTML.queryValue(tenant.id))">This tenant's users</a></p>
+            <p><a href="/console/users?tenant=\(ConsoleHTML.queryValue(tenant.id))">This tenant's users</a> · \
+            <a href="/console/activity?tenant=\(ConsoleHTML.queryValue(tenant.id))">its activity</a></p>
             """
         if identity.role.permits(.owner) {
             body += """

@@ -203,11 +203,13 @@ struct ConsoleUserPage {
 
     func activity() -> String {
         guard !events.isEmpty else { return section("events", "Events", "<p class=\"muted\">No events.</p>") }
-        return section("events", "Events", Self.eventTable(events, linksUsers: false))
+        return section("events", "Events", Self.eventTable(events, usersQuery: nil))
     }
 
     /// A table of audit events; with `linksUsers`, each event's uid links to the user's page.
-    static func eventTable(_ events: [AuditEvent], linksUsers: Bool) -> String {
+    /// The events as a table; with `usersQuery` (the scope's `?tenant=…`, or empty), a column linking each event's user.
+    static func eventTable(_ events: [AuditEvent], usersQuery: String?) -> String {
+        let linksUsers = usersQuery != nil
         var body = "<div class=\"scroll\"><table id=\"event-table\"><thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Event</th>"
         if linksUsers { body += "<th scope=\"col\">User</th>" }
         body +=
@@ -218,7 +220,7 @@ struct ConsoleUserPage {
             body += "<tr><td>\(ConsoleHTML.time(event.time))</td><td><code>\(ConsoleHTML.escape(event.kind.rawValue))</code></td>"
             if linksUsers {
                 let user = event.uid.map {
-                    "<a href=\"/console/users/\(ConsoleHTML.pathSegment($0))\"><code>\(ConsoleHTML.value($0, limit: 40))</code></a>"
+                    "<a href=\"/console/users/\(ConsoleHTML.pathSegment($0))\(usersQuery ?? "")\"><code>\(ConsoleHTML.value($0, limit: 40))</code></a>"
                 }
                 body += "<td>\(user ?? "")</td>"
             }

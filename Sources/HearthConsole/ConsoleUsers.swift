@@ -65,10 +65,9 @@ struct ConsoleUsers<Context: RequestContext & RemoteAddressRequestContext>: Send
         var links: [String] = []
         if identity.role.permits(.editor) {
             links.append("<a href=\"/console/users/new\(scope.query)\">Create a user</a>")
-            // Imports and exports are the project's users'.
-            if scope.tenantID == nil { links.append("<a href=\"/console/users/import\">Import users</a>") }
+            links.append("<a href=\"/console/users/import\(scope.query)\">Import users</a>")
         }
-        if identity.role.permits(.owner), scope.tenantID == nil { links.append("<a href=\"/console/users/export\">Export users</a>") }
+        if identity.role.permits(.owner) { links.append("<a href=\"/console/users/export\(scope.query)\">Export users</a>") }
         if !links.isEmpty { body += "<p class=\"actions\">\(links.joined(separator: " "))</p>\n" }
         if users.isEmpty {
             body += query.isEmpty ? "<p class=\"muted\" id=\"empty\">No users yet.</p>" : "<p class=\"muted\" id=\"empty\">No user matches.</p>"

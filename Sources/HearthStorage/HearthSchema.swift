@@ -386,5 +386,6 @@ enum HearthSchema {
         addConsoleOperators,
         addPasskeys,
         addAuditFilterIndexes,
+        addAuditDayCounts,
     ]
 }

@@ -32,8 +32,13 @@ extension SQLStore {
             if let from = filter.from { conditions.append("occurred_at >= \(bind: StoredTime.milliseconds(from))") }
             if let to = filter.to { conditions.append("occurred_at < \(bind: StoredTime.milliseconds(to))") }
             if let cursor {
+                // `occurred_at <=` bounds the index's range on both backends, so that a page deep in the trail seeks to
+                // its cursor; the rest is checked on the few rows of the cursor's millisecond.
                 conditions.append(
-                    "(occurred_at < \(bind: cursor.milliseconds) OR (occurred_at = \(bind: cursor.milliseconds) AND id < \(bind: cursor.id)))")
+                    """
+                    occurred_at <= \(bind: cursor.milliseconds) \
+                    AND (occurred_at < \(bind: cursor.milliseconds) OR (occurred_at = \(bind: cursor.milliseconds) AND id < \(bind: cursor.id)))
+                    """)
             }
             return try await Self.rows(
                 database,
@@ -48,25 +53,84 @@ extension SQLStore {
     public func auditDayCounts(kinds: [AuditEvent.Kind], from: Date, to: Date) async throws -> [AuditDayCount] {
         guard !kinds.isEmpty, from < to else { return [] }
         return try await work.readSingleStatement { database in
-            var names: SQLQueryString = ""
-            for (index, kind) in kinds.enumerated() { names = index == 0 ? "\(bind: kind.rawValue)" : "\(names), \(bind: kind.rawValue)" }
             // Whole milliseconds divided by whole milliseconds: integer division on both backends, the day since 1970.
-            return try await Self.rows(
+            try await Self.rows(
                 database,
                 """
                 SELECT occurred_at / \(unsafeRaw: String(AuditDayCount.millisecondsPerDay)) AS day, kind, method, COUNT(*) AS events
                 FROM audit_events
-                WHERE tenant_id = \(bind: self.tenantID) AND kind IN (\(names))
+                WHERE tenant_id = \(bind: self.tenantID) AND kind IN (\(Self.kindList(kinds)))
                     AND occurred_at >= \(bind: StoredTime.milliseconds(from)) AND occurred_at < \(bind: StoredTime.milliseconds(to))
                 GROUP BY occurred_at / \(unsafeRaw: String(AuditDayCount.millisecondsPerDay)), kind, method
                 ORDER BY day, kind, method
                 """
-            ).map { row in
-                AuditDayCount(
-                    day: Int(try row.int64("day")), kind: AuditEvent.Kind(rawValue: try row.text("kind")), method: try row.optionalText("method"),
-                    count: Int(try row.int64("events")))
+            ).map(Self.dayCount)
+        }
+    }
+
+    public func keptAuditDayCounts(kinds: [AuditEvent.Kind], days: ClosedRange<Int>) async throws -> KeptAuditDayCounts {
+        guard !kinds.isEmpty else { return KeptAuditDayCounts(counted: [:], counts: []) }
+        return try await work.read { database in
+            let range: SQLQueryString = """
+                tenant_id = \(bind: self.tenantID) AND day >= \(bind: Int64(days.lowerBound)) AND day <= \(bind: Int64(days.upperBound)) \
+                AND kind IN (\(Self.kindList(kinds)))
+                """
+            var counted: [Int: Set<AuditEvent.Kind>] = [:]
+            for row in try await Self.rows(database, "SELECT day, kind FROM audit_counted_days WHERE \(range)") {
+                counted[Int(try row.int64("day")), default: []].insert(AuditEvent.Kind(rawValue: try row.text("kind")))
+            }
+            // Only the counts of the days and kinds read above: a replica may have kept more between the two statements.
+            let counts = try await Self.rows(database, "SELECT day, kind, method, events FROM audit_day_counts WHERE \(range)")
+                .map(Self.dayCount).filter { counted[$0.day]?.contains($0.kind) ?? false }
+            return KeptAuditDayCounts(counted: counted, counts: counts)
+        }
+    }
+
+    public func keepAuditDayCounts(_ counts: [AuditDayCount], days: [Int], kinds: [AuditEvent.Kind]) async throws {
+        // In one order whatever the caller's, so that replicas keeping overlapping days take their rows' locks alike.
+        let pairs = Set(days).sorted().flatMap { day in Set(kinds.map(\.rawValue)).sorted().map { (day: Int64(day), kind: $0) } }
+        guard !pairs.isEmpty else { return }
+        try await work.write { database in
+            // The days and kinds this call keeps: those no one kept before it (the primary key decides, so that replicas
+            // counting the same day at once keep one count of it).
+            var kept: Set<String> = []
+            for chunk in Self.chunks(pairs) {
+                let values = Self.commaList(chunk.map { "(\(bind: self.tenantID), \(bind: $0.day), \(bind: $0.kind))" })
+                let inserted = try await Self.rows(
+                    database, "INSERT INTO audit_counted_days (tenant_id, day, kind) VALUES \(values) ON CONFLICT DO NOTHING RETURNING day, kind")
+                for row in inserted { kept.insert("\(try row.int64("day")) \(try row.text("kind"))") }
+            }
+            for chunk in Self.chunks(counts.filter { kept.contains("\($0.day) \($0.kind.rawValue)") }) {
+                let values = Self.commaList(
+                    chunk.map {
+                        "(\(bind: self.tenantID), \(bind: Int64($0.day)), \(bind: $0.kind.rawValue), \(bind: $0.method), \(bind: Int64($0.count)))"
+                    })
+                try await Self.exec(database, "INSERT INTO audit_day_counts (tenant_id, day, kind, method, events) VALUES \(values)")
             }
         }
+    }
+
+    /// `items` in runs of 1,000, one `INSERT` each: at most five binds a row, well under either backend's limit.
+    private static func chunks<Item>(_ items: [Item]) -> [ArraySlice<Item>] {
+        stride(from: 0, to: items.count, by: 1_000).map { items[$0..<min($0 + 1_000, items.count)] }
+    }
+
+    /// `a, b, …` of `items` (at least one).
+    private static func commaList(_ items: [SQLQueryString]) -> SQLQueryString {
+        var list: SQLQueryString = ""
+        for (index, item) in items.enumerated() { list = index == 0 ? item : "\(list), \(item)" }
+        return list
+    }
+
+    /// The kinds' names, each bound, for `kind IN (…)`.
+    private static func kindList(_ kinds: [AuditEvent.Kind]) -> SQLQueryString {
+        commaList(kinds.map { "\(bind: $0.rawValue)" })
+    }
+
+    private static func dayCount(_ row: any SQLRow) throws -> AuditDayCount {
+        AuditDayCount(
+            day: Int(try row.int64("day")), kind: AuditEvent.Kind(rawValue: try row.text("kind")), method: try row.optionalText("method"),
+            count: Int(try row.int64("events")))
     }
 
     /// `a AND b AND …` of `conditions` (at least one).
@@ -89,10 +153,16 @@ extension SQLStore {
 
     @discardableResult
     public func deleteAuditEvents(before: Date) async throws -> Int {
-        try await work.writeSingleStatement { database in
-            try await Self.rows(
+        // The kept counts of every day that loses events go with them: the days before `before`'s, and that day itself
+        // (counted again, without its deleted events, when a chart next shows it).
+        let day = Int64(AuditDayCount.day(of: before))
+        return try await work.write { database in
+            let deleted = try await Self.rows(
                 database, "DELETE FROM audit_events WHERE occurred_at < \(bind: StoredTime.milliseconds(before)) RETURNING id"
             ).count
+            try await Self.exec(database, "DELETE FROM audit_day_counts WHERE day <= \(bind: day)")
+            try await Self.exec(database, "DELETE FROM audit_counted_days WHERE day <= \(bind: day)")
+            return deleted
         }
     }
 

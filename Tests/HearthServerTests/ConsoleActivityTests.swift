@@ -171,4 +171,63 @@ struct ConsoleActivityTests {
             }
         }
     }
+
+    @Test("Chromium: the tenant switcher shows a tenant's events and charts alone; the filters, the pager and the users' links keep it")
+    func tenantActivity() async throws {
+        try await ConsoleTests.withConsole { live in
+            let added = try await ConsoleTests.addOperator(live, "vi@example.com", role: .viewer)
+            let tenantID = try await ConsoleSettingsTests.createTenant(live, "Acme")
+            let tenant = live.services.scoped(to: tenantID).store
+            let project = live.services.store
+            let now = live.clock.now
+            for index in 0..<55 {
+                try await tenant.insertAuditEvent(
+                    AuditEvent(
+                        time: now.addingTimeInterval(-Double(index) * 3_600), kind: .adminUserUpdated, uid: "t-u\(index % 2)", actor: .administrator))
+            }
+            try await tenant.insertAuditEvent(
+                AuditEvent(time: now.addingTimeInterval(-86_400), kind: .signedUp, uid: "t-u9", actor: .user, method: "password"))
+            try await project.insertAuditEvent(
+                AuditEvent(time: now.addingTimeInterval(-60), kind: .adminUserUpdated, uid: "p-only", actor: .administrator))
+            try await project.insertAuditEvent(
+                AuditEvent(time: now.addingTimeInterval(-86_400), kind: .signedUp, uid: "p-only", actor: .user, method: "apple.com"))
+            try await HeadlessBrowser.with { browser in
+                let page = try await ConsoleKeyboardTests.signedIn(browser, live, added)
+                _ = try await page.navigate(to: try #require(URL(string: live.baseURL + "/console/activity")))
+                #expect(try await page.text(of: "#event-table").contains("p-only"))
+                _ = try await page.evaluate("document.querySelector('#tenant').value = '\(tenantID)'")
+                _ = try await page.clickAndWaitForNavigation("#tenant-switcher button")
+                #expect(page.url?.query == "tenant=\(tenantID)")
+                #expect(try await page.text(of: "h1") == "Activity of tenant Acme")
+                var table = try await page.text(of: "#event-table")
+                #expect(table.contains("t-u0") && table.contains("t-u9") && !table.contains("p-only"))
+                let signUps = "document.querySelector('#sign-ups').textContent"
+                #expect(try await page.evaluate("\(signUps).includes('password') && !\(signUps).includes('apple.com')") == .bool(true))
+                #expect(
+                    try await page.evaluate("document.querySelector('#event-table a[href=\"/console/users/t-u0?tenant=\(tenantID)\"]') !== null")
+                        == .bool(true))
+
+                // A filter keeps the tenant (the form's hidden field), and so does the next page.
+                try await page.fill("#kind", with: "admin.user_updated")
+                _ = try await page.clickAndWaitForNavigation("form.search button[type=submit]")
+                let filtered = try #require(page.url)
+                #expect(filtered.query?.contains("tenant=\(tenantID)") == true && filtered.query?.contains("kind=admin.user_updated") == true)
+                #expect(try await page.evaluate("document.querySelectorAll('#event-table tbody tr').length") == .number(50))
+                _ = try await page.clickAndWaitForNavigation("#next")
+                let older = try #require(page.url)
+                #expect(older.query?.contains("tenant=\(tenantID)") == true && older.query?.contains("after=") == true, "\(older)")
+                #expect(try await page.evaluate("document.querySelectorAll('#event-table tbody tr').length") == .number(5))
+                table = try await page.text(of: "#event-table")
+                #expect(!table.contains("p-only") && !table.contains("t-u9"))
+                #expect(try await page.evaluate("document.querySelector('#tenant').value") == .string(tenantID))
+                #expect(page.consoleErrors.isEmpty, "\(page.consoleErrors)")
+            }
+            // The project's page and a tenant that does not exist.
+            let client = try await ConsoleTests.signIn(live, try await ConsoleTests.addOperator(live, "ed@example.com", role: .editor))
+            let own = try await client.get("/console/activity?kind=admin.user_updated")
+            #expect(Self.rows(own.body) >= 1 && !own.body.contains("t-u0"))
+            #expect(try await client.get("/console/activity?tenant=no-such-tenant").status == 404)
+            #expect(try await client.get("/console/settings?tenant=\(tenantID)").body.contains("href=\"/console/activity?tenant=\(tenantID)\""))
+        }
+    }
 }

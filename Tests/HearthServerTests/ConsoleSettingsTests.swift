@@ -351,10 +351,11 @@ struct ConsoleSettingsTests {
     }
 
     /// A tenant made through the admin API; its id.
-    static func createTenant(_ live: LiveHearth, _ displayName: String) async throws -> String {
+    static func createTenant(_ live: LiveHearth, _ displayName: String, allowPasswordSignup: Bool = false) async throws -> String {
         var client = FirebaseTestClient(baseURL: live.baseURL)
         client.apiKey = nil
-        let created = try await client.post("/v2/projects/\(live.projectID)/tenants", json: #"{"displayName":"\#(displayName)"}"#, headers: admin)
+        let body = #"{"displayName":"\#(displayName)","allowPasswordSignup":\#(allowPasswordSignup)}"#
+        let created = try await client.post("/v2/projects/\(live.projectID)/tenants", json: body, headers: admin)
         return try #require(created.string("tenantId"), "\(created.text)")
     }
 

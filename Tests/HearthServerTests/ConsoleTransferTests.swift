@@ -310,6 +310,71 @@ struct ConsoleTransferTests {
         }
     }
 
+    // MARK: Tenants
+
+    @Test("a Firebase auth:export file imported into a tenant: its users are the tenant's, not the project's; exported back from the tenant")
+    func tenantImportExport() async throws {
+        try await ConsoleTests.withConsole { live in
+            let owner = try await ConsoleTests.signIn(live, try await ConsoleTests.addOperator(live, "own@example.com", role: .owner))
+            let tenantID = try await ConsoleSettingsTests.createTenant(live, "Acme", allowPasswordSignup: true)
+            let tenant = live.services.scoped(to: tenantID).store
+            let listing = try await owner.get("/console/users?tenant=\(tenantID)")
+            #expect(listing.body.contains("href=\"/console/users/import?tenant=\(tenantID)\""))
+            #expect(listing.body.contains("href=\"/console/users/export?tenant=\(tenantID)\""))
+            let form = try await owner.get("/console/users/import?tenant=\(tenantID)")
+            #expect(form.body.contains("<h1>Import users into <bdi>tenant Acme</bdi></h1>"))
+            #expect(form.body.contains("<input type=\"hidden\" name=\"tenant\" value=\"\(tenantID)\">"))
+
+            // The file as `firebase auth:export` writes it, HMAC_SHA256 hashes.
+            let salt = Data("salt-t".utf8)
+            let hash = Data(HMAC<SHA256>.authenticationCode(for: Data("tenant password".utf8) + salt, using: SymmetricKey(data: Self.hmacKey)))
+            let users: [[String: Any]] = [
+                [
+                    "localId": "t1", "email": "ada@acme.example", "emailVerified": true, "passwordHash": hash.base64EncodedString(),
+                    "salt": salt.base64EncodedString(), "displayName": "Ada", "createdAt": "1600000000000", "lastSignedInAt": "1600000001000",
+                    "providerUserInfo": [["providerId": "google.com", "rawId": "g-t1", "email": "ada@acme.example"]],
+                ],
+                ["localId": "t2", "phoneNumber": "+15555550188"],
+            ]
+            let file = try JSONSerialization.data(withJSONObject: ["users": users])
+            let fields = ["hashAlgorithm": "HMAC_SHA256", "hashKey": Self.hmacKey.base64EncodedString(), "tenant": tenantID]
+            let done = try await Self.runImport(live, owner, file: file, name: "firebase-users.json", fields: fields)
+            #expect(done.contains("Imported 2 of 2 users; 0 skipped."), "\(done)")
+            #expect(done.contains("Into tenant <code><bdi>\(tenantID)</bdi></code>.") && done.contains("href=\"/console/users?tenant=\(tenantID)\""))
+            #expect(try await tenant.user(uid: "t1")?.email == "ada@acme.example")
+            #expect(try await tenant.user(uid: "t2")?.phoneNumber == "+15555550188")
+            #expect(try await live.services.store.user(uid: "t1") == nil)
+            #expect(try await live.services.store.user(uid: "t2") == nil)
+            #expect(try await Self.signInOverREST(live, "ada@acme.example", "tenant password", tenantID: tenantID) == "t1")
+            #expect(try await Self.signInOverREST(live, "ada@acme.example", "tenant password") == nil)
+            #expect(try await owner.get("/console/users?tenant=\(tenantID)").body.contains("ada@acme.example"))
+            #expect(!(try await owner.get("/console/users").body.contains("ada@acme.example")))
+            // The import's event is the tenant's.
+            #expect(try await tenant.auditEvents(uid: nil, kind: .adminUsersImported, after: nil, limit: 5).first?.details["imported"] == "2")
+            #expect(try await live.services.store.auditEvents(uid: nil, kind: .adminUsersImported, after: nil, limit: 5).isEmpty)
+
+            // Exported back: the tenant's users alone, under a name that says whose they are.
+            let page = try await owner.get("/console/users/export?tenant=\(tenantID)")
+            #expect(page.body.contains("<input type=\"hidden\" name=\"tenant\" value=\"\(tenantID)\">"))
+            let csrf = try #require(page.csrf)
+            let export = try await owner.post("/console/users/export", ["csrf": csrf, "format": "json", "tenant": tenantID])
+            #expect(export.status == 200)
+            let fileName = try Regex("^attachment; filename=\"hearth-users-\(tenantID)-\\d{8}\\.json\"$")
+            #expect(export.headers["content-disposition"]?.firstMatch(of: fileName) != nil, "\(export.headers)")
+            let exported = try JSONDecoder().decode(AuthExportFile.self, from: Data(export.body.utf8))
+            #expect(exported.users.map(\.localId).sorted() == ["t1", "t2"])
+            #expect(exported.users.first { $0.localId == "t1" }?.providerUserInfo?.first?.rawId == "g-t1")
+            #expect(try await tenant.auditEvents(uid: nil, kind: .adminUsersExported, after: nil, limit: 5).count == 1)
+            let projectExport = try await owner.post("/console/users/export", ["csrf": csrf, "format": "json"])
+            #expect(!projectExport.body.contains("ada@acme.example"))
+            // A tenant that does not exist: not found, nothing imported or exported.
+            #expect(try await owner.get("/console/users/import?tenant=no-such-tenant").status == 404)
+            #expect(try await owner.post("/console/users/export", ["csrf": csrf, "format": "json", "tenant": "no-such-tenant"]).status == 404)
+            let refused = try await Self.upload(owner, file: file, name: "users.json", fields: ["tenant": "no-such-tenant"])
+            #expect(refused.status == 404)
+        }
+    }
+
     // MARK: Support
 
     /// The form token of the users' page.
@@ -356,8 +421,10 @@ struct ConsoleTransferTests {
     }
 
     /// The uid `signInWithPassword` answers, or `nil` when it refuses.
-    static func signInOverREST(_ live: LiveHearth, _ email: String, _ password: String) async throws -> String? {
-        let body = try JSONSerialization.data(withJSONObject: ["email": email, "password": password])
+    static func signInOverREST(_ live: LiveHearth, _ email: String, _ password: String, tenantID: String? = nil) async throws -> String? {
+        var fields = ["email": email, "password": password]
+        fields["tenantId"] = tenantID
+        let body = try JSONSerialization.data(withJSONObject: fields)
         let result = try await ConsoleHTTPClient(baseURL: live.baseURL).post(
             "/v1/accounts:signInWithPassword?key=console-test-api-key", bytes: body, headers: ["Content-Type": "application/json"])
         guard result.status == 200 else { return nil }

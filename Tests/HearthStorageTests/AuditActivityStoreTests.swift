@@ -118,13 +118,7 @@ struct AuditActivityStoreTests {
                 ),
             ]
             for (statement, index) in statements {
-                let plan = try await store.transactor.write { database in
-                    let postgres = SQLDialectQuirks.isPostgreSQL(database)
-                    if postgres { try await database.raw("SET LOCAL enable_seqscan = off").run() }
-                    let explained: SQLQueryString = "\(unsafeRaw: postgres ? "EXPLAIN" : "EXPLAIN QUERY PLAN") \(statement)"
-                    let column = postgres ? "QUERY PLAN" : "detail"
-                    return try await database.raw(explained).all().map { try $0.decode(column: column, as: String.self) }.joined(separator: "\n")
-                }
+                let plan = try await Self.plan(statement, in: store)
                 // SQLite's planner picks by the schema; PostgreSQL's by statistics, which an empty table does not have:
                 // there, an index rather than a scan of the table.
                 if backend == .sqlite {
@@ -136,28 +130,112 @@ struct AuditActivityStoreTests {
         }
     }
 
-    @Test("the charts' past days are counted once a minute, today's on every call", arguments: StoreBackend.all)
-    func cachedDayCounts(_ backend: StoreBackend) async throws {
+    @Test("a deep page's cursor bounds the time index's range: the page seeks rather than scanning from the newest", arguments: StoreBackend.all)
+    func cursorPlans(_ backend: StoreBackend) async throws {
         try await withStore(backend) { store, _ in
-            let today = AuditDayCount.day(of: Self.midnight)
-            let cache = AuditDayCountCache()
-            func signIn(_ time: Date) async throws {
-                try await store.insertAuditEvent(AuditEvent(time: time, kind: .signedIn, uid: "ada", actor: .user, method: "password"))
+            let cursor = "occurred_at <= 5 AND (occurred_at < 5 OR (occurred_at = 5 AND id < 'f'))"
+            let statements: [(SQLQueryString, String)] = [
+                (
+                    "SELECT id FROM audit_events WHERE tenant_id = '' AND \(unsafeRaw: cursor) ORDER BY occurred_at DESC, id DESC LIMIT 51",
+                    "audit_events_occurred_at"
+                ),
+                (
+                    "SELECT id FROM audit_events WHERE tenant_id = '' AND uid = 'u' AND \(unsafeRaw: cursor) ORDER BY occurred_at DESC, id DESC LIMIT 51",
+                    "audit_events_uid"
+                ),
+                (
+                    "SELECT id FROM audit_events WHERE tenant_id = '' AND kind = 'k' AND \(unsafeRaw: cursor) ORDER BY occurred_at DESC, id DESC LIMIT 51",
+                    "audit_events_kind"
+                ),
+            ]
+            for (statement, index) in statements {
+                let plan = try await Self.plan(statement, in: store)
+                if backend == .sqlite {
+                    // `SEARCH … (tenant_id=? AND occurred_at<?)`: a range, where the bare OR gave `(tenant_id=?)` alone.
+                    #expect(plan.contains(index) && plan.contains("occurred_at<?") && !plan.contains("TEMP B-TREE"), "\(plan)")
+                } else {
+                    #expect(plan.contains("Index Cond") && plan.contains("occurred_at <= ") && !plan.contains("Seq Scan"), "\(plan)")
+                }
             }
-            func total(at now: Date) async throws -> Int {
-                try await cache.counts(kinds: [.signedIn], days: (today - 2)...today, store: store, now: now).reduce(0) { $0 + $1.count }
-            }
-            try await signIn(Self.midnight.addingTimeInterval(-86_400))
-            try await signIn(Self.midnight.addingTimeInterval(60))
-            let noon = Self.midnight.addingTimeInterval(43_200)
-            #expect(try await total(at: noon) == 2)
-            // An event written into yesterday is seen once the minute is over; today's at once.
-            try await signIn(Self.midnight.addingTimeInterval(-3_600))
-            try await signIn(Self.midnight.addingTimeInterval(120))
-            #expect(try await total(at: noon.addingTimeInterval(30)) == 3)
-            #expect(try await total(at: noon.addingTimeInterval(61)) == 4)
-            // A clock set back reads again.
-            #expect(try await total(at: noon.addingTimeInterval(-10)) == 4)
         }
+    }
+
+    /// The plan of `statement`: SQLite's `EXPLAIN QUERY PLAN` details, PostgreSQL's `EXPLAIN` with sequential scans off
+    /// (an empty table has no statistics to choose by).
+    static func plan(_ statement: SQLQueryString, in store: SQLStore) async throws -> String {
+        try await store.transactor.write { database in
+            let postgres = SQLDialectQuirks.isPostgreSQL(database)
+            if postgres { try await database.raw("SET LOCAL enable_seqscan = off").run() }
+            let explained: SQLQueryString = "\(unsafeRaw: postgres ? "EXPLAIN" : "EXPLAIN QUERY PLAN") \(statement)"
+            let column = postgres ? "QUERY PLAN" : "detail"
+            return try await database.raw(explained).all().map { try $0.decode(column: column, as: String.self) }.joined(separator: "\n")
+        }
+    }
+
+    @Test(
+        "the charts' completed days are counted once and kept, per tenant; open days on every call; pruning drops them", arguments: StoreBackend.all)
+    func keptDayCounts(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store, fixture in
+            let today = AuditDayCount.day(of: Self.midnight)
+            let noon = Self.midnight.addingTimeInterval(43_200)
+            let tenant = store.scoped(toTenant: "t1")
+            func signIn(_ time: Date, in store: SQLStore, method: String = "password") async throws {
+                try await store.insertAuditEvent(AuditEvent(time: time, kind: .signedIn, uid: "ada", actor: .user, method: method))
+            }
+            func counts(at now: Date, in store: SQLStore, days: ClosedRange<Int> = (today - 2)...today) async throws -> [Int: Int] {
+                try await Self.chartTotals(at: now, in: store, days: days, today: today)
+            }
+            try await signIn(Self.midnight.addingTimeInterval(-86_400), in: store)
+            try await signIn(Self.midnight.addingTimeInterval(-86_400 + 5), in: store, method: "google.com")
+            try await signIn(Self.midnight.addingTimeInterval(60), in: store)
+            try await signIn(Self.midnight.addingTimeInterval(-3_600), in: tenant)
+            // Five minutes after midnight yesterday is still open: counted, not kept.
+            #expect(try await counts(at: Self.midnight.addingTimeInterval(240), in: store) == [-1: 2, 0: 1])
+            #expect(try await store.keptAuditDayCounts(kinds: [.signedIn], days: (today - 2)...today).counted == [today - 2: [.signedIn]])
+            #expect(try await counts(at: noon, in: store) == [-1: 2, 0: 1])
+            let kept = try await store.keptAuditDayCounts(kinds: [.signedIn, .signedUp], days: (today - 5)...today)
+            #expect(kept.counted == [today - 2: [.signedIn, .signedUp], today - 1: [.signedIn, .signedUp]])
+            #expect(
+                kept.counts.sorted { ($0.method ?? "") < ($1.method ?? "") } == [
+                    AuditDayCount(day: today - 1, kind: .signedIn, method: "google.com", count: 1),
+                    AuditDayCount(day: today - 1, kind: .signedIn, method: "password", count: 1),
+                ])
+            // A kept day is not counted again (an event written into it now is not seen); today is, at once. Another
+            // replica on the same database reads the same kept counts.
+            try await signIn(Self.midnight.addingTimeInterval(-7_200), in: store)
+            try await signIn(Self.midnight.addingTimeInterval(120), in: store)
+            #expect(try await counts(at: noon, in: store) == [-1: 2, 0: 2])
+            let replica = try await fixture.open()
+            #expect(try await counts(at: noon, in: replica) == [-1: 2, 0: 2])
+            try await replica.close()
+            // The tenant's days are its own: counted and kept apart.
+            #expect(try await counts(at: noon, in: tenant) == [-1: 1])
+            #expect(try await tenant.keptAuditDayCounts(kinds: [.signedIn], days: (today - 1)...(today - 1)).counts.map(\.count) == [1])
+            // Days kept for some kinds only are counted for the others.
+            #expect(try await AuditDayCounts.counts(kinds: [.signInFailed], days: (today - 1)...today, store: store, now: noon).isEmpty)
+            #expect(try await store.keptAuditDayCounts(kinds: [.signInFailed], days: (today - 1)...today).counted == [today - 1: [.signInFailed]])
+
+            // Keeping a day and kind kept already leaves the first count: replicas racing keep one.
+            try await store.keepAuditDayCounts(
+                [AuditDayCount(day: today - 1, kind: .signedIn, method: "x", count: 99)], days: [today - 1], kinds: [.signedIn])
+            #expect(try await counts(at: noon, in: store) == [-1: 2, 0: 2])
+            let racers = try await withThrowingTaskGroup(of: [Int: Int].self) { group in
+                for _ in 0..<4 { group.addTask { try await Self.chartTotals(at: noon, in: store, days: (today - 9)...today, today: today) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(racers.allSatisfy { $0 == [-1: 2, 0: 2] })
+            #expect(try await count("audit_day_counts", in: store) == 3)  // yesterday's two methods, the tenant's one
+
+            // Pruning up to yesterday 01:00 deletes yesterday's kept counts with its first events: counted again.
+            #expect(try await store.deleteAuditEvents(before: Self.midnight.addingTimeInterval(-82_800)) == 2)
+            #expect(try await store.keptAuditDayCounts(kinds: [.signedIn], days: (today - 9)...today).counted.isEmpty)
+            #expect(try await counts(at: noon, in: store) == [-1: 1, 0: 2])  // the event written into it at 22:00
+        }
+    }
+
+    /// The charts' totals per day (relative to `today`) of sign-ins and sign-ups.
+    static func chartTotals(at now: Date, in store: SQLStore, days: ClosedRange<Int>, today: Int) async throws -> [Int: Int] {
+        try await AuditDayCounts.counts(kinds: [.signedIn, .signedUp], days: days, store: store, now: now)
+            .reduce(into: [:]) { $0[$1.day - today, default: 0] += $1.count }
     }
 }

@@ -17,7 +17,16 @@ public protocol AuditStore: Sendable {
     /// in the store; days, kinds and methods without events are left out.
     func auditDayCounts(kinds: [AuditEvent.Kind], from: Date, to: Date) async throws -> [AuditDayCount]
 
-    /// Deletes the events that happened before `before`. Returns how many.
+    /// The counts kept by ``keepAuditDayCounts(_:days:kinds:)`` of `kinds` on `days` (days since 1970, UTC): which
+    /// days were counted for which kinds, and what was counted.
+    func keptAuditDayCounts(kinds: [AuditEvent.Kind], days: ClosedRange<Int>) async throws -> KeptAuditDayCounts
+
+    /// Keeps `counts` (``auditDayCounts(kinds:from:to:)`` of completed days) as the counts of `kinds` on each of `days`,
+    /// in one transaction; a day and kind kept already (by another replica meanwhile) keeps its counts, and `counts`
+    /// of it are left out.
+    func keepAuditDayCounts(_ counts: [AuditDayCount], days: [Int], kinds: [AuditEvent.Kind]) async throws
+
+    /// Deletes the events that happened before `before`, and the kept counts of the days they were on. Returns how many.
     @discardableResult
     func deleteAuditEvents(before: Date) async throws -> Int
 }
