@@ -27,7 +27,7 @@ public struct PostgresAccountChangeListener: Service {
     }
 
     public func run() async throws {
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await listen()
         }
         store.hearsAccountChanges(false)
