@@ -30,9 +30,14 @@ final class BenchmarkDatabase {
     /// The throwaway cluster's settings: `fsync` on, `synchronous_commit=off` (a commit does not wait for
     /// its WAL flush: the same durability as the SQLite default, `synchronous=NORMAL` in WAL mode, where a
     /// commit is not synced either; an OS crash may lose the last commits, never corrupts),
-    /// `max_connections=200`, `shared_buffers=256MB`. The superuser is trusted on loopback, so no SCRAM
-    /// handshake costs CPU when the replicas' pools connect.
-    static let settings = ["synchronous_commit": "off", "max_connections": "200", "shared_buffers": "256MB"]
+    /// `max_connections=200`, `shared_buffers=256MB`, and `autovacuum_naptime=1` (seconds, the default is 60): each phase's
+    /// database is new and empty, and a plan made before its first `ANALYZE` is kept by every pooled connection until
+    /// one runs (the foreign-key check of a session's user, planned on an empty `users`, scans every user; a live
+    /// database has been analysed), so the phases measure an analysed database from their first second. The
+    /// superuser is trusted on loopback, so no SCRAM handshake costs CPU when the replicas' pools connect.
+    static let settings = [
+        "synchronous_commit": "off", "max_connections": "200", "shared_buffers": "256MB", "autovacuum_naptime": "1",
+    ]
 
     /// Starts a PostgreSQL cluster when `mode` is `.postgres` and no URL is given.
     static func start(mode: DatabaseMode, postgresURL: String?) async throws -> BenchmarkDatabase {
@@ -53,7 +58,7 @@ final class BenchmarkDatabase {
         case .postgres:
             if let cluster {
                 return
-                    "PostgreSQL (throwaway cluster of \(cluster.binDirectory) on 127.0.0.1:\(cluster.port), synchronous_commit=off, a fresh database per phase; its CPU is the \"db\" column)"
+                    "PostgreSQL (throwaway cluster of \(cluster.binDirectory) on 127.0.0.1:\(cluster.port), synchronous_commit=off, autovacuum_naptime=1, a fresh database per phase; its CPU is the \"db\" column)"
             }
             return "PostgreSQL at --postgres-url (shared by every phase; its CPU counts as \"other\" unless local)"
         }
