@@ -3,7 +3,7 @@ import Synchronization
 
 /// Users read by uid, refresh sessions read by token hash and each user's passkeys, remembered by a store.
 ///
-/// Only ``SQLStore`` uses it, in one of two ways (``AccountCaching``):
+/// Only ``SQLStore`` uses it, in one of two ways (its `sharedCacheMaximumAge` chooses):
 /// - **exclusive**: the backend guarantees that no other process writes the database (the embedded SQLite file, which
 ///   the server holds an exclusive lock on). Entries live until forgotten.
 /// - **shared**: several processes write the database (PostgreSQL replicas). Each write that changes a user announces

@@ -71,12 +71,6 @@ public struct TenantNaming: Sendable {
 
     /// Whether JSON `bytes` may have a member named `tenant`: they hold `"tenant"` or an escape.
     private static func mayNameTenant(_ bytes: [UInt8]) -> Bool {
-        let key = Array(#""tenant""#.utf8)
-        if bytes.contains(UInt8(ascii: "\\")) { return true }
-        guard bytes.count >= key.count else { return false }
-        for start in 0...(bytes.count - key.count) where bytes[start] == key[0] {
-            if bytes[start..<(start + key.count)].elementsEqual(key) { return true }
-        }
-        return false
+        bytes.withUnsafeBufferPointer { $0.contains(UInt8(ascii: "\\")) || contains($0, Array(#""tenant""#.utf8)) }
     }
 }
