@@ -24,6 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
         // Two allocator arenas rather than one per pool thread: some 15 MB less resident memory under load
         // (BENCHMARKS.md, issue 30).
         _ = hearth_tune_allocator(2)
+        // scrypt's 16 MiB scratch blocks, one per hashing thread (NIO's blocking pool: one per core), made once and reused.
+        _ = hearth_keep_large_crypto_buffers(Int32(ProcessInfo.processInfo.activeProcessorCount))
         // Everything this process creates (database, journals, key file) is for its owner only.
         umask(0o077)
         // SIGHUP (`systemctl reload`) reloads the TLS files once the server runs; until then it must not end the process.
@@ -70,7 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration: configuration, base: prepared.base, httpClient: httpClient, logger: logger, extensions: extensions)
         } application: { services in
             buildApplication(services: services, tls: tls, reloadsOnHangup: true) { port in
-                // The start-up's measurements (a 16 MiB scrypt buffer among them) are done: their memory goes back.
+                // The start-up's measurements are done: the memory they freed goes back.
                 _ = hearth_release_free_memory()
                 Banner.print(configuration: services.configuration, port: port, servesSandbox: !services.extensions.isEmpty)
             }

@@ -1,4 +1,6 @@
 import CProcessMemory
+import CryptoExtras
+import Foundation
 import Testing
 
 /// `hearth serve` caps glibc's arenas at start and gives back what its start-up freed; the C part must reach glibc (a
@@ -11,5 +13,32 @@ struct ProcessMemoryTests {
         #expect(freed.count == 8 << 20)
         _ = hearth_release_free_memory()
         #endif
+    }
+}
+
+/// swift-crypto's large scratch blocks (scrypt's) come from kept mappings: hashes stay right however many run at once,
+/// more of them than there are kept blocks included.
+struct KeptCryptoBufferTests {
+    /// RFC 7914, section 12: scrypt("pleaseletmein", "SodiumChloride", N = 16384, r = 8, p = 1), its first 32 bytes.
+    static let expected = "7023bdcb3afd7348461c06cd81fd38ebfda8fbba904f8e3ea9b543f6545da1f2"
+
+    static func derive() throws -> String {
+        let key = try KDF.Scrypt.deriveKey(
+            from: Array("pleaseletmein".utf8), salt: Array("SodiumChloride".utf8), outputByteCount: 32, rounds: 16_384,
+            blockSize: 8, parallelism: 1)
+        return key.withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() }
+    }
+
+    @Test func hashesAreRightWithKeptBlocksBusyOrFree() async throws {
+        #expect(hearth_keep_large_crypto_buffers(2) == 2)
+        #expect(try Self.derive() == Self.expected)
+        // Six at once: two in kept blocks, the others from malloc.
+        let results = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<6 { group.addTask { try Self.derive() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: Self.expected, count: 6))
+        #expect(hearth_keep_large_crypto_buffers(1_000) == 64)
+        #expect(hearth_keep_large_crypto_buffers(2) == 2)
     }
 }

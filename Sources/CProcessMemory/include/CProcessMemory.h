@@ -11,4 +11,9 @@ int hearth_tune_allocator(int arenas);
 /// password hash's cost, the signing libraries') allocated and freed. Returns 1 when some was released.
 int hearth_release_free_memory(void);
 
+/// Keeps up to `count` of swift-crypto's large scratch blocks (1 MiB and more: scrypt's) in mappings made once and
+/// reused, wiped between uses, instead of glibc's heap; with every kept block busy, a further one comes from malloc.
+/// 0 (the default) keeps none. Give it the number of threads that hash passwords. Returns the count applied (at most 64).
+int hearth_keep_large_crypto_buffers(int count);
+
 #endif
