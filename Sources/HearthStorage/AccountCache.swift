@@ -9,7 +9,7 @@ import Synchronization
 /// - **shared**: several processes write the database (PostgreSQL replicas). Each write that changes a user announces
 ///   it in its own transaction (`pg_notify`, delivered at commit), every replica hears the announcements on a
 ///   connection of its own and forgets what they name (``SQLStore/heardAccountChange(_:)``), and no entry is served
-///   older than `maximumAge` (a bound for what no announcement covers: a row changed by hand in `psql`). While the
+///   older than `maximumAge` (each entry a random share of it, at least half; a bound for what no announcement covers: a row changed by hand in `psql`). While the
 ///   replica does not hear the announcements (before its listener has said `LISTEN`, after its connection dropped)
 ///   the cache is suspended: empty, and remembering nothing.
 ///
@@ -33,10 +33,10 @@ import Synchronization
 /// It holds at most `capacity` users and `capacity` sessions and starts afresh when full, so its
 /// memory is bounded and a working set larger than that costs one dictionary insert per read.
 final class AccountCache: Sendable {
-    /// A remembered value and when it was read.
+    /// A remembered value and until when it is served.
     private struct Entry<Value> {
         let value: Value
-        let readAt: ContinuousClock.Instant
+        let servedUntil: ContinuousClock.Instant
     }
 
     private struct State {
@@ -80,31 +80,40 @@ final class AccountCache: Sendable {
         state = Mutex(State(serving: maximumAge == nil))
     }
 
-    /// Whether an entry read at `readAt` may still be served.
-    private func isFresh(_ readAt: ContinuousClock.Instant) -> Bool {
-        guard let maximumAge else { return true }
-        return ContinuousClock.now - readAt < maximumAge
+    /// Until when an entry read now is served: for ever in an exclusive cache; in a shared one, for a random share of
+    /// `maximumAge` between its half and all of it. Entries read together (a replica's first second under load) would
+    /// otherwise all expire together, and every `maximumAge` the replica would read its whole working set from the
+    /// database at once: a wave of queries queued behind each other, the lookup's p99 at 5.6 times its p50 on
+    /// PostgreSQL (BENCHMARKS.md, issue 30).
+    private func servedUntil() -> ContinuousClock.Instant {
+        guard let maximumAge else { return .now + .seconds(1 << 40) }
+        return .now + maximumAge * Double.random(in: 0.5...1)
+    }
+
+    /// Whether an entry served until `servedUntil` may still be served.
+    private func isFresh(_ servedUntil: ContinuousClock.Instant) -> Bool {
+        maximumAge == nil || ContinuousClock.now < servedUntil
     }
 
     /// The remembered user with this uid, if any (and fresh).
     func user(uid: String) -> UserRecord? {
-        guard let entry = state.withLock({ $0.users[uid] }), isFresh(entry.readAt) else { return nil }
+        guard let entry = state.withLock({ $0.users[uid] }), isFresh(entry.servedUntil) else { return nil }
         return entry.value
     }
 
     /// The remembered passkeys of the user with this uid, if any (and fresh).
     func passkeys(uid: String) -> [PasskeyCredential]? {
-        guard let entry = state.withLock({ $0.passkeys[uid] }), isFresh(entry.readAt) else { return nil }
+        guard let entry = state.withLock({ $0.passkeys[uid] }), isFresh(entry.servedUntil) else { return nil }
         return entry.value
     }
 
     /// Remembers the passkeys of `uid`, read after ``generation`` was `generation`, unless something was forgotten since.
     func remember(_ passkeys: [PasskeyCredential], of uid: String, readAt generation: UInt64) {
-        let now = ContinuousClock.now
+        let servedUntil = servedUntil()
         state.withLock { state in
             guard state.serving, state.generation == generation else { return }
             if state.passkeys.count >= capacity, state.passkeys[uid] == nil { state.passkeys.removeAll(keepingCapacity: true) }
-            state.passkeys[uid] = Entry(value: passkeys, readAt: now)
+            state.passkeys[uid] = Entry(value: passkeys, servedUntil: servedUntil)
         }
     }
 
@@ -114,7 +123,7 @@ final class AccountCache: Sendable {
             guard let session = state.sessions[tokenHash], let user = state.users[session.uid] else { return nil }
             return (session, user)
         }
-        guard let (session, user) = found, isFresh(user.readAt) else { return nil }
+        guard let (session, user) = found, isFresh(user.servedUntil) else { return nil }
         return (session, user.value)
     }
 
@@ -126,20 +135,20 @@ final class AccountCache: Sendable {
     /// Remembers `user`, read from the database after ``generation`` was `generation`, unless
     /// something was forgotten since.
     func remember(_ user: UserRecord, readAt generation: UInt64) {
-        let now = ContinuousClock.now
+        let servedUntil = servedUntil()
         state.withLock { state in
             guard state.serving, state.generation == generation else { return }
-            Self.remember(Entry(value: user, readAt: now), in: &state, capacity: capacity)
+            Self.remember(Entry(value: user, servedUntil: servedUntil), in: &state, capacity: capacity)
         }
     }
 
     /// Remembers a session and its user, read together after ``generation`` was `generation`, unless
     /// something was forgotten since.
     func remember(_ session: RefreshSessionRecord, of user: UserRecord, readAt generation: UInt64) {
-        let now = ContinuousClock.now
+        let servedUntil = servedUntil()
         state.withLock { state in
             guard state.serving, state.generation == generation, session.uid == user.uid else { return }
-            Self.remember(Entry(value: user, readAt: now), in: &state, capacity: capacity)
+            Self.remember(Entry(value: user, servedUntil: servedUntil), in: &state, capacity: capacity)
             guard state.sessions[session.tokenHash] == nil else { return }
             if state.sessions.count >= capacity {
                 state.sessions.removeAll(keepingCapacity: true)
