@@ -33,10 +33,17 @@ import Synchronization
 /// It holds at most `capacity` users and `capacity` sessions and starts afresh when full, so its
 /// memory is bounded and a working set larger than that costs one dictionary insert per read.
 final class AccountCache: Sendable {
-    /// A remembered value and until when it is served.
-    private struct Entry<Value> {
+    /// A remembered value, until when it is served, and from when a read of it asks for it to be read again.
+    private struct Entry<Value: Sendable>: Sendable {
         let value: Value
         let servedUntil: ContinuousClock.Instant
+        let refreshFrom: ContinuousClock.Instant
+    }
+
+    /// What a reader should read again in the background (in a shared cache, an entry past a quarter of the maximum age).
+    enum Refresh: Hashable, Sendable {
+        case user(String)
+        case passkeys(String)
     }
 
     private struct State {
@@ -49,6 +56,8 @@ final class AccountCache: Sendable {
         var generation: UInt64 = 0
         /// Whether entries are served and remembered (false while a shared cache cannot hear announcements).
         var serving: Bool
+        /// The entries being read again in the background: each is asked for once.
+        var refreshing: Set<Refresh> = []
 
         mutating func forgetAll() {
             generation &+= 1
@@ -80,14 +89,31 @@ final class AccountCache: Sendable {
         state = Mutex(State(serving: maximumAge == nil))
     }
 
-    /// Until when an entry read now is served: for ever in an exclusive cache; in a shared one, for a random share of
-    /// `maximumAge` between its half and all of it. Entries read together (a replica's first second under load) would
-    /// otherwise all expire together, and every `maximumAge` the replica would read its whole working set from the
-    /// database at once: a wave of queries queued behind each other, the lookup's p99 at 5.6 times its p50 on
-    /// PostgreSQL (BENCHMARKS.md, issue 30).
-    private func servedUntil() -> ContinuousClock.Instant {
-        guard let maximumAge else { return .now + .seconds(1 << 40) }
-        return .now + maximumAge * Double.random(in: 0.5...1)
+    /// A value read now: served for ever in an exclusive cache; in a shared one, for a random share of `maximumAge`
+    /// between its half and all of it, and asked to be read again (``Refresh``) once a quarter of `maximumAge` has passed.
+    ///
+    /// Both against the tail of a replica under load. An entry that expires makes the next request that needs it read
+    /// the database, and that read's hops (a pooled connection, the statement, its answer) each wait behind every
+    /// request queued on the replica's two threads: about 50 ms at saturation, where a read alone takes 1 ms. So a
+    /// PostgreSQL replica's lookups, 98 % of them answered from memory, had a p99 five to seven times their p50
+    /// (BENCHMARKS.md, issue 30). An entry in use is read again in the background before it expires, and nobody
+    /// waits for that read; the random share keeps entries read together (a replica's first second under load)
+    /// from expiring together.
+    private func entry<Value: Sendable>(_ value: Value) -> Entry<Value> {
+        let now = ContinuousClock.now
+        guard let maximumAge else { return Entry(value: value, servedUntil: now + .seconds(1 << 40), refreshFrom: now + .seconds(1 << 40)) }
+        return Entry(value: value, servedUntil: now + maximumAge * Double.random(in: 0.5...1), refreshFrom: now + maximumAge / 4)
+    }
+
+    /// Whether `entry`'s reader should read it again now: past its time for that, and not asked for already.
+    private static func asksRefresh<Value: Sendable>(_ entry: Entry<Value>, _ refresh: Refresh, in state: inout State) -> Bool {
+        guard ContinuousClock.now >= entry.refreshFrom, state.serving else { return false }
+        return state.refreshing.insert(refresh).inserted
+    }
+
+    /// Ends the background read asked for by `refresh`, whether it was remembered or not.
+    func refreshEnded(_ refresh: Refresh) {
+        _ = state.withLock { $0.refreshing.remove(refresh) }
     }
 
     /// Whether an entry served until `servedUntil` may still be served.
@@ -95,36 +121,60 @@ final class AccountCache: Sendable {
         maximumAge == nil || ContinuousClock.now < servedUntil
     }
 
-    /// The remembered user with this uid, if any (and fresh).
-    func user(uid: String) -> UserRecord? {
-        guard let entry = state.withLock({ $0.users[uid] }), isFresh(entry.servedUntil) else { return nil }
-        return entry.value
+    /// The remembered user with this uid, if any (and fresh), and whether its reader should read it again in the
+    /// background (then call ``refreshEnded(_:)``).
+    func user(uid: String) -> (user: UserRecord, refresh: Bool)? {
+        let found: (Entry<UserRecord>, Bool)? = state.withLock { state in
+            guard let entry = state.users[uid] else { return nil }
+            return (entry, Self.asksRefresh(entry, .user(uid), in: &state))
+        }
+        guard let (entry, refresh) = found, isFresh(entry.servedUntil) else {
+            if found?.1 == true { refreshEnded(.user(uid)) }
+            return nil
+        }
+        return (entry.value, refresh)
     }
 
-    /// The remembered passkeys of the user with this uid, if any (and fresh).
-    func passkeys(uid: String) -> [PasskeyCredential]? {
-        guard let entry = state.withLock({ $0.passkeys[uid] }), isFresh(entry.servedUntil) else { return nil }
-        return entry.value
+    /// The remembered user with this uid, fresh or not, asking for nothing.
+    func remembered(uid: String) -> UserRecord? {
+        state.withLock { $0.users[uid]?.value }
+    }
+
+    /// The remembered passkeys of the user with this uid, if any (and fresh), and whether to read them again.
+    func passkeys(uid: String) -> (passkeys: [PasskeyCredential], refresh: Bool)? {
+        let found: (Entry<[PasskeyCredential]>, Bool)? = state.withLock { state in
+            guard let entry = state.passkeys[uid] else { return nil }
+            return (entry, Self.asksRefresh(entry, .passkeys(uid), in: &state))
+        }
+        guard let (entry, refresh) = found, isFresh(entry.servedUntil) else {
+            if found?.1 == true { refreshEnded(.passkeys(uid)) }
+            return nil
+        }
+        return (entry.value, refresh)
     }
 
     /// Remembers the passkeys of `uid`, read after ``generation`` was `generation`, unless something was forgotten since.
     func remember(_ passkeys: [PasskeyCredential], of uid: String, readAt generation: UInt64) {
-        let servedUntil = servedUntil()
+        let made = entry(passkeys)
         state.withLock { state in
             guard state.serving, state.generation == generation else { return }
             if state.passkeys.count >= capacity, state.passkeys[uid] == nil { state.passkeys.removeAll(keepingCapacity: true) }
-            state.passkeys[uid] = Entry(value: passkeys, servedUntil: servedUntil)
+            state.passkeys[uid] = made
         }
     }
 
-    /// The remembered session with this token hash and its remembered user, if both are there (and the user fresh).
-    func sessionWithUser(tokenHash: String) -> (session: RefreshSessionRecord, user: UserRecord)? {
-        let found: (RefreshSessionRecord, Entry<UserRecord>)? = state.withLock { state in
+    /// The remembered session with this token hash and its remembered user, if both are there (and the user fresh),
+    /// and whether to read the user again in the background.
+    func sessionWithUser(tokenHash: String) -> (session: RefreshSessionRecord, user: UserRecord, refresh: Bool)? {
+        let found: (RefreshSessionRecord, Entry<UserRecord>, Bool)? = state.withLock { state in
             guard let session = state.sessions[tokenHash], let user = state.users[session.uid] else { return nil }
-            return (session, user)
+            return (session, user, Self.asksRefresh(user, .user(session.uid), in: &state))
         }
-        guard let (session, user) = found, isFresh(user.servedUntil) else { return nil }
-        return (session, user.value)
+        guard let (session, user, refresh) = found, isFresh(user.servedUntil) else {
+            if let found, found.2 { refreshEnded(.user(found.0.uid)) }
+            return nil
+        }
+        return (session, user.value, refresh)
     }
 
     /// Moves whenever anything is forgotten; take it before reading the database.
@@ -135,20 +185,20 @@ final class AccountCache: Sendable {
     /// Remembers `user`, read from the database after ``generation`` was `generation`, unless
     /// something was forgotten since.
     func remember(_ user: UserRecord, readAt generation: UInt64) {
-        let servedUntil = servedUntil()
+        let made = entry(user)
         state.withLock { state in
             guard state.serving, state.generation == generation else { return }
-            Self.remember(Entry(value: user, servedUntil: servedUntil), in: &state, capacity: capacity)
+            Self.remember(made, in: &state, capacity: capacity)
         }
     }
 
     /// Remembers a session and its user, read together after ``generation`` was `generation`, unless
     /// something was forgotten since.
     func remember(_ session: RefreshSessionRecord, of user: UserRecord, readAt generation: UInt64) {
-        let servedUntil = servedUntil()
+        let made = entry(user)
         state.withLock { state in
             guard state.serving, state.generation == generation, session.uid == user.uid else { return }
-            Self.remember(Entry(value: user, servedUntil: servedUntil), in: &state, capacity: capacity)
+            Self.remember(made, in: &state, capacity: capacity)
             guard state.sessions[session.tokenHash] == nil else { return }
             if state.sessions.count >= capacity {
                 state.sessions.removeAll(keepingCapacity: true)

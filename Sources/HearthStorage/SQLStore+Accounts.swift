@@ -123,13 +123,31 @@ extension SQLStore {
 
     public func user(uid: String) async throws -> UserRecord? {
         guard let accountCache else { return try await readUser(uid: uid) }
-        if let user = accountCache.user(uid: uid) { return user }
+        if let (user, refresh) = accountCache.user(uid: uid) {
+            if refresh { readAgain(.user(uid), in: accountCache) }
+            return user
+        }
         // Taken before the read: a write that forgets this user meanwhile moves it, and then the
         // answer, which may predate that write, is not remembered.
         let generation = accountCache.generation
         let user = try await readUser(uid: uid)
         if let user { accountCache.remember(user, readAt: generation) }
         return user
+    }
+
+    /// Reads a cached user or its passkeys again in the background, remembering the answer (see
+    /// ``AccountCache/Refresh``): nobody waits for it, and a failed read leaves the entry to expire.
+    func readAgain(_ refresh: AccountCache.Refresh, in cache: AccountCache) {
+        Task {
+            defer { cache.refreshEnded(refresh) }
+            let generation = cache.generation
+            switch refresh {
+            case .user(let uid):
+                if let user = try? await readUser(uid: uid) { cache.remember(user, readAt: generation) }
+            case .passkeys(let uid):
+                if let passkeys = try? await readPasskeys(uid: uid) { cache.remember(passkeys, of: uid, readAt: generation) }
+            }
+        }
     }
 
     private func readUser(uid: String) async throws -> UserRecord? {
@@ -210,7 +228,10 @@ extension SQLStore {
     /// LEFT JOIN `provider_links`, so a refresh costs one read instead of two.
     public func sessionWithUser(tokenHash: String) async throws -> (session: RefreshSessionRecord, user: UserRecord?)? {
         guard let accountCache else { return try await readSessionWithUser(tokenHash: tokenHash) }
-        if let found = accountCache.sessionWithUser(tokenHash: tokenHash) { return (found.session, found.user) }
+        if let found = accountCache.sessionWithUser(tokenHash: tokenHash) {
+            if found.refresh { readAgain(.user(found.user.uid), in: accountCache) }
+            return (found.session, found.user)
+        }
         let generation = accountCache.generation
         let found = try await readSessionWithUser(tokenHash: tokenHash)
         if let found, let user = found.user { accountCache.remember(found.session, of: user, readAt: generation) }

@@ -54,14 +54,17 @@ extension SQLStore {
     public func passkeys(uid: String) async throws -> [PasskeyCredential] {
         guard UserText.isStorable(uid) else { return [] }
         guard let accountCache else { return try await readPasskeys(uid: uid) }
-        if let passkeys = accountCache.passkeys(uid: uid) { return passkeys }
+        if let (passkeys, refresh) = accountCache.passkeys(uid: uid) {
+            if refresh { readAgain(.passkeys(uid), in: accountCache) }
+            return passkeys
+        }
         let generation = accountCache.generation
         let passkeys = try await readPasskeys(uid: uid)
         accountCache.remember(passkeys, of: uid, readAt: generation)
         return passkeys
     }
 
-    private func readPasskeys(uid: String) async throws -> [PasskeyCredential] {
+    func readPasskeys(uid: String) async throws -> [PasskeyCredential] {
         let tenant = tenantID
         return try await work.readSingleStatement { database in
             try await Self.rows(

@@ -119,6 +119,9 @@ public final class SQLStore: HearthStore {
     /// How many users the store keeps in memory now (0 without a cache); for tests.
     public var cachedUserCount: Int { accountCache?.counts.users ?? 0 }
 
+    /// The user with this uid as the store keeps it in memory now, without asking for it to be read again; for tests.
+    public func cachedUser(uid: String) -> UserRecord? { accountCache?.remembered(uid: uid) }
+
     /// How many refresh sessions the store keeps in memory now (0 without a cache); for tests.
     public var cachedSessionCount: Int { accountCache?.counts.sessions ?? 0 }
 
