@@ -40,7 +40,7 @@ final class AccountCache: Sendable {
         let refreshFrom: ContinuousClock.Instant
     }
 
-    /// What a reader should read again in the background (in a shared cache, an entry past a quarter of the maximum age).
+    /// What a reader should read again in the background (in a shared cache, an entry past half the maximum age).
     enum Refresh: Hashable, Sendable {
         case user(String)
         case passkeys(String)
@@ -90,7 +90,7 @@ final class AccountCache: Sendable {
     }
 
     /// A value read now: served for ever in an exclusive cache; in a shared one, for a random share of `maximumAge`
-    /// between its half and all of it, and asked to be read again (``Refresh``) once a quarter of `maximumAge` has passed.
+    /// between 60 % and all of it, and asked to be read again (``Refresh``) once half of `maximumAge` has passed.
     ///
     /// Both against the tail of a replica under load. An entry that expires makes the next request that needs it read
     /// the database, and that read's hops (a pooled connection, the statement, its answer) each wait behind every
@@ -102,7 +102,7 @@ final class AccountCache: Sendable {
     private func entry<Value: Sendable>(_ value: Value) -> Entry<Value> {
         let now = ContinuousClock.now
         guard let maximumAge else { return Entry(value: value, servedUntil: now + .seconds(1 << 40), refreshFrom: now + .seconds(1 << 40)) }
-        return Entry(value: value, servedUntil: now + maximumAge * Double.random(in: 0.5...1), refreshFrom: now + maximumAge / 4)
+        return Entry(value: value, servedUntil: now + maximumAge * Double.random(in: 0.6...1), refreshFrom: now + maximumAge / 2)
     }
 
     /// Whether `entry`'s reader should read it again now: past its time for that, and not asked for already.
