@@ -12,7 +12,7 @@ import Glibc
 /// Each launch is a throwaway instance: a directory with its own configuration, an SQLite database made from the
 /// schema the package ships (`init.sqlite3.sql`, with its `admin` account) and set to WAL, as Hearth's is, and in it
 /// the OIDC plugin signing with a fresh 2048-bit RS256 key, a user with a password and the `openid` scope. It
-/// listens on 127.0.0.1 at a free port and logs as shipped (`INFO`: two lines a refresh; Hearth's access log
+/// listens on 127.0.0.1 at a free port and logs as shipped (`INFO`: a line a refresh, as Hearth's access log
 /// writes one). ``stop()`` ends it and removes both its directories.
 final class GlewlwydPeer {
     /// The package's files the comparison needs.
