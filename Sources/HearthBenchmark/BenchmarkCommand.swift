@@ -161,6 +161,13 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(name: .customLong("wrk-threads"), help: "wrk's threads.")
     var wrkThreads: Int = 2
 
+    @Option(
+        name: .customLong("compare-peer"),
+        help:
+            "Also drive another server's refresh grant with the same client, right after Hearth's refresh scenario: glewlwyd (Debian's), started in a throwaway directory."
+    )
+    var comparePeer: Peer?
+
     @Flag(name: .customLong("bare-server"), help: .hidden)
     var bareServer = false
 
@@ -193,6 +200,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
         guard metricsCost == nil || replicas == 1 else { throw ValidationError("--metrics-cost runs one server per variant: leave --replicas at 1") }
         let counts = try selectedUserCounts()
         let selected = try selectedScenarios()
+        guard comparePeer == nil || selected.contains(.refresh) else {
+            throw ValidationError("--compare-peer compares the refresh scenario: add refresh to --scenarios")
+        }
         guard !selected.isEmpty || !counts.isEmpty || adminUsers != nil || metricsCost != nil else {
             throw ValidationError("nothing to run: --scenarios none, no --user-counts, no --admin-users and no --metrics-cost")
         }
@@ -346,6 +356,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 Self.emit("")
                 Self.emit(ResultTable(results: results, serverPeakRSS: nil).renderWrk())
             }
+            printPeerComparison(results)
             printErrors(results)
         }
         if !userCountResults.isEmpty {
@@ -643,7 +654,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
 
     /// The ceiling the table uses: the mean of both measurements, or the undisturbed one when only one
     /// of them ran while other processes used the CPU.
-    private static func combine(_ before: CeilingMeter.Measurement, _ after: CeilingMeter.Measurement?) -> CeilingMeter.Measurement {
+    static func combine(_ before: CeilingMeter.Measurement, _ after: CeilingMeter.Measurement?) -> CeilingMeter.Measurement {
         guard let after else { return before }
         let beforeDisturbed = (before.otherCores ?? 0) > disturbanceThreshold
         let afterDisturbed = (after.otherCores ?? 0) > disturbanceThreshold
@@ -687,7 +698,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     }
 
     /// One ceiling, measured with the server idle.
-    private func measureCeiling(_ kind: Scenario.Ceiling, meter: CeilingMeter, bare: BareServerCeiling? = nil) async throws
+    func measureCeiling(_ kind: Scenario.Ceiling, meter: CeilingMeter, bare: BareServerCeiling? = nil) async throws
         -> CeilingMeter.Measurement
     {
         switch kind {
@@ -846,6 +857,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 Self.emit(
                     "\(scenario.title): \(ResultTable.decimal(report.successesPerSecond)) req/s, p50 \(p50) ms, \(report.errors) errors, CPU server+db+client+other \(ResultTable.cpu(usage)) cores\(bracket)"
                 )
+                if scenario == .refresh, let comparePeer, let peer = await measurePeerRefresh(comparePeer, group: driver.group, meter: meter) {
+                    results.append(peer)
+                }
                 if scenario == .mfaTOTP, let firstFactorsPerSecond, report.successesPerSecond > 0 {
                     // Each sign-in is both steps; their CPU costs add, so the pair's rate is the harmonic sum.
                     let scrypt = try await measureCeiling(.scrypt, meter: meter)

@@ -1,3 +1,4 @@
+import HearthFormEncoding
 import NIOCore
 import NIOHTTP1
 
@@ -15,6 +16,17 @@ struct PreparedRequest: Sendable {
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(body.readableBytes))
         if let authorization { headers.add(name: "Authorization", value: authorization) }
+        head = HTTPRequestHead(version: .http1_1, method: .POST, uri: path, headers: headers)
+    }
+
+    /// A `POST` of an `application/x-www-form-urlencoded` body (an OAuth 2 token endpoint's), its values percent-encoded.
+    init(path: String, form: [(name: String, value: String)], hostHeader: String) {
+        body = ByteBuffer(
+            string: form.map { "\(FormEncoding.percentEncode($0.name))=\(FormEncoding.percentEncode($0.value))" }.joined(separator: "&"))
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: hostHeader)
+        headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
         head = HTTPRequestHead(version: .http1_1, method: .POST, uri: path, headers: headers)
     }
 

@@ -40,6 +40,17 @@ struct ResultTable {
             numeric: [1, 2, 3, 4, 5, 7])
     }
 
+    /// Hearth's rate over a peer's row's, from the built-in client (`wrk: false`) or from wrk: Hearth's row is the one of
+    /// the same scenario that is not a peer's.
+    static func peerRatio(of peer: ScenarioResult, among results: [ScenarioResult], wrk: Bool = false) -> Double? {
+        guard let hearth = results.first(where: { $0.scenario == peer.scenario && $0.peer == nil }) else { return nil }
+        let rates =
+            wrk
+            ? (hearth.wrk?.requestsPerSecond, peer.wrk?.requestsPerSecond) : (hearth.report.successesPerSecond, peer.report.successesPerSecond)
+        guard let ours = rates.0, let theirs = rates.1, theirs > 0 else { return nil }
+        return ours / theirs
+    }
+
     /// A Markdown table, each column padded to its widest cell; the `numeric` columns right-aligned.
     static func markdown(header: [String], rows: [[String]], numeric: Set<Int>) -> String {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -68,10 +79,14 @@ struct ResultTable {
         case (.es256?, let measurement?): ceiling = "ES256 verify \(Self.grouped(measurement.operationsPerSecond))"
         default: ceiling = "-"
         }
-        let target: String
+        var target: String
         switch result.target {
         case .fractionOfCeiling(let fraction): target = "≥ \(Int((fraction * 100).rounded()))% of ceiling, p99/p50 ≤ \(Int(ScenarioResult.tailLimit))"
         case .requestsPerSecond(let rate): target = "≥ \(Self.grouped(rate)) req/s, p99/p50 ≤ \(Int(ScenarioResult.tailLimit))"
+        }
+        if result.peer != nil {
+            // A peer's row is not held to Hearth's target: it says how far ahead Hearth's own row is.
+            target = Self.peerRatio(of: result, among: results).map { "Hearth ÷ this: \(String(format: "%.2f", $0))×" } ?? "-"
         }
         return [
             result.title,
@@ -84,7 +99,7 @@ struct ResultTable {
             ceiling,
             result.fractionOfCeiling.map { String(format: "%.1f%%", $0 * 100) } ?? "-",
             target,
-            result.meetsTarget ? "yes" : "NO",
+            result.peer != nil ? "-" : result.meetsTarget ? "yes" : "NO",
             Self.grouped(Double(report.errors)),
             result.usage.peakServerRSS.map(Self.megabytes) ?? "n/a",
             Self.cpu(result.usage),

@@ -12,6 +12,8 @@ struct ScenarioResult: Sendable {
     let target: Scenario.Target
     /// The same scenario driven by wrk right after (`--wrk`).
     var wrk: WrkClient.Result?
+    /// The server measured, when the row is another server's (`--compare-peer`), not Hearth's: compared, not judged.
+    var peer: String?
     /// The most p99 may be of p50 under saturation (issue 30: a short tail).
     static let tailLimit = 3.0
 

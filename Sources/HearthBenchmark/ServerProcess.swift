@@ -44,10 +44,10 @@ final class ServerProcess {
     }
 
     /// Starts the command `arguments` gives for a fresh data directory and waits until it prints `banner` and its
-    /// address (`banner` + `HOST:PORT`).
+    /// address (`banner` + `HOST:PORT`), or until `readPort` finds the port in what it printed on stdout.
     static func launch(
         arguments: (String) -> [String], environment: [String: String], startupTimeout: Duration,
-        banner: String = "Hearth is listening on http://"
+        banner: String = "Hearth is listening on http://", readPort: ((String) -> Int?)? = nil
     ) async throws -> ServerProcess {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-benchmark-\(UUID().uuidString)")
         let dataDirectory = directory.appendingPathComponent("data")
@@ -72,7 +72,8 @@ final class ServerProcess {
 
         let deadline = ContinuousClock.now + startupTimeout
         while true {
-            if let port = bannerPort(in: (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "", banner: banner) {
+            let output = (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? ""
+            if let port = readPort.map({ $0(output) }) ?? bannerPort(in: output, banner: banner) {
                 return ServerProcess(executable: executable, port: port, process: process, directory: directory)
             }
             if !process.isRunning {

@@ -2,15 +2,18 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Stops the server children (and the PostgreSQL cluster, if the benchmark started one) and removes
-/// their directories when the benchmark is interrupted (Ctrl-C, SIGTERM), so nothing outlives the
-/// benchmark. Active while an instance is alive.
+/// Stops the server children (and the PostgreSQL cluster and the `--compare-peer` server, if the benchmark
+/// started them) and removes their directories when the benchmark is interrupted (Ctrl-C, SIGTERM), so
+/// nothing outlives the benchmark. Active while an instance is alive.
 final class SignalTrap {
     private struct Guarded {
         var servers: [(pid: Int32, directory: String)] = []
         /// The postmaster: SIGINT is its fast shutdown.
         var databasePID: Int32 = 0
         var paths: [String] = []
+        /// The peer server of `--compare-peer` and its directories.
+        var peerPID: Int32 = 0
+        var peerPaths: [String] = []
     }
 
     private static let guarded = Mutex(Guarded())
@@ -44,6 +47,14 @@ final class SignalTrap {
         }
     }
 
+    /// The peer server to stop and its directories to delete on interruption (`nil` once it has been stopped).
+    static func guardPeer(pid: Int32?, paths: [String]) {
+        guarded.withLock {
+            $0.peerPID = pid ?? 0
+            $0.peerPaths = paths
+        }
+    }
+
     private static func interrupted(by signalNumber: Int32) {
         let state = guarded.withLock { $0 }
         FileHandle.standardError.write(Data("\nhearth-benchmark: interrupted; stopping the server\n".utf8))
@@ -57,6 +68,16 @@ final class SignalTrap {
             if kill(server.pid, 0) == 0 { kill(server.pid, SIGKILL) }
             try? FileManager.default.removeItem(atPath: server.directory)
         }
+        if state.peerPID > 0 {
+            kill(state.peerPID, SIGTERM)
+            var waited = 0
+            while kill(state.peerPID, 0) == 0, waited < 50 {  // up to 5 s
+                usleep(100_000)
+                waited += 1
+            }
+            if kill(state.peerPID, 0) == 0 { kill(state.peerPID, SIGKILL) }
+        }
+        for path in state.peerPaths { try? FileManager.default.removeItem(atPath: path) }
         if state.databasePID > 0 {
             kill(state.databasePID, SIGINT)
             var waited = 0
