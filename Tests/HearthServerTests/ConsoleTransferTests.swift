@@ -180,7 +180,8 @@ struct ConsoleTransferTests {
             let unknown = "/console/users/import/" + String(repeating: "0", count: 32)
             for path in [
                 unknown, "/console/users/import/not-a-job", "/console/users/import/%00", "/console/users/import/" + String(job.suffix(32)) + "%00",
-                "/console/users/import/" + String(repeating: "a", count: 8_000), "/console/users/import/%FF%FE", "/console/users/import/'%20OR%201=1",
+                "/console/users/import/" + String(repeating: "a", count: 8_000), "/console/users/import/%C3%A9%E2%80%AE",
+                "/console/users/import/'%20OR%201=1",
             ] {
                 let answer = try await editor.get(path)
                 #expect(answer.status == 404 && answer.body.contains("There is no such import of yours."), "\(path.prefix(60)): \(answer.status)")
