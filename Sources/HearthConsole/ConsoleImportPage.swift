@@ -6,8 +6,8 @@ import Hummingbird
 
 /// `/console/users/import`: an editor uploads a Firebase CLI `auth:export` file (JSON or CSV) with the hash options its
 /// password hashes were made with (the CLI's `--hash-algo`, `--hash-key`, …); the import runs in the background
-/// (``ConsoleImportJobs``, kept in the database) and `/console/users/import/{job}`, on any replica, shows its progress, refreshing itself without script, then
-/// what was imported and which users were skipped and why. The tenant switcher's `tenant` (the query, then the form's
+/// (``ConsoleImportJobs``, kept in the database) and `/console/users/import/{job}`, on any replica, shows its progress,
+/// refreshing itself without script, then what was imported and which users were skipped and why. The tenant switcher's `tenant` (the query, then the form's
 /// hidden field) imports into that tenant's users, through its own store, as `…/tenants/{t}/accounts:batchCreate` does.
 struct ConsoleImportPage<Context: RequestContext & RemoteAddressRequestContext>: Sendable {
     let console: ConsoleRoutes<Context>
