@@ -2,38 +2,13 @@ import Foundation
 import HearthCore
 
 /// The console's imports, each running in the background in batches of ``AccountImport/maxBatch`` while its page shows
-/// how far it got. Kept in this server's memory only: a restart forgets them (the users imported stay imported), and
-/// another replica does not know them. The newest ``kept`` are kept; one runs at a time.
+/// how far it got. The jobs are kept in the database (``ConsoleImportJobStore``): any replica shows a job's page, one
+/// import runs at a time across them, and a job whose server stopped shows as stopped once its heartbeat is older than
+/// ``ConsoleImportJob/heartbeatBound`` (the users imported stay imported). The replica that took the upload runs it,
+/// writing its progress after every batch.
 actor ConsoleImportJobs {
-    /// A user the import left out, and why (``AccountImport``'s message, or the console's for a uid given twice).
-    struct Skipped: Sendable, Equatable {
-        /// 1-based, in the file's order.
-        var position: Int
-        var uid: String
-        var reason: String
-    }
-
-    /// One import as its page shows it.
-    struct Job: Sendable {
-        let id: String
-        /// The operator who started it: only they (and owners) see it.
-        let actorID: String
-        /// The tenant imported into, `nil` for the project.
-        let tenantID: String?
-        let fileName: String
-        let startedAt: Date
-        let total: Int
-        var processed = 0
-        var imported = 0
-        var skippedCount = 0
-        /// The first ``ConsoleImportJobs/listed`` of the skipped users.
-        var skipped: [Skipped] = []
-        var finishedAt: Date?
-        /// Why it stopped before the end (the store failed); `nil` when it ran through.
-        var stopped: String?
-
-        var isRunning: Bool { finishedAt == nil }
-    }
+    typealias Skipped = ConsoleImportJob.Skipped
+    typealias Job = ConsoleImportJob
 
     /// What an import is given: the file's users, in order, the hash options every batch shares, and where they go (the
     /// tenant switcher's scope: its store, its password hashing, its audit trail).
@@ -46,25 +21,27 @@ actor ConsoleImportJobs {
         var format: String
     }
 
-    static let kept = 20
-    static let listed = 1_000
-
-    private var jobs: [Job] = []
     private let services: ConsoleServices
+    /// How old a running job's heartbeat may be before its server counts as stopped.
+    private let heartbeatBound: TimeInterval
 
-    init(services: ConsoleServices) { self.services = services }
+    init(services: ConsoleServices, heartbeatBound: TimeInterval = ConsoleImportJob.heartbeatBound) {
+        self.services = services
+        self.heartbeatBound = heartbeatBound
+    }
 
-    /// The job `id` if `identity` may see it: the operator who started it, or an owner.
-    func job(_ id: String, for identity: ConsoleIdentity) -> Job? {
-        jobs.first { $0.id == id && ($0.actorID == identity.actorID || identity.role.permits(.owner)) }
+    private var store: any ConsoleImportJobStore { services.store }
+
+    /// The job `id` as it stands now, if `identity` may see it: the operator who started it, or an owner.
+    func job(_ id: String, for identity: ConsoleIdentity) async throws -> Job? {
+        guard ConsoleImportJob.isJobID(id), let job = try await store.consoleImportJob(id: id) else { return nil }
+        guard job.actorID == identity.actorID || identity.role.permits(.owner) else { return nil }
+        return job.seen(at: services.clock.now, bound: heartbeatBound)
     }
 
     /// Checks the hash options against the file's first batch, then starts the import in the background and returns
     /// its id. Throws ``Refusal`` when another import is running or the options are refused.
-    func start(_ work: Work, origin: AuditOrigin) throws(Refusal) -> String {
-        guard !jobs.contains(where: \.isRunning) else {
-            throw Refusal("Another import is running on this server; wait for it to finish, then try again.")
-        }
+    func start(_ work: Work, origin: AuditOrigin) async throws -> String {
         if work.options.hashAlgorithm == nil, work.entries.contains(where: { $0.passwordHash != nil }) {
             throw Refusal("The file holds password hashes: choose the hash algorithm they were made with, and its parameters.")
         }
@@ -79,12 +56,14 @@ actor ConsoleImportJobs {
                 throw Refusal("The hash options were refused.")
             }
         }
+        let now = services.clock.now
         let job = Job(
-            id: String(ConsoleSignIn.makeToken().prefix(32)), actorID: origin.actorID ?? "", tenantID: work.tenantID, fileName: work.fileName,
-            startedAt: services.clock.now, total: work.entries.count)
-        jobs.append(job)
-        if jobs.count > Self.kept, let oldest = jobs.firstIndex(where: { !$0.isRunning }) { jobs.remove(at: oldest) }
-        Task { await run(job.id, work, origin: origin) }
+            id: String(ConsoleSignIn.makeToken().prefix(32)), tenantID: work.tenantID, actorID: origin.actorID ?? "", fileName: work.fileName,
+            format: work.format, startedAt: now, total: work.entries.count)
+        guard try await store.startConsoleImportJob(job, staleBefore: now.addingTimeInterval(-heartbeatBound)) else {
+            throw Refusal("Another import is running; wait for it to finish, then try again.")
+        }
+        Task { await run(job, work, origin: origin) }
         return job.id
     }
 
@@ -95,9 +74,12 @@ actor ConsoleImportJobs {
 
     // MARK: Running
 
-    private func run(_ id: String, _ work: Work, origin: AuditOrigin) async {
+    private func run(_ started: Job, _ work: Work, origin: AuditOrigin) async {
+        var job = started
         let (kept, repeated) = Self.unique(work.entries)
-        skip(id, repeated)
+        job.skip(repeated)
+        var listed = 0
+        var claimed = true
         for start in stride(from: 0, to: kept.count, by: AccountImport.maxBatch) {
             let chunk = Array(kept[start..<min(start + AccountImport.maxBatch, kept.count)])
             var batch = work.options
@@ -111,41 +93,41 @@ actor ConsoleImportJobs {
                     // The whole batch refused (its checks are the first batch's, so this is rare): each of its users skipped.
                     failures = chunk.indices.map { AccountImport.Failure(index: $0, message: Self.message(error)) }
                 }
-                skip(id, failures.map { Skipped(position: chunk[$0.index].position, uid: chunk[$0.index].entry.uid, reason: $0.message) })
-                update(id) {
-                    $0.processed += chunk.count
-                    $0.imported += chunk.count - failures.count
-                }
+                job.skip(failures.map { Skipped(position: chunk[$0.index].position, uid: chunk[$0.index].entry.uid, reason: $0.message) })
+                job.processed += chunk.count - failures.count
+                job.imported += chunk.count - failures.count
             } catch {
-                update(id) { $0.stopped = "The import stopped after \($0.processed) of \($0.total) users: the store failed (\(error))." }
+                job.stopped = "The import stopped after \(job.processed) of \(job.total) users: the store failed (\(error))."
                 break
             }
+            claimed = await record(&job, listed: &listed)
+            guard claimed else { break }
         }
-        update(id) {
-            $0.processed = $0.stopped == nil ? $0.total : $0.processed
-            $0.finishedAt = services.clock.now
+        if claimed {
+            job.processed = job.stopped == nil ? job.total : job.processed
+            job.finishedAt = services.clock.now
+            _ = await record(&job, listed: &listed)
         }
-        guard let job = jobs.first(where: { $0.id == id }) else { return }
         var details = [
             "imported": String(job.imported), "failed": String(job.skippedCount), "source": "console", "format": work.format,
         ]
-        if job.stopped != nil { details["stopped"] = "true" }
+        if job.stopped != nil || !claimed { details["stopped"] = "true" }
         await work.scope.accounts.audit.record(
             AuditEvent(
                 time: services.clock.now, kind: .adminUsersImported, uid: nil, actor: .administrator, actorID: origin.actorID,
                 clientAddress: origin.address, details: details))
     }
 
-    private func update(_ id: String, _ change: (inout Job) -> Void) {
-        guard let index = jobs.firstIndex(where: { $0.id == id }) else { return }
-        change(&jobs[index])
-    }
-
-    private func skip(_ id: String, _ skipped: [Skipped]) {
-        update(id) {
-            $0.skippedCount += skipped.count
-            $0.processed += skipped.count
-            $0.skipped += skipped.prefix(max(0, Self.listed - $0.skipped.count))
+    /// Writes `job`'s progress with a new heartbeat (its skipped users when more than the `listed` written before);
+    /// `false` when the job is no longer this server's to run (another replica found it stopped), or the store failed.
+    private func record(_ job: inout Job, listed: inout Int) async -> Bool {
+        job.heartbeatAt = services.clock.now
+        let changed = job.skipped.count != listed
+        listed = job.skipped.count
+        do {
+            return try await store.recordConsoleImportProgress(job, skippedChanged: changed)
+        } catch {
+            return false
         }
     }
 

@@ -6,8 +6,8 @@ import Hummingbird
 
 /// `/console/users/import`: an editor uploads a Firebase CLI `auth:export` file (JSON or CSV) with the hash options its
 /// password hashes were made with (the CLI's `--hash-algo`, `--hash-key`, …); the import runs in the background
-/// (``ConsoleImportJobs``) and `/console/users/import/{job}` shows its progress, refreshing itself without script, then
-/// what was imported and which users were skipped and why. The tenant switcher's `tenant` (the query, then the form's
+/// (``ConsoleImportJobs``, kept in the database) and `/console/users/import/{job}`, on any replica, shows its progress,
+/// refreshing itself without script, then what was imported and which users were skipped and why. The tenant switcher's `tenant` (the query, then the form's
 /// hidden field) imports into that tenant's users, through its own store, as `…/tenants/{t}/accounts:batchCreate` does.
 struct ConsoleImportPage<Context: RequestContext & RemoteAddressRequestContext>: Sendable {
     let console: ConsoleRoutes<Context>
@@ -131,7 +131,7 @@ struct ConsoleImportPage<Context: RequestContext & RemoteAddressRequestContext>:
         do {
             let id = try await jobs.start(work, origin: console.origin(request, context, identity))
             return ConsoleLayout.redirect("/console/users/import/\(id)")
-        } catch {
+        } catch let error as ConsoleImportJobs.Refusal {
             return ConsoleLayout.response(
                 formPage(scope, identity: identity, fields: fields, notice: .error(error.message)),
                 status: error.message.hasPrefix("Another import") ? .conflict : .badRequest)
@@ -179,13 +179,12 @@ struct ConsoleImportPage<Context: RequestContext & RemoteAddressRequestContext>:
 
     @Sendable func job(_ request: Request, context: Context, identity: ConsoleIdentity) async throws -> Response {
         let id = context.parameters.get("job") ?? ""
-        guard let job = await jobs.job(id, for: identity) else {
+        // An unknown id, a malformed one and someone else's job get the same page.
+        guard let job = try await jobs.job(id, for: identity) else {
             return ConsoleLayout.response(
                 ConsoleLayout.page(
                     title: "No such import", projectID: services.projectID, identity: identity, current: "/console/users",
-                    notice: .error(
-                        "There is no such import of yours on this server. Imports are kept in the server's memory: a restart forgets them, and each replica knows its own."
-                    ),
+                    notice: .error("There is no such import of yours. The newest \(ConsoleImportJob.kept) imports are kept."),
                     body: "<h1>No such import</h1><p><a href=\"/console/users/import\">Import users</a></p>"),
                 status: .notFound)
         }

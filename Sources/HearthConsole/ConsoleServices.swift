@@ -4,11 +4,11 @@ import HearthMessages
 /// What the console works with, given by the server that serves it (HearthServer's `buildRouter`): the administrator's
 /// use cases, the store it reads users and events from, the operators' sign-in, and the status page's report.
 public struct ConsoleServices: Sendable {
-    public typealias Store = AccountStore & AuditStore & SettingStore
+    public typealias Store = AccountStore & AuditStore & SettingStore & ConsoleImportJobStore
 
     /// Every change to a user goes through these (and records its audit event, naming the operator).
     public var accounts: AdministeredAccounts
-    /// Reads: the listing, the search, a user's events.
+    /// Reads: the listing, the search, a user's events; and the import jobs.
     public var store: any Store
     /// The server's password hashing: its own scrypt (an export carries hashes made with it) and the cost budget that
     /// limits an import's hash parameters.

@@ -42,3 +42,36 @@ extension HearthSchema {
             "CREATE INDEX console_sessions_last_seen_at ON console_sessions (last_seen_at)",
         ])
 }
+
+extension HearthSchema {
+    /// The console's imports of users, shared by every replica: one runs at a time, its runner writes its progress after
+    /// every batch, any replica shows its page.
+    static let addConsoleImportJobs = SchemaMigration(
+        "2026-12-06-add-console-import-jobs",
+        [
+            // console_import_jobs: `tenant_id` the tenant imported into ('' for the project); `actor_id` the operator's
+            // (`operator:<e-mail>`); `skipped` a JSON array of the first 1,000 users left out ({position, uid, reason});
+            // `finished_at` NULL while it runs, `stopped` why it ended early; `heartbeat_at` refreshed by the runner after
+            // every batch (a running job with an old one lost its server). Times: ms since 1970.
+            """
+            CREATE TABLE console_import_jobs (
+                job_id TEXT NOT NULL,
+                tenant_id TEXT NOT NULL,
+                actor_id TEXT NOT NULL,
+                file_name TEXT NOT NULL,
+                format TEXT NOT NULL,
+                started_at BIGINT NOT NULL,
+                total BIGINT NOT NULL,
+                processed BIGINT NOT NULL,
+                imported BIGINT NOT NULL,
+                skipped_count BIGINT NOT NULL,
+                skipped TEXT NOT NULL,
+                finished_at BIGINT,
+                stopped TEXT,
+                heartbeat_at BIGINT NOT NULL,
+                CONSTRAINT console_import_jobs_pkey PRIMARY KEY (job_id)
+            )
+            """,
+            "CREATE INDEX console_import_jobs_started_at ON console_import_jobs (started_at, job_id)",
+        ])
+}

@@ -387,5 +387,6 @@ enum HearthSchema {
         addPasskeys,
         addAuditFilterIndexes,
         addAuditDayCounts,
+        addConsoleImportJobs,
     ]
 }

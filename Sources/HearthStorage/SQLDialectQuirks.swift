@@ -16,6 +16,8 @@ enum SQLDialectQuirks {
         case migrations = 0x4865_6172_7468_0001
         /// Signing-key updates (``SQLStore/updateSigningKeys(_:)``).
         case signingKeys = 0x4865_6172_7468_0002
+        /// The start of a console import (``SQLStore/startConsoleImportJob(_:staleBefore:)``): one runs at a time.
+        case consoleImports = 0x4865_6172_7468_0003
         /// Login-failure records, one lock per subject (``SQLStore/updateLoginFailures(_:_:)``): the
         /// two-key form `pg_advisory_xact_lock(int4, int4)` with this class and `hashtext(subject)`,
         /// a key space apart from the one-key locks. Two subjects with the same hash merely wait for

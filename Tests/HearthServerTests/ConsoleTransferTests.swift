@@ -173,10 +173,20 @@ struct ConsoleTransferTests {
             let job = try #require(try await Self.upload(editor, file: file, name: "a.json").location)
             let other = try await ConsoleTests.signIn(live, try await ConsoleTests.addOperator(live, "ed2@example.com", role: .editor))
             let hidden = try await other.get(job)
-            #expect(hidden.status == 404 && hidden.body.contains("There is no such import of yours on this server."))
+            #expect(hidden.status == 404 && hidden.body.contains("There is no such import of yours."))
             let owner = try await ConsoleTests.signIn(live, try await ConsoleTests.addOperator(live, "own@example.com", role: .owner))
             #expect(try await owner.get(job).status == 200)
-            #expect(try await editor.get("/console/users/import/not-a-job").status == 404)
+            // An unknown or malformed id, however odd, gets the page someone else's job gets: never a 500.
+            let unknown = "/console/users/import/" + String(repeating: "0", count: 32)
+            for path in [
+                unknown, "/console/users/import/not-a-job", "/console/users/import/%00", "/console/users/import/" + String(job.suffix(32)) + "%00",
+                "/console/users/import/" + String(repeating: "a", count: 8_000), "/console/users/import/%C3%A9%E2%80%AE",
+                "/console/users/import/'%20OR%201=1",
+            ] {
+                let answer = try await editor.get(path)
+                #expect(answer.status == 404 && answer.body.contains("There is no such import of yours."), "\(path.prefix(60)): \(answer.status)")
+            }
+            #expect(try await other.get(unknown).body == hidden.body)
         }
     }
 

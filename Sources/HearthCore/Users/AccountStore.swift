@@ -208,7 +208,7 @@ public protocol TransferStore: Sendable {
 /// Everything the server keeps, behind one value.
 public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCounterStore, CredentialReplayGuard, LeaderLockStore,
     TransferStore, AuthSessionStore, LoginFailureStore, ActionCodeStore, MailQueueStore, AuditStore, PhoneVerificationStore,
-    SMSQueueStore, MultiFactorSessionStore, TenantStore, OperatorStore, PasskeyStore
+    SMSQueueStore, MultiFactorSessionStore, TenantStore, OperatorStore, PasskeyStore, ConsoleImportJobStore
 {
     func close() async throws
 }
