@@ -100,6 +100,21 @@ static void *slot_block(size_t size) {
     return result;
 }
 
+int hearth_release_kept_crypto_buffers(void) {
+    int released = 0;
+    pthread_mutex_lock(&slots_lock);
+    for (int index = 0; index < most_slots; index++) {
+        if (!slots[index].busy && slots[index].mapping != NULL) {
+            munmap(slots[index].mapping, mapping_length(slots[index].capacity));
+            slots[index].mapping = NULL;
+            slots[index].capacity = 0;
+            released++;
+        }
+    }
+    pthread_mutex_unlock(&slots_lock);
+    return released;
+}
+
 void *OPENSSL_memory_alloc(size_t size) {
     if (size >= large_block && size <= largest_kept) {
         void *block = slot_block(size);

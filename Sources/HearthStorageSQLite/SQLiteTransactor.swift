@@ -202,6 +202,11 @@ public final class SQLiteTransactor: SQLTransactor {
         try await database.raw("PRAGMA foreign_keys = ON").run()
         if readOnly {
             try await database.raw("PRAGMA query_only = ON").run()
+        } else {
+            // A checkpoint every 8,000 WAL pages (32 MiB) rather than SQLite's 1,000: each copies a page written many
+            // times meanwhile (a table's last page, an index's inner pages) once, and runs in the commit that crosses
+            // the line, holding the writer (BENCHMARKS.md, issue 30).
+            try await database.raw("PRAGMA wal_autocheckpoint = 8000").run()
         }
     }
 

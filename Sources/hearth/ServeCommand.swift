@@ -73,6 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
         } application: { services in
             buildApplication(services: services, tls: tls, reloadsOnHangup: true) { port in
                 // The start-up's measurements are done: the memory they freed goes back.
+                _ = hearth_release_kept_crypto_buffers()
                 _ = hearth_release_free_memory()
                 Banner.print(configuration: services.configuration, port: port, servesSandbox: !services.extensions.isEmpty)
             }

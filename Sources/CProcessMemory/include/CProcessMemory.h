@@ -16,4 +16,8 @@ int hearth_release_free_memory(void);
 /// 0 (the default) keeps none. Give it the number of threads that hash passwords. Returns the count applied (at most 64).
 int hearth_keep_large_crypto_buffers(int count);
 
+/// Unmaps the kept blocks that are not in use (the start-up's cost measurement made one): a server that hashes no
+/// password keeps none. Returns how many were released.
+int hearth_release_kept_crypto_buffers(void);
+
 #endif
