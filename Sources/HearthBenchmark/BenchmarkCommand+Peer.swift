@@ -44,7 +44,18 @@ extension BenchmarkCommand {
     private func measure(_ server: GlewlwydPeer, group: MultiThreadedEventLoopGroup, meter: CeilingMeter) async throws -> ScenarioResult {
         let driver = LoadDriver(group: group, host: "127.0.0.1", ports: [server.port], requestTimeout: Self.timeAmount(requestTimeout))
         let started = ContinuousClock.now
-        let tokens = try await server.refreshTokens(count: connections, driver: driver, connections: min(connections, 8))
+        // glewlwyd logs that it started a moment before it answers every connection: a reset connection is tried again.
+        var attempt = 1
+        var tokens: [String]
+        while true {
+            do {
+                tokens = try await server.refreshTokens(count: connections, driver: driver, connections: min(connections, 8))
+                break
+            } catch  where attempt < 5 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
         Self.emit("prepared \(tokens.count) glewlwyd refresh tokens (password grant) in \(Self.elapsed(since: started))")
         let requests = tokens.map {
             PreparedRequest(
