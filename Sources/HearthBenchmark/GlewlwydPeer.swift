@@ -61,7 +61,7 @@ final class GlewlwydPeer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-benchmark-glewlwyd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
-            let port = try freePort()
+            let port = try PostgresCluster.freePort()  // glewlwyd cannot be given port 0
             let database = directory.appendingPathComponent("glewlwyd.db")
             let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
             try await makeDatabase(
@@ -199,29 +199,5 @@ final class GlewlwydPeer {
     private static func onPath(_ tool: String) -> String? {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(tool)" }
             .first(where: FileManager.default.isExecutableFile(atPath:))
-    }
-
-    /// A TCP port on 127.0.0.1 that nothing listens on right now (glewlwyd cannot be given port 0).
-    private static func freePort() throws -> Int {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw BenchmarkError("socket() failed: errno \(errno)") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw BenchmarkError("bind() failed: errno \(errno)") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        guard named == 0 else { throw BenchmarkError("getsockname() failed: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

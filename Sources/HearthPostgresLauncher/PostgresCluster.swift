@@ -279,8 +279,9 @@ public final class PostgresCluster: Sendable {
         throw LauncherError("running as root, but there is neither a postgres nor a nobody account to run PostgreSQL as")
     }
 
-    /// A TCP port on 127.0.0.1 that nothing listens on right now.
-    private static func freePort() throws -> Int {
+    /// A TCP port on 127.0.0.1 that nothing listens on right now (for a server that cannot be given port 0: PostgreSQL
+    /// here, glewlwyd in hearth-benchmark).
+    public static func freePort() throws -> Int {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else

@@ -124,15 +124,7 @@ final class AccountCache: Sendable {
     /// The remembered user with this uid, if any (and fresh), and whether its reader should read it again in the
     /// background (then call ``refreshEnded(_:)``).
     func user(uid: String) -> (user: UserRecord, refresh: Bool)? {
-        let found: (Entry<UserRecord>, Bool)? = state.withLock { state in
-            guard let entry = state.users[uid] else { return nil }
-            return (entry, Self.asksRefresh(entry, .user(uid), in: &state))
-        }
-        guard let (entry, refresh) = found, isFresh(entry.servedUntil) else {
-            if found?.1 == true { refreshEnded(.user(uid)) }
-            return nil
-        }
-        return (entry.value, refresh)
+        served(.user(uid)) { $0.users[uid] }
     }
 
     /// The remembered user with this uid, fresh or not, asking for nothing.
@@ -142,15 +134,20 @@ final class AccountCache: Sendable {
 
     /// The remembered passkeys of the user with this uid, if any (and fresh), and whether to read them again.
     func passkeys(uid: String) -> (passkeys: [PasskeyCredential], refresh: Bool)? {
-        let found: (Entry<[PasskeyCredential]>, Bool)? = state.withLock { state in
-            guard let entry = state.passkeys[uid] else { return nil }
-            return (entry, Self.asksRefresh(entry, .passkeys(uid), in: &state))
+        served(.passkeys(uid)) { $0.passkeys[uid] }
+    }
+
+    /// The entry `find` picks, if fresh, and whether to read it again (asked once: see ``asksRefresh(_:_:in:)``).
+    private func served<Value: Sendable>(_ refresh: Refresh, _ find: (State) -> Entry<Value>?) -> (Value, Bool)? {
+        let found: (Entry<Value>, Bool)? = state.withLock { state in
+            guard let entry = find(state) else { return nil }
+            return (entry, Self.asksRefresh(entry, refresh, in: &state))
         }
-        guard let (entry, refresh) = found, isFresh(entry.servedUntil) else {
-            if found?.1 == true { refreshEnded(.passkeys(uid)) }
+        guard let (entry, asked) = found, isFresh(entry.servedUntil) else {
+            if found?.1 == true { refreshEnded(refresh) }
             return nil
         }
-        return (entry.value, refresh)
+        return (entry.value, asked)
     }
 
     /// Remembers the passkeys of `uid`, read after ``generation`` was `generation`, unless something was forgotten since.
