@@ -120,7 +120,11 @@ struct MailDeliveryTests {
                 try await live.services.store.recentMails(limit: 1).first.flatMap { $0.sentAt == nil ? nil : $0 }
             }
             #expect(sentMail.attempts == 2)
-            let metrics = String(decoding: live.services.metrics.telemetry.exposition(), as: UTF8.self)
+            // Counted once the delivery pass that marked it sent returns: a moment after the store says so.
+            let metrics = try await Self.eventually {
+                let text = String(decoding: live.services.metrics.telemetry.exposition(), as: UTF8.self)
+                return text.contains("hearth_mails_sent_total") ? text : nil
+            }
             #expect(metrics.contains(#"hearth_mails_queued_total{purpose="PASSWORD_RESET"} 1"#))
             #expect(metrics.contains(#"hearth_mails_failed_total{purpose="PASSWORD_RESET",outcome="retry"} 1"#))
             #expect(metrics.contains(#"hearth_mails_sent_total{purpose="PASSWORD_RESET"} 1"#))
