@@ -36,8 +36,9 @@ final class AccountCache: Sendable {
     /// A remembered value, until when it is served, and from when a read of it asks for it to be read again.
     private struct Entry<Value: Sendable>: Sendable {
         let value: Value
-        let servedUntil: ContinuousClock.Instant
-        let refreshFrom: ContinuousClock.Instant
+        /// `nil` in an exclusive cache: served until forgotten, never read again ahead.
+        let servedUntil: ContinuousClock.Instant?
+        let refreshFrom: ContinuousClock.Instant?
     }
 
     /// What a reader should read again in the background (in a shared cache, an entry past half the maximum age).
@@ -100,14 +101,14 @@ final class AccountCache: Sendable {
     /// waits for that read; the random share keeps entries read together (a replica's first second under load)
     /// from expiring together.
     private func entry<Value: Sendable>(_ value: Value) -> Entry<Value> {
+        guard let maximumAge else { return Entry(value: value, servedUntil: nil, refreshFrom: nil) }
         let now = ContinuousClock.now
-        guard let maximumAge else { return Entry(value: value, servedUntil: now + .seconds(1 << 40), refreshFrom: now + .seconds(1 << 40)) }
         return Entry(value: value, servedUntil: now + maximumAge * Double.random(in: 0.6...1), refreshFrom: now + maximumAge / 2)
     }
 
     /// Whether `entry`'s reader should read it again now: past its time for that, and not asked for already.
     private static func asksRefresh<Value: Sendable>(_ entry: Entry<Value>, _ refresh: Refresh, in state: inout State) -> Bool {
-        guard ContinuousClock.now >= entry.refreshFrom, state.serving else { return false }
+        guard let refreshFrom = entry.refreshFrom, state.serving, ContinuousClock.now >= refreshFrom else { return false }
         return state.refreshing.insert(refresh).inserted
     }
 
@@ -117,8 +118,9 @@ final class AccountCache: Sendable {
     }
 
     /// Whether an entry served until `servedUntil` may still be served.
-    private func isFresh(_ servedUntil: ContinuousClock.Instant) -> Bool {
-        maximumAge == nil || ContinuousClock.now < servedUntil
+    private func isFresh(_ servedUntil: ContinuousClock.Instant?) -> Bool {
+        guard let servedUntil else { return true }
+        return ContinuousClock.now < servedUntil
     }
 
     /// The remembered user with this uid, if any (and fresh), and whether its reader should read it again in the
