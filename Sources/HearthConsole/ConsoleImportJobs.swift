@@ -1,5 +1,7 @@
 import Foundation
 import HearthCore
+import HearthWire
+import HearthWireMapping
 
 /// The console's imports, each running in the background in batches of ``AccountImport/maxBatch`` while its page shows
 /// how far it got. The jobs are kept in the database (``ConsoleImportJobStore``): any replica shows a job's page, one
@@ -10,15 +12,36 @@ actor ConsoleImportJobs {
     typealias Skipped = ConsoleImportJob.Skipped
     typealias Job = ConsoleImportJob
 
-    /// What an import is given: the file's users, in order, the hash options every batch shares, and where they go (the
-    /// tenant switcher's scope: its store, its password hashing, its audit trail).
+    /// What an import is given: the file, what ``survey(_:format:)`` found in it, the hash options every batch shares,
+    /// and where the users go (the tenant switcher's scope: its store, its password hashing, its audit trail).
     struct Work: Sendable {
-        var entries: [AccountImport.Entry]
+        /// The upload's bytes: a slice of its mapped file, readable while this holds it (after the file is removed too).
+        /// The users are read from it a batch at a time, never all at once.
+        var file: Data
+        var format: AuthExportFile.Format
+        var survey: Survey
         var tenantID: String?
         var scope: ConsoleSignInSettings.Scope
         var options: AccountImport.Batch
         var fileName: String
-        var format: String
+    }
+
+    /// What a whole first reading of a file finds: how many users it holds, and whether any has a password hash.
+    struct Survey: Sendable {
+        var total = 0
+        var hasPasswordHashes = false
+    }
+
+    /// Reads the whole file once, one user at a time, so that a file that cannot be read is refused before anything is
+    /// imported; the error's description is the sentence to show.
+    static func survey(_ file: Data, format: AuthExportFile.Format) throws(AuthExportFile.ReadError) -> Survey {
+        var reader = try AuthExportFile.UserReader(file, format: format)
+        var survey = Survey()
+        while let user = try reader.next() {
+            survey.total += 1
+            survey.hasPasswordHashes = survey.hasPasswordHashes || user.passwordHash != nil
+        }
+        return survey
     }
 
     private let services: ConsoleServices
@@ -42,11 +65,16 @@ actor ConsoleImportJobs {
     /// Checks the hash options against the file's first batch, then starts the import in the background and returns
     /// its id. Throws ``Refusal`` when another import is running or the options are refused.
     func start(_ work: Work, origin: AuditOrigin) async throws -> String {
-        if work.options.hashAlgorithm == nil, work.entries.contains(where: { $0.passwordHash != nil }) {
+        if work.options.hashAlgorithm == nil, work.survey.hasPasswordHashes {
             throw Refusal("The file holds password hashes: choose the hash algorithm they were made with, and its parameters.")
         }
         var first = work.options
-        first.entries = Array(Self.unique(work.entries).kept.prefix(AccountImport.maxBatch).map(\.entry))
+        do {
+            var batches = try Batches(work)
+            first.entries = try batches.next()?.kept.map(\.entry) ?? []
+        } catch {
+            throw Refusal(error.description)
+        }
         if !first.entries.isEmpty {
             do {
                 _ = try AccountImport(first, now: services.clock.now, budget: services.hashing.budget)
@@ -59,7 +87,7 @@ actor ConsoleImportJobs {
         let now = services.clock.now
         let job = Job(
             id: String(ConsoleSignIn.makeToken().prefix(32)), tenantID: work.tenantID, actorID: origin.actorID ?? "", fileName: work.fileName,
-            format: work.format, startedAt: now, total: work.entries.count)
+            format: work.format.rawValue, startedAt: now, total: work.survey.total)
         guard try await store.startConsoleImportJob(job, staleBefore: now.addingTimeInterval(-heartbeatBound)) else {
             throw Refusal("Another import is running; wait for it to finish, then try again.")
         }
@@ -76,32 +104,21 @@ actor ConsoleImportJobs {
 
     private func run(_ started: Job, _ work: Work, origin: AuditOrigin) async {
         var job = started
-        let (kept, repeated) = Self.unique(work.entries)
-        job.skip(repeated)
         var listed = 0
         var claimed = true
-        for start in stride(from: 0, to: kept.count, by: AccountImport.maxBatch) {
-            let chunk = Array(kept[start..<min(start + AccountImport.maxBatch, kept.count)])
-            var batch = work.options
-            batch.entries = chunk.map(\.entry)
-            do {
-                let failures: [AccountImport.Failure]
-                do {
-                    let importer = try AccountImport(batch, now: services.clock.now, budget: services.hashing.budget)
-                    failures = try await importer.run(into: work.scope.store, passwords: work.scope.accounts.passwords)
-                } catch let error as HearthError {
-                    // The whole batch refused (its checks are the first batch's, so this is rare): each of its users skipped.
-                    failures = chunk.indices.map { AccountImport.Failure(index: $0, message: Self.message(error)) }
-                }
-                job.skip(failures.map { Skipped(position: chunk[$0.index].position, uid: chunk[$0.index].entry.uid, reason: $0.message) })
-                job.processed += chunk.count - failures.count
-                job.imported += chunk.count - failures.count
-            } catch {
-                job.stopped = "The import stopped after \(job.processed) of \(job.total) users: the store failed (\(error))."
-                break
+        do {
+            var batches = try Batches(work)
+            while let (chunk, repeated) = try batches.next() {
+                job.skip(repeated)
+                if !chunk.isEmpty { try await importBatch(chunk, work, into: &job) }
+                claimed = await record(&job, listed: &listed)
+                guard claimed else { break }
             }
-            claimed = await record(&job, listed: &listed)
-            guard claimed else { break }
+        } catch let error as AuthExportFile.ReadError {
+            // The file was read through before the import started: its bytes changed since.
+            job.stopped = "The import stopped after \(job.processed) of \(job.total) users: the file could not be read again (\(error))."
+        } catch {
+            job.stopped = "The import stopped after \(job.processed) of \(job.total) users: the store failed (\(error))."
         }
         if claimed {
             job.processed = job.stopped == nil ? job.total : job.processed
@@ -109,13 +126,31 @@ actor ConsoleImportJobs {
             _ = await record(&job, listed: &listed)
         }
         var details = [
-            "imported": String(job.imported), "failed": String(job.skippedCount), "source": "console", "format": work.format,
+            "imported": String(job.imported), "failed": String(job.skippedCount), "source": "console", "format": work.format.rawValue,
         ]
         if job.stopped != nil || !claimed { details["stopped"] = "true" }
         await work.scope.accounts.audit.record(
             AuditEvent(
                 time: services.clock.now, kind: .adminUsersImported, uid: nil, actor: .administrator, actorID: origin.actorID,
                 clientAddress: origin.address, details: details))
+    }
+
+    /// Imports one batch, counting its users in `job` (those the import refuses as skipped, with the reason); throws
+    /// only when the store fails.
+    private func importBatch(_ chunk: [(position: Int, entry: AccountImport.Entry)], _ work: Work, into job: inout Job) async throws {
+        var batch = work.options
+        batch.entries = chunk.map(\.entry)
+        let failures: [AccountImport.Failure]
+        do {
+            let importer = try AccountImport(batch, now: services.clock.now, budget: services.hashing.budget)
+            failures = try await importer.run(into: work.scope.store, passwords: work.scope.accounts.passwords)
+        } catch let error as HearthError {
+            // The whole batch refused (its checks are the first batch's, so this is rare): each of its users skipped.
+            failures = chunk.indices.map { AccountImport.Failure(index: $0, message: Self.message(error)) }
+        }
+        job.skip(failures.map { Skipped(position: chunk[$0.index].position, uid: chunk[$0.index].entry.uid, reason: $0.message) })
+        job.processed += chunk.count - failures.count
+        job.imported += chunk.count - failures.count
     }
 
     /// Writes `job`'s progress with a new heartbeat (its skipped users when more than the `listed` written before);
@@ -131,22 +166,33 @@ actor ConsoleImportJobs {
         }
     }
 
-    /// The entries with their 1-based positions, a uid's first appearance kept and its later ones skipped (one import's
-    /// batches must not hold a uid twice, and a later copy would only fail against the first).
-    static func unique(_ entries: [AccountImport.Entry]) -> (kept: [(position: Int, entry: AccountImport.Entry)], repeated: [Skipped]) {
-        var first: [String: Int] = [:]
-        var kept: [(position: Int, entry: AccountImport.Entry)] = []
-        var repeated: [Skipped] = []
-        for (offset, entry) in entries.enumerated() {
-            let position = offset + 1
-            if !entry.uid.isEmpty, let earlier = first[entry.uid] {
-                repeated.append(Skipped(position: position, uid: entry.uid, reason: "the uid is given earlier in the file (user \(earlier))"))
-                continue
-            }
-            if !entry.uid.isEmpty { first[entry.uid] = position }
-            kept.append((position, entry))
+    /// A file's users in batches of at most ``AccountImport/maxBatch`` kept ones, each with its 1-based position in the
+    /// file: a uid's first appearance is kept and its later ones skipped (one import's batches must not hold a uid twice,
+    /// and a later copy would only fail against the first). Only the uids seen are remembered across batches.
+    struct Batches: Sendable {
+        private var reader: AuthExportFile.UserReader
+        private var first: [String: Int] = [:]
+
+        init(_ work: Work) throws(AuthExportFile.ReadError) {
+            reader = try AuthExportFile.UserReader(work.file, format: work.format)
         }
-        return (kept, repeated)
+
+        /// The next batch (its kept users, and the repeated ones skipped while gathering it); `nil` at the end.
+        mutating func next() throws(AuthExportFile.ReadError) -> (kept: [(position: Int, entry: AccountImport.Entry)], repeated: [Skipped])? {
+            var kept: [(position: Int, entry: AccountImport.Entry)] = []
+            var repeated: [Skipped] = []
+            while kept.count < AccountImport.maxBatch, let user = try reader.next() {
+                let position = reader.count
+                let entry = AccountImport.Entry(user.userInfo)
+                if !entry.uid.isEmpty, let earlier = first[entry.uid] {
+                    repeated.append(Skipped(position: position, uid: entry.uid, reason: "the uid is given earlier in the file (user \(earlier))"))
+                    continue
+                }
+                if !entry.uid.isEmpty { first[entry.uid] = position }
+                kept.append((position, entry))
+            }
+            return kept.isEmpty && repeated.isEmpty ? nil : (kept, repeated)
+        }
     }
 
     /// A whole batch's refusal in words: the message after the error's name (`INVALID_HASH_KEY : A non-empty …`).

@@ -112,13 +112,15 @@ struct ConsoleImportPage<Context: RequestContext & RemoteAddressRequestContext>:
             guard let known = AuthExportFile.Format(rawValue: chosen) else { return refuse("Choose JSON or CSV as the format.") }
             format = known
         }
-        let exported: AuthExportFile
+        // Read through once, a user at a time, to refuse a file that cannot be read before anything is imported; the job
+        // reads it again in batches.
+        let survey: ConsoleImportJobs.Survey
         do {
-            exported = try AuthExportFile.read(file.data, format: format)
+            survey = try ConsoleImportJobs.survey(file.data, format: format)
         } catch {
             return refuse(error.description)
         }
-        guard !exported.users.isEmpty else { return refuse("The file holds no users.") }
+        guard survey.total > 0 else { return refuse("The file holds no users.") }
         let options: AccountImport.Batch
         do {
             options = try Self.options(fields)
@@ -126,8 +128,7 @@ struct ConsoleImportPage<Context: RequestContext & RemoteAddressRequestContext>:
             return refuse(error.message)
         }
         let work = ConsoleImportJobs.Work(
-            entries: exported.users.map { AccountImport.Entry($0.userInfo) }, tenantID: scope.tenantID, scope: scope.useCases, options: options,
-            fileName: fileName, format: format.rawValue)
+            file: file.data, format: format, survey: survey, tenantID: scope.tenantID, scope: scope.useCases, options: options, fileName: fileName)
         do {
             let id = try await jobs.start(work, origin: console.origin(request, context, identity))
             return ConsoleLayout.redirect("/console/users/import/\(id)")

@@ -58,7 +58,12 @@ extension UsersCommand {
         @Option(name: .customLong("hash-input-order"), help: "SALT_FIRST or PASSWORD_FIRST.") var hashInputOrder: String?
 
         func run() async throws {
-            let users = try readFile()
+            // Read through once, a user at a time, so that a file that cannot be read is refused before anything is sent;
+            // then again, a batch at a time (never the whole file as users in memory).
+            let (data, format) = try openFile()
+            var survey = try reader(data, format)
+            while try next(&survey) != nil {}
+            let total = survey.count
             let hash = try hashOptions()
             let order: String? =
                 switch hashInputOrder?.uppercased() {
@@ -68,31 +73,47 @@ extension UsersCommand {
                 default: throw ValidationError("--hash-input-order: SALT_FIRST or PASSWORD_FIRST")
                 }
             let failures = try await connection.withAdmin { admin in
-                let progress = ProgressBar(total: users.count)
-                var failures: [(user: ExportedUser, message: String)] = []
+                let progress = ProgressBar(total: total)
+                var failures: [(uid: String, message: String)] = []
+                var users = try reader(data, format)
                 var done = 0
                 progress.show(0)
-                for start in stride(from: 0, to: users.count, by: 1_000) {
-                    let batch = Array(users[start..<min(start + 1_000, users.count)])
+                while true {
+                    var batch: [ExportedUser] = []
+                    while batch.count < 1_000, let user = try next(&users) { batch.append(user) }
+                    guard !batch.isEmpty else { break }
                     let result = try await admin.importUsers(batch, hash: hash, passwordHashOrder: order)
-                    failures += result.errors.map { (batch[$0.index], $0.message) }
+                    failures += result.errors.map { (batch[$0.index].localId, $0.message) }
                     done += batch.count
                     progress.show(done)
                 }
                 return failures
             }
-            for failure in failures { FileHandle.standardError.write(Data("  \(failure.user.localId): \(failure.message)\n".utf8)) }
-            print(
-                "imported \(users.count - failures.count) of \(users.count) user(s)\(failures.isEmpty ? "" : "; \(failures.count) failed (listed above)")"
-            )
+            for failure in failures { FileHandle.standardError.write(Data("  \(failure.uid): \(failure.message)\n".utf8)) }
+            print("imported \(total - failures.count) of \(total) user(s)\(failures.isEmpty ? "" : "; \(failures.count) failed (listed above)")")
             if !failures.isEmpty { throw ExitCode(1) }
         }
 
-        private func readFile() throws -> [ExportedUser] {
-            guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+        /// The file's bytes, mapped rather than read into memory, and its form.
+        private func openFile() throws -> (Data, AuthExportFile.Format) {
             let format: AuthExportFile.Format = try TransferFormat.of(file, format) == .json ? .json : .csv
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped) else {
+                throw ValidationError("cannot read \(file)")
+            }
+            return (data, format)
+        }
+
+        private func reader(_ data: Data, _ format: AuthExportFile.Format) throws -> AuthExportFile.UserReader {
             do {
-                return try AuthExportFile.read(data, format: format).users
+                return try AuthExportFile.UserReader(data, format: format)
+            } catch {
+                throw ValidationError("\(file): \(error)")
+            }
+        }
+
+        private func next(_ reader: inout AuthExportFile.UserReader) throws -> ExportedUser? {
+            do {
+                return try reader.next()
             } catch {
                 throw ValidationError("\(file): \(error)")
             }

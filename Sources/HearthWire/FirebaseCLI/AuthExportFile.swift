@@ -139,50 +139,71 @@ extension AuthExportFile {
     /// Reads a CSV export. Fields may be quoted (`"a, b"`, with `""` for a quote inside); a trailing comma, empty
     /// lines and `\r\n` endings are accepted. Throws ``CSVError`` naming the first bad line.
     public static func csv(_ text: String) throws -> AuthExportFile {
-        var users: [ExportedUser] = []
-        for (number, fields) in try rows(text) where !(fields.count == 1 && fields[0].isEmpty) {
-            func field(_ index: Int) -> String? {
-                guard index < fields.count, !fields[index].isEmpty else { return nil }
-                return fields[index]
-            }
-            func milliseconds(_ index: Int) throws -> WireInt64? {
-                guard let text = field(index) else { return nil }
-                guard let value = Int64(text) else { throw CSVError(line: number, problem: "column \(index + 1) is not a time in milliseconds") }
-                return WireInt64(value)
-            }
-            func flag(_ index: Int) throws -> Bool? {
-                switch field(index) {
-                case nil: return nil
-                case "true": return true
-                case "false": return false
-                default: throw CSVError(line: number, problem: "column \(index + 1) is neither true nor false")
+        var text = text
+        let read: Result<AuthExportFile, CSVError> = text.withUTF8 { utf8 in
+            Result { () throws(CSVError) in
+                var rows = CSVRows(maximumLineBytes: .max)
+                var users: [ExportedUser] = []
+                while true {
+                    let row: (Int, [String])?
+                    do throws(CSVRows.Failure) {
+                        row = try rows.next(in: UnsafeRawBufferPointer(utf8))
+                    } catch {
+                        switch error {
+                        case .line(let error): throw error
+                        case .tooLong(let line): throw CSVError(line: line, problem: "the line is too long")
+                        }
+                    }
+                    guard let (number, fields) = row else { return AuthExportFile(users: users) }
+                    users.append(try csvUser(fields, line: number))
                 }
             }
-            guard let uid = field(0) else { throw CSVError(line: number, problem: "no uid in column 1") }
-            var user = ExportedUser(localId: uid)
-            user.email = field(1)
-            user.emailVerified = try flag(2)
-            user.passwordHash = field(3)
-            user.salt = field(4)
-            user.displayName = field(5)
-            user.photoUrl = field(6)
-            var providers: [ExportedProvider] = []
-            for (offset, providerID) in csvProviders.enumerated() {
-                let column = 7 + 4 * offset
-                guard let rawID = field(column) else { continue }
-                providers.append(
-                    ExportedProvider(
-                        providerId: providerID, rawId: rawID, email: field(column + 1), displayName: field(column + 2), photoUrl: field(column + 3)))
-            }
-            user.providerUserInfo = providers.isEmpty ? nil : providers
-            user.createdAt = try milliseconds(23)
-            user.lastSignedInAt = try milliseconds(24)
-            user.phoneNumber = field(25)
-            user.disabled = try flag(26)
-            user.customAttributes = field(27)
-            users.append(user)
         }
-        return AuthExportFile(users: users)
+        return try read.get()
+    }
+
+    /// The user a CSV row's fields describe (see ``AuthExportFile`` for the columns).
+    static func csvUser(_ fields: [String], line number: Int) throws(CSVError) -> ExportedUser {
+        func field(_ index: Int) -> String? {
+            guard index < fields.count, !fields[index].isEmpty else { return nil }
+            return fields[index]
+        }
+        func milliseconds(_ index: Int) throws(CSVError) -> WireInt64? {
+            guard let text = field(index) else { return nil }
+            guard let value = Int64(text) else { throw CSVError(line: number, problem: "column \(index + 1) is not a time in milliseconds") }
+            return WireInt64(value)
+        }
+        func flag(_ index: Int) throws(CSVError) -> Bool? {
+            switch field(index) {
+            case nil: return nil
+            case "true": return true
+            case "false": return false
+            default: throw CSVError(line: number, problem: "column \(index + 1) is neither true nor false")
+            }
+        }
+        guard let uid = field(0) else { throw CSVError(line: number, problem: "no uid in column 1") }
+        var user = ExportedUser(localId: uid)
+        user.email = field(1)
+        user.emailVerified = try flag(2)
+        user.passwordHash = field(3)
+        user.salt = field(4)
+        user.displayName = field(5)
+        user.photoUrl = field(6)
+        var providers: [ExportedProvider] = []
+        for (offset, providerID) in csvProviders.enumerated() {
+            let column = 7 + 4 * offset
+            guard let rawID = field(column) else { continue }
+            providers.append(
+                ExportedProvider(
+                    providerId: providerID, rawId: rawID, email: field(column + 1), displayName: field(column + 2), photoUrl: field(column + 3)))
+        }
+        user.providerUserInfo = providers.isEmpty ? nil : providers
+        user.createdAt = try milliseconds(23)
+        user.lastSignedInAt = try milliseconds(24)
+        user.phoneNumber = field(25)
+        user.disabled = try flag(26)
+        user.customAttributes = field(27)
+        return user
     }
 
     /// The users as CSV lines, each ending with a comma as the Firebase CLI writes them. Fields holding a comma,
@@ -227,66 +248,101 @@ extension AuthExportFile {
         return escaped + "\""
     }
 
-    /// The fields of each line, with its 1-based number.
-    private static func rows(_ text: String) throws -> [(Int, [String])] {
-        var rows: [(Int, [String])] = []
-        var fields: [String] = []
-        var field = ""
-        var quoted = false
-        var line = 1
-        var rowLine = 1
-        var characters = text.makeIterator()
-        var pending: Character? = nil
-        func next() -> Character? {
-            if let character = pending {
-                pending = nil
-                return character
-            }
-            return characters.next()
+    /// Without the empty field a trailing comma leaves.
+    static func trimmed(_ fields: [String]) -> [String] {
+        fields.count == 29 && fields[28].isEmpty ? Array(fields.dropLast()) : fields
+    }
+}
+
+/// The rows of CSV text, read from its UTF-8 bytes one at a time: fields may be quoted (holding commas, line breaks and
+/// quotes written `""`), a line ends at `\n`, `\r\n` or `\r`, and empty lines are passed over. The bytes that
+/// delimit (`"`, `,`, `\r`, `\n`) are ASCII, which no byte of a longer UTF-8 character can be.
+struct CSVRows {
+    enum Failure: Error {
+        case line(AuthExportFile.CSVError)
+        /// A physical line (whatever quotes say) longer than the limit, with its number.
+        case tooLong(line: Int)
+    }
+
+    let maximumLineBytes: Int
+    /// Where the next row starts.
+    var offset = 0
+    /// The line the next row starts on (a line break inside quotes counts).
+    private var line = 1
+    /// The physical line being measured, and its length so far.
+    private var physicalLine = 1
+    private var lineLength = 0
+
+    init(maximumLineBytes: Int) { self.maximumLineBytes = maximumLineBytes }
+
+    /// The next row that is not empty, with the number of the line it starts on; `nil` at the end of `bytes`.
+    mutating func next(in bytes: UnsafeRawBufferPointer) throws(Failure) -> (Int, [String])? {
+        while offset < bytes.count {
+            let row = try self.row(in: bytes)
+            if row.1.count == 1 && row.1[0].isEmpty { continue }
+            return row
         }
-        while let character = next() {
+        return nil
+    }
+
+    private mutating func measure(_ byte: UInt8) throws(Failure) {
+        if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+            if byte == UInt8(ascii: "\n") { physicalLine += 1 }
+            lineLength = 0
+            return
+        }
+        lineLength += 1
+        if lineLength > maximumLineBytes { throw .tooLong(line: physicalLine) }
+    }
+
+    private mutating func row(in bytes: UnsafeRawBufferPointer) throws(Failure) -> (Int, [String]) {
+        let rowLine = line
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var quoted = false
+        var wasQuoted = false
+        func endField() {
+            fields.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+            wasQuoted = false
+        }
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            offset += 1
+            try measure(byte)
             if quoted {
-                if character == "\"" {
-                    let following = next()
-                    if following == "\"" {
-                        field.append("\"")
-                    } else {
-                        quoted = false
-                        pending = following
-                    }
+                if byte != UInt8(ascii: "\"") {
+                    if byte == UInt8(ascii: "\n") { line += 1 }
+                    field.append(byte)
+                } else if offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") {
+                    offset += 1
+                    try measure(byte)
+                    field.append(byte)
                 } else {
-                    if character == "\n" || character == "\r\n" { line += 1 }
-                    field.append(character)
+                    quoted = false
                 }
                 continue
             }
-            switch character {
-            case "\"" where field.isEmpty:
+            switch byte {
+            case UInt8(ascii: "\"") where field.isEmpty && !wasQuoted:
                 quoted = true
-            case ",":
-                fields.append(field)
-                field = ""
-            case "\n", "\r\n", "\r":
-                fields.append(field)
-                rows.append((rowLine, trimmed(fields)))
-                fields = []
-                field = ""
+                wasQuoted = true
+            case UInt8(ascii: ","):
+                endField()
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                if byte == UInt8(ascii: "\r"), offset < bytes.count, bytes[offset] == UInt8(ascii: "\n") {
+                    offset += 1
+                    try measure(UInt8(ascii: "\n"))
+                }
+                endField()
                 line += 1
-                rowLine = line
+                return (rowLine, AuthExportFile.trimmed(fields))
             default:
-                field.append(character)
+                field.append(byte)
             }
         }
-        if quoted { throw CSVError(line: rowLine, problem: "a quoted field never ends") }
-        if !field.isEmpty || !fields.isEmpty {
-            fields.append(field)
-            rows.append((rowLine, trimmed(fields)))
-        }
-        return rows
-    }
-
-    /// Without the empty field a trailing comma leaves.
-    private static func trimmed(_ fields: [String]) -> [String] {
-        fields.count == 29 && fields[28].isEmpty ? Array(fields.dropLast()) : fields
+        if quoted { throw .line(AuthExportFile.CSVError(line: rowLine, problem: "a quoted field never ends")) }
+        endField()
+        return (rowLine, AuthExportFile.trimmed(fields))
     }
 }
