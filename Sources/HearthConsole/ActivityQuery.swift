@@ -18,7 +18,7 @@ struct ActivityQuery: Sendable {
     var problems: [String] = []
 
     /// The charts' default span and their longest.
-    static let defaultDays = 30
+    static let defaultDays = AuditDayCounts.chartedDays
     static let maximumChartDays = 92
 
     init(_ parameters: [String: String], today: Int) {

@@ -12,7 +12,7 @@ struct ConsoleActivityPage<Context: RequestContext & RemoteAddressRequestContext
 
     static var pageSize: Int { 50 }
     /// The kinds counted as failures in their chart.
-    static var failures: [AuditEvent.Kind] { [.signInFailed, .secondFactorFailed, .consoleSignInFailed] }
+    static var failures: [AuditEvent.Kind] { AuditDayCounts.chartedFailures }
 
     @Sendable func list(_ request: Request, context: Context, identity: ConsoleIdentity) async throws -> Response {
         try await console.inSettingsScope(request.uri.queryParameters.get("tenant"), identity) { scope in
@@ -34,7 +34,7 @@ struct ConsoleActivityPage<Context: RequestContext & RemoteAddressRequestContext
             next = events.last.map { AuditCursor(after: $0).token }
         }
         let counts = try await AuditDayCounts.counts(
-            kinds: [.signedUp, .signedIn] + Self.failures, days: query.chartDays, store: store, now: services.clock.now)
+            kinds: AuditDayCounts.chartedKinds, days: query.chartDays, store: store, now: services.clock.now)
         let method = { (count: AuditDayCount) in count.method ?? "unknown" }
         let charts = [
             ActivityChart(

@@ -233,6 +233,43 @@ struct AuditEventsTests {
         }
     }
 
+    @Test("the hourly audit chore counts the charts' completed days for the project and each tenant; today is left to the visit")
+    func chartsCountedByTheChore() async throws {
+        try await withHearth { hearth, _ async throws in
+            let now = hearth.clock.now
+            let today = AuditDayCount.day(of: now)
+            try await hearth.services.store.createTenant(TenantRecord(id: "chart-t1", displayName: "Charted", createdAt: now))
+            let project = hearth.services.database
+            let tenant = hearth.services.database.scoped(toTenant: "chart-t1")
+            // Sign-ups 3 and 40 days ago and today in the project, 2 days ago in the tenant; one failed sign-in 5 days ago.
+            for (store, daysAgo, kind) in [
+                (project, 3, AuditEvent.Kind.signedUp), (project, 40, .signedUp), (project, 0, .signedUp), (tenant, 2, .signedUp),
+                (tenant, 5, .signInFailed),
+            ] {
+                try await store.insertAuditEvent(
+                    AuditEvent(time: now.addingTimeInterval(-Double(daysAgo) * 86_400), kind: kind, uid: "u", actor: .user, method: "password"))
+            }
+            let span = (today - AuditDayCounts.chartedDays + 1)...(today - 1)
+            #expect(try await project.keptAuditDayCounts(kinds: AuditDayCounts.chartedKinds, days: span).counted.isEmpty)
+            try await AuditPruningService(services: hearth.services).runOnce()
+            // Every completed day of the span counted for every charted kind, in both trails; nothing kept of today or
+            // of the day 40 days ago (outside the span).
+            for store in [project, tenant] {
+                let kept = try await store.keptAuditDayCounts(kinds: AuditDayCounts.chartedKinds, days: span.lowerBound - 20...today)
+                #expect(Set(kept.counted.keys) == Set(span))
+                #expect(kept.counted.values.allSatisfy { $0 == Set(AuditDayCounts.chartedKinds) })
+            }
+            let projectKept = try await project.keptAuditDayCounts(kinds: AuditDayCounts.chartedKinds, days: span).counts
+            #expect(projectKept.map { [$0.day, $0.count] } == [[today - 3, 1]] && projectKept.first?.kind == .signedUp)
+            let tenantKept = try await tenant.keptAuditDayCounts(kinds: AuditDayCounts.chartedKinds, days: span).counts.sorted { $0.day < $1.day }
+            #expect(tenantKept.map { [$0.day, $0.count] } == [[today - 5, 1], [today - 2, 1]])
+            #expect(tenantKept.map(\.kind) == [.signInFailed, .signedUp])
+            // A second pass finds everything kept: it counts nothing again (the kept rows are unchanged).
+            try await AuditPruningService(services: hearth.services).runOnce()
+            #expect(try await tenant.keptAuditDayCounts(kinds: AuditDayCounts.chartedKinds, days: span).counts.count == 2)
+        }
+    }
+
     @Test("key rotation: the first key is the system's, `hearth keys rotate` an administrator's, a scheduled one the system's")
     func keyRotation() async throws {
         try await withHearth { hearth, _ async throws in

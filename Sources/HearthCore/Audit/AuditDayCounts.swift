@@ -8,6 +8,23 @@ public enum AuditDayCounts {
     /// How long after its end a day is still open: an event's time is taken a moment before it is stored.
     public static let settling: TimeInterval = 300
 
+    /// The kinds the console's charts of failures count, and every kind its charts count.
+    public static let chartedFailures: [AuditEvent.Kind] = [.signInFailed, .secondFactorFailed, .consoleSignInFailed]
+    public static let chartedKinds: [AuditEvent.Kind] = [.signedUp, .signedIn] + chartedFailures
+    /// The days the charts show unless asked for others: today and the days before it.
+    public static let chartedDays = 30
+
+    /// Counts and keeps the charted kinds of the completed days in the charts' default span that are not kept yet, so
+    /// that no visit to the charts counts a month at once: the first after a month of events came in by import, or
+    /// after an upgrade. The server's hourly audit chore runs it for the project and every tenant; what it keeps, a
+    /// visit reads, and a day it has not reached yet the visit counts itself.
+    public static func countPastDays(store: any AuditStore, now: Date) async throws {
+        let open = AuditDayCount.day(of: now.addingTimeInterval(-settling))
+        let first = AuditDayCount.day(of: now) - chartedDays + 1
+        guard first < open else { return }
+        _ = try await counts(kinds: chartedKinds, days: first...(open - 1), store: store, now: now)
+    }
+
     /// ``AuditStore/auditDayCounts(kinds:from:to:)`` of `days` (days since 1970, UTC) at `now`: the completed days
     /// from the kept counts, those not kept yet counted and kept now, the open days counted.
     public static func counts(kinds: [AuditEvent.Kind], days: ClosedRange<Int>, store: any AuditStore, now: Date) async throws -> [AuditDayCount] {

@@ -77,3 +77,18 @@ public protocol TenantStore: Sendable {
     @discardableResult
     func deleteTenant(id: String) async throws -> Bool
 }
+
+extension TenantStore {
+    /// Every pool of users, as the tenant id a store is scoped to: `nil` (the project's) first, then each tenant's, the
+    /// tenants read a page of 1,000 at a time.
+    public func poolIDs() async throws -> [String?] {
+        var ids: [String?] = [nil]
+        var after: String?
+        while true {
+            let page = try await tenants(after: after, limit: 1_000)
+            ids += page.map(\.id)
+            guard page.count == 1_000 else { return ids }
+            after = page.last?.id
+        }
+    }
+}

@@ -67,13 +67,6 @@ public struct AnonymousCleanup: Sendable {
 
     /// The project's pool and each tenant's.
     private func pools() async throws -> [any AccountStore] {
-        var pools = [pool(nil)]
-        var after: String?
-        while true {
-            let page = try await store.tenants(after: after, limit: 1_000)
-            pools += page.map { pool($0.id) }
-            guard page.count == 1_000 else { return pools }
-            after = page.last?.id
-        }
+        try await store.poolIDs().map(pool)
     }
 }

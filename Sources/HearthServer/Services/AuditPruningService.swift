@@ -1,10 +1,12 @@
 import Foundation
 import HearthConfiguration
 import HearthCore
+import HearthStorage
 import Logging
 import ServiceLifecycle
 
-/// Deletes audit events older than `audit.retentionDays`, once an hour (never with a retention of 0).
+/// The audit trail's hourly chore, on one replica at a time: deletes the events older than `audit.retentionDays`, and
+/// counts the console's charts' completed days ahead of any visit (``AuditDayCounts/countPastDays(store:now:)``).
 public struct AuditPruningService: Service {
     private let services: HearthServices
     private let interval: TimeInterval
@@ -16,24 +18,23 @@ public struct AuditPruningService: Service {
     }
 
     public func run() async throws {
-        guard retentionDays > 0 else {
-            // Nothing to do, but a service that returns early would stop the whole server.
-            try? await gracefulShutdown()
-            return
-        }
-        let logger = services.logger
-        await PeriodicChore(lockName: "audit-pruning", title: "audit event pruning", interval: interval, store: services.store, logger: logger).run {
-            _ = try await runOnce()
-        }
+        await PeriodicChore(
+            lockName: "audit-pruning", title: "audit event pruning", interval: interval, store: services.store, logger: services.logger
+        ).run { _ = try await runOnce() }
     }
 
-    /// One pass: deletes the events that happened more than the retention ago. Returns how many (0 with a
-    /// retention of 0, which keeps every event).
+    /// One pass: deletes the events older than the retention (none with a retention of 0, which keeps every event), then
+    /// counts the charts' days not kept yet in the project's trail and each tenant's. Returns how many were deleted.
     @discardableResult
     public func runOnce() async throws -> Int {
-        guard retentionDays > 0 else { return 0 }
-        let deleted = try await services.store.deleteAuditEvents(before: services.clock.now.addingTimeInterval(-TimeInterval(retentionDays) * 86_400))
-        if deleted > 0 { services.logger.info("deleted audit events past their retention", metadata: ["count": "\(deleted)"]) }
+        var deleted = 0
+        if retentionDays > 0 {
+            deleted = try await services.store.deleteAuditEvents(before: services.clock.now.addingTimeInterval(-TimeInterval(retentionDays) * 86_400))
+            if deleted > 0 { services.logger.info("deleted audit events past their retention", metadata: ["count": "\(deleted)"]) }
+        }
+        for tenantID in try await services.store.poolIDs() {
+            try await AuditDayCounts.countPastDays(store: services.database.scoped(toTenant: tenantID), now: services.clock.now)
+        }
         return deleted
     }
 }
