@@ -156,10 +156,10 @@ struct ConsoleProvidersPage<Context: RequestContext & RemoteAddressRequestContex
         let providers = scope.useCases.providers
         let stored = Dictionary(try await providers.all().map { ($0.providerID, $0) }) { first, _ in first }
         let owner = identity.role.permits(.owner)
-        let rendering = Rendering(identity: identity, scope: scope, owner: owner, callbackURL: settings.callbackURL)
+        let rendering = Rendering(identity: identity, scope: scope, owner: owner, callbackURL: settings.callbackURL())
         var body = """
             <h1>Sign-in methods of \(ConsoleHTML.value(scope.name))</h1>
-            <p class="muted">The callback URL to register with each provider: <code>\(ConsoleHTML.escape(settings.callbackURL))</code>. \
+            <p class="muted">The callback URL to register with each provider: <code>\(ConsoleHTML.escape(rendering.callbackURL))</code>. \
             Secrets are never shown again once saved; leave a secret empty to keep the one stored.\(owner ? "" : " Only an owner changes them.")</p>
             <p class="muted">E-mail, phone and anonymous sign-in are on the <a href="\(ConsoleSettingsPage<Context>.path)\(scope.query)">settings page</a>.</p>
             <h2 id="built-in">Built-in providers</h2>

@@ -87,15 +87,16 @@ public struct ConsoleSignInSettings: Sendable {
     public var tenants: TenantChanges
     /// The use cases of `tenantID` (`nil`: the project's): `INVALID_TENANT_ID`, `TENANT_NOT_FOUND`.
     public var scope: @Sendable (_ tenantID: String?) async throws -> Scope
-    /// Hearth's redirect handler: the callback URL (redirect URI, ACS URL) to register with providers.
-    public var callbackURL: String
+    /// Hearth's redirect handler: the callback URL (redirect URI, ACS URL) to register with providers (asked at each page:
+    /// a server on port 0 knows its port once it listens).
+    public var callbackURL: @Sendable () -> String
     /// The hosts a continue URL or return URL may point at.
     public var authorizedDomains: [String]
     /// Development mode: blocking hooks may be http URLs to this machine.
     public var development: Bool
 
     public init(
-        tenants: TenantChanges, scope: @escaping @Sendable (_ tenantID: String?) async throws -> Scope, callbackURL: String,
+        tenants: TenantChanges, scope: @escaping @Sendable (_ tenantID: String?) async throws -> Scope, callbackURL: @escaping @Sendable () -> String,
         authorizedDomains: [String], development: Bool
     ) {
         self.tenants = tenants

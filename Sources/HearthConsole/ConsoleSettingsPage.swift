@@ -150,7 +150,7 @@ struct ConsoleSettingsPage<Context: RequestContext & RemoteAddressRequestContext
         }
         body += """
             <section class="panel" id="domains" aria-labelledby="domains-title"><h2 id="domains-title">Authorized domains and callback URL</h2>
-            <p>Give providers this callback (redirect) URL, and a SAML IdP this ACS URL:</p><p><code id="callback-url">\(ConsoleHTML.escape(settings.callbackURL))</code></p>
+            <p>Give providers this callback (redirect) URL, and a SAML IdP this ACS URL:</p><p><code id="callback-url">\(ConsoleHTML.escape(settings.callbackURL()))</code></p>
             <p>Continue and return URLs may point at these hosts (<code>email.authorizedDomains</code>, \
             <code>browserSignIn.returnURLs</code> and the server's own URLs in the configuration):</p>
             <ul id="authorized-domains">\(settings.authorizedDomains.map { "<li><code>\(ConsoleHTML.escape($0))</code></li>" }.joined())</ul>

@@ -37,6 +37,7 @@ enum ConsoleStyleSheet {
         th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
         th { font-weight: 600; }
         td code, dd code { word-break: break-all; }
+        p > code { overflow-wrap: anywhere; }
         #event-table td:nth-child(2) code { word-break: normal; }
         #event-table td:last-child { word-break: break-all; }
         dl { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: .25rem 1rem; margin: 0; }

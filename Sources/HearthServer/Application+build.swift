@@ -93,7 +93,7 @@ public func buildRouter(services: HearthServices) -> Router<HearthRequestContext
 
     WellKnownController<HearthRequestContext>(
         keyRing: services.keyRing, store: services.store, clock: services.clock, logger: services.logger, configuration: configuration,
-        baseURL: configuration.baseURL
+        baseURL: configuration.publicBaseURL
     ).addRoutes(to: router)
     scopes.project.sessionCookies.addPublicRoutes(to: router)
     // Routes given from outside: development mode's identity-provider stand-ins.

@@ -92,6 +92,14 @@ public struct HearthServices: Sendable {
         return bound.baseURL
     }
 
+    /// Hearth's redirect handler as providers and browsers reach it: `browserSignIn.handlerURL`, else ``publicBaseURL``'s
+    /// `/__/auth/handler`; without a public URL, a server on port 0 (tests) uses the `authority` a client reached it at.
+    public func browserSignInHandlerURL(authority: String?) -> URL {
+        if let configured = configuration.providers.browserSignIn.handlerURL { return configured }
+        let reached = configuration.publicURL == nil && configuration.port == 0 ? authority.flatMap { $0.isEmpty ? nil : "http://\($0)" } : nil
+        return URL(string: (reached ?? publicBaseURL) + "/__/auth/handler") ?? URL(fileURLWithPath: "/__/auth/handler")
+    }
+
     /// What a server is built on, chosen and made by its composition (`hearth serve`, the test kits: see
     /// HearthComposition): the store and where metrics and spans go.
     public struct Base: Sendable {

@@ -63,6 +63,30 @@ struct BrowserSignInTests {
         }
     }
 
+    @Test("behind a proxy: with server.publicURL and no browserSignIn.handlerURL, providers get the public handler, and the console shows it")
+    func handlerAtThePublicURL() async throws {
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        do {
+            try await withLiveHearth({ $0.publicURL = "https://auth.example.com" }) { live in
+                let client = FirebaseTestClient(baseURL: live.baseURL)
+                let started = try await client.createAuthUri(providerID: "google.com", continueUri: Self.returnURL)
+                let authUri = try #require(started.string("authUri"))
+                #expect(try #require(URL(string: authUri)).queryItems["redirect_uri"] == "https://auth.example.com/__/auth/handler")
+                // Development mode: this machine's browser is the console's owner.
+                let browser = TestBrowser(client: http, baseURL: live.baseURL)
+                for path in ["/console/settings", "/console/settings/providers"] {
+                    let page = try await browser.get(live.baseURL + path)
+                    #expect(page.text.contains("<code id=\"callback-url\">https://auth.example.com/__/auth/handler</code>") || path.hasSuffix("providers"))
+                    #expect(page.text.contains("https://auth.example.com/__/auth/handler") && !page.text.contains(live.baseURL + "/__/auth/handler"), "\(path)")
+                }
+            }
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+    }
+
     @Test("Google: the person submits the consent form; PKCE and nonce are used; tokens come back when asked for")
     func googleThroughTheForm() async throws {
         try await withBrowser { live, client, browser in

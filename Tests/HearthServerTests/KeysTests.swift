@@ -49,6 +49,13 @@ struct KeysTests {
                 #expect(result["id_token_signing_alg_values_supported"] == .array([.string("RS256")]))
             }
         }
+        // Behind a proxy the key set is named at the public URL, not at the address the server listens on.
+        try await withHearth({ $0.publicURL = "https://auth.example.com" }) { _, client async throws in
+            let result = try await client.raw("/.well-known/openid-configuration", method: .get)
+            #expect(
+                result.string("jwks_uri")
+                    == "https://auth.example.com/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com")
+        }
     }
 
     @Test("a configured issuer is used in tokens and checked on the way in")

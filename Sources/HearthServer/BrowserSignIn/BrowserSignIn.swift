@@ -44,16 +44,6 @@ struct BrowserSignIn: Sendable {
         return flows
     }
 
-    /// Hearth's redirect handler as the providers reach it (the `redirect_uri` Hearth registers):
-    /// `browserSignIn.handlerURL`, else the server's base URL; a server on port 0 (tests) uses the authority
-    /// the client reached it at. Kept with the pending sign-in, so the code exchange repeats it exactly.
-    func handlerURL(authority: String?) -> URL {
-        if let configured = settings.handlerURL { return configured }
-        let configuration = services.configuration
-        let base = configuration.port == 0 && authority.map { !$0.isEmpty } == true ? "http://\(authority!)" : configuration.baseURL
-        return URL(string: base + "/__/auth/handler") ?? URL(fileURLWithPath: "/__/auth/handler")
-    }
-
     // MARK: createAuthUri
 
     /// `accounts:createAuthUri` with a `providerId`: stores the pending sign-in and returns the provider's page.
@@ -93,7 +83,8 @@ struct BrowserSignIn: Sendable {
         // nothing else to tell where to look (``BrowserCallback/tenantID(ofState:)``).
         let state = AuthSessionRecord.makeID() + (services.tenantID.map { ".\($0)" } ?? "")
         let scopes = (input.oauthScope ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-        let redirectURI = callbackMode ? continueAsURL : handlerURL(authority: authority)
+        // Kept with the pending sign-in, so the code exchange repeats it exactly.
+        let redirectURI = callbackMode ? continueAsURL : services.browserSignInHandlerURL(authority: authority)
         let start = try await authorization.start(
             AuthorizationRequest(
                 providerID: providerID, redirectURI: redirectURI, state: state, scopes: scopes,

@@ -28,7 +28,7 @@ extension HearthServices {
                         settings: parts.projectConfig.changes, providers: parts.idpConfigs.changes, accounts: parts.adminAccounts.accounts,
                         store: parts.services.store, emailLink: parts.services.consoleEmailLink)
                 },
-                callbackURL: configuration.providers.browserSignIn.handlerURL?.absoluteString ?? configuration.baseURL + "/__/auth/handler",
+                callbackURL: { self.browserSignInHandlerURL(authority: nil).absoluteString },
                 authorizedDomains: configuration.authorizedContinueHosts.sorted(), development: configuration.mode == .development))
         console.mail = (mailTemplates, configuration.email.appName ?? configuration.projectID)
         return console
