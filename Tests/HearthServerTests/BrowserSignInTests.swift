@@ -76,8 +76,12 @@ struct BrowserSignInTests {
                 let browser = TestBrowser(client: http, baseURL: live.baseURL)
                 for path in ["/console/settings", "/console/settings/providers"] {
                     let page = try await browser.get(live.baseURL + path)
-                    #expect(page.text.contains("<code id=\"callback-url\">https://auth.example.com/__/auth/handler</code>") || path.hasSuffix("providers"))
-                    #expect(page.text.contains("https://auth.example.com/__/auth/handler") && !page.text.contains(live.baseURL + "/__/auth/handler"), "\(path)")
+                    #expect(
+                        page.text.contains("<code id=\"callback-url\">https://auth.example.com/__/auth/handler</code>") || path.hasSuffix("providers")
+                    )
+                    #expect(
+                        page.text.contains("https://auth.example.com/__/auth/handler") && !page.text.contains(live.baseURL + "/__/auth/handler"),
+                        "\(path)")
                 }
             }
         } catch {
