@@ -9,7 +9,7 @@ import Synchronization
 /// - **shared**: several processes write the database (PostgreSQL replicas). Each write that changes a user announces
 ///   it in its own transaction (`pg_notify`, delivered at commit), every replica hears the announcements on a
 ///   connection of its own and forgets what they name (``SQLStore/heardAccountChange(_:)``), and no entry is served
-///   older than `maximumAge` (each entry a random share of it, at least half; a bound for what no announcement covers: a row changed by hand in `psql`). While the
+///   older than `maximumAge` (each entry a random share of it, at least 60 %; a bound for what no announcement covers: a row changed by hand in `psql`). While the
 ///   replica does not hear the announcements (before its listener has said `LISTEN`, after its connection dropped)
 ///   the cache is suspended: empty, and remembering nothing.
 ///
@@ -91,24 +91,33 @@ final class AccountCache: Sendable {
     }
 
     /// A value read now: served for ever in an exclusive cache; in a shared one, for a random share of `maximumAge`
-    /// between 60 % and all of it, and asked to be read again (``Refresh``) once half of `maximumAge` has passed.
+    /// between 60 % and all of it, and asked to be read again (``Refresh``) from a random 30 to 50 % of it on.
     ///
     /// Both against the tail of a replica under load. An entry that expires makes the next request that needs it read
     /// the database, and that read's hops (a pooled connection, the statement, its answer) each wait behind every
     /// request queued on the replica's two threads: about 50 ms at saturation, where a read alone takes 1 ms. So a
     /// PostgreSQL replica's lookups, 98 % of them answered from memory, had a p99 five to seven times their p50
     /// (BENCHMARKS.md, issue 30). An entry in use is read again in the background before it expires, and nobody
-    /// waits for that read; the random share keeps entries read together (a replica's first second under load)
-    /// from expiring together.
+    /// waits for that read; the random shares keep entries read together (a replica's first second under load)
+    /// from being read again together, and from expiring together.
     private func entry<Value: Sendable>(_ value: Value) -> Entry<Value> {
         guard let maximumAge else { return Entry(value: value, servedUntil: nil, refreshFrom: nil) }
         let now = ContinuousClock.now
-        return Entry(value: value, servedUntil: now + maximumAge * Double.random(in: 0.6...1), refreshFrom: now + maximumAge / 2)
+        return Entry(
+            value: value, servedUntil: now + maximumAge * Double.random(in: 0.6...1), refreshFrom: now + maximumAge * Double.random(in: 0.3...0.5))
     }
 
-    /// Whether `entry`'s reader should read it again now: past its time for that, and not asked for already.
+    /// At most this many background reads at a time: past it, an entry due is asked for by a later read of it (each entry
+    /// is due for at least a tenth of `maximumAge` before it expires), so that a wave of entries read together (a
+    /// replica's first second under load) is read again as a trickle, not as a burst that delays the requests waiting.
+    static let maximumRefreshing = 8
+
+    /// Whether `entry`'s reader should read it again now: past its time for that, not asked for already, and fewer than
+    /// ``maximumRefreshing`` reads running.
     private static func asksRefresh<Value: Sendable>(_ entry: Entry<Value>, _ refresh: Refresh, in state: inout State) -> Bool {
-        guard let refreshFrom = entry.refreshFrom, state.serving, ContinuousClock.now >= refreshFrom else { return false }
+        guard let refreshFrom = entry.refreshFrom, state.serving, ContinuousClock.now >= refreshFrom,
+            state.refreshing.count < maximumRefreshing
+        else { return false }
         return state.refreshing.insert(refresh).inserted
     }
 
