@@ -107,17 +107,9 @@ final class AccountCache: Sendable {
             value: value, servedUntil: now + maximumAge * Double.random(in: 0.6...1), refreshFrom: now + maximumAge * Double.random(in: 0.3...0.5))
     }
 
-    /// At most this many background reads at a time: past it, an entry due is asked for by a later read of it (each entry
-    /// is due for at least a tenth of `maximumAge` before it expires), so that a wave of entries read together (a
-    /// replica's first second under load) is read again as a trickle, not as a burst that delays the requests waiting.
-    static let maximumRefreshing = 8
-
-    /// Whether `entry`'s reader should read it again now: past its time for that, not asked for already, and fewer than
-    /// ``maximumRefreshing`` reads running.
+    /// Whether `entry`'s reader should read it again now: past its time for that, and not asked for already.
     private static func asksRefresh<Value: Sendable>(_ entry: Entry<Value>, _ refresh: Refresh, in state: inout State) -> Bool {
-        guard let refreshFrom = entry.refreshFrom, state.serving, ContinuousClock.now >= refreshFrom,
-            state.refreshing.count < maximumRefreshing
-        else { return false }
+        guard let refreshFrom = entry.refreshFrom, state.serving, ContinuousClock.now >= refreshFrom else { return false }
         return state.refreshing.insert(refresh).inserted
     }
 
