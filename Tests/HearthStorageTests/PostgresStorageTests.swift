@@ -600,8 +600,8 @@ struct PostgresStorageTests {
     func sharedUserCacheReadsAgainAhead() async throws {
         let url = try await PostgresTestCluster.shared().createDatabase()
         let a = try await PostgresStorage.open(url: url, logger: testLogger)
-        // Entries live 18 to 30 s and are read again from 15 s on: between 15 and 18 s each read is served from memory
-        // (3 s of room for a loaded machine's late wake-up).
+        // Entries live 18 to 30 s and are read again from 9 to 15 s on: between 15 and 18 s each read is served from memory
+        // and asks for the read again (3 s of room for a loaded machine's late wake-up).
         let b = try await CachingReplica.start(url: url, maximumAge: .seconds(30))
         do {
             let t0 = Date(timeIntervalSince1970: 1_700_000_000)
