@@ -94,10 +94,13 @@ extension UsersCommand {
             if !failures.isEmpty { throw ExitCode(1) }
         }
 
-        /// The file's bytes, mapped rather than read into memory, and its form.
+        /// The file's bytes, mapped rather than read into memory (read whole when it cannot be mapped: a pipe), and its form.
         private func openFile() throws -> (Data, AuthExportFile.Format) {
             let format: AuthExportFile.Format = try TransferFormat.of(file, format) == .json ? .json : .csv
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped) else {
+            guard
+                let data = (try? Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped))
+                    ?? (try? FileHandle(forReadingAtPath: file)?.readToEnd())
+            else {
                 throw ValidationError("cannot read \(file)")
             }
             return (data, format)

@@ -239,6 +239,12 @@ struct UsersCommandTests {
         try #"{"users":[{"email":"x@example.com"}]}"#.write(to: broken, atomically: true, encoding: .utf8)
         let refused = try await Self.users(target.appendingPathComponent("json"), ["import", broken.path])
         #expect(refused.status != 0 && refused.standardError.contains("users.0.localId is missing"), "\(refused.standardError)")
+        // The whole file is read through first: a defect after the users refuses them all.
+        let trailing = source.appendingPathComponent("trailing.json")
+        try #"{"users":[{"localId":"t1"}]} and more"#.write(to: trailing, atomically: true, encoding: .utf8)
+        let late = try await Self.users(target.appendingPathComponent("json"), ["import", trailing.path])
+        #expect(late.status != 0 && late.standardError.contains("it is not JSON"), "\(late.standardError)")
+        #expect(try await Self.users(target.appendingPathComponent("json"), ["get", "t1"]).status != 0)
     }
 
     @Test("against a running server: Bearer owner in development, a service-account file in production, a wrong credential refused")
