@@ -70,6 +70,11 @@ struct AuthExportReaderTests {
                 #"{"users": ["# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "]}", 0,
                 Self.notExport("it is not JSON")
             ),
+            // The same depth in a member passed over.
+            (
+                #"{"users": [], "x": "# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}", 0,
+                Self.notExport("it is not JSON")
+            ),
             ("{\"users\":[]}\u{0}", 0, "The file holds a NUL byte (at byte 13): it is not a text export."),
         ]
         for (text, count, refusal) in cases {
