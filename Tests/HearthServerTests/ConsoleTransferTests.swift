@@ -108,6 +108,12 @@ struct ConsoleTransferTests {
                     "The file is not a Firebase CLI JSON export: users.0.emailVerified is not what it should be."
                 ),
                 (#"{"users":[{"email":"x@example.com"}]}"#, "a.json", [:], "The file is not a Firebase CLI JSON export: users.0.localId is missing."),
+                // A defect after the users: the file is read through before anything is imported.
+                (#"{"users":[{"localId":"early"}]} and more"#, "a.json", [:], "The file is not a Firebase CLI JSON export: it is not JSON."),
+                (
+                    "u1,a@example.com,true,\nu2,,maybe,\n", "a.csv", [:],
+                    "The file is not a Firebase CLI CSV export: line 2: column 3 is neither true nor false."
+                ),
                 ("{\"users\":[]}\u{0}", "a.json", [:], "The file holds a NUL byte (at byte 13): it is not a text export."),
                 (#"{"users":[]}"#, "a.json", [:], "The file holds no users."),
                 ("u1,a@example.com,maybe,\n", "a.csv", [:], "The file is not a Firebase CLI CSV export: line 1: column 3 is neither true nor false."),
