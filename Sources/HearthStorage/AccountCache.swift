@@ -103,8 +103,10 @@ final class AccountCache: Sendable {
     private func entry<Value: Sendable>(_ value: Value) -> Entry<Value> {
         guard let maximumAge else { return Entry(value: value, servedUntil: nil, refreshFrom: nil) }
         let now = ContinuousClock.now
-        return Entry(
-            value: value, servedUntil: now + maximumAge * Double.random(in: 0.6...1), refreshFrom: now + maximumAge * Double.random(in: 0.3...0.5))
+        // Each entry is due for its background read for the last 45 % of `maximumAge` it is served: long enough that an
+        // entry in use is read again before it expires, however its reads fall.
+        let served = Double.random(in: 0.6...1)
+        return Entry(value: value, servedUntil: now + maximumAge * served, refreshFrom: now + maximumAge * (served - 0.45))
     }
 
     /// Whether `entry`'s reader should read it again now: past its time for that, and not asked for already.
