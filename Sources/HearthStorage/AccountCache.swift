@@ -91,7 +91,8 @@ final class AccountCache: Sendable {
     }
 
     /// A value read now: served for ever in an exclusive cache; in a shared one, for a random share of `maximumAge`
-    /// between 60 % and all of it, and asked to be read again (``Refresh``) from a random 30 to 50 % of it on.
+    /// between 60 % and all of it, and asked to be read again (``Refresh``) during the last 45 % of `maximumAge` it is
+    /// served (from 15–55 % on).
     ///
     /// Both against the tail of a replica under load. An entry that expires makes the next request that needs it read
     /// the database, and that read's hops (a pooled connection, the statement, its answer) each wait behind every
