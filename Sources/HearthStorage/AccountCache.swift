@@ -41,7 +41,7 @@ final class AccountCache: Sendable {
         let refreshFrom: ContinuousClock.Instant?
     }
 
-    /// What a reader should read again in the background (in a shared cache, an entry past half the maximum age).
+    /// What a reader should read again in the background (in a shared cache, an entry in the last 45 % of its time).
     enum Refresh: Hashable, Sendable {
         case user(String)
         case passkeys(String)
