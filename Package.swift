@@ -136,6 +136,7 @@ let package = Package(
             dependencies: [
                 "HearthCore", "HearthTelemetry", "HearthBase64URL",
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

@@ -32,6 +32,9 @@ public final class SQLStore: HearthStore {
     /// The tenant this store sees: every query of a person's account or of a setting carries it, so a store scoped to
     /// one tenant can neither read nor change another's rows. `""`: the project's own users (no tenant).
     public let tenantID: String
+    /// Audit events waiting for their multi-row `INSERT`, shared by every tenant's view of the store (each row
+    /// carries its tenant): at most 100 rows, 1,000 bound values, a statement.
+    let auditInserts: TurnQueue<AuditRow>
 
     /// Wraps a transactor. Does not touch the database; call ``migrate()`` before first use.
     ///
@@ -56,6 +59,7 @@ public final class SQLStore: HearthStore {
         self.accountCache = userCacheCapacity > 0 ? AccountCache(capacity: userCacheCapacity, maximumAge: sharedCacheMaximumAge) : nil
         self.databaseIsShared = system == "postgresql"
         self.tenantID = ""
+        self.auditInserts = TurnQueue(maximumBatch: 100)
     }
 
     private init(scoping store: SQLStore, to tenantID: String) {
@@ -67,6 +71,7 @@ public final class SQLStore: HearthStore {
         self.accountCache = tenantID.isEmpty ? store.accountCache : nil
         self.databaseIsShared = store.databaseIsShared
         self.tenantID = tenantID
+        self.auditInserts = store.auditInserts
     }
 
     /// The same database seen by one tenant (`nil`: the project's own users): the rows of every other tenant are out

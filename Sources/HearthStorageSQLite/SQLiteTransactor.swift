@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// - Writes go through ONE connection whose use is serialized by an ``ConcurrencyLimit`` of one, held from
 ///   `BEGIN IMMEDIATE` to `COMMIT`, so writers never meet `SQLITE_BUSY` inside the process.
-/// - Writes that queue while the writer is busy are committed together (``WriteQueue``): one
+/// - Writes that queue while the writer is busy are committed together (a ``TurnQueue``, group commit): one
 ///   transaction, a savepoint per unit of work, callers answered after the `COMMIT`. A lone write
 ///   runs in a transaction of its own, exactly as without the queue.
 /// - A unit of work of ONE statement (``readSingleStatement(_:)``, ``writeSingleStatement(_:)``)
@@ -59,7 +59,7 @@ public final class SQLiteTransactor: SQLTransactor {
     }
 
     private let writer: Lane
-    private let writeQueue: WriteQueue
+    private let writeQueue: TurnQueue<WriteWork>
     /// Transactions (and autocommit writes) the writer has committed, for tests and diagnostics.
     private let commits = Atomic<Int>(0)
     /// Empty for an in-memory database: reads then use the writer.
@@ -82,7 +82,7 @@ public final class SQLiteTransactor: SQLTransactor {
 
     private init(writer: Lane, readers: [Lane], fileLock: ExclusiveFileLock? = nil, telemetry: Telemetry) {
         self.writer = writer
-        self.writeQueue = WriteQueue(maximumBatch: Self.maximumWriteBatch)
+        self.writeQueue = TurnQueue(maximumBatch: Self.maximumWriteBatch)
         self.readers = readers
         self.fileLock = fileLock
         self.batchSizes = Recorder(label: MetricDescriptor.sqliteGroupCommitBatchSize.name, aggregate: true, factory: telemetry.metrics)
@@ -232,7 +232,7 @@ public final class SQLiteTransactor: SQLTransactor {
     /// when `body` throws. Returns only after the `COMMIT` that made its work durable.
     ///
     /// Writes that arrive while the writer is busy share one transaction (group commit, see
-    /// ``WriteQueue``): each body runs in a savepoint of its own, after the ones queued before it,
+    /// ``TurnQueue``): each body runs in a savepoint of its own, after the ones queued before it,
     /// so it sees their changes and is undone alone when it throws. When the `COMMIT` itself fails,
     /// every write of that transaction fails.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
@@ -300,9 +300,10 @@ public final class SQLiteTransactor: SQLTransactor {
         isSingleStatement: Bool, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         let slot = ResultSlot<T>()
-        let job = WriteJob(isSingleStatement: isSingleStatement) { database in
-            slot.store(try await body(database))
-        }
+        let job = WriteJob(
+            WriteWork(isSingleStatement: isSingleStatement) { database in
+                slot.store(try await body(database))
+            })
         let leads = writeQueue.enqueue(job)
         // Waits on the writer's thread: a caller told to lead starts at once, not after whatever
         // fills the concurrency threads (token signing, under load), while the writer sits idle.
@@ -361,7 +362,7 @@ public final class SQLiteTransactor: SQLTransactor {
         }
         if batch.count == 1, let job = batch.first {
             do {
-                try await run(on: writer, begin: job.isSingleStatement ? nil : "BEGIN IMMEDIATE", job.body)
+                try await run(on: writer, begin: job.work.isSingleStatement ? nil : "BEGIN IMMEDIATE", job.work.body)
                 commits.add(1, ordering: .relaxed)
                 return ([.success(())], [])
             } catch {
@@ -380,7 +381,7 @@ public final class SQLiteTransactor: SQLTransactor {
             do {
                 try await database.raw("SAVEPOINT hearth_write").run()
                 do {
-                    try await job.body(database)
+                    try await job.work.body(database)
                     try await database.raw("RELEASE hearth_write").run()
                     results.append(.success(()))
                 } catch {

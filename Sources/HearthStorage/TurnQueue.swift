@@ -1,16 +1,14 @@
 import NIOCore
-import SQLKit
 import Synchronization
 
-/// One unit of work for the writer connection, from the moment its caller submits it to the moment
-/// the caller hears how it ended.
+/// One caller's unit of work in a ``TurnQueue``, from the moment it is queued to the moment its caller hears how it
+/// ended.
 ///
-/// The body stores its own typed result where its caller can find it (see
-/// ``SQLiteTransactor/write(_:)``); the job carries only whether it succeeded, which is known only
-/// after the `COMMIT` of the transaction it ran in.
-final class WriteJob: Sendable {
+/// The job carries only whether it succeeded: a body that has a typed result leaves it where its caller can find it
+/// (a ``ResultSlot``), since that is known only after the batch it ran in ended (for a write, after the `COMMIT`).
+public final class QueuedJob<Work: Sendable>: Sendable {
     /// What a waiting caller is told: to run the next batch itself, or how its job ended.
-    enum Signal: Sendable {
+    public enum Signal: Sendable {
         case lead
         case finished(Result<Void, any Error>)
     }
@@ -21,19 +19,15 @@ final class WriteJob: Sendable {
         case signalled(Signal)
     }
 
-    /// `true` for a body of exactly one statement, which may run in autocommit mode when it is
-    /// alone in its batch.
-    let isSingleStatement: Bool
-    let body: @Sendable (any SQLDatabase) async throws -> Void
+    public let work: Work
     private let phase = Mutex(Phase.pending)
 
-    init(isSingleStatement: Bool, body: @escaping @Sendable (any SQLDatabase) async throws -> Void) {
-        self.isSingleStatement = isSingleStatement
-        self.body = body
+    public init(_ work: Work) {
+        self.work = work
     }
 
     /// Suspends until ``signal(_:)`` (returns at once when it came first). Called once per signal.
-    func wait() async -> Signal {
+    public func wait() async -> Signal {
         await withCheckedContinuation { continuation in
             let early: Signal? = phase.withLock { phase in
                 if case .signalled(let signal) = phase {
@@ -48,7 +42,7 @@ final class WriteJob: Sendable {
     }
 
     /// Wakes the caller waiting in ``wait()``, or leaves the signal for its next call.
-    func signal(_ signal: Signal) {
+    public func signal(_ signal: Signal) {
         let waiting: CheckedContinuation<Signal, Never>? = phase.withLock { phase in
             if case .waiting(let continuation) = phase {
                 phase = .pending
@@ -61,38 +55,37 @@ final class WriteJob: Sendable {
     }
 }
 
-/// The writes waiting for the writer connection, and which of their callers runs them.
+/// Jobs waiting for one resource (the SQLite writer, a batched insert), and which of their callers runs them.
 ///
-/// Group commit: the caller that finds nobody running writes becomes the *leader*. It takes every
-/// job queued so far (its own first, up to ``maximumBatch``), runs them in ONE transaction, tells
-/// each caller the outcome after the `COMMIT`, and hands the role to the first job that arrived
-/// meanwhile, whose caller then does the same. Callers never run each other's jobs twice and never
-/// wait for a leader that is not there: a queued job implies a leader.
-///
-/// One transaction for many jobs writes each touched page to the WAL once instead of once per job,
-/// so under load the writer spends far less time in `pwrite`, checkpoints and `fsync`.
-final class WriteQueue: Sendable {
+/// The caller that finds nobody running jobs becomes the *leader*. It takes every job queued so far (its own first,
+/// up to ``maximumBatch``), runs them together, tells each caller the outcome, and hands the role to the first job
+/// that arrived meanwhile, whose caller then does the same. Callers never run each other's jobs twice and never wait
+/// for a leader that is not there: a queued job implies a leader. Under load, many callers' work is done for the
+/// price of one (one transaction, one statement), and a lone caller runs its job at once.
+public final class TurnQueue<Work: Sendable>: Sendable {
+    public typealias Job = QueuedJob<Work>
+
     private struct State {
-        var jobs = CircularBuffer<WriteJob>()
+        var jobs = CircularBuffer<Job>()
         var isLeading = false
     }
 
-    /// The most jobs one transaction runs.
-    let maximumBatch: Int
+    /// The most jobs one batch runs.
+    public let maximumBatch: Int
     private let state = Mutex(State())
 
-    init(maximumBatch: Int) {
+    public init(maximumBatch: Int) {
         precondition(maximumBatch >= 1)
         self.maximumBatch = maximumBatch
     }
 
-    /// Queued jobs, those of a leader that has not taken its batch yet included (for tests).
-    var count: Int {
+    /// Queued jobs, those of a leader that has not taken its batch yet included (for tests and metrics).
+    public var count: Int {
         state.withLock { $0.jobs.count }
     }
 
     /// Queues `job`; returns `true` when its caller must lead now (nobody else was).
-    func enqueue(_ job: WriteJob) -> Bool {
+    public func enqueue(_ job: Job) -> Bool {
         state.withLock { state in
             state.jobs.append(job)
             guard !state.isLeading else { return false }
@@ -102,10 +95,10 @@ final class WriteQueue: Sendable {
     }
 
     /// The leader's batch: the first queued jobs (the leader's own is the first), removed from the queue.
-    func takeBatch() -> [WriteJob] {
+    public func takeBatch() -> [Job] {
         state.withLock { state in
             let count = min(maximumBatch, state.jobs.count)
-            var batch: [WriteJob] = []
+            var batch: [Job] = []
             batch.reserveCapacity(count)
             for _ in 0..<count { batch.append(state.jobs.removeFirst()) }
             return batch
@@ -114,7 +107,7 @@ final class WriteQueue: Sendable {
 
     /// Ends a leader's turn: puts `unrun` (jobs of its batch that never ran) back at the front and
     /// returns the job whose caller leads next, or `nil` when the queue is empty (nobody leads).
-    func endTurn(returning unrun: [WriteJob] = []) -> WriteJob? {
+    public func endTurn(returning unrun: [Job] = []) -> Job? {
         state.withLock { state in
             for job in unrun.reversed() { state.jobs.prepend(job) }
             return Self.nextLeader(&state)
@@ -123,7 +116,7 @@ final class WriteQueue: Sendable {
 
     /// Ends the turn of a leader that will not run its batch: takes its own `job` out of the queue
     /// and returns the job whose caller leads next (see ``endTurn(returning:)``).
-    func withdraw(_ job: WriteJob) -> WriteJob? {
+    public func withdraw(_ job: Job) -> Job? {
         state.withLock { state in
             if let index = state.jobs.firstIndex(where: { $0 === job }) {
                 state.jobs.remove(at: index)
@@ -132,8 +125,33 @@ final class WriteQueue: Sendable {
         }
     }
 
+    /// Queues `work` and returns once it ran, in a batch of the jobs queued with it: `run` is called by whichever
+    /// caller leads, with the batch's work in the order it was queued, and its outcome is every job's. For a batch
+    /// that succeeds or fails as one (a single statement); ``SQLiteTransactor`` drives the queue itself, since each
+    /// of its writes can fail alone.
+    public func submit(_ work: Work, run: @Sendable ([Work]) async throws -> Void) async throws {
+        let job = Job(work)
+        if !enqueue(job) {
+            switch await job.wait() {
+            case .finished(let result): return try result.get()
+            case .lead: break
+            }
+        }
+        let batch = takeBatch()
+        let result: Result<Void, any Error>
+        do {
+            try await run(batch.map(\.work))
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        endTurn()?.signal(.lead)
+        for other in batch.dropFirst() { other.signal(.finished(result)) }
+        try result.get()
+    }
+
     /// The first queued job, whose caller leads next; with none, nobody leads any more.
-    private static func nextLeader(_ state: inout State) -> WriteJob? {
+    private static func nextLeader(_ state: inout State) -> Job? {
         guard let next = state.jobs.first else {
             state.isLeading = false
             return nil
@@ -142,15 +160,17 @@ final class WriteQueue: Sendable {
     }
 }
 
-/// Where a write's body leaves its typed result for its caller.
-final class ResultSlot<T: Sendable>: Sendable {
+/// Where a job's body leaves its typed result for its caller.
+public final class ResultSlot<T: Sendable>: Sendable {
     private let value = Mutex<T?>(nil)
 
-    func store(_ newValue: T) {
+    public init() {}
+
+    public func store(_ newValue: T) {
         value.withLock { $0 = newValue }
     }
 
-    func take() -> T? {
+    public func take() -> T? {
         value.withLock { $0.take() }
     }
 }
