@@ -29,6 +29,8 @@ import Synchronization
 ///   task executor of each unit of work on the connection, the code between them: a unit hops onto
 ///   that thread once and off once instead of twice per statement, and a connection's lock is
 ///   released on that thread, never held while the unit waits for a Swift concurrency thread.
+/// - The writer never checkpoints the WAL in a commit (`wal_autocheckpoint=0`): a connection of its own copies the
+///   WAL into the database file beside it, and the writer finishes each round (``WALCheckpoints``).
 /// - Every connection runs `journal_mode=WAL`, `synchronous=NORMAL`, `foreign_keys=ON`,
 ///   `temp_store=MEMORY`, `busy_timeout=5000`. (No `mmap_size` or larger `cache_size`: on this
 ///   workload they did not measurably help, and mapped or cached pages count against the server's
@@ -64,6 +66,8 @@ public final class SQLiteTransactor: SQLTransactor {
     private let commits = Atomic<Int>(0)
     /// Empty for an in-memory database: reads then use the writer.
     private let readers: [Lane]
+    /// `nil` for an in-memory database, which has no WAL.
+    private let checkpoints: WALCheckpoints?
     private let nextReader = Atomic<Int>(0)
     private let isClosed = Mutex(false)
     /// Held while open when this process must be the file's only user (see ``open(path:readers:exclusive:logger:)``).
@@ -80,10 +84,16 @@ public final class SQLiteTransactor: SQLTransactor {
     /// The most writes one transaction commits together.
     static let maximumWriteBatch = 64
 
-    private init(writer: Lane, readers: [Lane], fileLock: ExclusiveFileLock? = nil, telemetry: Telemetry) {
+    /// How often the WAL is checkpointed while the writer commits (see ``WALCheckpoints``).
+    public static let defaultCheckpointInterval: Duration = .seconds(1)
+
+    private init(
+        writer: Lane, readers: [Lane], checkpoints: WALCheckpoints? = nil, fileLock: ExclusiveFileLock? = nil, telemetry: Telemetry
+    ) {
         self.writer = writer
         self.writeQueue = TurnQueue(maximumBatch: Self.maximumWriteBatch)
         self.readers = readers
+        self.checkpoints = checkpoints
         self.fileLock = fileLock
         self.batchSizes = Recorder(label: MetricDescriptor.sqliteGroupCommitBatchSize.name, aggregate: true, factory: telemetry.metrics)
     }
@@ -95,10 +105,11 @@ public final class SQLiteTransactor: SQLTransactor {
     /// `lockWait` for a previous holder to exit) and keeps it until ``close()``: a store that keeps
     /// users in memory must be the file's only writer.
     ///
-    /// `telemetry` receives the sizes of group commits.
+    /// `telemetry` receives the sizes of group commits. `checkpointInterval`: how often the WAL is copied into the
+    /// database file while there are commits (see ``WALCheckpoints``).
     public static func open(
         path: String, readers readerCount: Int = 2, exclusive: Bool = false, lockWait: Duration = .seconds(10),
-        logger: Logger, telemetry: Telemetry = .off
+        checkpointInterval: Duration = defaultCheckpointInterval, logger: Logger, telemetry: Telemetry = .off
     ) async throws -> SQLiteTransactor {
         if path == ":memory:" { return try await openInMemory(logger: logger, telemetry: telemetry) }
         guard !path.isEmpty, !path.hasPrefix("file:") else {
@@ -118,16 +129,18 @@ public final class SQLiteTransactor: SQLTransactor {
         // The writer first: it switches the file to WAL before any reader opens it.
         let writer: Lane
         do {
-            writer = try await connect(storage, readOnly: false, logger: logger)
+            writer = try await connect(storage, role: .writer, logger: logger)
         } catch {
             fileLock?.release()
             throw error
         }
         var readers: [Lane] = []
+        let checkpointer: Lane
         do {
             for _ in 0..<max(1, readerCount) {
-                readers.append(try await connect(storage, readOnly: true, logger: logger))
+                readers.append(try await connect(storage, role: .reader, logger: logger))
             }
+            checkpointer = try await connect(storage, role: .checkpointer, logger: logger)
         } catch {
             for lane in readers { try? await lane.close() }
             try? await writer.close()
@@ -136,7 +149,11 @@ public final class SQLiteTransactor: SQLTransactor {
         }
         logger.debug("Opened SQLite database", metadata: ["readers": "\(readers.count)", "exclusive": "\(exclusive)"])
         warnIfShared(path: path, directory: directory, logger: logger)
-        return SQLiteTransactor(writer: writer, readers: readers, fileLock: fileLock, telemetry: telemetry)
+        let checkpoints = WALCheckpoints(lane: checkpointer)
+        let transactor = SQLiteTransactor(
+            writer: writer, readers: readers, checkpoints: checkpoints, fileLock: fileLock, telemetry: telemetry)
+        checkpoints.start(every: checkpointInterval, writer: writer, commits: { [weak transactor] in transactor?.commitCount ?? 0 }, logger: logger)
+        return transactor
     }
 
     /// Warns about each of the database's directory, file, `-wal`, `-shm` and `.lock` that others may
@@ -151,13 +168,18 @@ public final class SQLiteTransactor: SQLTransactor {
 
     /// Opens a private in-memory database on a single connection (for tests and experiments).
     public static func openInMemory(logger: Logger, telemetry: Telemetry = .off) async throws -> SQLiteTransactor {
-        let writer = try await connect(.memory, readOnly: false, logger: logger)
+        let writer = try await connect(.memory, role: .writer, logger: logger)
         return SQLiteTransactor(writer: writer, readers: [], telemetry: telemetry)
+    }
+
+    /// What a connection is for.
+    enum Role {
+        case writer, reader, checkpointer
     }
 
     /// Opens one connection on a thread of its own and applies the pragmas every connection gets.
     private static func connect(
-        _ storage: SQLiteConnection.Storage, readOnly: Bool, logger: Logger
+        _ storage: SQLiteConnection.Storage, role: Role, logger: Logger
     ) async throws -> Lane {
         let thread = LaneThread()
         let connection: SQLiteConnection
@@ -173,7 +195,7 @@ public final class SQLiteTransactor: SQLTransactor {
         let lane = Lane(
             connection: connection, database: connection.sql(queryLogLevel: nil), mutex: ConcurrencyLimit(capacity: 1), thread: thread)
         do {
-            try await configure(lane.database, storage: storage, readOnly: readOnly, logger: logger)
+            try await configure(lane.database, storage: storage, role: role, logger: logger)
         } catch {
             try? await lane.close()
             throw SQLiteFailure.translate(error)
@@ -183,7 +205,7 @@ public final class SQLiteTransactor: SQLTransactor {
 
     /// The pragmas every connection gets.
     private static func configure(
-        _ database: any SQLDatabase, storage: SQLiteConnection.Storage, readOnly: Bool, logger: Logger
+        _ database: any SQLDatabase, storage: SQLiteConnection.Storage, role: Role, logger: Logger
     ) async throws {
         // First: replaces sqlite-nio's retry-forever busy handler with a 5 s timeout.
         try await database.raw("PRAGMA busy_timeout = 5000").run()
@@ -200,13 +222,13 @@ public final class SQLiteTransactor: SQLTransactor {
         // a few pages per write, which would otherwise be written to a temporary file.
         try await database.raw("PRAGMA temp_store = MEMORY").run()
         try await database.raw("PRAGMA foreign_keys = ON").run()
-        if readOnly {
+        switch role {
+        case .reader:
             try await database.raw("PRAGMA query_only = ON").run()
-        } else {
-            // A checkpoint every 8,000 WAL pages (32 MiB) rather than SQLite's 1,000: each copies a page written many
-            // times meanwhile (a table's last page, an index's inner pages) once, and runs in the commit that crosses
-            // the line, holding the writer (BENCHMARKS.md, issue 30).
-            try await database.raw("PRAGMA wal_autocheckpoint = 8000").run()
+        case .writer, .checkpointer:
+            // No checkpoint in a commit: ``WALCheckpoints`` copies the WAL beside the writer (BENCHMARKS.md, issue 30).
+            // An in-memory database has no WAL to copy.
+            if case .file = storage { try await database.raw("PRAGMA wal_autocheckpoint = 0").run() }
         }
     }
 
@@ -256,6 +278,11 @@ public final class SQLiteTransactor: SQLTransactor {
         }
         guard !wasClosed else { return }
         var firstError: (any Error)?
+        do {
+            try await checkpoints?.stop()
+        } catch {
+            firstError = error
+        }
         for lane in readers + [writer] {
             do {
                 try await lane.close()
@@ -280,6 +307,11 @@ public final class SQLiteTransactor: SQLTransactor {
     /// How many commits the writer has made (a batch of writes counts once).
     var commitCount: Int {
         commits.load(ordering: .relaxed)
+    }
+
+    /// How many checkpoint rounds ran, and the WAL's length in pages after the last (for tests); `nil` in memory.
+    var checkpointProgress: (rounds: Int, lastLog: Int)? {
+        checkpoints?.progress
     }
 
     /// Writes queued and not yet taken into a transaction (for tests).

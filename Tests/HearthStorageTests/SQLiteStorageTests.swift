@@ -179,6 +179,51 @@ struct SQLiteStorageTests {
         }
     }
 
+    @Test("under a steady stream of writes the WAL is checkpointed beside the writer and starts over: it stays small, and nothing is lost")
+    func checkpointsBesideTheWriter() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-wal-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("hearth.sqlite").path
+        let logger = Logger(label: "hearth.tests.store")
+        let transactor = try await SQLiteTransactor.open(path: path, checkpointInterval: .milliseconds(20), logger: logger)
+        // 48 MiB of rows that do not compress, written by 8 tasks: without checkpoints the WAL would hold all of it.
+        let rows = 3_072
+        let blob = Data((0..<16_384).map { _ in UInt8.random(in: 0...255) })
+        do {
+            try await transactor.write { try await SQLStore.exec($0, "CREATE TABLE filler (id INTEGER PRIMARY KEY, body BLOB NOT NULL)") }
+            let largestWAL = try await withThrowingTaskGroup(of: Int.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        var largest = 0
+                        for row in stride(from: worker, to: rows, by: 8) {
+                            try await transactor.write { database in
+                                try await SQLStore.exec(database, "INSERT INTO filler (id, body) VALUES (\(bind: row), \(bind: blob))")
+                            }
+                            let size = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+                            largest = max(largest, size ?? 0)
+                        }
+                        return largest
+                    }
+                }
+                return try await group.reduce(0, max)
+            }
+            let progress = try #require(transactor.checkpointProgress)
+            #expect(progress.rounds >= 2)
+            let written = rows * blob.count
+            #expect(largestWAL < written / 2, "the WAL grew to \(largestWAL) bytes of \(written)")
+        } catch {
+            try? await transactor.close()
+            throw error
+        }
+        try await transactor.close()
+        let reopened = try await SQLiteTransactor.open(path: path, logger: logger)
+        let count = try await reopened.read { database in
+            try await database.raw("SELECT count(*) AS n FROM filler").first()?.decode(column: "n", as: Int.self)
+        }
+        try await reopened.close()
+        #expect(count == rows)
+    }
+
     @Test("the database file uses WAL and enforces foreign keys")
     func pragmas() async throws {
         try await withStore(.sqlite) { store, _ in

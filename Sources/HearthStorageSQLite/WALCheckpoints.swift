@@ -1,0 +1,85 @@
+import HearthCore
+import Logging
+import SQLKit
+import SQLiteNIO
+import Synchronization
+
+/// Copies the write-ahead log's pages into the database file on a connection of its own, so that the single
+/// writer does not.
+///
+/// With SQLite's automatic checkpoint, the commit that crosses the threshold copies every page of the WAL into
+/// the database file and syncs both, holding the writer all the while (tens of milliseconds for 8,000 pages), and
+/// every write queued behind it waits: that was the p99 of sign-ups. Here the writer never checkpoints
+/// (`wal_autocheckpoint = 0`). Each round, when the writer committed since the last one:
+/// 1. this connection runs a `PASSIVE` checkpoint beside the writer, which copies the pages committed so far
+///    while further commits go on;
+/// 2. then, holding the writer's lock, the writer's connection runs one more `PASSIVE` checkpoint, which copies
+///    only what was committed during the first. Nothing is committed meanwhile, so it can finish, and the next
+///    write starts the WAL over from its beginning: the file does not grow under a steady load (a `PASSIVE`
+///    checkpoint that always has commits running beside it never catches up).
+///
+/// A reader still reading an older snapshot holds back the pages after it; the next round copies them. Failures
+/// are logged and the next round tries again: the WAL keeps the data safe until a checkpoint succeeds.
+final class WALCheckpoints: Sendable {
+    private let lane: SQLiteTransactor.Lane
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    /// Rounds that copied pages, and how many pages the last WAL held (for tests).
+    private let counts = Mutex((rounds: 0, lastLog: 0))
+
+    init(lane: SQLiteTransactor.Lane) {
+        self.lane = lane
+    }
+
+    /// Starts the rounds: one every `interval` in which `commits()` moved.
+    func start(
+        every interval: Duration, writer: SQLiteTransactor.Lane, commits: @escaping @Sendable () -> Int, logger: Logger
+    ) {
+        let task = Task {
+            var seen = commits()
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                let now = commits()
+                guard now != seen, !Task.isCancelled else { continue }
+                seen = now
+                do {
+                    try await self.round(writer: writer)
+                } catch {
+                    logger.warning(
+                        "SQLite checkpoint failed; the next round tries again",
+                        metadata: ["error": "\(String(describing: type(of: error)))"])
+                }
+            }
+        }
+        self.task.withLock { $0 = task }
+    }
+
+    /// Ends the rounds (waiting for one in progress) and closes the connection.
+    func stop() async throws {
+        let task = self.task.withLock { $0.take() }
+        task?.cancel()
+        await task?.value
+        try await lane.close()
+    }
+
+    /// Rounds that ran, and the WAL's length in pages at the end of the last (for tests).
+    var progress: (rounds: Int, lastLog: Int) {
+        counts.withLock { $0 }
+    }
+
+    /// One round: beside the writer, then holding it.
+    func round(writer: SQLiteTransactor.Lane) async throws {
+        _ = try await Self.checkpoint(on: lane)
+        let log = try await Self.checkpoint(on: writer)
+        counts.withLock { $0 = (rounds: $0.rounds + 1, lastLog: log) }
+    }
+
+    /// A `PASSIVE` checkpoint on `lane`, on its thread and holding its lock; returns the WAL's length in pages.
+    private static func checkpoint(on lane: SQLiteTransactor.Lane) async throws -> Int {
+        try await withTaskExecutorPreference(lane.thread) {
+            try await lane.mutex.run {
+                let row = try await lane.database.raw("PRAGMA wal_checkpoint(PASSIVE)").first()
+                return try row?.decode(column: "log", as: Int.self) ?? 0
+            }
+        }
+    }
+}
