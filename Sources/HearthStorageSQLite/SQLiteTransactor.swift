@@ -149,7 +149,7 @@ public final class SQLiteTransactor: SQLTransactor {
         }
         logger.debug("Opened SQLite database", metadata: ["readers": "\(readers.count)", "exclusive": "\(exclusive)"])
         warnIfShared(path: path, directory: directory, logger: logger)
-        let checkpoints = WALCheckpoints(lane: checkpointer)
+        let checkpoints = WALCheckpoints(lane: checkpointer, databasePath: path)
         let transactor = SQLiteTransactor(
             writer: writer, readers: readers, checkpoints: checkpoints, fileLock: fileLock, telemetry: telemetry)
         checkpoints.start(every: checkpointInterval, writer: writer, commits: { [weak transactor] in transactor?.commitCount ?? 0 }, logger: logger)
@@ -290,6 +290,7 @@ public final class SQLiteTransactor: SQLTransactor {
                 firstError = firstError ?? error
             }
         }
+        checkpoints?.closeFile()
         fileLock?.release()
         if let firstError { throw SQLiteFailure.translate(firstError) }
     }

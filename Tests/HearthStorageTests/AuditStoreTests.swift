@@ -58,7 +58,9 @@ struct AuditStoreTests {
         }
     }
 
-    @Test("events inserted together share statements: each lands in its own tenant, and a failed statement stores none of its rows", arguments: StoreBackend.all)
+    @Test(
+        "events inserted together share statements: each lands in its own tenant, and a failed statement stores none of its rows",
+        arguments: StoreBackend.all)
     func insertedTogether(_ backend: StoreBackend) async throws {
         try await withStore(backend) { store, _ in
             let scopes = [store, store.scoped(toTenant: "t1"), store.scoped(toTenant: "t2")]
