@@ -6,7 +6,7 @@ import Logging
 
 /// Writes audit events (see ``AuditEvent``) right after the change they record has been stored.
 ///
-/// One insert per event, awaited, so that an event is readable as soon as the request that caused it has
+/// Each insert is awaited (events of the same moment share one statement), so an event is readable once the request has
 /// been answered. A failed insert never fails the request: the change already happened, and a sign-in
 /// that succeeded must not turn into an error. It is logged at error level (kind and error type only).
 struct AuditTrail: AuditRecording {
