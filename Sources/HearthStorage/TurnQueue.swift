@@ -129,7 +129,10 @@ public final class TurnQueue<Work: Sendable>: Sendable {
     /// caller leads, with the batch's work in the order it was queued, and its outcome is every job's. For a batch
     /// that succeeds or fails as one (a single statement); ``SQLiteTransactor`` drives the queue itself, since each
     /// of its writes can fail alone.
-    public func submit(_ work: Work, run: @Sendable ([Work]) async throws -> Void) async throws {
+    ///
+    /// `run` runs in a task of its own, so that the leader's cancellation (its client went away) does not fail the
+    /// other callers' work.
+    public func submit(_ work: Work, run: @escaping @Sendable ([Work]) async throws -> Void) async throws {
         let job = Job(work)
         if !enqueue(job) {
             switch await job.wait() {
@@ -138,13 +141,15 @@ public final class TurnQueue<Work: Sendable>: Sendable {
             }
         }
         let batch = takeBatch()
-        let result: Result<Void, any Error>
-        do {
-            try await run(batch.map(\.work))
-            result = .success(())
-        } catch {
-            result = .failure(error)
-        }
+        let works = batch.map(\.work)
+        let result = await Task { () -> Result<Void, any Error> in
+            do {
+                try await run(works)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }.value
         endTurn()?.signal(.lead)
         for other in batch.dropFirst() { other.signal(.finished(result)) }
         try result.get()

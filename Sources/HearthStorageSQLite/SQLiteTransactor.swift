@@ -152,7 +152,7 @@ public final class SQLiteTransactor: SQLTransactor {
         let checkpoints = WALCheckpoints(lane: checkpointer, databasePath: path)
         let transactor = SQLiteTransactor(
             writer: writer, readers: readers, checkpoints: checkpoints, fileLock: fileLock, telemetry: telemetry)
-        checkpoints.start(every: checkpointInterval, writer: writer, commits: { [weak transactor] in transactor?.commitCount ?? 0 }, logger: logger)
+        checkpoints.start(every: checkpointInterval, writer: writer, commits: { [weak transactor] in transactor?.commitCount }, logger: logger)
         return transactor
     }
 

@@ -36,15 +36,16 @@ final class WALCheckpoints: Sendable {
         self.file = open(databasePath, O_RDONLY | O_CLOEXEC)
     }
 
-    /// Starts the rounds: one every `interval` in which `commits()` moved.
+    /// Starts the rounds: one every `interval` in which `commits()` moved; they end when it says `nil` (the
+    /// transactor is gone without ``stop()``).
     func start(
-        every interval: Duration, writer: SQLiteTransactor.Lane, commits: @escaping @Sendable () -> Int, logger: Logger
+        every interval: Duration, writer: SQLiteTransactor.Lane, commits: @escaping @Sendable () -> Int?, logger: Logger
     ) {
         let task = Task {
             var seen = commits()
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                let now = commits()
+                guard let now = commits() else { return }
                 guard now != seen, !Task.isCancelled else { continue }
                 seen = now
                 do {

@@ -130,6 +130,31 @@ struct AuditStoreTests {
         #expect(queue.count == 0)
     }
 
+    @Test("a turn queue's leader that is cancelled still runs the batch it leads: the other callers' work is done")
+    func turnQueueLeaderCancelled() async throws {
+        let queue = TurnQueue<Int>(maximumBatch: 10)
+        let (started, startedNow) = AsyncStream<Void>.makeStream()
+        let (release, releaseNow) = AsyncStream<Void>.makeStream()
+        let run: @Sendable ([Int]) async throws -> Void = { work in
+            if work == [0] {
+                startedNow.yield()
+                for await _ in release { break }
+            }
+            try Task.checkCancellation()
+        }
+        let first = Task { try await queue.submit(0, run: run) }
+        for await _ in started { break }
+        let others = (1...5).map { value in Task { try await queue.submit(value, run: run) } }
+        while queue.count < 5 { try await Task.sleep(for: .milliseconds(1)) }
+        // The second batch's leader is one of the others; cancel them all but the last before the turn passes.
+        for task in others.dropLast() { task.cancel() }
+        first.cancel()
+        releaseNow.yield()
+        try await first.value
+        for task in others { try await task.value }
+        #expect(queue.count == 0)
+    }
+
     @Test("page tokens: only `<milliseconds>.<32 hex digits>` reads back")
     func cursorTokens() {
         let cursor = AuditCursor(milliseconds: 1_800_000_000_123, id: String(repeating: "a", count: 32))
