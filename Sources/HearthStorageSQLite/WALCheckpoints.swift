@@ -12,12 +12,13 @@ import Synchronization
 /// the database file and syncs both, holding the writer all the while (tens of milliseconds for 8,000 pages), and
 /// every write queued behind it waits: that was the p99 of sign-ups. Here the writer never checkpoints
 /// (`wal_autocheckpoint = 0`). Each round, when the writer committed since the last one:
-/// 1. this connection runs a `PASSIVE` checkpoint beside the writer, which copies the pages committed so far
-///    while further commits go on;
+/// 1. this connection runs `PASSIVE` checkpoints beside the writer, which copy the pages committed so far while
+///    further commits go on, and syncs the database file;
 /// 2. then, holding the writer's lock, the writer's connection runs one more `PASSIVE` checkpoint, which copies
-///    only what was committed during the last pass and syncs the file (see ``round(writer:)``). Nothing is committed meanwhile, so it can finish, and the next
-///    write starts the WAL over from its beginning: the file does not grow under a steady load (a `PASSIVE`
-///    checkpoint that always has commits running beside it never catches up).
+///    only what was committed during the last pass and syncs the file (see ``round(writer:)``). Nothing is
+///    committed meanwhile, so it can finish, and the next write starts the WAL over from its beginning: the file
+///    does not grow under a steady load (a `PASSIVE` checkpoint that always has commits running beside it never
+///    catches up).
 ///
 /// A reader still reading an older snapshot holds back the pages after it; the next round copies them. Failures
 /// are logged and the next round tries again: the WAL keeps the data safe until a checkpoint succeeds.
@@ -28,7 +29,7 @@ final class WALCheckpoints: Sendable {
     /// SQLite's included.
     private let file: Int32
     private let task = Mutex<Task<Void, Never>?>(nil)
-    /// Rounds that copied pages, and how many pages the last WAL held (for tests).
+    /// Rounds that ran, and how many pages the WAL held at the end of the last (for tests).
     private let counts = Mutex((rounds: 0, lastLog: 0))
 
     init(lane: SQLiteTransactor.Lane, databasePath: String) {
