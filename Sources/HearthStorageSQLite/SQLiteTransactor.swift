@@ -310,9 +310,9 @@ public final class SQLiteTransactor: SQLTransactor {
         commits.load(ordering: .relaxed)
     }
 
-    /// How many checkpoint rounds ran, and the WAL's length in pages after the last (for tests); `nil` in memory.
-    var checkpointProgress: (rounds: Int, lastLog: Int)? {
-        checkpoints?.progress
+    /// How many checkpoint rounds ran (for tests); `nil` in memory.
+    var checkpointRounds: Int? {
+        checkpoints?.rounds
     }
 
     /// Writes queued and not yet taken into a transaction (for tests).

@@ -29,8 +29,8 @@ final class WALCheckpoints: Sendable {
     /// SQLite's included.
     private let file: Int32
     private let task = Mutex<Task<Void, Never>?>(nil)
-    /// Rounds that ran, and how many pages the WAL held at the end of the last (for tests).
-    private let counts = Mutex((rounds: 0, lastLog: 0))
+    /// Rounds that ran (for tests).
+    private let roundsRun = Atomic<Int>(0)
 
     init(lane: SQLiteTransactor.Lane, databasePath: String) {
         self.lane = lane
@@ -74,30 +74,31 @@ final class WALCheckpoints: Sendable {
         try await lane.close()
     }
 
-    /// Rounds that ran, and the WAL's length in pages at the end of the last (for tests).
-    var progress: (rounds: Int, lastLog: Int) {
-        counts.withLock { $0 }
+    /// Rounds that ran (for tests).
+    var rounds: Int {
+        roundsRun.load(ordering: .relaxed)
     }
 
     /// One round: beside the writer until a pass finds few new pages, then holding it.
     ///
     /// Each pass beside the writer copies what was committed during the one before, about a tenth of it on this
     /// machine under a full load of sign-ups (a pass copies pages about ten times as fast as the writer writes
-    /// them). So the pass holding the writer copies a few hundred pages and syncs them, about a millisecond, where a
-    /// single pass before it would leave it a tenth of a second's pages: 20–40 ms with every write waiting.
+    /// them). So the pass holding the writer copies only a few hundred pages, where a single pass before it would
+    /// leave it a tenth of a second's pages: 20–40 ms with every write waiting.
     func round(writer: SQLiteTransactor.Lane) async throws {
         var log = try await Self.checkpoint(on: lane)
         for _ in 0..<Self.passesBeside {
             let next = try await Self.checkpoint(on: lane)
-            defer { log = next }
-            // A smaller log: the WAL started over (a previous round finished, and a write came since).
-            if next - log < Self.fewPages { break }
+            // Negative when the WAL started over (a previous round finished, and a write came since).
+            let newPages = next - log
+            log = next
+            if newPages < Self.fewPages { break }
         }
         // The passes beside the writer did not reach the WAL's end, so SQLite did not sync the pages they wrote; the
         // pass holding the writer would, and the writer would wait for all of them to reach the disk.
         if file >= 0 { _ = await Self.sync(file, on: lane) }
-        log = try await Self.checkpoint(on: writer)
-        counts.withLock { $0 = (rounds: $0.rounds + 1, lastLog: log) }
+        _ = try await Self.checkpoint(on: writer)
+        roundsRun.add(1, ordering: .relaxed)
     }
 
     /// At most this many passes beside the writer after the first, in a round.
