@@ -76,6 +76,7 @@ extension HearthServices {
     static func postgresOptions(_ configuration: ServerConfiguration) -> PostgresStorageOptions {
         var options = PostgresStorageOptions()
         options.maximumConnections = configuration.databaseMaxConnections
+        options.preparedStatements = configuration.databasePreparedStatements
         return options
     }
 

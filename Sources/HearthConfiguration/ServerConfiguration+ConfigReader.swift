@@ -67,6 +67,7 @@ extension ServerConfiguration {
         sqlitePath = try r.string("storage.sqlitePath")
         userCacheSize = try r.int("storage.userCacheSize", in: 0...1_000_000) ?? userCacheSize
         databaseMaxConnections = try r.int("database.maxConnections", in: 2...1_000) ?? databaseMaxConnections
+        databasePreparedStatements = try r.bool("database.preparedStatements") ?? databasePreparedStatements
         databaseCacheMaxAge = TimeInterval(try r.int("database.cacheMaxAge", in: 0...60) ?? Int(databaseCacheMaxAge))
         databaseURL = try r.string("database.url", isSecret: true)
         if let databaseURL {

@@ -107,6 +107,9 @@ public struct ServerConfiguration: Sendable {
     public var databaseCacheMaxAge: TimeInterval = 5
     /// `database.maxConnections`: the connections a server's PostgreSQL pool may open (2 to 1,000).
     public var databaseMaxConnections = 10
+    /// `database.preparedStatements`: on PostgreSQL, whether statements run again are sent as named prepared
+    /// statements (off behind a pooler in transaction mode that does not keep them).
+    public var databasePreparedStatements = true
     /// `postgres://user:password@host:port/database`: several replicas share this database.
     /// Unset: the embedded SQLite file. A secret (it may hold a password): never printed.
     public var databaseURL: String?

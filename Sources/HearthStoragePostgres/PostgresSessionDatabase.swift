@@ -12,16 +12,21 @@ import SQLKit
 /// answered within the watchdog limit fails too, closing the connection. (The driver can lose a
 /// statement sent on a connection that is closing, so its answer would never come.) Both fail with
 /// `HearthError(.storageUnavailable)`.
+///
+/// With `statements`, a statement run again is sent as a named prepared statement (see
+/// ``PreparedStatements``).
 struct PostgresSessionDatabase: SQLDatabase {
     let connection: PostgresConnection
     let base: any SQLDatabase
     let watchdog: TimeAmount
+    let statements: PreparedStatements?
 
-    init(_ connection: PostgresConnection, watchdog: Duration) {
+    init(_ connection: PostgresConnection, watchdog: Duration, statements: PreparedStatements?) {
         self.connection = connection
         // queryLogLevel nil: SQLKit would otherwise log bound values.
         base = connection.sql(queryLogLevel: nil)
         self.watchdog = TimeAmount(watchdog)
+        self.statements = statements
     }
 
     var logger: Logger { base.logger }
@@ -35,7 +40,48 @@ struct PostgresSessionDatabase: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await guardedExecute(query, onRow).get()
+        guard let statements else { return try await guardedExecute(query, onRow).get() }
+        let (sql, binds) = serialize(query)
+        guard let (bindings, types) = try PreparedStatements.bindings(binds),
+            let name = statements.name(for: PreparedStatements.Key(sql: sql, types: types))
+        else {
+            return try await guardedExecute(Serialized(sql: sql, binds: binds), onRow).get()
+        }
+        let key = PreparedStatements.Key(sql: sql, types: types)
+        try await runNamed(NamedStatement.Current(name: name, sql: sql, types: types), bindings, onRow) { sqlState in
+            statements.failed(key, sqlState: sqlState)
+        }
+    }
+
+    /// The statement `current` under its name (PostgresNIO prepares it on this connection at its first use),
+    /// bounded by the watchdog like ``guardedExecute(_:_:)``; `failed` is told the SQLSTATE of a failure.
+    private func runNamed(
+        _ current: NamedStatement.Current, _ bindings: PostgresBindings, _ onRow: @escaping @Sendable (any SQLRow) -> Void,
+        failed: (String?) -> Void
+    ) async throws {
+        guard !connection.isClosed else { throw Self.connectionClosed }
+        let connection = connection
+        let settled = LockedBox(false)
+        let timer = eventLoop.scheduleTask(in: watchdog) {
+            guard settle(settled) else { return }
+            connection.close().whenComplete { _ in }
+        }
+        do {
+            try await NamedStatement.$current.withValue(current) {
+                let rows = try await connection.execute(NamedStatement(bindings: bindings), logger: connection.logger)
+                for try await row in rows { onRow(row.sql()) }
+            }
+            timer.cancel()
+        } catch {
+            timer.cancel()
+            guard settle(settled) else {
+                throw HearthError(
+                    .storageUnavailable,
+                    reason: "PostgreSQL: no answer within \(watchdog.nanoseconds / 1_000_000) ms; connection closed")
+            }
+            failed((error as? PSQLError)?.serverInfo?[.sqlState])
+            throw PostgresFailure.translate(error)
+        }
     }
 
     /// The statement, failing fast on a closed connection and bounded by the watchdog.
@@ -70,6 +116,18 @@ struct PostgresSessionDatabase: SQLDatabase {
     /// The failure of a statement on a connection that is already closed.
     static var connectionClosed: HearthError {
         HearthError(.storageUnavailable, reason: "PostgreSQL: the connection is closed")
+    }
+}
+
+/// A statement already serialized (a fallback from ``PostgresSessionDatabase/execute(sql:_:)``, so it is not
+/// serialized twice).
+private struct Serialized: SQLExpression {
+    let sql: String
+    let binds: [any Encodable & Sendable]
+
+    func serialize(to serializer: inout SQLSerializer) {
+        serializer.write(sql)
+        serializer.binds.append(contentsOf: binds)
     }
 }
 

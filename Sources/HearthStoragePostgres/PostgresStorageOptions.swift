@@ -21,6 +21,11 @@ public struct PostgresStorageOptions: Sendable {
     /// connection, a network partition), the connection is closed and the statement fails with
     /// `HearthError(.storageUnavailable)`. Keep it above ``statementTimeout``.
     public var statementWatchdog: Duration = .seconds(40)
+    /// Whether statements run again are sent as named server-side prepared statements, so PostgreSQL parses
+    /// and plans each once per connection (``PreparedStatements``). Turn it off behind a connection pooler in
+    /// transaction mode that does not keep prepared statements (PgBouncer before 1.21, or without
+    /// `max_prepared_statements`).
+    public var preparedStatements = true
     /// How long ``PostgresTransactor/close()`` waits for work in flight before closing connections
     /// under it.
     public var closeGracePeriod: Duration = .seconds(10)

@@ -51,16 +51,24 @@ public final class PostgresTransactor: SQLTransactor {
     /// `/metrics`).
     private let connectionsLeased = Atomic<Int>(0)
     private let leasesWaiting = Atomic<Int>(0)
+    /// The statements run as prepared statements; `nil` when ``PostgresStorageOptions/preparedStatements`` is off.
+    let statements: PreparedStatements?
 
     /// The client-side statement limit: the configured watchdog, kept above the server's own limit.
     private var watchdog: Duration {
         max(options.statementWatchdog, (options.statementTimeout ?? .zero) + .seconds(5))
     }
 
+    /// `connection` as the statements' database.
+    private func session(_ connection: PostgresConnection) -> PostgresSessionDatabase {
+        PostgresSessionDatabase(connection, watchdog: watchdog, statements: statements)
+    }
+
     private init(client: PostgresClient, options: PostgresStorageOptions, logger: Logger, runsPool: Bool) {
         self.client = client
         self.options = options
         self.logger = logger
+        statements = options.preparedStatements ? PreparedStatements() : nil
         // Owned, not fire-and-forget: close() cancels it and waits for it; deinit cancels it.
         runner = runsPool ? Task { await client.run() } : nil
     }
@@ -129,7 +137,7 @@ public final class PostgresTransactor: SQLTransactor {
             try await retrying(conflicts: true) {
                 try await withConnection(countsAsBusy: true) { connection in
                     do {
-                        return try await body(PostgresSessionDatabase(connection, watchdog: self.watchdog))
+                        return try await body(session(connection))
                     } catch {
                         guard Self.isLostConnection(error) else { throw error }
                         throw await Self.firstStatementFailed(error, on: connection)
@@ -155,7 +163,7 @@ public final class PostgresTransactor: SQLTransactor {
                     guard !connection.isClosed else {
                         throw await Self.firstStatementFailed(PostgresSessionDatabase.connectionClosed, on: connection)
                     }
-                    return try await body(PostgresSessionDatabase(connection, watchdog: self.watchdog))
+                    return try await body(session(connection))
                 }
             }
         }
@@ -175,7 +183,7 @@ public final class PostgresTransactor: SQLTransactor {
         try await work.run {
             try await retrying(conflicts: false) {
                 try await withConnection(countsAsBusy: false) { connection in
-                    let database = PostgresSessionDatabase(connection, watchdog: self.watchdog)
+                    let database = session(connection)
                     let acquired: Bool?
                     do {
                         acquired = try await database.raw(
@@ -250,7 +258,7 @@ public final class PostgresTransactor: SQLTransactor {
             try await retrying(conflicts: true) {
                 try await withConnection(countsAsBusy: true) { connection in
                     try await Self.runTransaction(
-                        on: PostgresSessionDatabase(connection, watchdog: self.watchdog), begin: begin, body)
+                        on: session(connection), begin: begin, body)
                 }
             }
         }

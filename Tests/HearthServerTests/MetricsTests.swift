@@ -11,6 +11,8 @@ import NIOCore
 import NIOPosix
 import Testing
 
+@testable import HearthComposition
+
 /// `/metrics` over real HTTP: who may read it, what the series count after real traffic, that no label ever
 /// holds a uid, an e-mail address or a token, `metrics.enabled: false`, and the second listener of
 /// `metrics.listen`.
@@ -237,7 +239,7 @@ struct MetricsTests {
         }
     }
 
-    @Test("metrics.listen, metrics.enabled and database.maxConnections are validated, naming the key")
+    @Test("metrics.listen, metrics.enabled, database.maxConnections and database.preparedStatements are validated, naming the key")
     func settings() throws {
         for bad in ["9464", "localhost", "http://127.0.0.1:9464", "127.0.0.1:99999", "127.0.0.1:port", "bad host:80", "[::1]:", "a\u{0}b:80"] {
             #expect(ServerConfiguration.ListenAddress(bad) == nil, "\(bad)")
@@ -268,6 +270,12 @@ struct MetricsTests {
                 #expect(error.key == "database.maxConnections")
             }
         }
+        // Prepared statements on PostgreSQL: on unless turned off, and reach the store's options.
+        #expect(try read([:]).databasePreparedStatements)
+        let unprepared = try read(["database.preparedStatements": .init(.bool(false), isSecret: false)])
+        #expect(!unprepared.databasePreparedStatements)
+        #expect(!HearthServices.postgresOptions(unprepared).preparedStatements)
+        #expect(throws: ConfigurationError.self) { try read(["database.preparedStatements": .init(.string("sometimes"), isSecret: false)]) }
     }
 
     /// A port free on loopback now (bound and released).

@@ -507,6 +507,107 @@ struct PostgresStorageTests {
         }
     }
 
+    // MARK: - Prepared statements
+
+    @Test("which statements are prepared: from the second run, with bound types in the key, up to the limits")
+    func preparedStatementChoice() throws {
+        let statements = PreparedStatements()
+        let key = PreparedStatements.Key(sql: "SELECT $1", types: [.text])
+        #expect(statements.name(for: key) == nil)
+        let name = try #require(statements.name(for: key))
+        #expect(statements.name(for: key) == name)
+        // Other bound types are another statement (a NULL is typed by the server).
+        let nullKey = PreparedStatements.Key(sql: "SELECT $1", types: [.null])
+        #expect(statements.name(for: nullKey) == nil)
+        #expect(statements.name(for: nullKey).map { $0 != name } == true)
+        // Values, integrity and conflicts leave the name; anything else takes a new one, up to a limit.
+        for state in ["22021", "23505", "40001"] { statements.failed(key, sqlState: state) }
+        statements.failed(key, sqlState: nil)
+        #expect(statements.name(for: key) == name)
+        statements.failed(key, sqlState: "25P02")
+        let renamed = try #require(statements.name(for: key))
+        #expect(renamed != name)
+        for _ in 1..<PreparedStatements.maximumGenerations { statements.failed(key, sqlState: "57014") }
+        #expect(statements.name(for: key) == nil)
+        // Long statements are never prepared; the registry holds a bounded number.
+        let long = PreparedStatements.Key(sql: "INSERT", types: Array(repeating: .int8, count: PreparedStatements.maximumBinds + 1))
+        #expect(statements.name(for: long) == nil && statements.name(for: long) == nil)
+        for number in 0..<PreparedStatements.capacity {
+            let other = PreparedStatements.Key(sql: "SELECT \(number)", types: [])
+            _ = statements.name(for: other)
+        }
+        let overflow = PreparedStatements.Key(sql: "SELECT 'one too many'", types: [])
+        #expect(statements.name(for: overflow) == nil && statements.name(for: overflow) == nil)
+        #expect(statements.name(for: key) == nil)  // still known, still past its limit
+    }
+
+    @Test("a statement run again is prepared on its connection and answers as before; NUL text is still refused")
+    func preparedStatementsRun() async throws {
+        try await withReplicas(1) { stores in
+            let store = stores[0]
+            try await store.setSetting("greeting", to: "hello")
+            let (values, prepared) = try await store.transactor.read { database in
+                var values: [String] = []
+                for _ in 0..<3 {
+                    let row = try await database.raw("SELECT value FROM settings WHERE name = \(bind: "greeting")").first()
+                    values.append(try #require(row).decode(column: "value", as: String.self))
+                }
+                let prepared = try await database.raw("SELECT statement FROM pg_prepared_statements").all()
+                    .map { try $0.decode(column: "statement", as: String.self) }
+                return (values, prepared)
+            }
+            #expect(values == ["hello", "hello", "hello"])
+            #expect(prepared.contains("SELECT value FROM settings WHERE name = $1"))
+
+            for _ in 0..<3 {
+                let refused = await #expect(throws: HearthError.self) { try await store.setSetting("nul", to: "a\u{0}b") }
+                #expect(refused?.code == .invalidArgument)
+            }
+            #expect(try await store.setting("nul") == nil)
+        }
+    }
+
+    @Test("a statement whose preparation failed (in an aborted transaction) is prepared again under a new name")
+    func preparedStatementRecovers() async throws {
+        try await withReplicas(1) { stores in
+            let store = stores[0]
+            let transactor = try #require(store.transactor as? PostgresTransactor)
+            let statements = try #require(transactor.statements)
+            try await store.setSetting("k", to: "v")
+            let sql: SQLQueryString = "SELECT value FROM settings WHERE name = \(bind: "k") AND length(value) > 0"
+            let key = PreparedStatements.Key(sql: "SELECT value FROM settings WHERE name = $1 AND length(value) > 0", types: [.text])
+            await #expect(throws: (any Error).self) {
+                try await store.transactor.write { database in
+                    let division = try? await database.raw("SELECT 1 / 0").run()
+                    #expect(division == nil)
+                    let unnamed = try? await database.raw(sql).run()  // unnamed: 25P02
+                    #expect(unnamed == nil)
+                    try await database.raw(sql).run()  // its preparation fails: 25P02
+                }
+            }
+            #expect(statements.generation(of: key) == 1)
+            for _ in 0..<4 {
+                let value = try await store.transactor.read { database in
+                    try await database.raw(sql).first()?.decode(column: "value", as: String.self)
+                }
+                #expect(value == "v")
+            }
+        }
+    }
+
+    @Test("database.preparedStatements off: nothing is prepared")
+    func preparedStatementsOff() async throws {
+        var options = PostgresStorageOptions()
+        options.preparedStatements = false
+        try await withReplicas(1, options: options) { stores in
+            let prepared = try await stores[0].transactor.read { database in
+                for _ in 0..<3 { try await database.raw("SELECT 1 AS one").run() }
+                return try await database.raw("SELECT COUNT(*) AS n FROM pg_prepared_statements").first()?.decode(column: "n", as: Int64.self)
+            }
+            #expect(prepared == 0)
+        }
+    }
+
     /// A replica's store with a shared user cache (`maximumAge`), its pool and its change listener running in tasks.
     private struct CachingReplica {
         let store: SQLStore
