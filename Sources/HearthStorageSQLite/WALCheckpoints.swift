@@ -51,6 +51,8 @@ final class WALCheckpoints: Sendable {
                 seen = now
                 do {
                     try await self.round(writer: writer)
+                } catch is CancellationError {
+                    return  // stop() while a round waited for the writer: closing, not a failure
                 } catch {
                     logger.warning(
                         "SQLite checkpoint failed; the next round tries again",

@@ -63,22 +63,6 @@ private func eventually<T>(
     }
 }
 
-/// Collects the messages logged through it.
-private struct CapturingLogHandler: LogHandler {
-    let messages: LockedBox<[String]>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        messages.withLock { $0.append(event.message.description) }
-    }
-}
-
 @Suite("PostgreSQL storage")
 struct PostgresStorageTests {
     // MARK: - The pool as a service

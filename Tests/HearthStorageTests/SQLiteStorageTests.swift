@@ -179,6 +179,32 @@ struct SQLiteStorageTests {
         }
     }
 
+    @Test("closing while a checkpoint round waits for the writer ends the round quietly")
+    func checkpointRoundEndsQuietlyAtClose() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-wal-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("hearth.sqlite").path
+        let messages = LockedBox<[String]>([])
+        var logger = Logger(label: "hearth.tests.store") { _ in CapturingLogHandler(messages: messages) }
+        logger.logLevel = .warning
+        // Rounds every millisecond while 4 tasks write, closed at once, 20 times: the closes land inside rounds.
+        for _ in 0..<20 {
+            let transactor = try await SQLiteTransactor.open(path: path, checkpointInterval: .milliseconds(1), logger: logger)
+            try await transactor.write { try await SQLStore.exec($0, "CREATE TABLE IF NOT EXISTS filler (body BLOB NOT NULL)") }
+            let writers = (0..<4).map { _ in
+                Task {
+                    for _ in 0..<50 {
+                        try? await transactor.write { try await SQLStore.exec($0, "INSERT INTO filler (body) VALUES (randomblob(4096))") }
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(5))
+            try await transactor.close()
+            for writer in writers { await writer.value }
+        }
+        #expect(messages.withLock { $0 }.isEmpty, "\(messages.withLock { $0 })")
+    }
+
     @Test("under a steady stream of writes the WAL is checkpointed beside the writer and starts over: it stays small, and nothing is lost")
     func checkpointsBesideTheWriter() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-wal-\(UUID().uuidString)")
