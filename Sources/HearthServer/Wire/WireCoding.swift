@@ -77,6 +77,7 @@ enum WireCoding {
             if let key = keys.duplicate {
                 throw HearthError(.invalidArgument, detail: "Duplicate key \"\(key.prefix(64))\".")
             }
+            if !keys.hasUnderscoredKey, let flat = FlatJSONDecoder.decode(T.self, from: data) { return flat }
             return try (keys.hasUnderscoredKey ? decoders.snakeCase : decoders.camelCase).decode(T.self, from: data)
         } catch let error as HearthError {
             throw error
