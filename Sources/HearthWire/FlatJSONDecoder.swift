@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Anything else gives `nil`, and the caller decodes with `JSONDecoder`, whose result and errors stay the reference:
 /// nested objects and arrays, escapes, a value of another type than the one asked for, a missing key, a number that
-/// does not fit, bytes that are not UTF-8 or not JSON, and any error the type's own decoding throws. So this decoder
+/// does not fit, bytes that are not UTF-8 or not JSON, a key given twice or with an underscore (which a snake_case
+/// conversion would read), and any error the type's own decoding throws. So this decoder
 /// never accepts what `JSONDecoder` refuses, and never words an error.
 public enum FlatJSONDecoder {
     /// `type` from `data`, or `nil` when `data` or `type` needs `JSONDecoder`.
@@ -48,7 +49,7 @@ struct FlatObjectParser {
         if !take(UInt8(ascii: "}")) {
             while true {
                 skipWhitespace()
-                guard let key = string() else { return nil }
+                guard let key = string(), !key.utf8.contains(UInt8(ascii: "_")) else { return nil }
                 skipWhitespace()
                 guard take(UInt8(ascii: ":")) else { return nil }
                 skipWhitespace()

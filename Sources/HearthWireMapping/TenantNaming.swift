@@ -1,6 +1,7 @@
 import Foundation
 import HearthBase64URL
 import HearthCore
+import HearthWire
 
 /// The tenant a request body names: its `tenantId`, and the tenant of the ID token it carries (read without checking
 /// the signature: only to choose where to look; the scoped token check refuses a token of another tenant).
@@ -16,7 +17,7 @@ public struct TenantNaming: Sendable {
             var tenantId: String?
             var idToken: String?
         }
-        let fields = try? JSONDecoder().decode(Fields.self, from: json)
+        let fields = FlatJSONDecoder.decode(Fields.self, from: json) ?? (try? JSONDecoder().decode(Fields.self, from: json))
         bodyTenant = fields?.tenantId
         idTokenTenant = fields?.idToken.flatMap(Self.tenant(ofToken:))
     }

@@ -75,7 +75,7 @@ struct FlatJSONDecoderTests {
             #"{"required":"r","count":.5}"#, #"{"required":"r","count":1.}"#, #"{"required":"r","count":1e}"#, #"{"required":"r","count":-}"#,
             #"{"required":"r","flag":tru}"#, #"{"required":"r","flag":nul}"#, #"{"required":"r","count":NaN}"#,
             "{\"required\":\"a\u{01}b\"}", "{\"required\":\"a\u{0}b\"}", "{\"required\":\"r\"\u{0B}}", #"{"required":"unterminated}"#,
-            #"{"required":"r","required":"s"}"#,
+            #"{"required":"r","required":"s"}"#, #"{"required":"r","snake_case":1}"#,
         ] {
             check(body, as: Sample.self, fast: false)
         }

@@ -73,11 +73,11 @@ enum WireCoding {
             guard let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }), first == UInt8(ascii: "{") else {
                 throw HearthError(.invalidArgument, detail: "Expected a JSON object.")
             }
+            if let flat = FlatJSONDecoder.decode(T.self, from: data) { return flat }
             let keys = DuplicateKeyScanner.scan(data)
             if let key = keys.duplicate {
                 throw HearthError(.invalidArgument, detail: "Duplicate key \"\(key.prefix(64))\".")
             }
-            if !keys.hasUnderscoredKey, let flat = FlatJSONDecoder.decode(T.self, from: data) { return flat }
             return try (keys.hasUnderscoredKey ? decoders.snakeCase : decoders.camelCase).decode(T.self, from: data)
         } catch let error as HearthError {
             throw error
