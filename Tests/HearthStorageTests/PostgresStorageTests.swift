@@ -329,6 +329,18 @@ struct PostgresStorageTests {
         #expect(abandoned?.reason?.contains("no answer") == true)
         #expect(ContinuousClock.now - started < .seconds(15))
         #expect(try await watched.countUsers() == 0)
+
+        // The same for a prepared statement (run twice quickly, so the third run is by name).
+        for _ in 0..<2 {
+            try await watched.transactor.read { database in try await database.raw("SELECT pg_sleep(\(bind: 0.0))").run() }
+        }
+        started = ContinuousClock.now
+        let abandonedByName = await #expect(throws: HearthError.self) {
+            try await watched.transactor.read { database in try await database.raw("SELECT pg_sleep(\(bind: 30.0))").run() }
+        }
+        #expect(abandonedByName?.reason?.contains("no answer") == true)
+        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(try await watched.countUsers() == 0)
         try await watched.close()
     }
 
