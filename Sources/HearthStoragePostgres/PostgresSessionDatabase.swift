@@ -42,15 +42,16 @@ struct PostgresSessionDatabase: SQLDatabase {
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         guard let statements else { return try await guardedExecute(query, onRow).get() }
         let (sql, binds) = serialize(query)
-        guard let (bindings, types) = try PreparedStatements.bindings(binds),
-            let name = statements.name(for: PreparedStatements.Key(sql: sql, types: types))
-        else {
-            return try await guardedExecute(Serialized(sql: sql, binds: binds), onRow).get()
+        // A long statement (a batch of audit events) is never prepared: its values are not encoded twice.
+        if binds.count <= PreparedStatements.maximumBinds, let (bindings, types) = try PreparedStatements.bindings(binds) {
+            let key = PreparedStatements.Key(sql: sql, types: types)
+            if let name = statements.name(for: key) {
+                return try await runNamed(NamedStatement.Current(name: name, sql: sql, types: types), bindings, onRow) { sqlState in
+                    statements.failed(key, sqlState: sqlState)
+                }
+            }
         }
-        let key = PreparedStatements.Key(sql: sql, types: types)
-        try await runNamed(NamedStatement.Current(name: name, sql: sql, types: types), bindings, onRow) { sqlState in
-            statements.failed(key, sqlState: sqlState)
-        }
+        try await guardedExecute(Serialized(sql: sql, binds: binds), onRow).get()
     }
 
     /// The statement `current` under its name (PostgresNIO prepares it on this connection at its first use),
