@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import Logging
+import Synchronization
 
 /// The server's log handler: each event one line, in the configuration's ``ServerConfiguration/Log/Format``.
 ///
@@ -49,28 +50,62 @@ public struct LineLogHandler: LogHandler {
         level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String, file: String, function: String,
         line: UInt
     ) {
-        var all = metadata
-        if let provided = metadataProvider?.get() { all.merge(provided) { _, new in new } }
-        if let explicit { all.merge(explicit, uniquingKeysWith: { _, new in new }) }
+        let fields = Self.fields(metadata, metadataProvider?.get(), explicit)
         switch format {
         case .text:
-            // Built in one string, without interpolating the level (an enum's description goes through reflection).
-            var text = LogTimestamp.seconds(Date())
-            text.reserveCapacity(256)
-            text += " " + level.rawValue + " " + label + " :"
-            for (key, value) in all.sorted(by: { $0.key < $1.key }) {
-                text += " " + key + "=" + value.description
+            // One string, reserved once; no interpolation (a level's description goes through reflection).
+            var text = ""
+            text.reserveCapacity(320)
+            LogTimestamp.appendSeconds(Date(), to: &text)
+            text += " "
+            text += level.rawValue
+            text += " "
+            text += label
+            text += " :"
+            for (key, value) in fields {
+                text += " "
+                text += key
+                text += "="
+                if case .string(let string) = value { text += string } else { text += value.description }
             }
-            text += " [" + source + "] " + message.description + "\n"
+            text += " ["
+            text += source
+            text += "] "
+            text += message.description
+            text += "\n"
             write(text)
         case .json:
             var object: [String: JSONValue] = [
                 "time": .string(LogTimestamp.milliseconds(Date())), "level": .string(level.rawValue), "label": .string(label),
                 "message": .string(message.description), "source": .string(source),
             ]
-            if !all.isEmpty { object["metadata"] = .object(all.mapValues(Self.json)) }
+            if !fields.isEmpty {
+                object["metadata"] = .object(Dictionary(fields.map { ($0.key, Self.json($0.value)) }, uniquingKeysWith: { _, new in new }))
+            }
             write(JSONValue.object(object).jsonText + "\n")
         }
+    }
+
+    /// An event's metadata in key order: the handler's, the provider's and the event's own, a later one's value winning
+    /// a key given twice. Gathered in an array rather than merged into a dictionary (each access-log line passes here).
+    static func fields(_ sources: Logger.Metadata?...) -> [(key: String, value: Logger.Metadata.Value)] {
+        var all: [(key: String, value: Logger.Metadata.Value, rank: Int)] = []
+        all.reserveCapacity(sources.reduce(0) { $0 + ($1?.count ?? 0) })
+        for (rank, source) in sources.enumerated() {
+            guard let source else { continue }
+            for (key, value) in source { all.append((key, value, rank)) }
+        }
+        all.sort { $0.key != $1.key ? $0.key < $1.key : $0.rank < $1.rank }
+        var fields: [(key: String, value: Logger.Metadata.Value)] = []
+        fields.reserveCapacity(all.count)
+        for field in all {
+            if fields.last?.key == field.key {
+                fields[fields.count - 1].value = field.value
+            } else {
+                fields.append((field.key, field.value))
+            }
+        }
+        return fields
     }
 
     static func json(_ value: Logger.Metadata.Value) -> JSONValue {
@@ -85,28 +120,40 @@ public struct LineLogHandler: LogHandler {
 
 /// Log timestamps in UTC without Foundation's formatters (a log line is written for every request).
 enum LogTimestamp {
+    /// The text of the last second written, `2026-11-25T01:02:03`: lines of the same second reuse it.
+    private static let lastSecond = Mutex<(second: Int, text: String)>((Int.min, ""))
+
     /// `2026-11-25T01:02:03+0000`, as swift-log's `StreamLogHandler` writes.
     static func seconds(_ date: Date) -> String {
-        let (text, _) = parts(date)
-        return text + "+0000"
+        var text = ""
+        appendSeconds(date, to: &text)
+        return text
+    }
+
+    /// Appends ``seconds(_:)``'s text to `text`.
+    static func appendSeconds(_ date: Date, to text: inout String) {
+        text += secondText(Int(date.timeIntervalSince1970.rounded(.down)))
+        text += "+0000"
     }
 
     /// `2026-11-25T01:02:03.456Z` (RFC 3339 with milliseconds).
     static func milliseconds(_ date: Date) -> String {
-        let (text, milliseconds) = parts(date)
-        return text + "." + digits(milliseconds, 3) + "Z"
+        let interval = date.timeIntervalSince1970
+        let second = interval.rounded(.down)
+        let milliseconds = min(999, max(0, Int(((interval - second) * 1_000).rounded(.down))))
+        return secondText(Int(second)) + "." + digits(milliseconds, 3) + "Z"
     }
 
-    private static func parts(_ date: Date) -> (String, Int) {
-        let interval = date.timeIntervalSince1970
-        var seconds = time_t(interval.rounded(.down))
-        let milliseconds = min(999, max(0, Int(((interval - Double(seconds)) * 1_000).rounded(.down))))
+    private static func secondText(_ second: Int) -> String {
+        if let known = lastSecond.withLock({ $0.second == second ? $0.text : nil }) { return known }
+        var seconds = time_t(second)
         var fields = tm()
         gmtime_r(&seconds, &fields)
         let text =
             digits(Int(fields.tm_year) + 1_900, 4) + "-" + digits(Int(fields.tm_mon) + 1, 2) + "-" + digits(Int(fields.tm_mday), 2) + "T"
             + digits(Int(fields.tm_hour), 2) + ":" + digits(Int(fields.tm_min), 2) + ":" + digits(Int(fields.tm_sec), 2)
-        return (text, milliseconds)
+        lastSecond.withLock { $0 = (second, text) }
+        return text
     }
 
     private static func digits(_ value: Int, _ width: Int) -> String {

@@ -11,7 +11,14 @@ import Foundation
 /// to after a later one was opened beside it. So the output always decodes to what `JSONEncoder`'s does.
 public enum WireJSONEncoder {
     /// The JSON of `value`.
-    public static func encode(_ value: some Encodable) throws -> [UInt8] {
+    public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        // Every failure answers with the error envelope: it is written without the containers (a type check, not a cast).
+        if T.self == WireErrorResponse.self { return (value as! WireErrorResponse).jsonBytes() }
+        return try streamed(value)
+    }
+
+    /// `value` through its own `encode(to:)`, or `JSONEncoder` where that writes what the stream does not.
+    static func streamed(_ value: some Encodable) throws -> [UInt8] {
         let writer = Writer()
         do {
             try value.encode(to: StreamingEncoder(writer: writer, depth: 0))

@@ -178,6 +178,30 @@ struct AccessLogTests {
         #expect(line.wholeMatch(of: pattern) != nil, "\(line)")
         #expect(LogTimestamp.milliseconds(Date(timeIntervalSince1970: 1_764_205_323.4567)) == "2025-11-27T01:02:03.456Z")
         #expect(LogTimestamp.milliseconds(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        // The second's text is kept for the lines that follow in it, and made anew for another second.
+        #expect(LogTimestamp.seconds(Date(timeIntervalSince1970: 1_764_205_323.9)) == "2025-11-27T01:02:03+0000")
+        #expect(LogTimestamp.seconds(Date(timeIntervalSince1970: 1_764_205_323.1)) == "2025-11-27T01:02:03+0000")
+        #expect(LogTimestamp.seconds(Date(timeIntervalSince1970: 1_764_205_324)) == "2025-11-27T01:02:04+0000")
+        #expect(LogTimestamp.milliseconds(Date(timeIntervalSince1970: 1_764_205_324.25)) == "2025-11-27T01:02:04.250Z")
+    }
+
+    @Test("LineLogHandler: a key given twice takes the event's value over the provider's over the logger's")
+    func metadataPrecedence() throws {
+        let lines = LockedBox<[String]>([])
+        var logger = Logger(label: "hearth") { label in
+            var handler = LineLogHandler(label: label, format: .text) { line in lines.withLock { $0.append(line) } }
+            handler.metadataProvider = Logger.MetadataProvider { ["b": "provider", "c": "provider"] }
+            return handler
+        }
+        logger[metadataKey: "a"] = "logger"
+        logger[metadataKey: "b"] = "logger"
+        logger[metadataKey: "c"] = "logger"
+        logger.info("one", metadata: ["c": "event", "d": .stringConvertible(42)])
+        logger.info("two")
+        let written = lines.withLock { $0 }
+        #expect(written.count == 2)
+        #expect(written.first?.contains(" : a=logger b=provider c=event d=42 [") == true, "\(written)")
+        #expect(written.last?.contains(" : a=logger b=provider c=provider [") == true, "\(written)")
     }
 
     @Test("LogOutput: lines from many threads arrive whole and each once; more than its capacity is written, not dropped")

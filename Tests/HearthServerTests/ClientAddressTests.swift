@@ -17,6 +17,12 @@ struct ClientAddressTests {
         #expect(IPAddress("\u{A0}192.0.2.1") == nil)
         #expect(IPAddress("g::1") == nil)
         #expect(IPAddress("2001:db8::AbCd")?.description == "2001:db8::abcd")
+        // A socket's bytes (the peer is read without its text): a mapped IPv4 address is the IPv4 address.
+        #expect(IPAddress(normalizing: Array(repeating: 0, count: 10) + [0xff, 0xff, 192, 0, 2, 1]) == IPAddress("192.0.2.1"))
+        #expect(IPAddress(normalizing: Array(repeating: 0, count: 15) + [1]).description == "::1")
+        for text in ["0.0.0.0", "255.255.255.255", "10.0.200.9", "192.0.2.1"] {
+            #expect(IPAddress(text)?.description == text)
+        }
         for bad in ["", "1.2.3", "1.2.3.4.5", "256.1.1.1", "fe80::1%eth0", "1.2.3.4\u{0}", "example.com", String(repeating: "1", count: 500)] {
             #expect(IPAddress(bad) == nil, "\(bad)")
         }

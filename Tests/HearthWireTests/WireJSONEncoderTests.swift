@@ -1,6 +1,7 @@
 import Foundation
-import HearthWire
 import Testing
+
+@testable import HearthWire
 
 /// The streaming encoder of responses: whatever it writes must decode to what `JSONEncoder` writes for the same value,
 /// and what it cannot stream falls back to `JSONEncoder` whole.
@@ -96,5 +97,26 @@ struct WireJSONEncoderTests {
             decoding: try WireJSONEncoder.encode(
                 SignUpResponse(localId: "u", email: nil, displayName: nil, idToken: "t", refreshToken: nil, expiresIn: nil)), as: UTF8.self)
         #expect(text == #"{"kind":"identitytoolkit#SignupNewUserResponse","localId":"u","idToken":"t"}"#)
+    }
+
+    /// The error envelope is written by hand (every failure answers with it): byte for byte what its `Codable`
+    /// conformance writes through the containers, escapes and optional fields included.
+    @Test func theErrorEnvelopeIsWrittenAsItsContainersWouldWriteIt() throws {
+        var located = WireErrorResponse(code: 400, message: "INVALID_ARGUMENT : \"x\" \\ \u{0} \n ✓", reason: "badRequest", status: "INVALID_ARGUMENT")
+        located.error.errors[0].location = "body/x"
+        located.error.errors[0].locationType = "other"
+        var two = WireErrorResponse(code: 404, message: "Not Found", reason: "notFound", status: "NOT_FOUND")
+        two.error.errors.append(WireErrorResponse.Item(message: "second", reason: "r", domain: "d", location: nil, locationType: "t"))
+        var none = WireErrorResponse(code: 500, message: "")
+        none.error.errors = []
+        for envelope in [WireErrorResponse(code: 400, message: "EMAIL_EXISTS"), located, two, none] {
+            let written = try WireJSONEncoder.encode(envelope)
+            #expect(written == (try WireJSONEncoder.streamed(envelope)), "\(String(decoding: written, as: UTF8.self))")
+            try expectSameAsFoundation(envelope)
+            #expect(try JSONDecoder().decode(WireErrorResponse.self, from: Data(written)) == envelope)
+        }
+        #expect(
+            String(decoding: try WireJSONEncoder.encode(WireErrorResponse(code: 400, message: "EMAIL_EXISTS")), as: UTF8.self)
+                == #"{"error":{"code":400,"message":"EMAIL_EXISTS","errors":[{"message":"EMAIL_EXISTS","reason":"invalid","domain":"global"}]}}"#)
     }
 }

@@ -22,13 +22,17 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         guard !text.isEmpty, text.utf8.count <= 64, text.utf8.allSatisfy(Self.mayAppear) else { return nil }
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
-            bytes = withUnsafeBytes(of: &v4) { Array($0) }
+            self.init(bytes: withUnsafeBytes(of: &v4) { Array($0) })
             return
         }
         var v6 = in6_addr()
         guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        let all = withUnsafeBytes(of: &v6) { Array($0) }
-        if all[0..<10].allSatisfy({ $0 == 0 }), all[10] == 0xff, all[11] == 0xff {
+        self.init(normalizing: withUnsafeBytes(of: &v6) { Array($0) })
+    }
+
+    /// The address of 4 or 16 bytes as a socket gives them; an IPv4-mapped IPv6 address becomes the IPv4 address.
+    public init(normalizing all: [UInt8]) {
+        if all.count == 16, all[0..<10].allSatisfy({ $0 == 0 }), all[10] == 0xff, all[11] == 0xff {
             bytes = Array(all[12..<16])
         } else {
             bytes = all
@@ -57,8 +61,9 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
-    /// The canonical text form (`inet_ntop`).
+    /// The canonical text form (`inet_ntop`'s; an IPv4 address's dotted decimal written here).
     public var description: String {
+        if bytes.count == 4 { return "\(bytes[0]).\(bytes[1]).\(bytes[2]).\(bytes[3])" }
         var buffer = [CChar](repeating: 0, count: 64)
         var raw = bytes
         let family = bytes.count == 4 ? AF_INET : AF_INET6

@@ -1,6 +1,7 @@
 import HTTPTypes
 import HearthCore
 import Hummingbird
+import NIOCore
 
 /// The client's address of a request (``ClientAddressRule``: the peer, or what trusted proxies forwarded).
 struct ClientAddressResolver: Sendable {
@@ -32,8 +33,15 @@ struct ClientAddressResolver: Sendable {
         }
     }
 
+    /// The peer's address from the socket's bytes, not through its text parsed again. The address lies at the same
+    /// place on Linux and Darwin: bytes 4..<8 of a `sockaddr_in`, 8..<24 of a `sockaddr_in6` (their fields are not
+    /// visible here: the C module NIO declares them in is not ours to import).
     private static func peer(_ context: some RequestContext) -> IPAddress? {
-        (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress.flatMap { IPAddress($0) }
+        switch (context as? any RemoteAddressRequestContext)?.remoteAddress {
+        case .v4(let address): withUnsafeBytes(of: address.address) { IPAddress(normalizing: Array($0[4..<8])) }
+        case .v6(let address): withUnsafeBytes(of: address.address) { IPAddress(normalizing: Array($0[8..<24])) }
+        case .unixDomainSocket, nil: nil
+        }
     }
 
     /// The client's full address (not a /64 for IPv6) in text, as audit events and the access log keep it;

@@ -72,15 +72,14 @@ struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddleware {
     private func log(
         _ request: Request, context: Context, route: String, status: Int, elapsed: Duration, notes: RequestRecord.Notes
     ) {
-        var metadata: Logger.Metadata = [
-            "method": "\(request.method.rawValue)",
-            "route": "\(route)",
-            "status": "\(status)",
-            "duration_ms": "\(Self.milliseconds(elapsed))",
-            "client": "\(addresses.client(request, context: context) ?? ClientAddressResolver.unknown)",
-        ]
-        if let key = notes.apiKeyID { metadata["key_id"] = "\(key)" }
-        if let uid = notes.uid { metadata["uid"] = "\(uid)" }
+        var metadata = Logger.Metadata(minimumCapacity: 8)
+        metadata["method"] = .string(request.method.rawValue)
+        metadata["route"] = .string(route)
+        metadata["status"] = .string(String(status))
+        metadata["duration_ms"] = .string(Self.milliseconds(elapsed))
+        metadata["client"] = .string(addresses.client(request, context: context) ?? ClientAddressResolver.unknown)
+        if let key = notes.apiKeyID { metadata["key_id"] = .string(key) }
+        if let uid = notes.uid { metadata["uid"] = .string(uid) }
         if notes.administrator { metadata["caller"] = "admin" }
         context.logger.info("request", metadata: metadata)
     }

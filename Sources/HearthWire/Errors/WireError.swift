@@ -24,6 +24,41 @@ public struct WireErrorResponse: Codable, Sendable, Equatable {
         error = Body(code: code, message: message, errors: [Item(message: message, reason: reason, domain: "global")], status: status)
     }
 
+    /// The envelope's JSON, written field by field in the order of its `Codable` encoding (the same bytes as
+    /// ``WireJSONEncoder``'s containers write, as a test compares): every failure is answered with it.
+    func jsonBytes() -> [UInt8] {
+        let writer = WireJSONEncoder.Writer()
+        writer.literal(#"{"error":{"code":"#)
+        writer.literal(String(error.code))
+        writer.literal(#","message":"#)
+        writer.string(error.message)
+        writer.literal(#","errors":["#)
+        for (index, item) in error.errors.enumerated() {
+            writer.literal(index == 0 ? #"{"message":"# : #",{"message":"#)
+            writer.string(item.message)
+            writer.literal(#","reason":"#)
+            writer.string(item.reason)
+            writer.literal(#","domain":"#)
+            writer.string(item.domain)
+            if let location = item.location {
+                writer.literal(#","location":"#)
+                writer.string(location)
+            }
+            if let locationType = item.locationType {
+                writer.literal(#","locationType":"#)
+                writer.string(locationType)
+            }
+            writer.literal("}")
+        }
+        writer.literal("]")
+        if let status = error.status {
+            writer.literal(#","status":"#)
+            writer.string(status)
+        }
+        writer.literal("}}")
+        return writer.bytes
+    }
+
     /// The Firebase code of the message: the part before `" : "`.
     public var firebaseCode: String {
         // Not `firstRange(of:)`, which needs macOS 13 / iOS 16: the SDK runs on older systems.
