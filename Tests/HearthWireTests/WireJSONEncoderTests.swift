@@ -102,7 +102,8 @@ struct WireJSONEncoderTests {
     /// The error envelope is written by hand (every failure answers with it): byte for byte what its `Codable`
     /// conformance writes through the containers, escapes and optional fields included.
     @Test func theErrorEnvelopeIsWrittenAsItsContainersWouldWriteIt() throws {
-        var located = WireErrorResponse(code: 400, message: "INVALID_ARGUMENT : \"x\" \\ \u{0} \n ✓", reason: "badRequest", status: "INVALID_ARGUMENT")
+        var located = WireErrorResponse(
+            code: 400, message: "INVALID_ARGUMENT : \"x\" \\ \u{0} \n ✓", reason: "badRequest", status: "INVALID_ARGUMENT")
         located.error.errors[0].location = "body/x"
         located.error.errors[0].locationType = "other"
         var two = WireErrorResponse(code: 404, message: "Not Found", reason: "notFound", status: "NOT_FOUND")
