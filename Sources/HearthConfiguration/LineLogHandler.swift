@@ -50,7 +50,12 @@ public struct LineLogHandler: LogHandler {
         level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String, file: String, function: String,
         line: UInt
     ) {
-        let fields = Self.fields(metadata, metadataProvider?.get(), explicit)
+        let provided = metadataProvider?.get()
+        let keys = Self.keys(metadata, provided, explicit)
+        /// A key's value: the event's over the provider's over the logger's.
+        func value(_ key: String) -> Logger.Metadata.Value {
+            explicit?[key] ?? provided?[key] ?? metadata[key] ?? ""
+        }
         switch format {
         case .text:
             // One string, reserved once; no interpolation (a level's description goes through reflection).
@@ -62,11 +67,14 @@ public struct LineLogHandler: LogHandler {
             text += " "
             text += label
             text += " :"
-            for (key, value) in fields {
+            for key in keys {
                 text += " "
                 text += key
                 text += "="
-                if case .string(let string) = value { text += string } else { text += value.description }
+                switch value(key) {
+                case .string(let string): text += string
+                case let other: text += other.description
+                }
             }
             text += " ["
             text += source
@@ -79,33 +87,24 @@ public struct LineLogHandler: LogHandler {
                 "time": .string(LogTimestamp.milliseconds(Date())), "level": .string(level.rawValue), "label": .string(label),
                 "message": .string(message.description), "source": .string(source),
             ]
-            if !fields.isEmpty {
-                object["metadata"] = .object(Dictionary(fields.map { ($0.key, Self.json($0.value)) }, uniquingKeysWith: { _, new in new }))
-            }
+            if !keys.isEmpty { object["metadata"] = .object(Dictionary(uniqueKeysWithValues: keys.map { ($0, Self.json(value($0))) })) }
             write(JSONValue.object(object).jsonText + "\n")
         }
     }
 
-    /// An event's metadata in key order: the handler's, the provider's and the event's own, a later one's value winning
-    /// a key given twice. Gathered in an array rather than merged into a dictionary (each access-log line passes here).
-    static func fields(_ sources: Logger.Metadata?...) -> [(key: String, value: Logger.Metadata.Value)] {
-        var all: [(key: String, value: Logger.Metadata.Value, rank: Int)] = []
-        all.reserveCapacity(sources.reduce(0) { $0 + ($1?.count ?? 0) })
-        for (rank, source) in sources.enumerated() {
-            guard let source else { continue }
-            for (key, value) in source { all.append((key, value, rank)) }
+    /// The keys of an event's metadata (the logger's, the provider's, the event's), sorted, each once. Only the keys are
+    /// gathered and sorted, not merged dictionaries (each access-log line passes here).
+    static func keys(_ sources: Logger.Metadata?...) -> [String] {
+        var keys: [String] = []
+        keys.reserveCapacity(sources.reduce(0) { $0 + ($1?.count ?? 0) })
+        for source in sources {
+            if let source { keys.append(contentsOf: source.keys) }
         }
-        all.sort { $0.key != $1.key ? $0.key < $1.key : $0.rank < $1.rank }
-        var fields: [(key: String, value: Logger.Metadata.Value)] = []
-        fields.reserveCapacity(all.count)
-        for field in all {
-            if fields.last?.key == field.key {
-                fields[fields.count - 1].value = field.value
-            } else {
-                fields.append((field.key, field.value))
-            }
-        }
-        return fields
+        keys.sort()
+        var unique: [String] = []
+        unique.reserveCapacity(keys.count)
+        for key in keys where key != unique.last { unique.append(key) }
+        return unique
     }
 
     static func json(_ value: Logger.Metadata.Value) -> JSONValue {
