@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "HearthTokens",
             dependencies: [
-                "HearthCore", "HearthBase64URL", "CRS256",
+                "HearthCore", "HearthWire", "HearthBase64URL", "CRS256",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

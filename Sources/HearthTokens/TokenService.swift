@@ -3,6 +3,7 @@ import CryptoExtras
 import Foundation
 import HearthBase64URL
 import HearthCore
+import HearthWire
 import JWTKit
 
 /// Mints and verifies the project's ID tokens.
@@ -103,9 +104,9 @@ public struct TokenService: Sendable {
             signer = keyRing.signer(at: now)
         }
         guard let signer else { throw HearthError(.internalError, reason: "no signing key is active") }
-        var token = Base64URL.encode(try Self.encoder.encode(Header(kid: signer.kid)))
+        var token = Base64URL.encode(try WireJSONEncoder.encode(Header(kid: signer.kid)))
         token.append(".")
-        token.append(Base64URL.encode(try Self.encoder.encode(JSONValue.object(payload))))
+        token.append(Base64URL.encode(try WireJSONEncoder.encode(JSONValue.object(payload))))
         return try signer.key.jws(signingInput: token)
     }
 
@@ -116,18 +117,12 @@ public struct TokenService: Sendable {
         let typ = "JWT"
     }
 
-    /// Compact JSON with unescaped slashes, as ``KeyRing``'s JWTKit serializer writes.
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
-
-    /// An RS256 JWT (RSASSA-PKCS1-v1_5 with SHA-256, the JWS compact form), made on the calling thread:
-    /// the same bytes JWTKit's `sign` makes, without its actor.
+    /// An RS256 JWT (RSASSA-PKCS1-v1_5 with SHA-256, the JWS compact form), made on the calling thread, without
+    /// JWTKit's actor. The JSON is compact with unescaped slashes, as JWTKit's serializer writes it, but written by
+    /// ``WireJSONEncoder`` in the claims' own order (Foundation's `JSONEncoder` took 4 % of the server's CPU in refreshes).
     static func sign(_ claims: IDTokenClaims, kid: String, key: RS256SigningKey) throws -> String {
-        let header = try encoder.encode(Header(kid: kid))
-        let payload = try encoder.encode(claims)
+        let header = try WireJSONEncoder.encode(Header(kid: kid))
+        let payload = try WireJSONEncoder.encode(claims)
         var token = Base64URL.encode(header)
         token.append(".")
         token.append(Base64URL.encode(payload))

@@ -6,15 +6,20 @@ import Foundation
 ///
 /// Anything else gives `nil`, and the caller decodes with `JSONDecoder`, whose result and errors stay the reference:
 /// nested objects and arrays, escapes, a value of another type than the one asked for, a missing key, a number that
-/// does not fit, bytes that are not UTF-8 or not JSON, a key given twice or with an underscore (which a snake_case
-/// conversion would read), and any error the type's own decoding throws. So this decoder
-/// never accepts what `JSONDecoder` refuses, and never words an error.
+/// does not fit, bytes that are not UTF-8 or not JSON, a key given twice, a key with an underscore (unless
+/// `convertingSnakeCase` and the key is plain snake_case), and any error the type's own decoding throws. So this
+/// decoder never accepts what `JSONDecoder` refuses, and never words an error.
 public enum FlatJSONDecoder {
     /// `type` from `data`, or `nil` when `data` or `type` needs `JSONDecoder`.
-    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
+    ///
+    /// - Parameter convertingSnakeCase: read `refresh_token` as `refreshToken`, as `JSONDecoder`'s
+    ///   `.convertFromSnakeCase` does (the Secure Token endpoint's form). Only words of `a`–`z` joined by single
+    ///   underscores are converted here; any other key with an underscore gives `nil`. Two keys that read the same
+    ///   after the conversion give `nil` too.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, convertingSnakeCase: Bool = false) -> T? {
         guard
             let object = data.withUnsafeBytes({ bytes in
-                var parser = FlatObjectParser(bytes: bytes)
+                var parser = FlatObjectParser(bytes: bytes, convertingSnakeCase: convertingSnakeCase)
                 return parser.parse()
             })
         else { return nil }
@@ -37,9 +42,13 @@ struct FlatDecodingUnsupported: Error {}
 /// Reads one JSON object of scalar values, strictly (RFC 8259), or gives `nil`.
 struct FlatObjectParser {
     let bytes: UnsafeRawBufferPointer
+    let convertingSnakeCase: Bool
     var index = 0
 
-    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(bytes: UnsafeRawBufferPointer, convertingSnakeCase: Bool = false) {
+        self.bytes = bytes
+        self.convertingSnakeCase = convertingSnakeCase
+    }
 
     mutating func parse() -> [String: FlatValue]? {
         var object: [String: FlatValue] = [:]
@@ -49,7 +58,7 @@ struct FlatObjectParser {
         if !take(UInt8(ascii: "}")) {
             while true {
                 skipWhitespace()
-                guard let key = string(), !key.utf8.contains(UInt8(ascii: "_")) else { return nil }
+                guard let written = string(), let key = self.key(written) else { return nil }
                 skipWhitespace()
                 guard take(UInt8(ascii: ":")) else { return nil }
                 skipWhitespace()
@@ -62,6 +71,30 @@ struct FlatObjectParser {
         }
         skipWhitespace()
         return index == bytes.count ? object : nil
+    }
+
+    /// A key as the decoder reads it: as written when it has no underscore; converted when it is plain snake_case
+    /// and that is asked for (`refresh_token` → `refreshToken`: what `.convertFromSnakeCase` makes of words of
+    /// `a`–`z`); otherwise `nil`.
+    private func key(_ written: String) -> String? {
+        guard written.utf8.contains(UInt8(ascii: "_")) else { return written }
+        guard convertingSnakeCase else { return nil }
+        var converted: [UInt8] = []
+        converted.reserveCapacity(written.utf8.count)
+        var afterUnderscore = false
+        for byte in written.utf8 {
+            if byte == UInt8(ascii: "_") {
+                // No leading, trailing or doubled underscore: JSONDecoder keeps or drops those in ways of its own.
+                guard !converted.isEmpty, !afterUnderscore else { return nil }
+                afterUnderscore = true
+                continue
+            }
+            guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) else { return nil }
+            converted.append(afterUnderscore ? byte - 0x20 : byte)
+            afterUnderscore = false
+        }
+        guard !afterUnderscore else { return nil }
+        return String(decoding: converted, as: UTF8.self)
     }
 
     private mutating func value() -> FlatValue? {

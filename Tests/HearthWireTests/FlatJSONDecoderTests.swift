@@ -67,6 +67,29 @@ struct FlatJSONDecoderTests {
         #expect(FlatJSONDecoder.decode(Sample.self, from: Data(#"{"required":"r","ratio":1}"#.utf8))?.ratio == 1)
     }
 
+    @Test("snake_case keys, when asked for, read as JSONDecoder's .convertFromSnakeCase reads them; odd ones go to it")
+    func snakeCase() {
+        let snake = JSONDecoder()
+        snake.keyDecodingStrategy = .convertFromSnakeCase
+        func check<T: Decodable & Equatable>(_ body: String, as type: T.Type, fast: Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+            let data = Data(body.utf8)
+            let flat = FlatJSONDecoder.decode(T.self, from: data, convertingSnakeCase: true)
+            if let flat { #expect(flat == (try? snake.decode(T.self, from: data)), "\(body)", sourceLocation: sourceLocation) }
+            #expect((flat != nil) == fast, "\(body)", sourceLocation: sourceLocation)
+        }
+        check(#"{"grant_type":"refresh_token","refresh_token":"AMf-vB.x"}"#, as: TokenRequest.self, fast: true)
+        check(#"{"grantType":"refresh_token","refresh_token":"r"}"#, as: TokenRequest.self, fast: true)
+        check(#"{"return_secure_token":true,"email":"a@b.c"}"#, as: SignUpRequest.self, fast: true)
+        for body in [
+            #"{"_grant_type":"g"}"#, #"{"grant_type_":"g"}"#, #"{"grant__type":"g"}"#, #"{"Grant_type":"g"}"#, #"{"grant_Type":"g"}"#,
+            #"{"grant_type2":"g"}"#, #"{"grant_typé":"g"}"#, #"{"grant_type":"a","grantType":"b"}"#, #"{"_":"g"}"#,
+        ] {
+            check(body, as: TokenRequest.self, fast: false)
+        }
+        // Not asked for, an underscore still gives up.
+        #expect(FlatJSONDecoder.decode(TokenRequest.self, from: Data(#"{"grant_type":"g"}"#.utf8)) == nil)
+    }
+
     @Test("malformed JSON is never read: JSONDecoder refuses it and says why")
     func malformed() {
         for body in [

@@ -73,7 +73,7 @@ enum WireCoding {
             guard let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }), first == UInt8(ascii: "{") else {
                 throw HearthError(.invalidArgument, detail: "Expected a JSON object.")
             }
-            if let flat = FlatJSONDecoder.decode(T.self, from: data) { return flat }
+            if let flat = FlatJSONDecoder.decode(T.self, from: data, convertingSnakeCase: true) { return flat }
             let keys = DuplicateKeyScanner.scan(data)
             if let key = keys.duplicate {
                 throw HearthError(.invalidArgument, detail: "Duplicate key \"\(key.prefix(64))\".")
