@@ -160,3 +160,13 @@ enum LogTimestamp {
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 }
+
+/// Durations in log lines.
+public enum LogDuration {
+    /// `elapsed` in milliseconds with three decimals (`12.345`), without a formatter.
+    public static func milliseconds(_ elapsed: Duration) -> String {
+        let microseconds = max(0, elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)
+        let fraction = String(microseconds % 1_000)
+        return "\(microseconds / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}

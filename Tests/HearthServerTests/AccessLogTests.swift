@@ -241,10 +241,10 @@ struct AccessLogTests {
 
     @Test("Durations in the access log: milliseconds with three decimals")
     func durations() {
-        #expect(RequestObservationMiddleware<BasicRequestContext>.milliseconds(.microseconds(12_345)) == "12.345")
-        #expect(RequestObservationMiddleware<BasicRequestContext>.milliseconds(.nanoseconds(999)) == "0.000")
-        #expect(RequestObservationMiddleware<BasicRequestContext>.milliseconds(.seconds(2)) == "2000.000")
-        #expect(RequestObservationMiddleware<BasicRequestContext>.milliseconds(.microseconds(1_005)) == "1.005")
+        #expect(LogDuration.milliseconds(.microseconds(12_345)) == "12.345")
+        #expect(LogDuration.milliseconds(.nanoseconds(999)) == "0.000")
+        #expect(LogDuration.milliseconds(.seconds(2)) == "2000.000")
+        #expect(LogDuration.milliseconds(.microseconds(1_005)) == "1.005")
     }
 
     @Test("hearth serve with log.format json writes JSON lines, access lines among them")

@@ -33,9 +33,7 @@ struct ClientAddressResolver: Sendable {
         }
     }
 
-    /// The peer's address from the socket's bytes, not through its text parsed again. The address lies at the same
-    /// place on Linux and Darwin: bytes 4..<8 of a `sockaddr_in`, 8..<24 of a `sockaddr_in6` (their fields are not
-    /// visible here: the C module NIO declares them in is not ours to import).
+    /// The peer's address from the socket's bytes (4..<8 of a `sockaddr_in`, 8..<24 of a `sockaddr_in6`), not its text.
     private static func peer(_ context: some RequestContext) -> IPAddress? {
         switch (context as? any RemoteAddressRequestContext)?.remoteAddress {
         case .v4(let address): withUnsafeBytes(of: address.address) { IPAddress(normalizing: Array($0[4..<8])) }

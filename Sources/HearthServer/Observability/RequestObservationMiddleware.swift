@@ -1,5 +1,5 @@
-import Foundation
 import HTTPTypes
+import HearthConfiguration
 import HearthCore
 import HearthTelemetry
 import Hummingbird
@@ -72,23 +72,15 @@ struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddleware {
     private func log(
         _ request: Request, context: Context, route: String, status: Int, elapsed: Duration, notes: RequestRecord.Notes
     ) {
-        var metadata = Logger.Metadata(minimumCapacity: 8)
-        metadata["method"] = .string(request.method.rawValue)
-        metadata["route"] = .string(route)
-        metadata["status"] = .string(String(status))
-        metadata["duration_ms"] = .string(Self.milliseconds(elapsed))
-        metadata["client"] = .string(addresses.client(request, context: context) ?? ClientAddressResolver.unknown)
+        var metadata: Logger.Metadata = [
+            "method": .string(request.method.rawValue), "route": .string(route), "status": .string(String(status)),
+            "duration_ms": .string(LogDuration.milliseconds(elapsed)),
+            "client": .string(addresses.client(request, context: context) ?? ClientAddressResolver.unknown),
+        ]
         if let key = notes.apiKeyID { metadata["key_id"] = .string(key) }
         if let uid = notes.uid { metadata["uid"] = .string(uid) }
         if notes.administrator { metadata["caller"] = "admin" }
         context.logger.info("request", metadata: metadata)
-    }
-
-    /// `elapsed` in milliseconds with three decimals (`12.345`), without a formatter.
-    static func milliseconds(_ elapsed: Duration) -> String {
-        let microseconds = max(0, elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)
-        let fraction = String(microseconds % 1_000)
-        return "\(microseconds / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// The route template (`/v1/accounts:lookup`, `/v1/projects/{project}/accounts:batchGet`); `NotFound` for a

@@ -81,21 +81,14 @@ final class TenantControllers: Sendable {
 /// that names no tenant `TENANT_NOT_FOUND`, a tenant with `disableAuth` `PROJECT_DISABLED` for everyone but an
 /// administrator. No tenant: the project's own users.
 final class TenantScopes: Sendable {
-    /// How long a tenant read is trusted: a tenant deleted or disabled on another replica is seen within this.
-    static let lifetime: Duration = .seconds(5)
-
     let base: HearthServices
     let project: TenantControllers
-    /// Each tenant's controllers and its record as last read. The controllers are the tenant id's, not the record's:
-    /// they are kept when the record is read again, so that what they hold (their settings' caches) stays warm. Made
-    /// anew every five seconds, they gave every tenant sign-up that found the record expired a cold start of its own: a
-    /// stall of up to half a second for all of them at once under load.
+    /// Each tenant's last-read record and its controllers, which are kept when it is read again (new ones start cold).
     private let cache = LockedBox<[String: (controllers: TenantControllers, tenant: TenantRecord, readAt: ContinuousClock.Instant)]>([:])
-
-    /// How long this replica trusts a tenant's record (``lifetime``; tests shorten it).
+    /// How long a tenant read is trusted: a tenant deleted or disabled on another replica is seen within this.
     let recordLifetime: Duration
 
-    init(services: HearthServices, recordLifetime: Duration = TenantScopes.lifetime) {
+    init(services: HearthServices, recordLifetime: Duration = .seconds(5)) {
         base = services
         project = TenantControllers(services: services)
         self.recordLifetime = recordLifetime
@@ -128,12 +121,11 @@ final class TenantScopes: Sendable {
             cache.withLock { $0[tenantID] = nil }
             throw HearthError(.tenantNotFound)
         }
-        let made = known?.controllers ?? TenantControllers(services: base.scoped(to: tenantID))
         let controllers = cache.withLock { entries in
             // Requests that read the record together keep one set of controllers.
-            let controllers = entries[tenantID]?.controllers ?? made
-            entries[tenantID] = (controllers, tenant, now)
-            return controllers
+            let kept = entries[tenantID]?.controllers ?? known?.controllers ?? TenantControllers(services: base.scoped(to: tenantID))
+            entries[tenantID] = (kept, tenant, now)
+            return kept
         }
         return (controllers, tenant)
     }
