@@ -13,6 +13,16 @@ import Testing
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-cpp-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let live = try await LiveHearth.start()
+        // The programs wait real seconds for the server's clock to move (a forced refresh in a later second gives a
+        // new token: the same claims in the same second are the same bytes), so the test server's clock ticks with
+        // real time while they run.
+        let ticking = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                live.clock.advance(by: 1)
+            }
+        }
+        defer { ticking.cancel() }
         do {
             var environment = try Self.environment(live, home: home)
 
