@@ -36,8 +36,10 @@ public struct PreparedServer: Sendable {
         let telemetry = traceExport.map { measured.tracing(to: $0.tracer) } ?? measured
         let sealer = try configuration.keyEncryptionKey(logger: logger).map(SecretSealer.init(key:))
         if configuration.usesPostgres, let url = configuration.databaseURL, !poolRunsItself {
+            var options = HearthServices.postgresOptions(configuration)
+            options.keepsConnectionsOpen = true
             let (store, pool, listener) = try await PostgresStorage.prepare(
-                url: url, options: HearthServices.postgresOptions(configuration), logger: logger,
+                url: url, options: options, logger: logger,
                 userCache: (configuration.userCacheSize, .milliseconds(Int64(configuration.databaseCacheMaxAge * 1_000))), sealer: sealer,
                 telemetry: telemetry)
             return PreparedServer(

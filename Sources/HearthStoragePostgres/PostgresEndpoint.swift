@@ -133,6 +133,15 @@ struct PostgresEndpoint: Sendable, CustomStringConvertible {
         configuration.options.additionalStartupParameters = startupParameters(options: options)
         configuration.options.maximumConnections = max(2, options.maximumConnections)
         configuration.options.minimumConnections = 0
+        if options.keepsConnectionsOpen {
+            // A server's pool is of fixed size, without keep-alive queries. The pool arms a timer each time a
+            // connection goes back idle (one for the keep-alive query, one more for closing a connection beyond the
+            // minimum), and a cancelled timer stays in memory until its deadline (30 s, 60 s): at every query's rate,
+            // 20 MB of the server's peak (heaptrack; BENCHMARKS.md, issue 30). A connection that died while idle is
+            // found when next leased, and the unit of work runs again on another (``PostgresTransactor``).
+            configuration.options.minimumConnections = configuration.options.maximumConnections
+            configuration.options.keepAliveBehavior = nil
+        }
         return configuration
     }
 

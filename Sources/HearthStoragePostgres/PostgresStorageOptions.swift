@@ -26,6 +26,10 @@ public struct PostgresStorageOptions: Sendable {
     /// transaction mode that does not keep prepared statements (PgBouncer before 1.21, or without
     /// `max_prepared_statements`).
     public var preparedStatements = true
+    /// Whether the pool opens all ``maximumConnections`` at once and keeps them, without keep-alive queries (a server's
+    /// pool), rather than opening connections as they are needed and closing them after a minute idle (a tool's, which
+    /// runs a few statements and exits). See ``PostgresEndpoint``'s client configuration for why a server's pool is fixed.
+    public var keepsConnectionsOpen = false
     /// How long ``PostgresTransactor/close()`` waits for work in flight before closing connections
     /// under it.
     public var closeGracePeriod: Duration = .seconds(10)

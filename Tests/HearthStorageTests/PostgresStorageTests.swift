@@ -293,6 +293,50 @@ struct PostgresStorageTests {
         try await store.close()
     }
 
+    @Test("a server's pool opens every connection and keeps them; connections killed while idle are replaced, and work goes on")
+    func fixedPool() async throws {
+        var options = quickOptions
+        options.maximumConnections = 4
+        options.keepsConnectionsOpen = true
+        try await withReplicas(1, options: options) { stores in
+            let store = stores[0]
+            let connections = {
+                try await store.transactor.readSingleStatement { database in
+                    try await database.raw("SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database()").first()?
+                        .decode(column: "n", as: Int64.self)
+                }
+            }
+            #expect(try await eventually(within: .seconds(45)) { try await Self.exactly(4, try await connections()) } == 4)
+            let killed = try await store.transactor.readSingleStatement { database in
+                try await database.raw(
+                    """
+                    SELECT COUNT(pg_terminate_backend(pid)) AS n FROM pg_stat_activity
+                    WHERE datname = current_database() AND pid <> pg_backend_pid()
+                    """
+                ).first()?.decode(column: "n", as: Int64.self)
+            }
+            #expect(killed == 3)
+            // No keep-alive queries: the dead connections are found when leased, and the work runs on others.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        try await store.createUser(UserRecord(uid: "u\(index)", createdAt: t0, validSince: t0), session: nil)
+                        _ = try await store.countUsers()
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await store.countUsers() == 8)
+            #expect(try await eventually(within: .seconds(45)) { try await Self.exactly(4, try await connections()) } == 4)
+        }
+    }
+
+    /// `value` when it is `expected`; else throws, for ``eventually(within:_:)`` to try again.
+    static func exactly(_ expected: Int64, _ value: Int64?) throws -> Int64 {
+        guard value == expected else { throw HearthError(.internalError, reason: "\(value.map(String.init) ?? "nil"), not \(expected)") }
+        return expected
+    }
+
     /// Creates user `uid` unless an earlier attempt already did (for retried steps).
     static func createUnlessPresent(_ uid: String, in store: SQLStore) async throws {
         if try await store.user(uid: uid) == nil {
