@@ -26,7 +26,7 @@ extension ServerConfiguration {
         }
         self.mode = mode
         projectID = try r.string("project.id") ?? projectID
-        guard projectID.range(of: #"^[a-z0-9][a-z0-9-]{1,62}$"#, options: .regularExpression) != nil else {
+        guard Self.isProjectID(projectID) else {
             throw ConfigurationError(key: "project.id", problem: "use lower-case letters, digits and dashes")
         }
         apiKeys = try r.stringArray("project.apiKeys") ?? []
@@ -317,5 +317,18 @@ struct ConfigValues {
         }
         guard let text = reader.string(forKey: ConfigKey(key), isSecret: isSecret) else { return nil }
         return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}
+
+extension ServerConfiguration {
+    /// 2 to 63 of `a`–`z`, `0`–`9` and `-`, not starting with `-`. Checked by hand: the regular expression used before
+    /// (ICU's, through Foundation) also let a trailing newline through, as its `$` matches before one.
+    static func isProjectID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard (2...63).contains(bytes.count), bytes[0] != UInt8(ascii: "-") else { return false }
+        return bytes.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "-")
+        }
     }
 }

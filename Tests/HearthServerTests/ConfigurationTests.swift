@@ -84,6 +84,20 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("project.id: 2 to 63 lower-case letters, digits and dashes, not starting with a dash; anything else refused, naming the key")
+    func projectID() throws {
+        for good in ["ab", "demo-hearth", "0-1", "a-", String(repeating: "x", count: 63)] {
+            #expect(try read(["project.id": .init(.string(good), isSecret: false)]).projectID == good)
+        }
+        let sixtyFour = String(repeating: "x", count: 64)
+        for bad in ["", "a", "-ab", "Abc", "ab_c", "ab c", "ab\n", "ab\0c", "ab\u{7f}", "ab.c", "äb", "ab/", sixtyFour] {
+            let error = #expect(throws: ConfigurationError.self, "\(bad.debugDescription)") {
+                try read(["project.id": .init(.string(bad), isSecret: false)])
+            }
+            #expect(error?.key == "project.id")
+        }
+    }
+
     @Test("production needs API keys and a real project id")
     func production() throws {
         #expect(throws: ConfigurationError.self) { try read(["project.id": .init(.string("acme"), isSecret: false)], defaultMode: .production) }
