@@ -10,7 +10,7 @@ public enum Deadline {
         try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await operation() }
             group.addTask {
-                try await Task.sleep(for: .nanoseconds(Int64(seconds * 1_000_000_000)))
+                try await CancellableSleep.sleep(for: .nanoseconds(Int64(seconds * 1_000_000_000)))
                 throw Exceeded()
             }
             defer { group.cancelAll() }

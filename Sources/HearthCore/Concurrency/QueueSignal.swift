@@ -22,7 +22,7 @@ public final class QueueSignal: Sendable {
     public func wait(timeout: Duration) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.woken() }
-            group.addTask { try? await Task.sleep(for: timeout) }
+            group.addTask { try? await CancellableSleep.sleep(for: timeout) }
             await group.next()
             group.cancelAll()
         }
