@@ -400,7 +400,7 @@ public final class PostgresTransactor: SQLTransactor {
                     var limit = timeout
                     while true {
                         do {
-                            try await CancellableSleep.sleep(until: started.advanced(by: limit))
+                            try await CancellableSleep.sleep(until: started.advanced(by: limit), on: EventLoopSleepTimers())
                         } catch {
                             return .timerStopped
                         }
