@@ -108,11 +108,7 @@ public final class PasswordHashing: Sendable {
         let key = [hasher.logN, hasher.blockSize, hasher.parallelism]
         if let known = measuredCosts.withLock({ $0[key] }) { return known }
         let cost = try await threads.run { PasswordHashCost.measure(hasher) }
-        return measuredCosts.withLock { costs in
-            let kept = costs[key] ?? cost
-            costs[key] = kept
-            return kept
-        }
+        return measuredCosts.withLock { $0[key] = $0[key] ?? cost; return $0[key] ?? cost }
     }
 
     private static let measuredCosts = LockedBox<[[Int]: PasswordHashCost]>([:])
