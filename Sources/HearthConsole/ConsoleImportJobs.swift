@@ -77,7 +77,7 @@ actor ConsoleImportJobs {
         }
         if !first.entries.isEmpty {
             do {
-                _ = try AccountImport(first, now: services.clock.now, budget: try await services.hashing.budget())
+                _ = try AccountImport(first, now: services.clock.now, budget: services.hashing.budget)
             } catch let error as HearthError {
                 throw Refusal("The hash options were refused: \(Self.message(error))")
             } catch {
@@ -142,7 +142,7 @@ actor ConsoleImportJobs {
         batch.entries = chunk.map(\.entry)
         let failures: [AccountImport.Failure]
         do {
-            let importer = try AccountImport(batch, now: services.clock.now, budget: try await services.hashing.budget())
+            let importer = try AccountImport(batch, now: services.clock.now, budget: services.hashing.budget)
             failures = try await importer.run(into: work.scope.store, passwords: work.scope.accounts.passwords)
         } catch let error as HearthError {
             // The whole batch refused (its checks are the first batch's, so this is rare): each of its users skipped.

@@ -205,7 +205,7 @@ public struct HearthServices: Sendable {
         let mailTemplates = try MailTemplates(overrideDirectory: configuration.email.templatesDirectory.map { URL(fileURLWithPath: $0) })
         let mailTransport = try configuration.email.smtpURL.map { _ in try SMTPMailTransport(configuration: configuration, logger: logger) }
         let passwords = PasswordHasher(logN: configuration.scryptLogN)
-        let hashing = PasswordHashing(
+        let hashing = try await PasswordHashing.measured(
             hasher: passwords, importedCostLimit: configuration.importedHashes.costLimit,
             importedConcurrency: configuration.importedHashes.concurrency ?? PasswordHashing.defaultImportedConcurrency,
             threads: BlockingPoolThreads(pool: .singleton))

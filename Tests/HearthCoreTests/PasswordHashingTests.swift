@@ -1,6 +1,5 @@
 import Foundation
 import HearthCore
-import Synchronization
 import Testing
 
 /// The hashing threads of these tests: a thread of its own for each work (the server passes NIO's blocking
@@ -11,17 +10,6 @@ struct OwnThreads: HashingThreads {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
         }
-    }
-}
-
-/// ``OwnThreads`` that count the work they ran.
-final class CountingThreads: HashingThreads {
-    private let count = Mutex(0)
-    var runs: Int { count.withLock { $0 } }
-
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        count.withLock { $0 += 1 }
-        return try await OwnThreads().run(work)
     }
 }
 
@@ -91,33 +79,13 @@ struct PasswordHashingTests {
 
     @Test("the rates measured on this machine put bcrypt 16 and scrypt at 1 GiB far beyond the default budget, bcrypt 10 within it")
     func measuredRates() async throws {
-        let hashing = PasswordHashing(hasher: .fastForTesting, threads: OwnThreads())
-        let budget = try await hashing.budget()
+        let hashing = try await PasswordHashing.measured(hasher: .fastForTesting, threads: OwnThreads())
+        let budget = hashing.budget
         #expect(budget.nativeSeconds > 0 && budget.nativeSeconds.isFinite)
         #expect(!budget.admits("$2b$16$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"))
         #expect(budget.admits("$2b$10$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"))
         #expect(!budget.admits("$scrypt$ln=20,r=8,p=2$AAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="))
         #expect(budget.admits("$scrypt$ln=14,r=8,p=1$AAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="))
-    }
-
-    @Test("the budget is measured when first needed, once for callers that ask together; native hashes and checks never measure it")
-    func budgetMeasuredOnFirstUse() async throws {
-        let threads = CountingThreads()
-        let hashing = PasswordHashing(hasher: .fastForTesting, threads: threads)
-        let native = try await hashing.hash("right")
-        #expect(try await hashing.verify("right", against: native))
-        #expect(try await !hashing.verify("wrong", against: native))
-        #expect(threads.runs == 3)
-        let budgets = try await withThrowingTaskGroup(of: PasswordHashBudget.self) { group in
-            for _ in 0..<8 { group.addTask { try await hashing.budget() } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(Set(budgets.map(\.nativeSeconds)).count == 1)
-        // One measurement at most (none when another test of this process measured this cost first).
-        #expect(threads.runs <= 4)
-        let imported = try Bcrypt.hash("right", cost: 4)
-        #expect(try await hashing.verify("right", against: imported))
-        #expect(try await hashing.budget() == budgets[0])
     }
 
     @Test("a stored hash beyond the budget never matches and is never computed")

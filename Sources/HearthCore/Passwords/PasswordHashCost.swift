@@ -71,7 +71,8 @@ public struct PasswordHashCost: Sendable, Equatable {
     /// (so a cheap test hasher measures real work, not its overhead), one bcrypt check at cost 6 and 20,000
     /// PBKDF2-SHA256 iterations, each the fastest of `runs`. Takes about 3 × 50 ms in a release build.
     ///
-    /// CPU-bound: call it off the event loop (``PasswordHashing/budget()`` does).
+    /// CPU-bound: call it off the event loop (``PasswordHashing/measured(hasher:importedCostLimit:importedConcurrency:threads:)``
+    /// does).
     public static func measure(_ hasher: PasswordHasher, runs: Int = 2) -> PasswordHashCost {
         let logN = max(hasher.logN, 14)
         let salt = [UInt8](repeating: 0x5a, count: 16)

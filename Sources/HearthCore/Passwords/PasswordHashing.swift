@@ -13,7 +13,7 @@ public protocol HashingThreads: Sendable {
 /// ones, and own hashes of an older cost) run in the **imported** lane: at most ``importedConcurrency`` at a
 /// time (by default half the cores, at least one), the rest wait their turn, so however many wrong passwords
 /// an attacker sends for imported accounts, they never occupy every hashing thread and a native check never
-/// queues behind them. Before an imported check runs, its estimated cost is held against the ``budget()``: a hash
+/// queues behind them. Before an imported check runs, its estimated cost is held against the ``budget``: a hash
 /// beyond it never matches, without being computed.
 ///
 /// The first successful sign-in replaces an imported hash with a native one (``PasswordHasher/needsRehash(_:)``),
@@ -36,79 +36,44 @@ public final class PasswordHashing: Sendable {
     }
 
     public let hasher: PasswordHasher
+    public let budget: PasswordHashBudget
     /// How many imported checks run at a time.
     public let importedConcurrency: Int
     private let threads: any HashingThreads
     private let importedLimit: ConcurrencyLimit
     private let state = LockedBox((lanes: [Lane: LaneCounts](), overBudget: 0))
-    /// The budget given, or its measurement: started by the first caller of ``budget()``, awaited by the rest.
-    private let budgetSource: LockedBox<Task<PasswordHashBudget, any Error>?>
-    /// How many imported checks one may cost, in checks of the server's own hash, when the budget is measured.
-    private let importedCostLimit: Double
 
     /// Half the cores, at least one: the imported lane's default size.
     public static var defaultImportedConcurrency: Int { max(1, ProcessInfo.processInfo.activeProcessorCount / 2) }
 
-    /// Lanes with a fixed `budget`.
-    public convenience init(
+    public init(
         hasher: PasswordHasher, budget: PasswordHashBudget, importedConcurrency: Int = PasswordHashing.defaultImportedConcurrency,
         threads: any HashingThreads
     ) {
-        self.init(
-            hasher: hasher, budgetSource: Task { budget }, importedCostLimit: budget.multiple, importedConcurrency: importedConcurrency,
-            threads: threads)
-    }
-
-    /// Lanes whose budget is `importedCostLimit` own checks at this machine's rates, measured (on `threads`, once per
-    /// process and hasher cost: see ``PasswordHashCost/measure(_:runs:)``) when first needed: by the first imported
-    /// check or import. A server that never meets an imported hash never measures, nor holds scrypt's memory for it at
-    /// start-up (16 MiB at N = 2^14, the server's peak when it takes no password: BENCHMARKS.md, issue 30).
-    public convenience init(
-        hasher: PasswordHasher, importedCostLimit: Double = PasswordHashBudget.defaultMultiple,
-        importedConcurrency: Int = PasswordHashing.defaultImportedConcurrency, threads: any HashingThreads
-    ) {
-        self.init(hasher: hasher, budgetSource: nil, importedCostLimit: importedCostLimit, importedConcurrency: importedConcurrency, threads: threads)
-    }
-
-    private init(
-        hasher: PasswordHasher, budgetSource: Task<PasswordHashBudget, any Error>?, importedCostLimit: Double, importedConcurrency: Int,
-        threads: any HashingThreads
-    ) {
         self.hasher = hasher
-        self.budgetSource = LockedBox(budgetSource)
-        self.importedCostLimit = importedCostLimit
+        self.budget = budget
         self.importedConcurrency = max(1, importedConcurrency)
         self.threads = threads
         self.importedLimit = ConcurrencyLimit(capacity: max(1, importedConcurrency))
     }
 
-    /// How long one imported check may take: given, or measured by the first caller while the others wait for it.
-    public func budget() async throws -> PasswordHashBudget {
-        let task = budgetSource.withLock { source in
-            if let source { return source }
-            let (hasher, multiple, threads) = (self.hasher, importedCostLimit, self.threads)
-            let measuring = Task {
-                let cost = try await Self.cost(of: hasher, on: threads)
-                return PasswordHashBudget(cost: cost, hasher: hasher, multiple: multiple)
-            }
-            source = measuring
-            return measuring
-        }
-        do {
-            return try await task.value
-        } catch {
-            // A failed measurement (the pool shut down) is not kept: the next caller measures again.
-            budgetSource.withLock { if $0 == task { $0 = nil } }
-            throw error
-        }
-    }
-
-    /// `hasher`'s rates, measured on `threads` the first time in this process.
-    private static func cost(of hasher: PasswordHasher, on threads: any HashingThreads) async throws -> PasswordHashCost {
+    /// Measures this machine's rates (once per process and hasher cost; see ``PasswordHashCost/measure(_:runs:)``)
+    /// on `threads`, and makes the lanes with a budget of `importedCostLimit` own checks.
+    public static func measured(
+        hasher: PasswordHasher, importedCostLimit: Double = PasswordHashBudget.defaultMultiple,
+        importedConcurrency: Int = PasswordHashing.defaultImportedConcurrency, threads: any HashingThreads
+    ) async throws -> PasswordHashing {
         let key = [hasher.logN, hasher.blockSize, hasher.parallelism]
-        if let known = measuredCosts.withLock({ $0[key] }) { return known }
-        let cost = try await threads.run { PasswordHashCost.measure(hasher) }
-        return measuredCosts.withLock { $0[key] = $0[key] ?? cost; return $0[key] ?? cost }
+        let cost: PasswordHashCost
+        if let known = measuredCosts.withLock({ $0[key] }) {
+            cost = known
+        } else {
+            cost = try await threads.run { PasswordHashCost.measure(hasher) }
+            measuredCosts.withLock { $0[key] = $0[key] ?? cost }
+        }
+        return PasswordHashing(
+            hasher: hasher, budget: PasswordHashBudget(cost: cost, hasher: hasher, multiple: importedCostLimit),
+            importedConcurrency: importedConcurrency, threads: threads)
     }
 
     private static let measuredCosts = LockedBox<[[Int]: PasswordHashCost]>([:])
@@ -124,7 +89,7 @@ public final class PasswordHashing: Sendable {
     public func verify(_ password: String, against encoded: String) async throws -> Bool {
         let hasher = self.hasher
         let lane = lane(of: encoded)
-        if lane == .imported, try await !budget().admits(encoded) {
+        guard lane == .native || budget.admits(encoded) else {
             state.withLock { $0.overBudget += 1 }
             return false
         }

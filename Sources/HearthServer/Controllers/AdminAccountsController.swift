@@ -170,7 +170,7 @@ struct AdminAccountsController<Context: CallerRequestContext>: Sendable {
         try Self.requireAdministrator(context)
         let input = try await body(BatchCreateRequest.self, request)
         try Self.checkTarget(input.targetProjectId, context, projectID: configuration.projectID)
-        let importer = try AccountImport(AccountImport.Batch(input), now: clock.now, budget: try await hashing.budget())
+        let importer = try AccountImport(AccountImport.Batch(input), now: clock.now, budget: hashing.budget)
         let errors = try await importer.run(into: store, passwords: accounts.passwords)
         let submitted = input.users?.count ?? 0
         await audit.record(
