@@ -13,21 +13,12 @@ extension SQLStore {
     /// On PostgreSQL a sign-up's usual write (a user without links, with a session) is first tried as ONE statement in
     /// autocommit mode, one round trip instead of four (`BEGIN`, two inserts, `COMMIT`): the session is inserted only when
     /// the user was. When the user was not (a conflict), the transaction below runs and tells which rule it broke.
-    public func createUser(_ user: UserRecord, session: RefreshSessionRecord?, event: AuditEvent?) async throws {
+    public func createUser(_ user: UserRecord, session: RefreshSessionRecord?) async throws {
         let tenant = tenantID
         defer { accountCache?.forget(uid: user.uid) }
-        let audit = try event.map { try AuditRow(tenantID: tenant, event: $0) }
         if databaseIsShared, let session, user.providers.isEmpty {
             try Self.checkStorable(user)
             // Data-modifying WITH clauses run to completion whether or not the final SELECT reads them.
-            let newEvent: SQLQueryString =
-                if let audit {
-                    """
-                    , new_event AS (
-                        INSERT INTO audit_events (\(unsafeRaw: AuditRow.columns)) SELECT \(audit.binds) FROM new_user RETURNING id
-                    )
-                    """
-                } else { "" }
             let inserted = try await work.writeSingleStatement { database in
                 try await Self.exists(
                     database,
@@ -39,7 +30,7 @@ extension SQLStore {
                         INSERT INTO refresh_sessions (\(Self.sessionColumns))
                         SELECT \(binds: Self.sessionValues(session, tenant: tenant)) FROM new_user
                         RETURNING token_hash
-                    )\(newEvent)
+                    )
                     SELECT uid FROM new_user
                     """)
             }
@@ -51,10 +42,6 @@ extension SQLStore {
             try await Self.insertLinks(user.providers, uid: user.uid, tenant: tenant, on: database)
             if let session {
                 try await Self.insertSessionRow(session, tenant: tenant, on: database)
-            }
-            if let audit {
-                try await Self.exec(
-                    database, "INSERT INTO audit_events (\(unsafeRaw: AuditRow.columns)) VALUES \(audit.values)")
             }
         }
     }

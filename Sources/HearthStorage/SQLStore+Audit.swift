@@ -11,13 +11,14 @@ extension SQLStore {
     /// event is stored, so the event is readable when the request that caused it is answered. A failure fails every
     /// event of the statement, which callers log.
     public func insertAuditEvent(_ event: AuditEvent) async throws {
-        let row = try AuditRow(tenantID: tenantID, event: event)
+        let row = AuditRow(tenantID: tenantID, event: event, details: try Self.detailsText(event.details))
         try await auditInserts.submit(row) { rows in
             try await self.work.writeSingleStatement { database in
                 try await Self.exec(
                     database,
                     """
-                    INSERT INTO audit_events (\(unsafeRaw: AuditRow.columns)) VALUES \(SQLList(rows.map(\.values)))
+                    INSERT INTO audit_events (tenant_id, id, occurred_at, kind, uid, actor, actor_id, method, client_address, details)
+                    VALUES \(SQLList(rows.map(\.values)))
                     """)
             }
         }
@@ -172,7 +173,7 @@ extension SQLStore {
     }
 
     /// The details as a JSON object with sorted keys; `nil` (stored as NULL) when there are none.
-    fileprivate static func detailsText(_ details: [String: String]) throws -> String? {
+    private static func detailsText(_ details: [String: String]) throws -> String? {
         guard !details.isEmpty else { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -189,34 +190,19 @@ extension SQLStore {
     }
 }
 
-/// An audit event as one row of `audit_events`: waiting in ``SQLStore/auditInserts`` for its statement, or inserted
-/// with the account it records (``SQLStore/createUser(_:session:event:)``).
+/// An audit event as one row of `audit_events`, waiting in ``SQLStore/auditInserts`` for its statement.
 struct AuditRow: Sendable {
     let tenantID: String
     let event: AuditEvent
     let details: String?
 
-    init(tenantID: String, event: AuditEvent) throws {
-        self.tenantID = tenantID
-        self.event = event
-        self.details = try SQLStore.detailsText(event.details)
-    }
-
-    /// The columns an `INSERT` of rows names, in the order of ``values``.
-    static let columns = "tenant_id, id, occurred_at, kind, uid, actor, actor_id, method, client_address, details"
-
-    /// The row's values, bound and comma-separated, in the order of ``columns``.
-    var binds: SQLQueryString {
+    /// The row's parenthesized values, in the order of the `INSERT`'s columns.
+    var values: any SQLExpression {
         let values: [any Encodable & Sendable] = [
             tenantID, event.id, StoredTime.milliseconds(event.time), event.kind.rawValue, event.uid, event.actor.rawValue,
             event.actorID, event.method, event.clientAddress, details,
         ]
-        return "\(binds: values)"
-    }
-
-    /// The row's parenthesized values, in the order of ``columns``.
-    var values: any SQLExpression {
-        let row: SQLQueryString = "(\(binds))"
+        let row: SQLQueryString = "(\(binds: values))"
         return row
     }
 }

@@ -147,43 +147,6 @@ struct UserStoreTests {
         }
     }
 
-    @Test("a sign-up's audit event is stored with its account, in its tenant, or not at all", arguments: StoreBackend.all)
-    func createUserWithEvent(backend: StoreBackend) async throws {
-        try await withStore(backend) { store, _ in
-            func event(_ uid: String) -> AuditEvent {
-                AuditEvent(
-                    time: epoch, kind: .signedUp, uid: uid, actor: .user, method: "anonymous", clientAddress: "192.0.2.7",
-                    details: ["via": "test"])
-            }
-            let tenant = store.scoped(toTenant: "t1")
-            // The anonymous sign-up (on PostgreSQL one statement), one with a link, one in a tenant, one without a session.
-            let writes: [(SQLStore, UserRecord, RefreshSessionRecord?)] = [
-                (store, makeUser("u1"), makeSession("s1", uid: "u1")),
-                (store, makeUser("u2", providers: [ProviderLink(providerID: "google.com", rawID: "g-2")]), makeSession("s2", uid: "u2")),
-                (tenant, makeUser("u3"), makeSession("s3", uid: "u3")),
-                (store, makeUser("u4", email: "ada@example.com"), nil),
-            ]
-            for (scope, user, session) in writes {
-                try await scope.createUser(user, session: session, event: event(user.uid))
-            }
-            let stored = try await store.auditEvents(uid: nil, kind: .signedUp, after: nil, limit: 10)
-            #expect(Set(stored.map(\.uid)) == ["u1", "u2", "u4"])
-            #expect(stored.allSatisfy { $0.clientAddress == "192.0.2.7" && $0.details == ["via": "test"] && $0.method == "anonymous" })
-            #expect(try await tenant.auditEvents(uid: nil, kind: nil, after: nil, limit: 10).map(\.uid) == ["u3"])
-
-            // Refused accounts leave no event: a uid taken (on PostgreSQL the one statement), an e-mail taken.
-            await #expect(throws: StoreConflict.uid) {
-                try await store.createUser(makeUser("u1"), session: makeSession("s5", uid: "u1"), event: event("u1"))
-            }
-            await #expect(throws: StoreConflict.email) {
-                try await store.createUser(makeUser("u6", email: "ada@example.com"), session: makeSession("s6", uid: "u6"), event: event("u6"))
-            }
-            #expect(try await count("audit_events", in: store) == 4)
-            #expect(try await store.session(tokenHash: "s5") == nil)
-            #expect(try await store.session(tokenHash: "s6") == nil)
-        }
-    }
-
     @Test("refuses a provider identity that belongs to another user", arguments: StoreBackend.all)
     func providerIdentityConflict(backend: StoreBackend) async throws {
         try await withStore(backend) { store, _ in

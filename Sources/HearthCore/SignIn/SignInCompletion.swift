@@ -156,13 +156,8 @@ public struct SignInCompletion: Sendable {
             async let signed = tokens.mintIDToken(
                 for: created, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims,
                 secondFactor: record.secondFactor)
-            // The event is written with the account: one unit of work on the writer instead of two in a row.
-            let event = Self.event(record, uid: created.uid, isNewUser: true, now: now)
-            try await store.createUser(created, session: session.record, event: event)
-            audit.noteStored(event)
-            return SignedIn(
-                user: created, idToken: try await signed, refreshToken: session.token, expiresIn: Int(tokens.idTokenLifetime),
-                isNewUser: true, signInProvider: record.provider)
+            try await store.createUser(created, session: session.record)
+            (user, isNewUser, idToken) = (created, true, try await signed)
         case .update(_, let change):
             user = try await store.updateUser(
                 uid: uid, session: session.record, startsSession: { !Self.needsSecondFactor($0, record) && !$0.disabled },
@@ -198,17 +193,13 @@ public struct SignInCompletion: Sendable {
                 for: user, signInProvider: record.provider, authTime: now, sessionClaims: record.sessionClaims,
                 secondFactor: record.secondFactor)
         }
-        await audit.record(Self.event(record, uid: user.uid, isNewUser: isNewUser, now: now))
+        await audit.record(
+            AuditEvent(
+                time: now, kind: isNewUser ? .signedUp : record.event, uid: user.uid, actor: .user, actorID: record.origin.actorID,
+                method: record.method, clientAddress: record.origin.address, details: record.details))
         return SignedIn(
             user: user, idToken: idToken, refreshToken: session.token, expiresIn: Int(tokens.idTokenLifetime), isNewUser: isNewUser,
             signInProvider: record.provider)
-    }
-
-    /// The audit event of a sign-in recorded as `record`: a new account's is always `signedUp`.
-    private static func event(_ record: Record, uid: String, isNewUser: Bool, now: Date) -> AuditEvent {
-        AuditEvent(
-            time: now, kind: isNewUser ? .signedUp : record.event, uid: uid, actor: .user, actorID: record.origin.actorID,
-            method: record.method, clientAddress: record.origin.address, details: record.details)
     }
 
     /// Stores the pending sign-in and makes the error that carries its credential.

@@ -19,14 +19,6 @@ public protocol PasswordChecking: Sendable {
 /// Writes audit events. A failure to record is the recorder's to log: a change that happened is never undone by it.
 public protocol AuditRecording: Sendable {
     func record(_ event: AuditEvent) async
-    /// Takes note of `event`, which the store wrote in the transaction of the change it records (a sign-up's:
-    /// ``AccountStore/createUser(_:session:event:)``), for what else follows an event (the access log, metrics),
-    /// without storing it again.
-    func noteStored(_ event: AuditEvent)
-}
-
-extension AuditRecording {
-    public func noteStored(_ event: AuditEvent) {}
 }
 
 /// Signs the ID tokens of a sign-in.

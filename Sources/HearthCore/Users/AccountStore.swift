@@ -7,9 +7,8 @@ import Foundation
 /// most one user (``HearthError/Code/federatedUserIDAlreadyLinked`` is the caller's check; the store
 /// reports a conflict as ``StoreConflict``).
 public protocol AccountStore: Sendable {
-    /// Inserts a new user, and the session of its first sign-in and the audit event that records the sign-up when
-    /// given, all in one transaction: the event is stored exactly when the user is.
-    func createUser(_ user: UserRecord, session: RefreshSessionRecord?, event: AuditEvent?) async throws
+    /// Inserts a new user, and the session of its first sign-in when given.
+    func createUser(_ user: UserRecord, session: RefreshSessionRecord?) async throws
 
     /// Reads the user, lets `mutate` change it, and writes the result back, all in one transaction.
     /// `session` (if any) is stored in the same transaction. Returns the user as written.
@@ -212,11 +211,4 @@ public protocol HearthStore: AccountStore, SigningKeyStore, SettingStore, RateCo
     SMSQueueStore, MultiFactorSessionStore, TenantStore, OperatorStore, PasskeyStore, ConsoleImportJobStore
 {
     func close() async throws
-}
-
-extension AccountStore {
-    /// Inserts a new user, and the session of its first sign-in when given, without an audit event.
-    public func createUser(_ user: UserRecord, session: RefreshSessionRecord?) async throws {
-        try await createUser(user, session: session, event: nil)
-    }
 }

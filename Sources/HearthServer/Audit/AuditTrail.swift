@@ -12,17 +12,12 @@ import Logging
 struct AuditTrail: AuditRecording {
     let services: HearthServices
 
-    /// Records `event` as it is (see ``noteStored(_:)``).
+    /// Records `event` as it is; a sign-in or sign-up is noted for the access log and the metrics.
     func record(_ event: AuditEvent) async {
-        noteStored(event)
-        await Self.insert(event, into: services.store, logger: services.logger)
-    }
-
-    /// A sign-in or sign-up is noted for the access log and the metrics.
-    func noteStored(_ event: AuditEvent) {
         if event.kind == .signedUp || event.kind == .signedIn, let method = event.method {
             RequestRecord.noteSignedIn(provider: method, newUser: event.kind == .signedUp)
         }
+        await Self.insert(event, into: services.store, logger: services.logger)
     }
 
     /// Records an event at the clock's time.

@@ -31,7 +31,7 @@ final class MemoryAccounts: AccountStore, RateCounterStore, LoginFailureStore, A
         }
     }
 
-    func createUser(_ user: UserRecord, session: RefreshSessionRecord?, event: AuditEvent?) async throws {
+    func createUser(_ user: UserRecord, session: RefreshSessionRecord?) async throws {
         try state.withLock { state in
             if state.users[user.uid] != nil { throw StoreConflict.uid }
             try Self.check(user, against: state.users.values)
@@ -298,7 +298,6 @@ final class CountedPasswords: PasswordChecking, @unchecked Sendable {
 final class RecordedAudit: AuditRecording, @unchecked Sendable {
     let events = LockedBox<[AuditEvent]>([])
     func record(_ event: AuditEvent) async { events.withLock { $0.append(event) } }
-    func noteStored(_ event: AuditEvent) { events.withLock { $0.append(event) } }
     var kinds: [AuditEvent.Kind] { events.withLock { $0.map(\.kind) } }
 }
 
