@@ -154,7 +154,11 @@ struct MailDeliveryTests {
             #expect(given.attempts == 1 && given.textBody.isEmpty && (given.lastError ?? "").contains("535"))
             #expect(!(given.lastError ?? "").contains("wrong"))
             #expect(try sink.messages().isEmpty)
-            let metrics = String(decoding: live.services.metrics.telemetry.exposition(), as: UTF8.self)
+            // Counted once the delivery pass that gave up returns: a moment after the store says so.
+            let metrics = try await Self.eventually {
+                let text = String(decoding: live.services.metrics.telemetry.exposition(), as: UTF8.self)
+                return text.contains("hearth_mails_failed_total") ? text : nil
+            }
             #expect(metrics.contains(#"hearth_mails_failed_total{purpose="PASSWORD_RESET",outcome="gave_up"} 1"#))
             #expect(!metrics.contains("hearth_mails_sent_total{"))
         }
