@@ -373,7 +373,15 @@ public final class SQLiteTransactor: SQLTransactor {
         let batch = writeQueue.takeBatch()
         assert(batch.first === own, "a leader runs its own job first")
         writing.store(1, ordering: .relaxed)
-        let (results, unrun) = await runBatch(batch)
+        let (results, unrun): ([Result<Void, any Error>], [WriteJob])
+        if batch.count == 1 {
+            (results, unrun) = await runBatch(batch)
+        } else {
+            // The leader runs the others' writes too: its own task being cancelled (a chore at shutdown) must not
+            // fail their statements (sqlite-nio's queries end in `CancellationError` in a cancelled task), so the
+            // batch runs in a task of its own, which the leader's cancellation does not reach.
+            (results, unrun) = await Task(executorPreference: writer.thread) { await self.runBatch(batch) }.value
+        }
         writing.store(0, ordering: .relaxed)
         batchSizes.record(batch.count - unrun.count)
         writer.mutex.leave()

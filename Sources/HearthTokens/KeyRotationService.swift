@@ -21,9 +21,8 @@ public struct KeyRotationService: Service {
                 try await Task.sleep(for: interval)
                 do {
                     try await keyRing.rotateIfDue()
-                } catch is CancellationError {
-                    return
                 } catch {
+                    guard !endedByCancellation(error) else { return }
                     logger.error("key rotation check failed", metadata: ["error": "\(String(describing: type(of: error)))"])
                 }
             }

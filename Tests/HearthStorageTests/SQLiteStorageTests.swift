@@ -152,6 +152,36 @@ struct SQLiteStorageTests {
         }
     }
 
+    @Test("a leader whose task is cancelled mid-batch (a chore at shutdown) does not fail the writes it runs for others")
+    func groupCommitCancelledLeader() async throws {
+        try await withStore(.sqlite) { store, _ in
+            let transactor = try #require(store.transactor as? SQLiteTransactor)
+            let (started, startedSignal) = AsyncStream<Void>.makeStream()
+            let (gate, opening) = AsyncStream<Void>.makeStream()
+            try await transactor.writerMutex.enter()
+            let leader = Task { try await transactor.write(Self.insertUser("leader")) }
+            for _ in 0..<5_000 where transactor.queuedWriteCount != 1 { try await Task.sleep(for: .milliseconds(1)) }
+            let follower = Task {
+                try await transactor.write { database in
+                    startedSignal.yield()
+                    // Waits for the test to cancel the leader (a cancelled task would stop waiting at once).
+                    for await _ in gate { break }
+                    return try await Self.insertUser("follower")(database)
+                }
+            }
+            for _ in 0..<5_000 where transactor.queuedWriteCount != 2 { try await Task.sleep(for: .milliseconds(1)) }
+            try #require(transactor.queuedWriteCount == 2)
+            transactor.writerMutex.leave()
+            for await _ in started { break }
+            leader.cancel()
+            opening.yield()
+            #expect(try await leader.value == "leader")
+            #expect(try await follower.value == "follower")
+            #expect(try await store.user(uid: "leader") != nil)
+            #expect(try await store.user(uid: "follower") != nil)
+        }
+    }
+
     @Test("under concurrent sign-ups that fight over e-mails, exactly one user per e-mail is created")
     func groupCommitUnderContention() async throws {
         try await withStore(.sqlite) { store, _ in

@@ -5,7 +5,7 @@ import ServiceLifecycle
 
 /// The loop the server's periodic chores share (clean-up, pruning): every `interval` seconds one pass, on one
 /// replica at a time (the others skip that round under the leader lock `lockName`); a failed pass is logged by
-/// error type and the loop goes on; graceful shutdown ends it.
+/// error type and the loop goes on; graceful shutdown ends it (a pass it stops fails in its own ways, not logged).
 struct PeriodicChore: Sendable {
     /// The leader lock's name, e.g. `anonymous-cleanup`.
     let lockName: String
@@ -20,9 +20,8 @@ struct PeriodicChore: Sendable {
             while !Task.isCancelled {
                 do {
                     _ = try await store.withLeaderLock(lockName) { try await pass() }
-                } catch is CancellationError {
-                    return
                 } catch {
+                    guard !endedByCancellation(error) else { return }
                     logger.error("\(title) failed", metadata: ["error": "\(String(describing: type(of: error)))"])
                 }
                 try await Task.sleep(for: .seconds(interval))
