@@ -14,6 +14,24 @@ struct ProcessMemoryTests {
         _ = hearth_release_free_memory()
         #endif
     }
+
+    /// What `hearth serve` does once it listens: the executable's code leaves the memory map, and whatever runs next
+    /// is mapped again from the page cache.
+    @Test func theExecutablesCodeIsDroppedFromTheMemoryMapAndComesBackWhenRun() throws {
+        #if os(Linux)
+        func fileBackedKilobytes() throws -> Int {
+            let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+            let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("RssFile:") })
+            return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+        }
+        let before = try fileBackedKilobytes()
+        #expect(hearth_release_unused_code() > 0)
+        let after = try fileBackedKilobytes()
+        #expect(after < before, "RssFile \(before) kB before, \(after) kB after")
+        // Code that ran before runs again, from pages mapped anew.
+        #expect(try KeptCryptoBufferTests.derive() == KeptCryptoBufferTests.expected)
+        #endif
+    }
 }
 
 /// swift-crypto's large scratch blocks (scrypt's) come from kept mappings: hashes stay right however many run at once,
