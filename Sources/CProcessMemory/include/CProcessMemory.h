@@ -20,10 +20,10 @@ int hearth_keep_large_crypto_buffers(int count);
 /// password keeps none. Returns how many were released.
 int hearth_release_kept_crypto_buffers(void);
 
-/// Drops the executable's code pages from the process's memory map (`madvise(MADV_DONTNEED)` on its `r-xp`
-/// mappings) once start-up is done: the code it ran once (relocation, the start-up's measurements, migrations) stops
-/// counting in its RSS, and what requests use is mapped again from the page cache at its next use. Returns the bytes
-/// of the mappings advised (0 off Linux).
+/// Drops the executable's code pages from the process's memory map once start-up is done (`madvise(MADV_DONTNEED)`
+/// on its `r-xp` mappings, those whose pages are all still the file's): the code it ran once (relocation, the
+/// start-up's measurements, migrations) stops counting in its RSS, and what requests use is mapped again from the
+/// page cache at its next use. Returns the bytes of the mappings advised (0 off Linux).
 long hearth_release_unused_code(void);
 
 #endif
